@@ -90,6 +90,10 @@ interface WebhookFigures {
   steady: PassFigures;
   /** Reviews past the 2 s budget over both. */
   late: number;
+  /** Reviews answered before the first read was done (none: reviews are sent once Ready). */
+  cold: number;
+  /** How long the first read took (start to Ready). */
+  readyMs: number;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -98,7 +102,9 @@ function percentile(sorted: readonly number[], p: number): number {
 
 async function measureWebhook(sim: Simulator, client: KubeClient, dir: string): Promise<WebhookFigures> {
   // As the pod: Ready (and sent reviews) once it has read the nodes.
+  const startedAt = performance.now();
   const server = await startLocalAdmission(client, dir);
+  const readyMs = Math.round(performance.now() - startedAt);
   const { metrics } = server;
   const ca = server.tls.ca;
   const agent = new Agent({ keepAlive: true, ca, maxSockets: 64 });
@@ -175,10 +181,10 @@ async function measureWebhook(sim: Simulator, client: KubeClient, dir: string): 
   try {
     const first = await pass(0);
     const steady = await pass(RATE * SECONDS);
-    const late = (
-      await metrics.registry.getSingleMetricAsString('rollout_doctor_admission_reviews_total')
-    ).match(/outcome="budget"\} (\d+)/);
-    return { first, steady, late: Number(late?.[1] ?? 0) };
+    const counts = await metrics.registry.getSingleMetricAsString('rollout_doctor_admission_reviews_total');
+    const count = (outcome: string): number =>
+      Number(new RegExp(`outcome="${outcome}"\\} (\\d+)`).exec(counts)?.[1] ?? 0);
+    return { first, steady, late: count('budget'), cold: count('cold'), readyMs };
   } finally {
     agent.destroy();
     await server.close();
@@ -242,18 +248,19 @@ export function checkAdmissionSection(r: CheckAdmissionBench): Section {
         met: r.webhook.steady.p99 < 200,
       },
       {
-        figure: `admission webhook, the first ${r.webhook.first.sent} reviews (each namespace's first review reads it): p50 / p99`,
+        figure: `admission webhook, the first ${r.webhook.first.sent} reviews, the first ${SECONDS} s after it is Ready: p50 / p99`,
         median: `${r.webhook.first.p50} ms / ${r.webhook.first.p99} ms`,
-        comparison: `max ${r.webhook.first.max} ms`,
-        target: 'within the 2 s budget',
-        met: r.webhook.first.max < 2000,
+        comparison: `max ${r.webhook.first.max} ms; start to Ready (the first read) ${r.webhook.readyMs} ms; ${r.webhook.cold} answered before it (no warning)`,
+        target: 'p99 < 200 ms',
+        met: r.webhook.first.p99 < 200,
       },
     ],
     notes: [
       `Verdicts, 200 manifests: ${verdicts(r.many)} (the seed tracker's image bump never finishes; the new web Deployments fit).`,
       `The requests: nodes once (paged); the pods of the nodes a sample takes (the 40 a template that may go to any of ${NODES.toLocaleString('en')} nodes is judged on first, one list per node, shared by every manifest); and per namespace its ReplicaSets, pods, events, claims, quotas and Deployments.`,
-      `Webhook: half the reviews are the seed bump (an UPDATE, warned: ${r.webhook.first.warned + r.webhook.steady.warned} warned in all), half CREATEs of small Deployments in ${NAMESPACES} namespaces. One read of a namespace serves its reviews for 10 s (--cache-seconds); the next window's reads are made in the background while the last window's serve, so only a namespace's very first review waits for its read. The webhook is sent reviews once it has read the nodes (its /readyz). The simulator, which answers every read, runs in the same process. A template with nothing but resources, ports and a node selection is judged on the nodes its pods run on and 40 more it may use (src/check/sampling.ts), and on every node when that does not show it finishing.`,
+      `Webhook: half the reviews are the seed bump (an UPDATE, warned: ${r.webhook.first.warned + r.webhook.steady.warned} warned in all), half CREATEs of small Deployments in ${NAMESPACES} namespaces. One read of a namespace serves its reviews for 10 s (--cache-seconds); the next window's reads are made in the background while the last window's serve. Before it is Ready (its /readyz) the webhook reads the nodes, the pods on them and the namespaces where workloads run (at most 50, the busiest first), so no namespace with workloads waits for a read on its first review; a review that comes before that is answered at once with no warning (outcome cold). The benchmark sends reviews once it is Ready. The simulator, which answers every read, runs in the same process. A template with nothing but resources, ports and a node selection is judged on the nodes its pods run on and 40 more it may use (src/check/sampling.ts), and on every node when that does not show it finishing.`,
       'Run on its own: `npx tsx bench/check-admission.ts`.',
+      `The first ${SECONDS} s vary much with the machine's load (the simulator runs in the same process): what is left of their tail is one CPU-bound judgment, the never-finishing bump's on all ${NODES.toLocaleString('en')} nodes, once per window, which holds the event loop.`,
     ],
   };
 }

@@ -13,6 +13,7 @@ import { draRequestsSection, runDraRequestsBench } from './dra-requests.js';
 import { dumpSizeSection, runDumpSizeBench } from './dump-size.js';
 import { earlyWarningSection, runEarlyWarningBench } from './early-warning.js';
 import { failoverSection, runFailoverBench } from './failover.js';
+import { runStallBench, stallSection } from './redis-stall.js';
 import { capacitySection, runRedisCapacityBench } from './redis-capacity.js';
 import { LATENCY_MS, runE2eBench, type E2eBench } from './e2e-diagnosis.js';
 import { runManualBench } from './kubectl-manual.js';
@@ -132,6 +133,17 @@ if (process.env['BENCH_FAILOVER'] === '0') {
     runFailoverBench({ log: (line) => console.log(`bench:   ${line}`) }),
   );
   sections.push(failover instanceof Error ? failed(FAILOVER_TITLE, failover) : failoverSection(failover));
+}
+
+// A 20 s Redis stall under the app (issue 53.8); BENCH_STALL=0 skips it.
+const STALL_TITLE = 'Redis stalls for 20 s under the app';
+if (process.env['BENCH_STALL'] === '0') {
+  sections.push(notRun(STALL_TITLE, 'BENCH_STALL=0'));
+} else {
+  const stall = await step('redis stall', () =>
+    runStallBench({ log: (line) => console.log(`bench:   ${line}`) }),
+  );
+  sections.push(stall instanceof Error ? failed(STALL_TITLE, stall) : stallSection(stall));
 }
 
 const capacity = await step('one redis under many clusters', () =>

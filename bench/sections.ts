@@ -37,6 +37,13 @@ export function ackSection(r: AckBench, runs: number): Section {
         met: r.ratio <= 1.5,
       },
       {
+        figure: 'CPU per command, real app (ack, announcement, subscription) / bare Bolt (ack)',
+        median: `${r.appCpuMsPerCommand} ms`,
+        comparison: `bare Bolt app: ${r.bareCpuMsPerCommand} ms (${round2(r.appCpuMsPerCommand / Math.max(r.bareCpuMsPerCommand, 0.001))}x); load-independent, unlike p99`,
+        target: '—',
+        met: undefined,
+      },
+      {
         figure: 'ack latency p99, real app with its heap flags vs Node defaults (own rounds)',
         median: ms(r.heapFlags.tunedP99),
         comparison: `same app, default heap settings: ${ms(r.heapFlags.defaultsP99)}`,

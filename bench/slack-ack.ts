@@ -13,6 +13,7 @@
  *
  * Run: npx tsx bench/slack-ack.ts
  */
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { freePort, startRedis } from '../test/support/redis.js';
@@ -127,6 +128,13 @@ export interface AckBench {
   /** median app p99 / median bare p99 */
   ratio: number;
   /**
+   * CPU time each process spent per command over the compared runs (/proc utime +
+   * stime): all the app's work for a command (ack, then announcement and subscription)
+   * against an ack alone. Unlike p99 it hardly moves with the machine's load.
+   */
+  appCpuMsPerCommand: number;
+  bareCpuMsPerCommand: number;
+  /**
    * The app with its heap flags (src/app/node-flags.ts) against the same app with
    * Node's defaults, in rounds of their own after the comparison with bare Bolt.
    */
@@ -139,6 +147,13 @@ export interface AckBench {
     tunedPeakMb: number;
     defaultsPeakMb: number;
   };
+}
+
+/** CPU time a process used so far, in ms (/proc/<pid>/stat utime + stime, at 100 ticks a second). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // After the command name: state is field 3, utime field 14 and stime field 15.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /**
@@ -200,7 +215,13 @@ export async function runAckBench(
     await sendLoad(appUrl, { rate, seconds: WARM_UP_SECONDS, label: 'warm' });
     await sendLoad(bareUrl, { rate, seconds: WARM_UP_SECONDS, label: 'warm' });
     const load = { rate, seconds, runs };
+    const cpuBefore = { app: cpuMs(app.pid), bare: cpuMs(bare.pid) };
     const [appResults, bareResults] = await alternate(appUrl, 'svc', bareUrl, 'svc', load);
+    const commands = runs * Math.round(rate * seconds);
+    const perCommand = (pid: number, before: number): number =>
+      Math.round(((cpuMs(pid) - before) / commands) * 1000) / 1000;
+    const appCpuMsPerCommand = perCommand(app.pid, cpuBefore.app);
+    const bareCpuMsPerCommand = perCommand(bare.pid, cpuBefore.bare);
     // The same app started with Node's default heap settings, alternating with the
     // tuned one: the evidence for the flags.
     const { url: defaultsUrl, app: defaultsApp } = await startApp([]);
@@ -220,6 +241,8 @@ export async function runAckBench(
       bareP99: m(bareResults, 'p99Ms'),
       bareThroughput: m(bareResults, 'throughput'),
       ratio: round2(m(appResults, 'p99Ms') / m(bareResults, 'p99Ms')),
+      appCpuMsPerCommand,
+      bareCpuMsPerCommand,
       heapFlags: {
         tuned,
         defaults,

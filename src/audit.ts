@@ -49,6 +49,11 @@ export type AuditEvent =
         | 'outdated'
         | 'rate-limited'
         /**
+         * The command budget could not be read (Redis stalled, full, read-only or
+         * unreachable): the start is refused, visibly, rather than let through unbudgeted.
+         */
+        | 'budget-unread'
+        /**
          * A diagnosis, scan or Re-run whose run gave its message no final result within
          * ROLLOUT_DOCTOR_RUN_DEADLINE_SECONDS (a run that never ends, or a job or run
          * record pinned in Redis): its message says it could not finish. planId 'alert'

@@ -47,7 +47,7 @@ export function createMetrics(
     queueDepth,
     commands: new Counter({
       name: 'rollout_doctor_commands_total',
-      help: 'Slash commands by subcommand and outcome (queued, joined, usage, refused, queue-unavailable).',
+      help: 'Slash commands by subcommand and outcome (queued, joined, usage, refused, rate-limited, budget-unread, queue-unavailable).',
       labelNames: ['command', 'outcome'] as const,
       registers: [registry],
     }),

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { startSimulator, type SimOptions, type Simulator } from '../../sim/index.js';
 import { freePort, startRedis, type TestRedis } from '../../test/support/redis.js';
 import { startSentinelSet, type SentinelSet } from '../../test/support/redis-sentinel.js';
+import { startRedisPartition, type RedisPartition } from '../../test/support/redis-faults.js';
 import { postSigned, slashCommandBody } from '../../test/support/slack-sign.js';
 import { startSlackStandin, type SlackStandin } from '../../test/support/slack-standin.js';
 import { spawnEntry, type Child } from './children.js';
@@ -30,6 +31,11 @@ export interface StackOptions {
   redis?: 'single' | 'sentinel';
   appEnv?: Record<string, string>;
   workerEnv?: Record<string, string>;
+  /**
+   * The app reaches Redis through a TCP proxy the caller can cut (stall) and heal
+   * (test/support/redis-faults.ts), as `appLink`; the workers reach Redis directly.
+   */
+  appRedisLink?: boolean;
   /** Run the app and workers compiled from this directory (bench/lib/build.ts), as in production; default: tsx. */
   compiled?: string;
 }
@@ -41,6 +47,8 @@ export interface Stack {
   redisUrl: string;
   /** The Sentinel set, when `redis: 'sentinel'`. */
   sentinel?: SentinelSet;
+  /** The app's link to Redis, with `appRedisLink`: `cut()` stalls it (open, nothing moves), `heal()` ends that. */
+  appLink?: RedisPartition;
   slack: SlackStandin;
   sim: Simulator;
   app: Child;
@@ -79,6 +87,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       redis = single;
     }
     const redisUrl = sentinel?.url ?? redis.url;
+    let appLink: RedisPartition | undefined;
+    if (options.appRedisLink) {
+      const link = await startRedisPartition(redis.port);
+      cleanups.push(() => link.close());
+      appLink = link;
+    }
     const slack = await startSlackStandin({ botToken: STACK_TOKEN });
     cleanups.push(() => slack.close());
     const sim = await startSimulator(options.sim);
@@ -94,7 +108,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           SLACK_BOT_TOKEN: STACK_TOKEN,
           SLACK_SIGNING_SECRET: STACK_SECRET,
           SLACK_API_URL: slack.apiUrl,
-          REDIS_URL: redisUrl,
+          REDIS_URL: appLink?.url ?? redisUrl,
           PORT: String(appPort),
           ROLLOUT_DOCTOR_APPROVERS: STACK_APPROVER,
           ROLLOUT_DOCTOR_READERS: '*',
@@ -139,6 +153,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       redis,
       redisUrl,
       ...(sentinel ? { sentinel } : {}),
+      ...(appLink ? { appLink } : {}),
       slack,
       sim,
       app,

@@ -7,8 +7,14 @@
  * and none is judged on reads older than two windows (past that the next source
  * serves even unwarmed). Namespace labels (the refuse label) and answers are kept per
  * window.
+ *
+ * Before the first review, `warmUp` reads the nodes, the pods on them and the
+ * namespaces where workloads run (LiveSource.warmStart); the pod is Ready after it, and
+ * a review that comes sooner is answered at once with no warning (review-handler.ts). A
+ * window renews only the namespaces reviewed in the last RENEW_UNUSED_MS, so one that
+ * was read at start or nobody applies to any more is not read again every window.
  */
-import { liveSource, type LiveSource } from '../check/live-source.js';
+import { liveSource, type LiveSource, type ReadPlan } from '../check/live-source.js';
 import type { CheckSource } from '../check/source.js';
 import type { KubeClient } from '../kube/client.js';
 import { getObjectIfExists } from '../kube/list.js';
@@ -23,9 +29,18 @@ export interface ClusterView {
    * the same reads gets the same verdict (a helm upgrade of many copies, a retried apply).
    */
   memo: <T>(key: string, compute: () => Promise<T>) => Promise<T>;
-  /** Reads the nodes before the first review needs them (the pod is Ready after it: /readyz). */
+  /** The first read, before the first review needs it (the pod is Ready after it: /readyz). */
   warmUp: () => Promise<void>;
+  /** A review of `namespace` came: its reads are renewed with the next windows. */
+  touch: (namespace: string) => void;
 }
+
+/** A namespace no review touched for this long is not read again by the next window. */
+export const RENEW_UNUSED_MS = 5 * 60_000;
+/** At most this many namespaces are read before the webhook is Ready (the busiest first). */
+export const WARM_NAMESPACES = 50;
+/** Namespaces the chart leaves out of the webhook (excludeNamespaces' default): not warmed. */
+const NOT_WARMED = ['kube-system'];
 
 interface Window {
   at: number;
@@ -43,6 +58,11 @@ export function cachedView(client: KubeClient, ttlMs: number, now: () => number 
   });
   let window: Window | undefined;
   let next: Window | undefined;
+  const touched = new Map<string, number>();
+  const renewed = (plan: ReadPlan): ReadPlan => ({
+    ...plan,
+    namespaces: plan.namespaces.filter((n) => now() - (touched.get(n.name) ?? -Infinity) < RENEW_UNUSED_MS),
+  });
   const current = (): Window => {
     const at = now();
     if (!window) window = fresh(at);
@@ -50,7 +70,7 @@ export function cachedView(client: KubeClient, ttlMs: number, now: () => number 
     if (age >= ttlMs && !next) {
       const warming = fresh(at);
       next = warming;
-      void warming.source.warm(window.source.plan()).then(() => {
+      void warming.source.warm(renewed(window.source.plan())).then(() => {
         if (next === warming) {
           window = { ...warming, at: now() };
           next = undefined;
@@ -64,7 +84,14 @@ export function cachedView(client: KubeClient, ttlMs: number, now: () => number 
     return window;
   };
   return {
-    warmUp: () => current().source.warm({ namespaces: [], nodes: true, allPods: false, podsOnNodes: [] }),
+    // The namespaces read here serve the first window; only those reviewed are renewed.
+    // The window dates from when its reads are done, as a renewed one does.
+    async warmUp() {
+      const first = current();
+      await first.source.warmStart(WARM_NAMESPACES, NOT_WARMED);
+      if (window === first) window = { ...first, at: now() };
+    },
+    touch: (namespace) => void touched.set(namespace, now()),
     source: () => current().source,
     memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
       const { answers } = current();

@@ -25,6 +25,13 @@ export interface ReviewDeps {
   refuses: (namespace: string) => Promise<boolean>;
   /** One answer per key in the current window (cached-source.ts); absent: every review computed. */
   memo?: <T>(key: string, compute: () => Promise<T>) => Promise<T>;
+  /**
+   * Whether the first read is done (serve.ts): before it, a review that would be judged
+   * is answered at once with no warning (outcome `cold`), so none waits for a cold cluster.
+   */
+  ready?: () => boolean;
+  /** A review of the namespace came (cached-source.ts renews its reads). */
+  touch?: (namespace: string) => void;
   budgetMs: number;
   metrics: AdmissionMetrics;
   logger: Logger;
@@ -32,7 +39,7 @@ export interface ReviewDeps {
   onWarned?: (result: CheckResult, request: AdmissionRequest) => void;
 }
 
-export type Outcome = 'warned' | 'refused' | 'clear' | 'skipped' | 'unknown' | 'budget' | 'error';
+export type Outcome = 'warned' | 'refused' | 'clear' | 'skipped' | 'unknown' | 'cold' | 'budget' | 'error';
 
 /** The HTTP answer to a POST /validate body: 400 for what is not an AdmissionReview, else 200. */
 export async function answerReview(
@@ -89,6 +96,8 @@ async function decide(
   if ('problem' in workload) return { outcome: 'skipped' };
   const old = request.operation === 'UPDATE' ? asWorkload(request.oldObject) : undefined;
   const namespace = request.namespace ?? workload.object.metadata.namespace ?? 'default';
+  deps.touch?.(namespace);
+  if (deps.ready && !deps.ready()) return { outcome: 'cold' };
   const object = { ...workload.object, metadata: { ...workload.object.metadata, namespace } };
   const oldObject = old && 'object' in old ? old.object : undefined;
   const judge = (): Promise<CheckResult> =>

@@ -1,6 +1,7 @@
 /**
  * The webhook put together: the cluster view (cached-source.ts) over a client, its
- * metrics, and the HTTPS server, Ready once the nodes are read. One composition for the
+ * metrics, and the HTTPS server, Ready once the first read is done (reviews before it
+ * are answered at once with no warning). One composition for the
  * `serve-admission` command, the benchmark, the README picture and the tests.
  */
 import type { KubeClient } from '../kube/client.js';
@@ -8,6 +9,7 @@ import type { Logger } from '../logger.js';
 import { cachedView } from './cached-source.js';
 import { createAdmissionMetrics, type AdmissionMetrics } from './metrics.js';
 import { startAdmissionServer, type AdmissionServer } from './server.js';
+import type { ReviewDeps } from './review-handler.js';
 
 export interface ServeOptions {
   client: KubeClient;
@@ -20,11 +22,16 @@ export interface ServeOptions {
   logger: Logger;
   /** Process metrics beside the webhook's (the command; not tests). */
   processMetrics?: boolean;
+  /**
+   * Told of every warned apply (announce.ts makes one from a queue), with the webhook's
+   * metrics to count in; never awaited by a review.
+   */
+  onWarned?: (metrics: AdmissionMetrics) => ReviewDeps['onWarned'];
 }
 
 export interface ServingAdmission extends AdmissionServer {
   metrics: AdmissionMetrics;
-  /** Resolves once the nodes are read (when /readyz turns 200). */
+  /** Resolves once the first read is done (nodes, their pods, the busiest namespaces): /readyz turns 200. */
   ready: Promise<void>;
 }
 
@@ -32,7 +39,14 @@ export interface ServingAdmission extends AdmissionServer {
 export async function serveAdmission(options: ServeOptions): Promise<ServingAdmission> {
   const view = cachedView(options.client, options.cacheSeconds * 1000);
   const metrics = createAdmissionMetrics(options.processMetrics ?? false);
-  const ready = view.warmUp();
+  // Ready either way once the first read is over: a failed read is retried by the reviews.
+  let warm = false;
+  const ready = view
+    .warmUp()
+    .catch((error: unknown) => options.logger.warn({ err: error }, 'first read of the cluster failed'))
+    .finally(() => {
+      warm = true;
+    });
   const server = await startAdmissionServer({
     port: options.port,
     ...(options.host !== undefined ? { host: options.host } : {}),
@@ -40,7 +54,14 @@ export async function serveAdmission(options: ServeOptions): Promise<ServingAdmi
     tlsKey: options.tlsKey,
     logger: options.logger,
     ready,
-    deps: { ...view, budgetMs: options.budgetMs, metrics, logger: options.logger },
+    deps: {
+      ...view,
+      ready: () => warm,
+      budgetMs: options.budgetMs,
+      metrics,
+      logger: options.logger,
+      ...(options.onWarned ? { onWarned: options.onWarned(metrics) } : {}),
+    },
   });
   return { ...server, metrics, ready };
 }

@@ -21,7 +21,7 @@ export interface AdmissionServerOptions {
   tlsKey: string;
   deps: ReviewDeps;
   logger: Logger;
-  /** Resolves once the webhook has read what every review needs (the nodes); /readyz says 503 until then. */
+  /** Resolves once the webhook's first read is done (serve.ts); /readyz says 503 until then. */
   ready?: Promise<void>;
 }
 

@@ -18,7 +18,7 @@ import {
 import { createReadPolicy } from '../policy/read-policy.js';
 import { createPlanStore } from '../queue/plan-store.js';
 import { closeConnection, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
-import { pingWritable, RedisReadOnlyError } from '../queue/role.js';
+import { probeWrites, RedisReadOnlyError } from '../queue/role.js';
 import type { Redis } from 'ioredis';
 import type { RecordSigner, RecordVerifier } from '../queue/record-mark.js';
 import { closeWorkerWithGrace } from '../queue/close.js';
@@ -101,7 +101,12 @@ export async function startAppRuntime(
   const redis = createProducerConnection(config.redis.target);
   redis.on('error', (error) => logger.warn({ err: error }, 'redis (producer) error'));
   const producers = appProducers(config, redis, logger);
-  const verifyKeys = notifyKeys(config.notifyPublicKeys, config.approvalSigningKey, config.notifyKeyClusters);
+  const verifyKeys = notifyKeys(
+    config.notifyPublicKeys,
+    config.approvalSigningKey,
+    config.notifyKeyClusters,
+    config.admissionPublicKeys,
+  );
   warnUnboundNotifyKeys(config, logger);
   const metrics = createMetrics({
     defaults: true,
@@ -151,7 +156,7 @@ export async function startAppRuntime(
     chats: config.slack ? { slack: createSlackChatAdapter(notifyClient) } : {},
     pingRedis: async () => {
       try {
-        await pingWritable(redis);
+        await probeWrites(redis);
         readOnly = false;
       } catch (error) {
         readOnly = error instanceof RedisReadOnlyError;

@@ -27,7 +27,7 @@ export function candidateObject(
   const annotations = { ...live?.metadata.annotations, ...manifest.metadata.annotations };
   for (const marker of REVISION_MARKERS) delete annotations[marker];
   const generation = (live?.metadata.generation ?? 0) + 1;
-  const status = live ? withoutRevisions(live.status) : undefined;
+  const status = live ? withoutRevisions(kind, live.status) : undefined;
   return {
     ...(live ?? {}),
     apiVersion: manifest.apiVersion ?? `${WORKLOAD_NAMES[kind].group}/${WORKLOAD_NAMES[kind].version}`,
@@ -45,11 +45,16 @@ export function candidateObject(
   } as WorkloadObject;
 }
 
-/** A StatefulSet's status names its update revision: the candidate's is not made yet. */
-function withoutRevisions(status: unknown): unknown {
+/**
+ * The live status as the candidate carries it: the kind's module says what names a
+ * revision not made yet (candidateStatus: a StatefulSet's update revision, an Argo
+ * Rollout's pod hash and step).
+ */
+function withoutRevisions(kind: WorkloadKind, status: unknown): unknown {
   if (typeof status !== 'object' || status === null) return status;
   const { updateRevision: _next, ...rest } = status as Record<string, unknown>;
-  return rest;
+  const module = workloadKind(kind);
+  return module.candidateStatus ? module.candidateStatus(status as Record<string, unknown>) : rest;
 }
 
 /**

@@ -13,7 +13,7 @@ import type {
   RevisionObject,
   WorkloadObject,
 } from '../diagnosis/snapshot/types.js';
-import { WORKLOAD_NAMES, type WorkloadKind } from '../diagnosis/workload-ref.js';
+import { WORKLOAD_KINDS, WORKLOAD_NAMES, type WorkloadKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import type { KubeClient } from '../kube/client.js';
 import { KubeApiError } from '../kube/errors.js';
@@ -57,6 +57,14 @@ export interface LiveSource extends CheckSource {
   plan(): ReadPlan;
   /** Reads what `plan` names; resolves when every read is done (failures included). */
   warm(plan: ReadPlan): Promise<void>;
+  /**
+   * The webhook's first read, before it is Ready: the nodes, the pods on them (every pod
+   * past MAX_NODE_LISTS nodes, else each node's), and the namespaces where workloads of
+   * the four kinds run pods, the busiest `maxNamespaces` first (their lists of check's
+   * reads). So no review waits for a cold read of the nodes or of a namespace that has
+   * workloads. Reads only what check reads (no list of namespaces: the pods name them).
+   */
+  warmStart(maxNamespaces: number, skip?: readonly string[]): Promise<void>;
 }
 
 export function liveSource(client: KubeClient): LiveSource {
@@ -93,6 +101,19 @@ export function liveSource(client: KubeClient): LiveSource {
         }),
       ];
       await Promise.allSettled(reads);
+    },
+    async warmStart(maxNamespaces, skip = []) {
+      nodes ??= readNodes(client, problems);
+      const names = (await nodes).items.map((n) => n.metadata.name ?? '');
+      const { pods } = await occupants.read(names);
+      const busiest = workloadNamespaces(pods, skip).slice(0, maxNamespaces);
+      const revisions = [...new Set(WORKLOAD_KINDS.map((k) => workloadKind(k).revisionObjects.resource))];
+      await Promise.allSettled(
+        busiest.flatMap((name) => {
+          const read = namespace(name);
+          return [read.common, ...revisions.map((r) => read.revisions(r))];
+        }),
+      );
     },
     async live(kind, ns, name): Promise<LiveObject> {
       const read = await namespace(ns).workloads(kind);
@@ -139,6 +160,19 @@ export function liveSource(client: KubeClient): LiveSource {
       };
     },
   };
+}
+
+/** Namespaces of pods a workload controller owns, the most pods first. */
+function workloadNamespaces(pods: readonly Pod[], skip: readonly string[]): string[] {
+  const owners = new Set(['ReplicaSet', 'StatefulSet', 'DaemonSet']);
+  const counts = new Map<string, number>();
+  for (const pod of pods) {
+    const ns = pod.metadata.namespace;
+    if (!ns || skip.includes(ns)) continue;
+    if (!(pod.metadata.ownerReferences ?? []).some((o) => o.controller && owners.has(o.kind))) continue;
+    counts.set(ns, (counts.get(ns) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([ns]) => ns);
 }
 
 function readNamespace(client: KubeClient, namespace: string, problems: AccessProblem[]): NamespaceRead {

@@ -44,7 +44,7 @@ export interface Prediction {
 /** The rollout of the candidate snapshot, run forward. */
 export function predictRollout(snapshot: WorkloadSnapshot): Prediction {
   const ctx = new AnalysisContext(snapshot);
-  const outcome = runForward(ctx, 'next-rollout');
+  const outcome = runForward(ctx, 'candidate');
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);
   const ref = `${typeOfKind(snapshot.target.kind)}/${snapshot.target.name}`;
@@ -97,7 +97,7 @@ function blocked(
 ): Prediction {
   const evidence = blockedEvidence(snapshot, ctx, outcome);
   const fix = strategyFix(snapshot, object, (candidate) =>
-    runForward(new AnalysisContext(candidate), 'next-rollout'),
+    runForward(new AnalysisContext(candidate), 'candidate'),
   );
   const first = firstBlocker(ctx);
   const need = first ? ` (${first.words})` : '';

@@ -31,12 +31,19 @@ const OLD_FIRST = { maxSurge: 0, maxUnavailable: 1 };
 
 /**
  * The old-pods-first strategies the kind has, as merge patches of its strategy field
- * (the kind module says which field, and whether Recreate is one). None for a kind that
- * never surges (a StatefulSet) or whose fix is its canary's bounds (an Argo Rollout, whose
- * steps the model does not run forward).
+ * (the kind module says which field, and whether Recreate is one); for an Argo Rollout
+ * its canary's bounds (the steps stay as written). None for a kind that never surges (a
+ * StatefulSet).
  */
 function candidates(kind: WorkloadKind): Candidate[] {
   const module = workloadKind(kind);
+  if (module.surgeFix === 'canary')
+    return [
+      {
+        words: 'canary maxSurge 0, maxUnavailable 1',
+        body: { spec: { [module.strategyAt.field]: { canary: OLD_FIRST } } },
+      },
+    ];
   if (module.surgeFix !== 'replicas' && module.surgeFix !== 'per-node') return [];
   const field = module.strategyAt.field;
   return [
@@ -71,7 +78,7 @@ function mergePatch(target: unknown, patch: unknown): unknown {
 
 /**
  * The first old-pods-first strategy under which `run` finishes the rollout, or undefined.
- * @example strategyFix(snapshot, object, (s) => runForward(new AnalysisContext(s), 'next-rollout'))?.yaml
+ * @example strategyFix(snapshot, object, (s) => runForward(new AnalysisContext(s), 'candidate'))?.yaml
  */
 export function strategyFix(
   snapshot: WorkloadSnapshot,

@@ -124,12 +124,37 @@ const keySetting = <T>(parse: (text: string) => T) =>
     }),
   );
 
+/** An optional key setting parsed by `parse` (empty: an empty map); the message never repeats the value. */
+const optionalKeySetting = <T>(parse: (text: string) => ReadonlyMap<string, T>) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .optional()
+      .transform((v, ctx): ReadonlyMap<string, T> => {
+        if (v === undefined) return new Map();
+        try {
+          return parse(v);
+        } catch (error) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `is not a valid key (${error instanceof Error ? error.message : 'unreadable'}): ${KEYGEN_HINT}`,
+          });
+          return z.NEVER;
+        }
+      }),
+  );
+
 /**
  * Each side's secret that the other side must never hold: a process refuses to start
  * with the other's key in its environment, so a copied .env cannot join the halves.
  */
 export const FOREIGN_SECRETS = Object.freeze({
-  app: Object.freeze(['ROLLOUT_DOCTOR_PLAN_SEAL_KEY', 'ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY']),
+  app: Object.freeze([
+    'ROLLOUT_DOCTOR_PLAN_SEAL_KEY',
+    'ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY',
+    'ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY',
+  ]),
   worker: Object.freeze(['ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY']),
 });
 
@@ -183,6 +208,7 @@ const appSchema = z.object({
   ROLLOUT_DOCTOR_HTTP_REQUEST_TIMEOUT_MS: positiveInt(15_000),
   ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY: keySetting(parseSigningKey),
   ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS: keySetting(parsePublicKeys),
+  ROLLOUT_DOCTOR_ADMISSION_PUBLIC_KEYS: optionalKeySetting(parsePublicKeys),
   ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS: commaList(
     '',
     (entry) =>
@@ -278,6 +304,11 @@ export interface AppConfig {
    * listed speaks for every cluster (one key for all; the app warns when it serves several).
    */
   readonly notifyKeyClusters: ReadonlyMap<string, readonly string[]>;
+  /**
+   * The admission webhooks' notify keys by id (ROLLOUT_DOCTOR_ADMISSION_PUBLIC_KEYS): a
+   * warned apply opens a thread only under one of them; empty: none is announced.
+   */
+  readonly admissionPublicKeys: ReadonlyMap<string, KeyObject>;
   readonly alertmanagerToken: string | undefined;
   readonly alertChannel: string | undefined;
   /** Alert intake (src/app/alerts): mapping, routing, dedup window, body limit. */
@@ -396,6 +427,7 @@ export function loadAppConfig(env: Env): AppConfig {
     approvalSigningKey: e.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY,
     notifyPublicKeys: e.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
     notifyKeyClusters: keyClusters(e.ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS),
+    admissionPublicKeys: e.ROLLOUT_DOCTOR_ADMISSION_PUBLIC_KEYS,
     alertmanagerToken: e.ALERTMANAGER_TOKEN,
     alertChannel: e.ROLLOUT_DOCTOR_ALERT_CHANNEL,
     alerts: Object.freeze({
@@ -468,7 +500,10 @@ function appProblems(env: Env, parsed: ReturnType<typeof appSchema.safeParse>): 
     problems.push(
       ...keyClusterProblems(
         parsed.data.ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS,
-        parsed.data.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
+        new Map([
+          ...parsed.data.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
+          ...parsed.data.ROLLOUT_DOCTOR_ADMISSION_PUBLIC_KEYS,
+        ]),
         parsed.data.ROLLOUT_DOCTOR_CLUSTERS,
       ),
     );
@@ -550,7 +585,7 @@ function keyClusterProblems(
   for (const [id, named] of keyClusters(entries)) {
     if (!keys.has(id))
       problems.push(
-        `ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS names key "${id}", which ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS lacks`,
+        `ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS names key "${id}", which neither ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS nor ROLLOUT_DOCTOR_ADMISSION_PUBLIC_KEYS holds`,
       );
     for (const cluster of named.filter((c) => !clusters.includes(c)))
       problems.push(

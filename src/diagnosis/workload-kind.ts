@@ -333,4 +333,19 @@ export interface WorkloadKindModule<
   orderedBlock?(snapshot: WorkloadSnapshot): OrderedBlock | undefined;
   /** Whether a verdict on this object depends on the API server's version (the collector then reads /version). */
   readsServerVersion?(object: O): boolean;
+
+  // A manifest about to be applied (check, the admission webhook: src/check/candidate.ts).
+  /**
+   * The live status as the manifest's candidate object carries it: no revision of the
+   * manifest's template exists yet (a StatefulSet's update revision, an Argo Rollout's pod
+   * hash and step). Absent: the live status as it is.
+   */
+  candidateStatus?(status: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * For a kind whose update the forward model does not follow step by step, the rolling
+   * update the candidate's rollout keeps to, which the model runs instead (its 'candidate'
+   * variant: forward/proxy-strategy.ts), or undefined where none stands in for it.
+   * `settled`: every pod of the workload is Running and Ready.
+   */
+  candidateStrategy?(object: O, strategy: ResolvedStrategy, settled: boolean): ResolvedStrategy | undefined;
 }

@@ -17,19 +17,25 @@ import type { SigningKey } from '../trust/approval-signature.js';
 import { canonicalJson } from '../trust/plan-seal.js';
 import { notifyJobSchema, type NotifyJob } from './schemas.js';
 
-export type NotifySigner = 'worker' | 'app';
+export type NotifySigner = 'worker' | 'app' | 'admission';
 
-/** Who makes each kind: the only signer the app accepts for it. */
+/**
+ * Who makes each kind: the only signer the app accepts for it. The admission webhook's
+ * key (ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY; the app holds the public half in
+ * ROLLOUT_DOCTOR_ADMISSION_PUBLIC_KEYS) signs only its warned applies: a stolen one
+ * cannot post a result, an outcome or an alert thread.
+ */
 export const NOTIFY_SIGNER: Readonly<Record<NotifyJob['kind'], NotifySigner>> = Object.freeze({
   'diagnosis-progress': 'worker',
   'diagnosis-result': 'worker',
   'remediation-outcome': 'worker',
   'alert-thread': 'app',
   'alert-overflow': 'app',
+  'admission-warning': 'admission',
 });
 
 const notifySignatureSchema = z.object({
-  by: z.enum(['worker', 'app']),
+  by: z.enum(['worker', 'app', 'admission']),
   keyId: z.string().min(1).max(64),
   signature: z.string().min(1).max(200),
 });
@@ -52,8 +58,10 @@ export function signNotify(job: NotifyJob, by: NotifySigner, key: SigningKey): S
 export interface NotifyKeys {
   worker: ReadonlyMap<string, KeyObject>;
   app: ReadonlyMap<string, KeyObject>;
+  /** The admission webhooks' (ROLLOUT_DOCTOR_ADMISSION_PUBLIC_KEYS); empty: no warned apply is announced. */
+  admission: ReadonlyMap<string, KeyObject>;
   /**
-   * The clusters a worker key may speak for (ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS); a key
+   * The clusters a worker or admission key may speak for (ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS); a key
    * not in the map speaks for any. So the key of the least-guarded cluster's workers
    * cannot post results or outcomes as another cluster's.
    */
@@ -65,10 +73,12 @@ export function notifyKeys(
   workerKeys: ReadonlyMap<string, KeyObject>,
   app: SigningKey,
   workerClusters?: ReadonlyMap<string, readonly string[]>,
+  admission: ReadonlyMap<string, KeyObject> = new Map(),
 ): NotifyKeys {
   return {
     worker: workerKeys,
     app: new Map([[app.keyId, createPublicKey(app.privateKey)]]),
+    admission,
     ...(workerClusters && workerClusters.size > 0 ? { workerClusters } : {}),
   };
 }
@@ -106,10 +116,10 @@ export function verifyNotify(data: unknown, keys: NotifyKeys): NotifyVerdict {
   // Over the data as queued, not as parsed: the producer signed what it stored.
   if (!verify(null, message(by, unsigned), key, Buffer.from(signature.data.signature, 'base64')))
     return { ok: false, reason: 'the notification signature does not verify' };
-  if (by === 'worker' && !keySpeaksFor(keys, keyId, (parsed.data as { cluster?: unknown }).cluster))
+  if (by !== 'app' && !keySpeaksFor(keys, keyId, (parsed.data as { cluster?: unknown }).cluster))
     return {
       ok: false,
-      reason: `worker key "${keyId}" is bound to cluster(s) ${keys.workerClusters?.get(keyId)?.join(', ')}, not to this notification's cluster`,
+      reason: `${by} key "${keyId}" is bound to cluster(s) ${keys.workerClusters?.get(keyId)?.join(', ')}, not to this notification's cluster`,
     };
   return { ok: true, job: parsed.data };
 }

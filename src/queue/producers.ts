@@ -3,6 +3,8 @@ import type { SignedNotifyJob } from './notify-signature.js';
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { jobIdOfDiagnosis, remediateJobId } from './job-ids.js';
+import { RedisTroubleError, withDeadline, type Deadline } from './deadline.js';
+import { isWithdrawn, newRequestId, withdrawRequest } from './withdrawn.js';
 import {
   ALERT_NOTIFY_QUEUE,
   NOTIFY_QUEUE,
@@ -21,12 +23,12 @@ import {
   type RemediateJob,
 } from './schemas.js';
 
-/** Redis could not take the job in time: the user gets "queue unavailable". */
-export class QueueUnavailableError extends Error {
+/**
+ * Redis could not take the job in time: the user gets "queue unavailable", and why
+ * (`trouble`: stalled, full, read-only or unreachable; src/queue/deadline.ts).
+ */
+export class QueueUnavailableError extends RedisTroubleError {
   override name = 'QueueUnavailableError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }
 
 /**
@@ -71,6 +73,13 @@ export interface EnqueueOptions {
    * alert lane (ALERT_NOTIFY_QUEUE).
    */
   background?: boolean;
+  /**
+   * The answer's deadline (src/queue/deadline.ts): the add is given up when it passes,
+   * or after the producers' own bound, whichever comes first. A person's diagnosis given
+   * a deadline carries a request id, withdrawn when the add fails or is given up (a late
+   * add then runs nothing: src/queue/withdrawn.ts).
+   */
+  deadline?: Deadline;
 }
 
 /** Alert threads and summaries, and results of background runs, take the alert lane. */
@@ -90,8 +99,29 @@ async function promoteIfBackground(q: Queue, jobId: string): Promise<void> {
 /** States of a job a worker has yet to finish: the only ones a request may join. */
 const RUNNING_STATES = new Set(['waiting', 'prioritized', 'active', 'delayed', 'waiting-children']);
 
-async function isRunning(q: Queue, jobId: string): Promise<boolean> {
-  return RUNNING_STATES.has(await q.getJobState(jobId));
+/**
+ * A run a request may join: queued or running, and not a job whose request was answered
+ * "not started" (src/queue/withdrawn.ts) while it still waits: that one would be dropped
+ * by the worker, and whoever joined it would get no result. One more read, only when a
+ * job already holds the target's id.
+ */
+async function joinable(connection: Redis, q: Queue, jobId: string): Promise<boolean> {
+  const state = await q.getJobState(jobId);
+  if (!RUNNING_STATES.has(state)) return false;
+  if (state === 'active') return true;
+  const data = await connection.hget(q.toKey(jobId), 'data');
+  const request = requestOf(data);
+  return request === undefined || !(await isWithdrawn(connection, request));
+}
+
+/** The request id a stored job's data carries, if any. */
+function requestOf(data: string | null): string | undefined {
+  try {
+    const parsed = JSON.parse(data ?? '{}') as { request?: unknown };
+    return typeof parsed.request === 'string' ? parsed.request : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** BullMQ priority of background diagnoses: any value > 0 comes after un-prioritized jobs. */
@@ -101,14 +131,22 @@ export interface EnqueuedDiagnosis {
   jobId: string;
   /** True when a run for the same target was already queued or running. */
   joined: boolean;
+  /** The request id the job carries (a person's, with a deadline): `withdraw` it if the answer says "not started". */
+  request?: string;
 }
 
 /** Typed producers for the three queues, sharing one fail-fast connection. */
 export interface Producers {
   /** `deduplication`: BullMQ throttle (one job per id per ttl), used by alert storms. */
   enqueueDiagnose(job: DiagnoseJob, options?: EnqueueOptions): Promise<EnqueuedDiagnosis>;
-  enqueueRemediate(job: RemediateJob): Promise<{ jobId: string }>;
+  enqueueRemediate(job: RemediateJob, options?: { deadline?: Deadline }): Promise<{ jobId: string }>;
   enqueueNotify(job: NotifyJobInput, options?: EnqueueOptions): Promise<void>;
+  /**
+   * Marks a request withdrawn (src/queue/withdrawn.ts): its job, queued now or later,
+   * runs nothing. For a caller that gives up after the add answered (a WAIT past its
+   * deadline); an add that fails or is given up is withdrawn by `enqueueDiagnose` itself.
+   */
+  withdraw(request: string): void;
   /**
    * Redis key of a BullMQ deduplication window (`deduplication.id`) on the notify
    * queue or a cluster's diagnose queue. While it exists with a TTL, an add with that
@@ -172,17 +210,59 @@ function queueCache(
   return Object.assign(queue, { all: () => [...queues.values()] });
 }
 
+/**
+ * Adds a diagnosis under its fixed id, or joins the run already under it: whether the
+ * job existed tells the person they joined.
+ */
+async function addOrJoin(
+  connection: Redis,
+  q: Queue,
+  jobId: string,
+  add: () => Promise<unknown>,
+  background: boolean,
+): Promise<EnqueuedDiagnosis> {
+  // BullMQ ignores an add whose id exists; whether the job existed tells the
+  // user they joined. EXISTS goes out now, before the add's script, on the
+  // same connection (the queue shares it), so Redis answers it first: one
+  // round trip before the ack instead of a read (HGETALL of the whole job)
+  // followed by the add.
+  // The queue's first use waits for the connection to be ready (as BullMQ's
+  // own commands do); afterwards this resolves at once.
+  await q.waitUntilReady();
+  const [existed] = await Promise.all([connection.exists(q.toKey(jobId)), add()]);
+  if (existed === 1 && !(await joinable(connection, q, jobId))) {
+    // Not a run to join (issue 41.3): a job that failed or was refused, a record no
+    // worker will take (written into Redis, in no list), or a job whose request was
+    // withdrawn (issue 53.1), under the workload's fixed id. It goes, and this request
+    // queues a fresh run.
+    await q.remove(jobId).catch(() => 0);
+    await connection.del(q.toKey(jobId));
+    await add();
+    return { jobId, joined: false };
+  }
+  // A person joining a background run (an alert's diagnosis of the same
+  // Deployment still waiting behind other alerts) takes it to the front: it
+  // leaves the prioritized set for the plain wait list.
+  if (existed === 1 && !background) await promoteIfBackground(q, jobId);
+  return { jobId, joined: existed === 1 };
+}
+
 export function createProducers(options: ProducerOptions): Producers {
   const { connection, timeoutMs = 1_500 } = options;
   const queue = queueCache(connection, options.onError);
-  const bounded = <T>(work: Promise<T>, what: string): Promise<T> => withDeadline(work, what, timeoutMs);
+  const bounded = <T>(work: Promise<T>, what: string, deadline?: Deadline): Promise<T> =>
+    queueBound(work, what, Math.min(timeoutMs, deadline?.left() ?? timeoutMs));
   const assertKnown = (cluster: string): void => {
     if (!options.clusters.includes(cluster)) throw new Error(`unknown cluster ${cluster}`);
   };
 
   return {
     async enqueueDiagnose(input, addOptions) {
-      const job = diagnoseJobSchema.parse(input);
+      // A person's request under a deadline carries an id (the caller's, so a redo after a
+      // failover queues the same request, or a fresh one): withdrawn if the add is given up.
+      const fenced = addOptions?.deadline !== undefined && !addOptions.background;
+      const request = input.request ?? (fenced ? newRequestId() : undefined);
+      const job = diagnoseJobSchema.parse(request ? { ...input, request } : input);
       assertKnown(job.cluster);
       const jobId = jobIdOfDiagnosis(job);
       const q = queue(diagnoseQueueName(job.cluster));
@@ -193,52 +273,45 @@ export function createProducers(options: ProducerOptions): Producers {
           ...(deduplication ? { deduplication } : {}),
           ...(addOptions?.background ? { priority: BACKGROUND_PRIORITY } : {}),
         });
-      return bounded(
-        (async () => {
-          // BullMQ ignores an add whose id exists; whether the job existed tells the
-          // user they joined. EXISTS goes out now, before the add's script, on the
-          // same connection (the queue shares it), so Redis answers it first: one
-          // round trip before the ack instead of a read (HGETALL of the whole job)
-          // followed by the add.
-          // The queue's first use waits for the connection to be ready (as BullMQ's
-          // own commands do); afterwards this resolves at once.
-          await q.waitUntilReady();
-          const [existed] = await Promise.all([
-            connection.exists(q.toKey(jobId)),
-            add(addOptions?.deduplication),
-          ]);
-          if (existed === 1 && !(await isRunning(q, jobId))) {
-            // Not a run to join (issue 41.3): a job that failed or was refused, or a
-            // record no worker will take (written into Redis, in no list), under the
-            // workload's fixed id. Our own jobs are removed when they end, so this is
-            // someone else's write: it goes, and this request queues a fresh run.
-            await q.remove(jobId).catch(() => 0);
-            await connection.del(q.toKey(jobId));
-            await add(addOptions?.deduplication);
-            return { jobId, joined: false };
-          }
-          // A person joining a background run (an alert's diagnosis of the same
-          // Deployment still waiting behind other alerts) takes it to the front: it
-          // leaves the prioritized set for the plain wait list.
-          if (existed === 1 && !addOptions?.background) await promoteIfBackground(q, jobId);
-          return { jobId, joined: existed === 1 };
-        })(),
+      const added = bounded(
+        addOrJoin(
+          connection,
+          q,
+          jobId,
+          () => add(addOptions?.deduplication),
+          addOptions?.background === true,
+        ),
         'enqueue diagnosis',
+        addOptions?.deadline,
       );
+      if (!request || !fenced) return added;
+      try {
+        return { ...(await added), request };
+      } catch (error) {
+        // Given up, or failed half way: whatever of it Redis runs later runs nothing.
+        withdrawRequest(connection, request);
+        throw error;
+      }
     },
-    async enqueueRemediate(input) {
+    withdraw(request) {
+      withdrawRequest(connection, request);
+    },
+    async enqueueRemediate(input, addOptions) {
       const job = remediateJobSchema.parse(input);
       assertKnown(job.cluster);
       const jobId = remediateJobId(job.planId);
+      // A late add runs nothing either: the caller releases the claim when this throws,
+      // and the worker applies no plan without its claim (src/worker/remediate-processor.ts).
       await bounded(
         queue(remediateQueueName(job.cluster)).add('remediate', job, { ...REMEDIATE_JOB_OPTIONS, jobId }),
         'enqueue remediation',
+        addOptions?.deadline,
       );
       return { jobId };
     },
     async enqueueNotify(input, addOptions = {}) {
       const job: NotifyJob = notifyJobSchema.parse(input);
-      const { background, ...jobOptions } = addOptions;
+      const { background, deadline, ...jobOptions } = addOptions;
       const data = options.signNotify ? options.signNotify(job) : job;
       await bounded(
         queue(notifyLane(job, background === true)).add(job.kind, data, {
@@ -246,6 +319,7 @@ export function createProducers(options: ProducerOptions): Producers {
           ...jobOptions,
         }),
         'enqueue notification',
+        deadline,
       );
     },
     dedupKey(target, id) {
@@ -280,23 +354,12 @@ export function createProducers(options: ProducerOptions): Producers {
   };
 }
 
-/** `work`, or QueueUnavailableError once `timeoutMs` passed or Redis failed it. */
-async function withDeadline<T>(work: Promise<T>, what: string, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new QueueUnavailableError(`${what}: Redis did not answer within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-  });
+/** `work`, or QueueUnavailableError once `timeoutMs` passed or Redis failed it (src/queue/deadline.ts). */
+async function queueBound<T>(work: Promise<T>, what: string, timeoutMs: number): Promise<T> {
   try {
-    return await Promise.race([work, timeout]);
+    return await withDeadline(work, what, timeoutMs);
   } catch (error) {
-    if (error instanceof QueueUnavailableError) throw error;
-    throw new QueueUnavailableError(`${what}: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-    });
-  } finally {
-    clearTimeout(timer);
+    if (error instanceof QueueUnavailableError || !(error instanceof RedisTroubleError)) throw error;
+    throw new QueueUnavailableError(error.message, { cause: error.cause ?? error, trouble: error.trouble });
   }
 }

@@ -64,6 +64,10 @@ export const redisKeys = {
   teamsApprover: (aadObjectId: string) => `rd:teams:approver:${aadObjectId}`,
   /** A Teams conversation's service URL (src/chat/teams/directory.ts). */
   teamsConversation: (conversationId: string) => `rd:teams:conversation:${conversationId}`,
+  /** A person's request the app answered "not started" after queueing it late (src/queue/withdrawn.ts). */
+  withdrawn: (request: string) => `rd:withdrawn:${request}`,
+  /** The app's /readyz write probe (src/app/routes/health.ts): one small key with a short expiry. */
+  readyzProbe: () => 'rd:readyz:probe',
   /** An approval's replay guard (src/worker/plan-trust.ts). */
   approvalNonce: (nonce: string) => `rd:approval-nonce:${nonce}`,
 } as const;

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { redisKeys } from './redis-keys.js';
 
 /** PING answers on a replica too; a read-only server cannot take a job or a claim. */
 export class RedisReadOnlyError extends Error {
@@ -24,4 +25,19 @@ export async function pingWritable(redis: Redis): Promise<void> {
   }
   const kind = Array.isArray(role) ? String(role[0]) : '';
   if (kind !== 'master') throw new RedisReadOnlyError(`the Redis server is a ${kind || 'non-master'}`);
+}
+
+/** How long the write probe's key lives: long enough for the probe, never left behind. */
+const PROBE_MS = 10_000;
+
+/**
+ * `pingWritable`, then one small write (SET of `rd:readyz:probe` with a short expiry):
+ * a master that answers but refuses writes (full: OOM with `noeviction`; MISCONF)
+ * rejects with Redis's own refusal, so /readyz can say so (issue 53.6). Sequential: a
+ * write sent to a replica would be answered READONLY, which makes the connection look
+ * for the master again (connection.ts).
+ */
+export async function probeWrites(redis: Redis): Promise<void> {
+  await pingWritable(redis);
+  await redis.set(redisKeys.readyzProbe(), String(process.pid), 'PX', PROBE_MS);
 }

@@ -45,12 +45,16 @@ export const workloadRefSchema = z.object({
  * diagnose.<cluster>: diagnose one workload (mode 'deployment', the name jobs have
  * always carried; `target.kind` says which kind), or scan a namespace / the cluster.
  */
+/** A person's request, so a job queued after its answer said "not started" is not run (src/queue/withdrawn.ts). */
+const requestIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
+
 export const diagnoseJobSchema = z.discriminatedUnion('mode', [
   z.object({
     mode: z.literal('deployment'),
     cluster: clusterSchema,
     target: workloadRefSchema,
     requestedBy: personId,
+    request: requestIdSchema.optional(),
     /**
      * Alerts that name pods (KubePodCrashLooping, ...): the worker resolves the owning
      * workload from these through ownerReferences; `target.name` is only a guess.
@@ -62,6 +66,7 @@ export const diagnoseJobSchema = z.discriminatedUnion('mode', [
     cluster: clusterSchema,
     namespace: namespaceSchema.optional(),
     requestedBy: personId,
+    request: requestIdSchema.optional(),
   }),
 ]);
 export type DiagnoseJob = z.infer<typeof diagnoseJobSchema>;
@@ -271,6 +276,30 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
   alertThreadJobSchema,
   /** Alert intake: the workloads of a notification past the cap, summarised once per channel. */
   alertOverflowJobSchema,
+  /**
+   * The admission webhook (src/admission/announce.ts): an apply it warned about, which
+   * opens the workload's incident thread before the rollout starts. Names are checked;
+   * the user and the reason are untrusted text the app escapes.
+   */
+  z.object({
+    kind: z.literal('admission-warning'),
+    cluster: clusterSchema,
+    workload: z.object({
+      kind: z.enum(WORKLOAD_KINDS),
+      namespace: namespaceSchema,
+      name: resourceNameSchema,
+    }),
+    /** request.userInfo.username as the API server sent it, cut to 128 characters. */
+    user: z.string().max(128),
+    /** The finding's code (RolloutSurgeDeadlock, Unschedulable, QuotaExceeded, RolloutStuck). */
+    code: z.string().regex(/^[A-Za-z]{1,40}$/),
+    /** What keeps it from finishing, in a few words (cluster text). */
+    reason: z.string().max(300).optional(),
+    /** The strategy change that would let it finish ("maxSurge 0, maxUnavailable 1"). */
+    fix: z.string().max(100).optional(),
+    /** When the webhook answered (RFC 3339). */
+    at: z.string().max(40),
+  }),
   z
     .object({
       kind: z.literal('remediation-outcome'),

@@ -63,6 +63,11 @@ export interface DiagnoseDeps {
    * Redis while another took it over, src/worker/job-fence.ts): its result is not posted.
    */
   superseded?: (job: Job<DiagnoseJob>) => Promise<boolean>;
+  /**
+   * True when the app withdrew the job's request (src/queue/withdrawn.ts): its answer
+   * said "not started", so the job reads nothing and posts nothing.
+   */
+  withdrawn?: (request: string) => Promise<boolean>;
 }
 
 /** Dry runs in flight at once for one diagnosis. */
@@ -166,6 +171,13 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
   return async (job: Job<DiagnoseJob>): Promise<string> => {
     const verdict = refuseUnsigned(deps, job);
     const data = diagnoseJobSchema.parse(job.data);
+    if (data.request !== undefined && (await deps.withdrawn?.(data.request))) {
+      deps.logger.warn(
+        { jobId: job.id, requestedBy: data.requestedBy },
+        'diagnose job not run: its request was answered "not started" (queued after the deadline)',
+      );
+      return 'withdrawn';
+    }
     const seq = createSequence(now);
     const run: RunKey = {
       jobId: job.id ?? '',

@@ -16,6 +16,7 @@
 import type { Redis } from 'ioredis';
 import { QUEUE_PREFIX, remediateQueueName } from '../queue/names.js';
 import { remediateJobId } from '../queue/job-ids.js';
+import { withDeadline } from '../queue/deadline.js';
 
 /** The job (by queue and id) and the attempt an outcome belongs to. */
 export interface FenceRef {
@@ -42,21 +43,8 @@ export class JobLostError extends Error {
 /** How long a fence read may take before the answer counts as "cannot tell". */
 const FENCE_READ_MS = 2_000;
 
-async function bounded<T>(work: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`${what}: Redis did not answer within ${FENCE_READ_MS} ms`)),
-          FENCE_READ_MS,
-        );
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+function bounded<T>(work: Promise<T>, what: string): Promise<T> {
+  return withDeadline(work, what, FENCE_READ_MS);
 }
 
 /**

@@ -25,6 +25,7 @@ import { createOutbox, type Outbox } from './outbox.js';
 import { trackRunning } from './running-jobs.js';
 import { startClockWatch } from '../queue/clock-watch.js';
 import { assertHolds, superseded } from './job-fence.js';
+import { isWithdrawn } from '../queue/withdrawn.js';
 import type { ReplicationGuard } from '../queue/replication-guard.js';
 import { WORKER_REPLAY, guardWorkerWrites, replayWorkerSteps } from './guarded-writes.js';
 
@@ -150,6 +151,7 @@ function startQueueWorkers(
         verifyDiagnoseJob(data, jobId, { approval: config.approvalPublicKeys, seal: config.planSealKeys }),
       audit: createAudit(logger),
       clock,
+      withdrawn: (request) => isWithdrawn(producerConnection, request),
       superseded: (job) =>
         superseded(producerConnection, {
           queue: diagnoseQueueName(config.cluster),

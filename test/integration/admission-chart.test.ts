@@ -41,6 +41,35 @@ describe('admission webhook in the chart', () => {
     expect(find(objects, 'Deployment', NAME)).toBeUndefined();
   });
 
+  it('announces warned applies only when asked: its own Redis user and key, nothing of the app or workers', () => {
+    const objects = helmTemplate({
+      values: [ciValues('admission-webhook')],
+      set: ['admission.announce.enabled=true'],
+    });
+    const pod = get(objects, 'Deployment')['spec']['template']['spec'];
+    const env = pod['containers'][0]['env'] as Json[];
+    const named = (name: string): Json | undefined => env.find((e) => e['name'] === name);
+    expect(named('REDIS_URL')?.['value']).toMatch(/^redis:\/\/admission:\$\(REDIS_PASSWORD\)@/);
+    expect(named('REDIS_PASSWORD')?.['valueFrom']['secretKeyRef']['key']).toBe('admission-password');
+    expect(named('ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY')?.['valueFrom']['secretKeyRef']['name']).toBe(
+      'rollout-doctor-admission-keys',
+    );
+    expect(JSON.stringify(pod)).not.toMatch(/SLACK|TEAMS|worker-keys|NOTIFY_SIGNING|PLAN_SEAL|app-password/);
+    const app = find(objects, 'Deployment', 'rollout-doctor-app') as unknown as Json;
+    expect(JSON.stringify(app)).toContain('ROLLOUT_DOCTOR_ADMISSION_PUBLIC_KEYS');
+    expect(JSON.stringify(app)).not.toContain('ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY');
+    const acl = (find(objects, 'ConfigMap', 'rollout-doctor-redis-acl') as unknown as Json)['data'][
+      'users.acl'
+    ];
+    expect(acl).toMatch(/user admission on #@ADMISSION_PASSWORD_SHA256@ resetkeys ~rd:notify-alerts:\* /);
+    const redisPolicy = find(objects, 'NetworkPolicy', 'rollout-doctor-redis') as unknown as Json | undefined;
+    if (redisPolicy) expect(JSON.stringify(redisPolicy)).toContain(NAME);
+    // Off (the default): no Redis for the webhook, no admission user.
+    const off = rendered('admission-webhook');
+    expect(JSON.stringify(get(off, 'Deployment'))).not.toMatch(/REDIS|ADMISSION_SIGNING/);
+    expect(JSON.stringify(off)).not.toContain('user admission');
+  });
+
   it('installs its own Deployment of 2, read-only, and a webhook that never blocks an apply', () => {
     const objects = rendered('admission-webhook');
     const deployment = get(objects, 'Deployment');
@@ -143,10 +172,11 @@ describe('admission webhook in the chart', () => {
     });
     try {
       await sim.sim.settle();
+      // Reviews are sent once it is Ready (its first read: counted among what it asks below).
+      await server.ready;
       const live = sim.sim.get('Deployment', 'vision', 'vision-object-tracker') as Json;
       const next = structuredClone(live);
       next['spec']['template']['spec']['containers'][0]['image'] = 'vision/boost-track-app:1.1';
-      sim.sim.clearRequests();
       const body = JSON.stringify({
         apiVersion: 'admission.k8s.io/v1',
         kind: 'AdmissionReview',

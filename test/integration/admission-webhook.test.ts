@@ -29,7 +29,7 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function start(budgetMs = 2000): Promise<SimClient> {
+async function start(budgetMs = 2000, beforeStart?: (s: SimClient) => void): Promise<SimClient> {
   sim = await startSimClient({ scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 }, 'admission');
   const s = sim.sim;
   await s.settle();
@@ -38,7 +38,8 @@ async function start(budgetMs = 2000): Promise<SimClient> {
       ((s.get('Deployment', 'vision', 'vision-object-tracker') as Json)['status']?.['availableReplicas'] ??
         0) === 1,
   );
-  server = await startLocalAdmission(sim.client, dir, { budgetMs });
+  beforeStart?.(sim);
+  server = await startLocalAdmission(sim.client, dir, { budgetMs, waitReady: beforeStart === undefined });
   return sim;
 }
 
@@ -160,16 +161,45 @@ describe('serve-admission', () => {
 
   it('answers with no warning when the cluster is slower than the budget, and counts it', async () => {
     const s = await start(300);
+    // A namespace the first read did not hold (no workload runs there yet): read on its first review.
     s.sim.addFault({ match: { resource: 'pods' }, delayMs: 1500 });
-    const old = seed(s);
+    const fresh = bump(seed(s));
+    fresh['metadata'] = { name: 'tracker', namespace: 'newcomers' };
+    const asked = review('CREATE', fresh);
+    asked['request']['namespace'] = 'newcomers';
     const started = performance.now();
-    const response = await validate(review('UPDATE', bump(old), old));
+    const response = await validate(asked);
     expect(performance.now() - started).toBeLessThan(1400);
     expect(response['allowed']).toBe(true);
     expect(response['warnings']).toBeUndefined();
     expect(await call('GET', '/metrics').then((r) => r.body)).toMatch(
       /rollout_doctor_admission_reviews_total\{outcome="budget"\} 1/,
     );
+  });
+
+  it('before its first read is done, answers at once with no warning (counted) and is not Ready', async () => {
+    const s = await start(2000, (sc) => sc.sim.addFault({ match: { resource: 'nodes' }, delayMs: 3000 }));
+    const old = seed(s);
+    const started = performance.now();
+    const response = await validate(review('UPDATE', bump(old), old));
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(response['allowed']).toBe(true);
+    expect(response['warnings']).toBeUndefined();
+    expect((await call('GET', '/readyz')).status).toBe(503);
+    expect(await call('GET', '/metrics').then((r) => r.body)).toMatch(
+      /rollout_doctor_admission_reviews_total\{outcome="cold"\} 1/,
+    );
+    await server?.ready;
+    expect((await call('GET', '/readyz')).status).toBe(200);
+    expect((await validate(review('UPDATE', bump(old), old)))['warnings']).toHaveLength(2);
+  });
+
+  it('reads the namespaces where workloads run before it is Ready: their first review reads nothing', async () => {
+    const s = await start();
+    s.sim.clearRequests();
+    const old = seed(s);
+    expect((await validate(review('UPDATE', bump(old), old)))['warnings']).toHaveLength(2);
+    expect(s.sim.requests.filter((r) => r.namespace === 'vision' || r.resource === 'nodes')).toEqual([]);
   });
 
   it('refuses what is not an AdmissionReview, and serves /healthz', async () => {

@@ -6,7 +6,7 @@
  * serves the last window's reads while the next window reads in the background.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachedView } from '../../src/admission/cached-source.js';
+import { RENEW_UNUSED_MS, cachedView } from '../../src/admission/cached-source.js';
 import { checkOne } from '../../src/check/check.js';
 import { liveSource } from '../../src/check/live-source.js';
 import { SAMPLE_NODES } from '../../src/check/sampling.js';
@@ -96,6 +96,7 @@ describe("the webhook's cached view", () => {
     const view = cachedView(sim.client, 1000, () => now);
     await view.warmUp();
     const first = view.source();
+    view.touch('shop'); // as a review of the namespace does
     await first.snapshot('Deployment', web, { sample: true });
     now = 1500;
     sim.sim.clearRequests();
@@ -109,5 +110,21 @@ describe("the webhook's cached view", () => {
     sim.sim.clearRequests();
     await second.snapshot('Deployment', web, { sample: true });
     expect(sim.sim.requests).toEqual([]);
+  });
+
+  it('renews only the namespaces reviewed lately: one nobody applied to for minutes is not read again', async () => {
+    sim = await startSimClient({ scenario: cluster(1), controllers: false }, 'sampling');
+    let now = 0;
+    const view = cachedView(sim.client, RENEW_UNUSED_MS, () => now);
+    await view.warmUp();
+    view.touch('shop');
+    const first = view.source();
+    await first.snapshot('Deployment', web, { sample: true });
+    now = RENEW_UNUSED_MS + 1;
+    sim.sim.clearRequests();
+    expect(view.source()).toBe(first);
+    await sim.sim.waitFor(() => view.source() !== first);
+    expect(sim.sim.requests.some((r) => r.resource === 'nodes')).toBe(true);
+    expect(sim.sim.requests.filter((r) => r.namespace === 'shop')).toEqual([]);
   });
 });

@@ -68,6 +68,21 @@ describe('guard families', () => {
     expect(r.codes).toContain('RolloutStuck');
   });
 
+  // Found by `npm run verify:states -- --guards --count 600`: 527, 537 (OrderedReady) and
+  // 107 (Parallel), snapshot while the update works down from the top ordinal: web-0's
+  // local volume is on a cordoned node, so its replacement will fit nowhere. Read as no
+  // problem or as moving before (rollout/volume-pin.ts).
+  it.each([107, 527, 537])(
+    'storage, seed %i: a pod still to be replaced whose local volume is on a cordoned node is stuck for good, not moving',
+    (seed) => {
+      const r = judgeSeed(seed, undefined, false, false, true);
+      expect(r.family).toBe('storage');
+      expect(r.judgement, `${r.codes.join(',')} (${r.description})`).toBe('agree');
+      expect(r.completes).toBe(false);
+      expect(r.codes).toEqual(['RolloutStuck']);
+    },
+  );
+
   it('storage: the drained node of pod 0 holds its local volume, so the pod waits there for good', () => {
     // A storage seed whose StatefulSet comes up (the judge does not skip it), drained.
     const seed = Array.from({ length: 400 }, (_, i) => i + 1).find(

@@ -1,7 +1,7 @@
 /**
  * Faults of a Redis that is up: full (`maxmemory` reached with `noeviction`: every
  * write that needs memory is refused with OOM, reads still answer), and a network
- * partition between one process and Redis (a TCP proxy the test cuts and heals).
+ * partition or a stall between one process and Redis (a TCP proxy the test cuts and heals).
  */
 import { createServer, Socket, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -48,6 +48,18 @@ export interface RedisPartition {
    * sockets' buffers, as TCP keeps retransmitting it.
    */
   cut(): void;
+  /**
+   * Stalls Redis for this process: the same as `cut()`, named for the fault it plays (a
+   * paused server, a slow fsync, a saturated managed Redis, a black hole: the
+   * connection open, nothing answered). `heal()` ends it; what was sent meanwhile runs then.
+   */
+  stall(): void;
+  /**
+   * Stalls it from the first bytes the process sends that contain `text` (a key name, a
+   * script's words): those bytes and everything after them wait, as a stall that
+   * begins right at that command. For stalling one step of a sequence of calls.
+   */
+  stallOn(text: string): void;
   /** Heals it: what waited is delivered, in order, and traffic flows again. */
   heal(): void;
   close(): Promise<void>;
@@ -58,10 +70,15 @@ export async function startRedisPartition(redisPort: number): Promise<RedisParti
   /** Each direction of each connection: its socket to write to and what waits for the heal. */
   const links = new Set<{ to: Socket; held: Buffer[] }>();
   const sockets = new Set<Socket>();
-  const forward = (from: Socket, to: Socket): void => {
+  let trigger: string | undefined;
+  const forward = (from: Socket, to: Socket, sent: boolean): void => {
     const link = { to, held: [] as Buffer[] };
     links.add(link);
     from.on('data', (chunk: Buffer) => {
+      if (!cut && sent && trigger !== undefined && chunk.includes(trigger)) {
+        cut = true;
+        trigger = undefined;
+      }
       if (cut) link.held.push(chunk);
       else to.write(chunk);
     });
@@ -71,8 +88,8 @@ export async function startRedisPartition(redisPort: number): Promise<RedisParti
     const upstream = new Socket();
     sockets.add(client).add(upstream);
     upstream.connect(redisPort, '127.0.0.1');
-    forward(client, upstream);
-    forward(upstream, client);
+    forward(client, upstream, true);
+    forward(upstream, client, false);
     const drop = (): void => {
       sockets.delete(client);
       sockets.delete(upstream);
@@ -89,8 +106,15 @@ export async function startRedisPartition(redisPort: number): Promise<RedisParti
     cut() {
       cut = true;
     },
+    stall() {
+      cut = true;
+    },
+    stallOn(text) {
+      trigger = text;
+    },
     heal() {
       cut = false;
+      trigger = undefined;
       for (const link of links) for (const chunk of link.held.splice(0)) link.to.write(chunk);
     },
     async close() {

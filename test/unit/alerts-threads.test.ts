@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEarlyWarningOpener } from '../../src/app/alerts/early-warning-threads.js';
+import { createAdmissionWarningOpener } from '../../src/app/alerts/admission-threads.js';
 import { createThreadBudget } from '../../src/app/alerts/thread-budget.js';
 import type { AlertThreadJob } from '../../src/queue/alert-jobs.js';
 import { groupHash, workloadHash } from '../../src/queue/alert-keys.js';
@@ -429,5 +430,70 @@ describe('thread records name their chat platform (issue 45)', () => {
     await redis.hset(`rd:alerts:thread:${slackThread.record.threadId}`, 'platform', 'irc');
     expect(await store.find(mail)).toBeNull();
     expect(forged).toEqual(['alert thread', 'alert thread', 'alert thread']);
+  });
+});
+
+describe('threads of warned applies (issue 56.3)', () => {
+  const warned = (
+    name = 'web',
+    user = 'alice',
+  ): Parameters<ReturnType<typeof createAdmissionWarningOpener>>[0] => ({
+    kind: 'admission-warning',
+    cluster: 'default',
+    workload: { kind: 'Deployment', namespace: 'shop', name },
+    user,
+    code: 'RolloutSurgeDeadlock',
+    reason: 'its new pod needs 1 nvidia.com/gpu, held by its old pods',
+    fix: 'maxSurge 0, maxUnavailable 1',
+    at: '2026-11-26T00:00:00.000Z',
+  });
+
+  it('opens the workload’s thread under the early warning’s key; the early warning’s result joins it', async () => {
+    const opener = createAdmissionWarningOpener({ store, chats, channelFor: () => 'C0WATCH', logger });
+    expect(await opener(warned('web', 'mallory <!here> *x*'))).toBe('opened');
+    const root = String(calls[0]?.args['text']);
+    expect(root).toContain('A rollout that can never finish was just applied to deployment/web by mallory');
+    expect(root).not.toContain('<!here>');
+    // Again (a retried apply, the other replica): nothing posted.
+    expect(await opener(warned())).toBe('joined');
+    expect(calls.filter((c) => c.method === 'post')).toHaveLength(1);
+    // The early warning's diagnosis of the started rollout goes into that thread.
+    await store.linkJob('default', 'diagnose.shop.web', WEB, true);
+    const posted: string[] = [];
+    const deps = {
+      store,
+      logger,
+      openEarlyWarning: createEarlyWarningOpener({ store, chats, channelFor: () => 'C0WATCH' }),
+      postInThread: async (t: { ts: string }) => void posted.push(t.ts),
+    };
+    expect(await deliverAlertResult(deps, result([finding('RolloutSurgeDeadlock')]))).toBe('posted');
+    expect(calls.filter((c) => c.method === 'post')).toHaveLength(1);
+    expect(posted).toEqual([(await store.find(WEB))?.ts]);
+  });
+
+  it('keeps the early warning’s caps: the read policy, and the shared per-minute budget with its one summary', async () => {
+    const closed = createAdmissionWarningOpener({
+      store,
+      chats,
+      channelFor: () => 'C0WATCH',
+      logger,
+      allows: () => false,
+    });
+    expect(await closed(warned())).toBe('refused');
+    expect(calls).toEqual([]);
+    const budget = createThreadBudget(redis, 1, () => Date.UTC(2026, 10, 26, 1, 2, 3));
+    const opener = createAdmissionWarningOpener({
+      store,
+      chats,
+      channelFor: () => 'C0WATCH',
+      logger,
+      budget,
+    });
+    expect(await opener(warned('a'))).toBe('opened');
+    expect(await opener(warned('b'))).toBe('over-budget');
+    expect(await opener(warned('c'))).toBe('over-budget');
+    const posts = calls.filter((c) => c.method === 'post').map((c) => String(c.args['text']));
+    expect(posts).toHaveLength(2);
+    expect(posts[1]).toContain('More new incident threads this minute than rollout-doctor opens');
   });
 });

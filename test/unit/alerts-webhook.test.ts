@@ -13,6 +13,8 @@ let server: Server;
 let base: string;
 let received: AlertmanagerPayload[] = [];
 let failIntake = false;
+/** The intake hangs, as on a Redis that stalls. */
+let stallIntake = false;
 const logs: { level: string; obj: object }[] = [];
 
 const logger = {
@@ -26,8 +28,10 @@ beforeAll(async () => {
     token: TOKEN,
     maxBodyBytes: LIMIT,
     logger,
+    deadlineMs: 200,
     intake: async (payload) => {
-      if (failIntake) throw new Error('Redis is down');
+      if (stallIntake) await new Promise(() => undefined);
+      if (failIntake) throw new Error("OOM command not allowed when used memory > 'maxmemory'.");
       received.push(payload);
       return {
         targets: payload.alerts.length,
@@ -52,6 +56,7 @@ afterAll(async () => {
 beforeEach(() => {
   received = [];
   failIntake = false;
+  stallIntake = false;
   logs.length = 0;
 });
 
@@ -144,7 +149,17 @@ describe('POST /alerts/alertmanager', () => {
     failIntake = true;
     const res = await post(JSON.stringify(notification([rolloutStuck('web')])));
     expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ redis: 'full' });
     expect(logs.some((l) => l.level === 'error')).toBe(true);
+  });
+
+  it('answers 503 at its deadline when Redis stalls, instead of holding the request (issue 53.1)', async () => {
+    stallIntake = true;
+    const started = Date.now();
+    const res = await post(JSON.stringify(notification([rolloutStuck('web')])));
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ redis: 'stalled' });
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('never logs the token', async () => {

@@ -82,6 +82,7 @@ describe('the command use-case, platform-free', () => {
         requestedBy: person.id,
         target: { kind: 'StatefulSet', namespace: 'pay', name: 'ledger' },
       }),
+      { deadline: expect.objectContaining({ left: expect.any(Function) }) },
     );
     expect(reply.kind).toBe('started');
     if (reply.kind !== 'started') return;
@@ -146,7 +147,9 @@ describe('press use-cases, platform-free', () => {
       target: { namespace: 'pay', name: 'ledger', kind: 'StatefulSet' as const },
     };
     const reply = await rerun(services, { ...press, action }, action);
-    expect(enqueueDiagnose).toHaveBeenCalledWith(expect.objectContaining({ requestedBy: person.id }));
+    expect(enqueueDiagnose).toHaveBeenCalledWith(expect.objectContaining({ requestedBy: person.id }), {
+      deadline: expect.objectContaining({ left: expect.any(Function) }),
+    });
     expect(reply.started && plainText(reply.started.announcement.summary)).toBe(
       'Ana re-runs the diagnosis of statefulset/ledger in pay…',
     );

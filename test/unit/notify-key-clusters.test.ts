@@ -70,7 +70,7 @@ describe('worker notify keys bound to clusters (issue 27.9)', () => {
       ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS: 'n-nope=prod,n-prod=elsewhere',
     };
     expect(() => loadAppConfig(env)).toThrow(
-      /key "n-nope", which ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS lacks[\s\S]*cluster "elsewhere"/,
+      /key "n-nope", which neither ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS nor ROLLOUT_DOCTOR_ADMISSION_PUBLIC_KEYS holds[\s\S]*cluster "elsewhere"/,
     );
     const ok = loadAppConfig({ ...env, ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS: 'n-prod=prod|stage' });
     expect(ok.notifyKeyClusters.get('n-prod')).toEqual(['prod', 'stage']);

@@ -150,6 +150,11 @@ Argument: [root, "app" | "worker"].
 {{- end -}}
 
 {{/* A secretKeyRef entry: [secret, key, optional]. */}}
+{{/* The admission webhook's key Secret (admission.announce.secretName). */}}
+{{- define "rollout-doctor.admissionSecret" -}}
+{{- default (printf "%s-admission-keys" (include "rollout-doctor.fullname" .)) .Values.admission.announce.secretName -}}
+{{- end -}}
+
 {{- define "rollout-doctor.secretEnv" -}}
 - name: {{ index . 1 }}
   valueFrom:

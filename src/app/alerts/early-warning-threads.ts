@@ -5,6 +5,7 @@ import type { ThreadBudget } from './thread-budget.js';
 import type { RunResult } from './results.js';
 import type { ThreadRecord, ThreadStore } from '../../queue/alert-thread-store.js';
 import type { ChatAdapter } from '../../chat/adapter.js';
+import type { ChatMessage } from '../../chat/model.js';
 import { platformTag, type ChatPlatform } from '../../platforms/chat-refs.js';
 import { alertPlatform, threadConversation } from './chat-thread.js';
 import { earlyWarningOverflowMessage, earlyWarningRootMessage } from './messages.js';
@@ -22,7 +23,7 @@ export interface EarlyWarningOpenerDeps {
 }
 
 /** Thrown from the thread store's post step when the minute's budget is spent: nothing posted. */
-class ThreadBudgetSpent extends Error {}
+export class ThreadBudgetSpent extends Error {}
 
 /**
  * App side of the early warning: when a watch-started diagnosis confirms a surge
@@ -41,41 +42,50 @@ export function createEarlyWarningOpener(
     const channel = deps.channelFor(namespace);
     if (deps.allows && !deps.allows({ cluster: result.cluster, namespace, channel })) return null;
     const title = `${finding.code} on ${namespace}/${typeOfKind(kind)}/${name} (cluster ${result.cluster})`;
-    try {
-      return await openThread(deps, { workloadHash, channel, title, summary: finding.summary });
-    } catch (error) {
-      if (!(error instanceof ThreadBudgetSpent) || !deps.budget) throw error;
-      deps.logger?.info(
-        { namespace, name, channel, limit: deps.budget.limit },
-        'early warning past the per-minute thread budget: no thread',
-      );
-      if (await deps.budget.firstOverflow(channel))
-        await chatFor(deps, channel).post(
-          threadConversation(alertPlatform(channel), channel),
-          earlyWarningOverflowMessage(deps.budget.limit, title),
-        );
-      return null;
-    }
+    const root = earlyWarningRootMessage(title, finding.summary);
+    const opened = await openWithinBudget(deps, { workloadHash, channel, title, root });
+    return opened?.record ?? null;
   };
+}
+
+/**
+ * Opens the workload's thread (one per workload: an existing one is returned) within
+ * the shared per-minute budget; past it, null, and the channel's one overflow line.
+ */
+export async function openWithinBudget(
+  deps: EarlyWarningOpenerDeps,
+  thread: { workloadHash: string; channel: string; title: string; root: ChatMessage },
+): Promise<{ record: ThreadRecord; created: boolean } | null> {
+  try {
+    return await openThread(deps, thread);
+  } catch (error) {
+    if (!(error instanceof ThreadBudgetSpent) || !deps.budget) throw error;
+    const { channel, title } = thread;
+    deps.logger?.info(
+      { title, channel, limit: deps.budget.limit },
+      'early warning past the per-minute thread budget: no thread',
+    );
+    if (await deps.budget.firstOverflow(channel))
+      await chatFor(deps, channel).post(
+        threadConversation(alertPlatform(channel), channel),
+        earlyWarningOverflowMessage(deps.budget.limit, title),
+      );
+    return null;
+  }
 }
 
 /** Opens the thread through the store (one per workload), taking one from the shared budget first. */
 async function openThread(
   deps: EarlyWarningOpenerDeps,
-  thread: { workloadHash: string; channel: string; title: string; summary: string },
-): Promise<ThreadRecord> {
-  const { workloadHash, channel, title, summary } = thread;
+  thread: { workloadHash: string; channel: string; title: string; root: ChatMessage },
+): Promise<{ record: ThreadRecord; created: boolean }> {
+  const { workloadHash, channel, title, root } = thread;
   const platform = alertPlatform(channel);
   const chat = chatFor(deps, channel);
-  const { record } = await deps.store.open(
-    { workloadHash, ...platformTag(platform), channel, title },
-    async () => {
-      if (deps.budget && (await deps.budget.take(1)) === 0) throw new ThreadBudgetSpent();
-      return (await chat.post(threadConversation(platform, channel), earlyWarningRootMessage(title, summary)))
-        .id;
-    },
-  );
-  return record;
+  return deps.store.open({ workloadHash, ...platformTag(platform), channel, title }, async () => {
+    if (deps.budget && (await deps.budget.take(1)) === 0) throw new ThreadBudgetSpent();
+    return (await chat.post(threadConversation(platform, channel), root)).id;
+  });
 }
 
 /** The adapter of a conversation's platform; throws when the app does not serve it. */

@@ -4,7 +4,8 @@
  * (notify-hooks.ts) do not import each other, not even for types. Types only.
  */
 import type { AlertThreadJob } from '../../queue/alert-jobs.js';
-import type { RunUpdate } from '../../queue/schemas.js';
+import type { NotifyJob, RunUpdate } from '../../queue/schemas.js';
+import type { AdmissionThreadOutcome } from './admission-threads.js';
 import type { AlertResultOutcome } from './results.js';
 import type { ThreadUpdateOutcome } from './thread-updates.js';
 import type { ChatPlatform } from '../../platforms/chat-refs.js';
@@ -27,4 +28,6 @@ export interface AlertNotifyHooks {
   threadRoot(job: AlertThreadJob): Promise<ThreadRoot | null>;
   /** A run's result: into its incident thread, if the run belongs to one. */
   runResult(result: Extract<RunUpdate, { kind: 'diagnosis-result' }>): Promise<AlertResultOutcome>;
+  /** An apply the admission webhook warned about: opens the workload's incident thread (admission-threads.ts). */
+  admissionWarning(job: Extract<NotifyJob, { kind: 'admission-warning' }>): Promise<AdmissionThreadOutcome>;
 }

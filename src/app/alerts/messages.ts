@@ -11,6 +11,11 @@ import { DEFAULT_WORKLOAD_KIND, typeOfKind } from '../../diagnosis/workload-ref.
 import type { ChatMessage, Rich } from '../../chat/model.js';
 import { br, code, icon, join, link, multiline, plain, rich, say, strong } from '../../chat/rich.js';
 import type { AlertOverflowJob, AlertThreadJob } from '../../queue/alert-jobs.js';
+import type { NotifyJob } from '../../queue/schemas.js';
+import { cleanText } from '../../text/clean.js';
+import { clip } from '../../text/sentences.js';
+
+export type AdmissionWarningJob = Extract<NotifyJob, { kind: 'admission-warning' }>;
 
 /** "shop/web (cluster prod)" — the workload as the root message names it. */
 export function workloadLabel(w: AlertThreadJob['workload']): string {
@@ -126,6 +131,51 @@ export function earlyWarningRootMessage(title: string, summary: string): ChatMes
         role: 'verdict',
       },
       { kind: 'note', text: plain('Found by the rollout-doctor watch before any alert fired.') },
+    ],
+  };
+}
+
+/** A user name from an AdmissionReview, as a thread shows it: one clean line of at most 64 characters. */
+export function appliedBy(user: string): string {
+  const name = cleanText(user, { singleLine: true }).trim();
+  return name === '' ? 'an unnamed user' : clip(name, 64);
+}
+
+/**
+ * The root of a thread the admission webhook opened: a warned apply, before the rollout
+ * has started. The user, the names and the reason are untrusted text (text spans).
+ */
+export function admissionWarningRootMessage(job: AdmissionWarningJob): ChatMessage {
+  const { workload } = job;
+  const ref = `${typeOfKind(workload.kind)}/${workload.name}`;
+  const headline = say`A rollout that can never finish was just applied to ${ref} by ${appliedBy(job.user)}`;
+  const where = say`Namespace ${workload.namespace}, cluster ${job.cluster}.`;
+  const why = job.reason !== undefined ? say` It cannot finish: ${clip(job.reason, 300)}.` : plain('');
+  const fix = job.fix !== undefined ? say` ${clip(job.fix, 100)} would let it.` : plain('');
+  return {
+    summary: headline,
+    parts: [
+      {
+        kind: 'paragraph',
+        text: rich(
+          icon('warning'),
+          plain(' '),
+          strong('Before the rollout:'),
+          plain(' '),
+          headline,
+          br,
+          where,
+          why,
+          fix,
+        ),
+        role: 'verdict',
+      },
+      {
+        kind: 'note',
+        text: plain(
+          'Warned by the rollout-doctor admission webhook as the change was applied; the diagnosis follows here once the rollout starts.',
+        ),
+      },
     ],
   };
 }

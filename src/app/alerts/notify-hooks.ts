@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { createEarlyWarningOpener } from './early-warning-threads.js';
+import { createAdmissionWarningOpener } from './admission-threads.js';
 import type { AlertNotifyHooks, ThreadRoot } from './hooks.js';
 import type { ThreadBudget } from './thread-budget.js';
 import { deliverAlertResult, type RunResult } from './results.js';
@@ -37,7 +38,17 @@ export interface AlertNotifyDeps {
 /** Builds the hooks over one Redis connection and the plan store (for button states). */
 export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks {
   const store = deps.store ?? createThreadStore(deps.redis);
+  const openerDeps = {
+    store,
+    channelFor: deps.channelFor,
+    ...(deps.allows ? { allows: deps.allows } : {}),
+    ...(deps.threadBudget ? { budget: deps.threadBudget } : {}),
+    chats: deps.chats,
+    logger: deps.logger,
+  };
+  const openAdmissionWarning = createAdmissionWarningOpener(openerDeps);
   return {
+    admissionWarning: (job) => openAdmissionWarning(job),
     threadJob(job) {
       return handleAlertThreadJob(
         { store, logger: deps.logger, linkHosts: deps.linkHosts ?? [], chats: deps.chats },
@@ -57,14 +68,7 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
         {
           store,
           logger: deps.logger,
-          openEarlyWarning: createEarlyWarningOpener({
-            store,
-            channelFor: deps.channelFor,
-            ...(deps.allows ? { allows: deps.allows } : {}),
-            ...(deps.threadBudget ? { budget: deps.threadBudget } : {}),
-            chats: deps.chats,
-            logger: deps.logger,
-          }),
+          openEarlyWarning: createEarlyWarningOpener(openerDeps),
           postInThread: async (thread) => {
             const platform = alertPlatform(thread.channel);
             const chat = deps.chats()[platform];

@@ -54,6 +54,22 @@ export async function handleNotify(
       }
       return;
     }
+    case 'admission-warning': {
+      // A warned apply: its incident thread, where a team's alert channel is configured.
+      if (!services.alerts) {
+        services.logger.warn(
+          { cluster: job.cluster, namespace: job.workload.namespace, name: job.workload.name },
+          'warned apply not announced: ROLLOUT_DOCTOR_ALERT_CHANNEL is not set on the app',
+        );
+        return;
+      }
+      const outcome = await services.alerts.admissionWarning(job);
+      services.logger.info(
+        { cluster: job.cluster, namespace: job.workload.namespace, name: job.workload.name, outcome },
+        'warned apply announced',
+      );
+      return;
+    }
     case 'alert-overflow': {
       const platform = alertPlatform(job.channel);
       const chat = services.chats?.[platform];

@@ -1,3 +1,4 @@
+import { redisTrouble, withDeadline } from '../../queue/deadline.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -28,15 +29,27 @@ export interface AlertmanagerRouteOptions {
   intake: (payload: AlertmanagerPayload) => Promise<IntakeSummary>;
   logger: RouteLogger;
   maxBodyBytes?: number;
+  /** How long the intake's Redis calls may take before the answer is 503 (default ALERT_INTAKE_DEADLINE_MS). */
+  deadlineMs?: number;
 }
+
+/**
+ * The intake answers within this, or 503 (issue 53.1): a Redis that stalls must not hold
+ * Alertmanager's request until its own timeout. Alertmanager sends the notification
+ * again; what the stalled intake sent meanwhile is deduplicated on the way back (a
+ * thread per workload, a diagnosis per workload per window).
+ */
+export const ALERT_INTAKE_DEADLINE_MS = 5_000;
 
 export const ALERTMANAGER_PATH = '/alerts/alertmanager';
 
 /**
  * Builds the `POST /alerts/alertmanager` custom route. Order of checks: bearer token
  * (401), body size (413), JSON and schema (400 with the reason; nothing queued), then
- * the work is queued and the answer is 200. A queueing failure answers 503 so
- * Alertmanager retries (it retries on 5xx, not on 4xx).
+ * the work is queued and the answer is 200. A queueing failure, or an intake that does
+ * not finish within its deadline (a stalled Redis), answers 503 naming what Redis did
+ * (`redis`: stalled, full, read-only, unreachable) so Alertmanager retries (it retries
+ * on 5xx, not on 4xx).
  *
  * @example new App({ ..., customRoutes: [createAlertmanagerRoute({ token, intake, logger })] })
  */
@@ -82,7 +95,11 @@ export function createAlertmanagerRoute(options: AlertmanagerRouteOptions): Aler
         reply(res, 400, { error: parsed.reason });
         return;
       }
-      options.intake(parsed.payload).then(
+      withDeadline(
+        options.intake(parsed.payload),
+        'alert intake',
+        options.deadlineMs ?? ALERT_INTAKE_DEADLINE_MS,
+      ).then(
         (summary) => {
           logger.info(
             { receiver: parsed.payload.receiver, status: parsed.payload.status, ...summary },
@@ -91,8 +108,11 @@ export function createAlertmanagerRoute(options: AlertmanagerRouteOptions): Aler
           reply(res, 200, { status: 'accepted', ...summary });
         },
         (error: unknown) => {
-          logger.error({ err: error instanceof Error ? error.message : String(error) }, 'alerts not queued');
-          reply(res, 503, { error: 'could not queue the alerts; retry later' });
+          logger.error(
+            { err: error instanceof Error ? error.message : String(error), redis: redisTrouble(error) },
+            'alerts not queued',
+          );
+          reply(res, 503, { error: 'could not queue the alerts; retry later', redis: redisTrouble(error) });
         },
       );
     });

@@ -1,5 +1,6 @@
 import type { AppRoute } from '../http-server.js';
 import type { Logger } from '../../logger.js';
+import { redisTrouble, withDeadline } from '../../queue/deadline.js';
 import type { Metrics } from '../../metrics.js';
 
 /** GET /healthz: the process is alive and serving. */
@@ -14,12 +15,15 @@ export function healthzRoute(): AppRoute {
   };
 }
 
-/** A Redis PING slower than this counts as unreachable (as the worker's /healthz). */
+/** A Redis probe slower than this counts as unreachable (as the worker's /healthz). */
 export const READYZ_PING_TIMEOUT_MS = 2_000;
 
 /**
- * GET /readyz: Redis answers and Slack credentials were verified (auth.test). 503
- * otherwise. Served on the public port, so the body says only ok/unreachable: an
+ * GET /readyz: Redis answers and takes writes (`pingRedis` is the app's write probe:
+ * ROLE, then a SET of one small key with a short expiry, src/queue/role.ts) and Slack
+ * credentials were verified (auth.test). 503 otherwise, naming what Redis refused:
+ * `redis: "full"` when it refuses writes (OOM, noeviction), `"read-only"` on a replica,
+ * `"unreachable"` when it does not answer in time. Served on the public port, so the body says only ok/unreachable: an
  * error's text (a Redis URL with its password, a host name) goes to the log. Probes
  * that arrive while a PING is out share it: a flood of /readyz makes one PING at a
  * time on the connection the slash-command acks enqueue on, not one per request, and
@@ -43,26 +47,20 @@ export function readyzRoute(checks: {
    */
   clock?(): string | undefined;
 }): AppRoute {
-  type RedisState = 'ok' | 'unreachable';
+  /** What the probe found: a stall counts as unreachable (no answer in time); the log names it. */
+  type RedisState = 'ok' | 'unreachable' | 'full' | 'read-only';
   const pingOnce = async (): Promise<RedisState> => {
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<RedisState>((resolve) => {
-      timer = setTimeout(() => {
-        checks.logger.warn({}, 'readyz: redis ping timed out');
-        resolve('unreachable');
-      }, checks.pingTimeoutMs ?? READYZ_PING_TIMEOUT_MS);
-    });
-    const pinged = checks.pingRedis().then(
-      (): RedisState => 'ok',
-      (error: unknown): RedisState => {
-        checks.logger.warn({ err: error }, 'readyz: redis ping failed');
-        return 'unreachable';
-      },
-    );
     try {
-      return await Promise.race([pinged, timedOut]);
-    } finally {
-      clearTimeout(timer);
+      await withDeadline(
+        checks.pingRedis(),
+        'readyz: redis probe',
+        checks.pingTimeoutMs ?? READYZ_PING_TIMEOUT_MS,
+      );
+      return 'ok';
+    } catch (error) {
+      checks.logger.warn({ err: error }, 'readyz: redis probe failed');
+      const trouble = redisTrouble(error);
+      return trouble === 'full' || trouble === 'read-only' ? trouble : 'unreachable';
     }
   };
   let pending: Promise<RedisState> | undefined;
@@ -81,7 +79,11 @@ export function readyzRoute(checks: {
         const slackOk = slack !== 'credentials not verified';
         const ok = redis === 'ok' && slackOk;
         const waitingFor = [
-          ...(redis === 'ok' ? [] : [`redis (${checks.redisStatus?.() ?? 'no answer'})`]),
+          ...(redis === 'ok'
+            ? []
+            : redis === 'full'
+              ? ['redis (writes refused: full, out of memory)']
+              : [`redis (${checks.redisStatus?.() ?? 'no answer'})`]),
           ...(slackOk ? [] : ['slack credentials']),
         ];
         const clock = checks.clock?.();

@@ -19,6 +19,8 @@ import {
 import { outdatedSealReason, planDigest, SEAL_VERSION, shownDigest } from '../../trust/plan-seal.js';
 import type { StoredPlan } from '../../queue/plan-store.js';
 import { QueueUnavailableError } from '../../queue/producers.js';
+import { deadlineIn, type Deadline } from '../../queue/deadline.js';
+import { ANSWER_DEADLINE_MS, redisTroubleWords } from '../use-cases/redis-words.js';
 import type { Requester } from '../actions.js';
 import type { Platform, Rich } from '../model.js';
 import { approversText } from '../use-cases/approvers.js';
@@ -176,8 +178,10 @@ export const REFUSAL_TEXT = {
   samePerson: say`${icon('refused')} Not applied: the approvals recorded for this plan are one person's under two ids (the approval policy's people: say so). Nothing was changed; its approvals were cleared, so it needs its approvers again.`,
   notApplied: say`${icon('failed')} The approval could not be turned into a remediation job; nothing was applied, and the plan can be approved again. The failure is logged.`,
   unmarked: say`${icon('refused')} Not applied: an approval recorded for this plan was not given through this app (written into Redis, or given before its approval key changed). Nothing was changed; its approvals were cleared, so approve it again. The refusal is audited.`,
-  notQueued: say`${icon('failed')} The remediation queue is unavailable (Redis unreachable); nothing was applied. Try again in a minute.`,
-  notRecorded: say`${icon('failed')} The approval could not be recorded: Redis did not take it (unreachable, or read-only during a failover). Nothing was applied. Try again in a minute.`,
+  notQueued: (error: unknown): Rich =>
+    say`${icon('failed')} The remediation queue is unavailable (${redisTroubleWords(error)}); nothing was applied, and the approval was let go. Try again in a minute.`,
+  notRecorded: (error: unknown): Rich =>
+    say`${icon('failed')} The approval could not be recorded: ${redisTroubleWords(error)}. Nothing was applied. Try again in a minute.`,
 } as const;
 
 /** A claim won: the plan as stored, its approvers, and the claim as recorded (marks, time). */
@@ -268,10 +272,14 @@ export function refusalBeforeRecording(
 }
 
 /** @example await approve(services, { user: 'U1', channel: 'C1', messageTs, rootTs, planId }) */
-export async function approve(services: Services, click: ApprovalClick): Promise<ApprovalOutcome> {
+export async function approve(
+  services: Services,
+  click: ApprovalClick,
+  deadline: Deadline = deadlineIn(ANSWER_DEADLINE_MS),
+): Promise<ApprovalOutcome> {
   const { plans, policy, audit } = services;
   const { planId, user } = click;
-  const stored = await plans.get(planId);
+  const stored = await deadline.bound(plans.get(planId), 'read the plan');
   if (!stored)
     return refuse(services, { planId }, user, { reason: 'unknown-plan', text: REFUSAL_TEXT.unknown });
   // A cluster-scoped object (a DeviceTaintRule, and its Undo) affects every tenant:
@@ -299,7 +307,10 @@ export async function approve(services: Services, click: ApprovalClick): Promise
   // One fix per result message: once a plan of this message is approved, the others
   // are refused here too (the message withdraws their buttons, a stale client may not).
   const message = messageOf(click);
-  const held = await services.subscriptions.approvedPlanOf(message);
+  const held = await deadline.bound(
+    services.subscriptions.approvedPlanOf(message),
+    "read the message's plan",
+  );
   if (held !== null && held !== planId)
     return refuse(services, where, user, {
       reason: 'other-plan-approved',
@@ -309,9 +320,9 @@ export async function approve(services: Services, click: ApprovalClick): Promise
   // The claim, the message's plan and the job are confirmed on the replicas together:
   // from the connection's socket before the first of them (replication-guard.ts).
   const socket = services.replication?.socket();
-  const recorded = await recordApproval(services, click, where, stored, decision.required);
+  const recorded = await recordApproval(services, click, where, stored, decision.required, deadline);
   if (recorded.kind !== 'claimed') return recorded.outcome;
-  return queueRemediation(services, click, where, recorded, socket);
+  return queueRemediation(services, click, where, recorded, socket, deadline);
 }
 
 function refuse(
@@ -373,6 +384,7 @@ async function recordApproval(
   where: Where,
   stored: StoredPlan,
   required: number,
+  deadline: Deadline,
 ): Promise<Claimed | { kind: 'done'; outcome: ApprovalOutcome }> {
   const { plans, audit } = services;
   const { planId, user } = click;
@@ -382,7 +394,20 @@ async function recordApproval(
   const mark = approvalMark({ planId, shown, user }, key);
   // Every id of this person: an approval under another of them is theirs already.
   const ids = services.policy.idsOf?.(user) ?? [user];
-  const result = await plans.approve(planId, mark, required, shown, Date.now(), ids);
+  const at = Date.now();
+  let result: Awaited<ReturnType<PlanStore['approve']>>;
+  const approving = plans.approve(planId, mark, required, shown, at, ids);
+  try {
+    result = await deadline.bound(approving, 'record the approval');
+  } catch (error) {
+    // Given up on, the approval may still be made once Redis answers (it reads the plan,
+    // then claims): a claim made so is released once known, so no claim stands without
+    // a job and says "already approved" for a day (issue 54.3).
+    approving
+      .then((late) => (late.status === 'claimed' ? plans.release(planId, { claimedAt: late.at }) : undefined))
+      .catch(() => undefined);
+    throw error;
+  }
   switch (result.status) {
     case 'changed':
       return done(await changedSinceShown(services, click, where, result.stored));
@@ -446,11 +471,17 @@ async function recordApproval(
   const message = messageOf(click);
   let held: string | null;
   try {
-    held = await services.subscriptions.claimMessagePlan(message, planId);
+    held = await deadline.bound(
+      services.subscriptions.claimMessagePlan(message, planId),
+      "claim the message's plan",
+    );
   } catch (error) {
-    // Redis refused the write (gone, or a replica during a failover): the claim is let
-    // go so a later click can take it, and the clicker is told (approve-plan.ts).
-    await plans.release(planId).catch(() => undefined);
+    // Redis refused the write (gone, or a replica during a failover) or did not answer in
+    // time: the claim is let go so a later click can take it, and the clicker is told
+    // (approve-plan.ts). Not waited for (Redis may be stalled); sent after the message's
+    // claim on the same connection, so a claim Redis makes late is undone right after.
+    plans.release(planId, { claimedAt: result.at }).catch(() => undefined);
+    services.subscriptions.releaseMessagePlan(message, planId).catch(() => undefined);
     throw error;
   }
   if (held !== null && held !== planId) {
@@ -476,6 +507,7 @@ async function queueRemediation(
   where: Where,
   claimed: Claimed,
   socket: number | undefined,
+  deadline: Deadline,
 ): Promise<ApprovalOutcome> {
   const { stored, approvers } = claimed;
   const { plans, audit, producers, metrics } = services;
@@ -485,7 +517,7 @@ async function queueRemediation(
   let job: Parameters<Producers['enqueueRemediate']>[0];
   try {
     job = remediateJob(click, claimed, key);
-    await producers.enqueueRemediate(job);
+    await producers.enqueueRemediate(job, { deadline });
   } catch (error) {
     // Whatever refused it (the queue away, a job the schema refuses), the claim made for
     // it goes at once, so the plan can be approved again: nothing applies a claim without
@@ -504,7 +536,7 @@ async function queueRemediation(
       outcome: 'not-queued',
       detail: error instanceof Error ? error.message.slice(0, 300) : 'not queued',
     });
-    return { kind: 'refused', text: away ? REFUSAL_TEXT.notQueued : REFUSAL_TEXT.notApplied };
+    return { kind: 'refused', text: away ? REFUSAL_TEXT.notQueued(error) : REFUSAL_TEXT.notApplied };
   }
   const redo = { stored, marks: claimed.marks, at: claimed.at, message: messageOf(click), job };
   await replicated(

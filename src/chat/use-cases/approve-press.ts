@@ -10,6 +10,8 @@
  * outcome re-renders the message's state line (src/chat/notify/root-update.ts).
  */
 import { approve, REFUSAL_TEXT, type ApprovalClick } from '../approvals/approve.js';
+import { deadlineIn, type Deadline } from '../../queue/deadline.js';
+import { ANSWER_DEADLINE_MS } from './redis-words.js';
 import { spendApproverBudget } from './command-budget.js';
 import { undoneKind } from '../../remediation/kinds/index.js';
 import { titleOfKind } from '../../diagnosis/workload-ref.js';
@@ -74,7 +76,10 @@ export async function approvePress(
 ): Promise<PressReply> {
   const user = request.person.id;
   const channel = request.message.conversation.id;
-  const overBudget = await spendApproverBudget(services, { user, channel, entry: action.kind });
+  // One deadline for the answer's Redis calls (src/queue/deadline.ts): past it, the
+  // person is told to try again and nothing of it is applied.
+  const deadline = deadlineIn(ANSWER_DEADLINE_MS);
+  const overBudget = await spendApproverBudget(services, { user, channel, entry: action.kind }, deadline);
   if (overBudget) return told(overBudget);
   const click: ApprovalClick = {
     user,
@@ -88,10 +93,10 @@ export async function approvePress(
   };
   let outcome: Awaited<ReturnType<typeof approve>>;
   try {
-    outcome = await approve(services, click);
+    outcome = await approve(services, click, deadline);
   } catch (error) {
     services.logger.warn({ err: error, planId: action.planId }, 'approval not recorded');
-    return told(REFUSAL_TEXT.notRecorded);
+    return told(REFUSAL_TEXT.notRecorded(error));
   }
   const now = Date.now();
   switch (outcome.kind) {
@@ -141,21 +146,36 @@ export async function approvePress(
       const approvedMark = (line: PlanMark['line'], stage?: FixStage): PlanMark =>
         mark(action.planId, label, line, { withdrawOthers: true, summary: `${what} approved`, stage });
       const applying = approvedMark(stateLine('applying', fix, now));
-      const kept = await keepFixState(services, request, action.planId, outcome.stored.undoOf, {
-        ...fix,
-        shows: request.kept?.(applying),
-      });
+      // The fix is queued: past the answer's deadline, the message is marked without its
+      // kept state rather than late (the record, should Redis take it later, is still true).
+      const kept = await deadline
+        .bound(
+          keepFixState(services, request, action.planId, outcome.stored.undoOf, {
+            ...fix,
+            shows: request.kept?.(applying),
+          }),
+          'keep the fix state',
+        )
+        .catch((error: unknown) => {
+          services.logger.warn({ err: error, planId: action.planId }, 'fix state not kept in time');
+          return undefined;
+        });
       const stages = services.rootStates?.stages;
       if (!kept || !stages) return { mark: applying };
       const lineOf = (stage: KeptStage): PlanMark['line'] => stateLine(stage.stage, fix, stage.at);
       if (kept.undo) {
         // The pressed reply is marked; the root its fix was approved on says "undoing…", or
         // the stage the Undo's outcome held before this press kept its record.
-        const root = await rootStage(services, stages, kept, action.planId, lineOf);
+        const root = await rootStage(services, stages, kept, action.planId, lineOf, deadline);
         return { mark: applying, ...(root ? { root } : {}) };
       }
-      return markStage(services, stages, kept.message, action.planId, (stage) =>
-        stage ? approvedMark(lineOf(stage), stage.stage) : applying,
+      return markStage(
+        services,
+        stages,
+        kept.message,
+        action.planId,
+        (stage) => (stage ? approvedMark(lineOf(stage), stage.stage) : applying),
+        deadline,
       );
     }
   }
@@ -173,10 +193,14 @@ async function markStage(
   message: { platform?: ChatPlatform | undefined; channel: string; ts: string },
   planId: string,
   markOf: (stage: KeptStage | undefined) => PlanMark,
+  deadline: Deadline,
 ): Promise<PressReply> {
   const ours = (stage: KeptStage | undefined) => (stage?.planId === planId ? stage : undefined);
   try {
-    const approved = await approvedStage(stages, message, { planId, stage: 'applying', at: Date.now() });
+    const approved = await deadline.bound(
+      approvedStage(stages, message, { planId, stage: 'applying', at: Date.now() }),
+      'record the approved stage',
+    );
     if (!approved) return { mark: markOf(undefined) };
     return {
       mark: markOf(ours(approved.latest)),
@@ -205,15 +229,14 @@ async function rootStage(
   kept: { message: KeptMessage & { threadTs: string }; record: RootRecord },
   planId: string,
   lineOf: (stage: KeptStage) => PlanMark['line'],
+  deadline: Deadline,
 ): Promise<StateLineEdit | undefined> {
   const root = kept.record;
   const ours = (stage: KeptStage | undefined) => (stage?.planId === planId ? stage : undefined);
   try {
-    const approved = await approvedStage(
-      stages,
-      kept.message,
-      { planId, stage: 'undoing', at: Date.now() },
-      { undo: true },
+    const approved = await deadline.bound(
+      approvedStage(stages, kept.message, { planId, stage: 'undoing', at: Date.now() }, { undo: true }),
+      'record the undoing stage',
     );
     const first = ours(approved?.latest);
     if (!approved || !first) return undefined;

@@ -21,6 +21,8 @@ import type { Audit } from '../../audit.js';
 import type { AppConfig } from '../../config/environment.js';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../metrics.js';
+import { deadlineIn, type Deadline } from '../../queue/deadline.js';
+import { ANSWER_DEADLINE_MS, redisTroubleWords } from './redis-words.js';
 
 export interface CommandBudgetLimits {
   perUser: number;
@@ -61,18 +63,29 @@ export function budgetKeyPart(id: string): string {
     : `~${createHash('sha256').update(id).digest('hex').slice(0, 40)}`;
 }
 
-export function createCommandBudget(redis: Pick<Redis, 'eval'>, limits: CommandBudgetLimits): CommandBudget {
+/** SHA-1 of TAKE: the script goes to Redis once (EVAL), then by its hash (EVALSHA). */
+const TAKE_SHA = createHash('sha1').update(TAKE).digest('hex');
+
+export function createCommandBudget(
+  redis: Pick<Redis, 'eval' | 'evalsha'>,
+  limits: CommandBudgetLimits,
+): CommandBudget {
   return {
     async take(user, channel) {
-      const [code, ms] = (await redis.eval(
-        TAKE,
+      const args = [
         2,
         redisKeys.commandBudget('user', budgetKeyPart(user)),
         redisKeys.commandBudget('channel', budgetKeyPart(channel)),
         String(limits.perUser),
         String(limits.perChannel),
         '60000',
-      )) as [number, number?];
+      ] as const;
+      // On the ack path: the hash, not the whole script, every time; the script itself
+      // only when Redis does not know it (a fresh or restarted server, a failover).
+      const [code, ms] = (await redis.evalsha(TAKE_SHA, ...args).catch((error: unknown) => {
+        if (error instanceof Error && error.message.startsWith('NOSCRIPT')) return redis.eval(TAKE, ...args);
+        throw error;
+      })) as [number, number?];
       if (Number(code) === 0) return { ok: true };
       const retryAfterSeconds = Math.max(1, Math.ceil(Number(ms ?? 60_000) / 1000));
       return { ok: false, over: Number(code) === 1 ? 'user' : 'channel', retryAfterSeconds };
@@ -86,8 +99,10 @@ export type BudgetEntry = 'diagnose' | 'scan' | 'rerun' | 'approve' | 'undo';
 /**
  * Takes one start from the person's and the channel's budget. Returns null when the
  * entry may go on, or the private refusal to show its caller (the refusal is counted
- * and audited as `rate-limited` here, so no entry can forget it). Redis unreachable:
- * allowed (queueing then fails and says so, as it would without a budget).
+ * and audited as `rate-limited` here, so no entry can forget it). A budget that cannot be
+ * read in time (Redis stalled, full, read-only or unreachable) is not skipped: the start
+ * is refused, saying why, counted `budget-unread` and audited (issue 53.6). The read is
+ * bounded by `deadline`, the answer's (src/queue/deadline.ts).
  */
 export async function spendBudget(
   services: {
@@ -98,14 +113,14 @@ export async function spendBudget(
     config: AppConfig;
   },
   start: { user: string; channel: string; entry: BudgetEntry },
+  deadline: Deadline = deadlineIn(ANSWER_DEADLINE_MS),
 ): Promise<Rich | null> {
   if (!services.commandBudget) return null;
   let answer: BudgetAnswer;
   try {
-    answer = await services.commandBudget.take(start.user, start.channel);
+    answer = await deadline.bound(services.commandBudget.take(start.user, start.channel), 'command budget');
   } catch (error) {
-    services.logger.warn({ err: error }, 'command budget not checked (Redis unreachable)');
-    return null;
+    return budgetUnread(services, start, error);
   }
   if (answer.ok) return null;
   services.metrics.commands.inc({ command: start.entry, outcome: 'rate-limited' });
@@ -123,6 +138,27 @@ export async function spendBudget(
   return say`${icon('expired')} Not started: ${who}, the most rollout-doctor takes. Try again in ${answer.retryAfterSeconds} s; a run already under way for the same target is joined, not repeated.`;
 }
 
+/** The refusal of a start whose budget could not be read: counted, audited, said with why. */
+function budgetUnread(
+  services: Pick<Parameters<typeof spendBudget>[0], 'logger' | 'metrics' | 'audit'>,
+  start: { user: string; channel: string; entry: BudgetEntry },
+  error: unknown,
+): Rich {
+  const why = redisTroubleWords(error);
+  // Logged off the answer's path: the log line is not what decides the answer.
+  setImmediate(() => services.logger.warn({ err: error }, 'command budget not read: start refused'));
+  services.metrics.commands.inc({ command: start.entry, outcome: 'budget-unread' });
+  services.audit.record({
+    action: 'refusal',
+    planId: start.entry,
+    user: start.user,
+    reason: 'budget-unread',
+    detail: `${why}, channel ${start.channel}`,
+  });
+  // "queue is unavailable": the budget lives in the Redis the queue does.
+  return say`${icon('failed')} Not started: the queue is unavailable right now (the command budget could not be read: ${why}). Nothing was started; please try again in a minute.`;
+}
+
 /**
  * Approve and Undo: the budget of someone the policy lets approve somewhere. Whoever
  * approves nowhere is refused by the approval's own decision (`not-approver`, private,
@@ -134,7 +170,8 @@ export async function spendApproverBudget(
     policy?: { approvesSomewhere?(user: string): Promise<boolean> } | undefined;
   },
   start: { user: string; channel: string; entry: 'approve' | 'undo' },
+  deadline?: Deadline,
 ): Promise<Rich | null> {
   const approver = (await services.policy?.approvesSomewhere?.(start.user)) ?? true;
-  return approver ? spendBudget(services, start) : null;
+  return approver ? spendBudget(services, start, deadline) : null;
 }

@@ -9,9 +9,12 @@ import type { Audit } from '../../audit.js';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../metrics.js';
 import type { ReadPolicy } from '../../policy/read-policy.js';
-import { QueueUnavailableError, type Producers } from '../../queue/producers.js';
+import type { Producers } from '../../queue/producers.js';
+import { RedisTroubleError, deadlineIn, type Deadline } from '../../queue/deadline.js';
+import { ANSWER_DEADLINE_MS, redisTroubleWords } from './redis-words.js';
 import type { ReplicationGuard } from '../../queue/replication-guard.js';
 import { appReplay, requeueCommand } from './replays.js';
+import { newRequestId } from '../../queue/withdrawn.js';
 import type { DiagnoseJob } from '../../queue/schemas.js';
 import type { Subscriptions } from '../notify/subscriptions.js';
 import { typeOfKind } from '../../diagnosis/workload-ref.js';
@@ -43,6 +46,23 @@ export interface CommandServices {
   subscriptions: Pick<Subscriptions, 'finishedSince'>;
 }
 
+/** The diagnosis job of a command. */
+function jobOf(parsed: Run, requestedBy: string): DiagnoseJob {
+  return parsed.kind === 'diagnose'
+    ? {
+        mode: 'deployment',
+        cluster: parsed.cluster,
+        target: { kind: parsed.workload, namespace: parsed.namespace, name: parsed.name },
+        requestedBy,
+      }
+    : {
+        mode: 'scan',
+        cluster: parsed.cluster,
+        requestedBy,
+        ...(parsed.namespace ? { namespace: parsed.namespace } : {}),
+      };
+}
+
 /** A message that is its summary alone (replies and announcements). */
 export function textMessage(summary: Rich): ChatMessage {
   return { summary, parts: [] };
@@ -72,9 +92,11 @@ export async function runCommand(
     // The problem quotes what the person typed, as code (command-parse.ts).
     return privately(say`${icon('warning')} ${parsed.problem}\n\n${usage(words.command)}`);
   }
-  const refusal = await refusedBeforeQueueing(services, request, parsed);
+  // Every Redis call of the answer shares one deadline inside the platform's window.
+  const deadline = deadlineIn(ANSWER_DEADLINE_MS);
+  const refusal = await refusedBeforeQueueing(services, request, parsed, deadline);
   if (refusal) return privately(refusal);
-  return enqueue(services, request, parsed, words);
+  return enqueue(services, request, parsed, words, deadline);
 }
 
 /**
@@ -89,6 +111,7 @@ async function refusedBeforeQueueing(
   services: CommandServices,
   request: CommandRequest,
   parsed: Run,
+  deadline: Deadline,
 ): Promise<Rich | null> {
   const user = request.person.id;
   const channel = request.conversation.id;
@@ -98,7 +121,7 @@ async function refusedBeforeQueueing(
     cluster: parsed.cluster,
     namespace: parsed.namespace,
   });
-  if (read.allowed) return spendBudget(services, { user, channel, entry: parsed.kind });
+  if (read.allowed) return spendBudget(services, { user, channel, entry: parsed.kind }, deadline);
   services.metrics.commands.inc({ command: parsed.kind, outcome: 'refused' });
   services.audit.record({
     action: 'refusal',
@@ -118,42 +141,41 @@ async function enqueue(
   request: CommandRequest,
   parsed: Run,
   words: CommandWords,
+  deadline: Deadline,
 ): Promise<CommandReply> {
   const requestedBy = request.person.id;
   const addedAt = Date.now();
-  let queued: { jobId: string; joined: boolean };
-  const job: DiagnoseJob =
-    parsed.kind === 'diagnose'
-      ? {
-          mode: 'deployment',
-          cluster: parsed.cluster,
-          target: { kind: parsed.workload, namespace: parsed.namespace, name: parsed.name },
-          requestedBy,
-        }
-      : {
-          mode: 'scan',
-          cluster: parsed.cluster,
-          requestedBy,
-          ...(parsed.namespace ? { namespace: parsed.namespace } : {}),
-        };
+  // The request's own id: a redo after a failover queues the same request, so a job the
+  // answer said was not started stays withdrawn however it is queued (src/queue/withdrawn.ts).
+  const requestId = newRequestId();
+  const job: DiagnoseJob = { ...jobOf(parsed, requestedBy), request: requestId };
+  let queued: Awaited<ReturnType<Producers['enqueueDiagnose']>> | undefined;
+  // A redo after a failover queues the job again only for an answer that said "started".
+  let started = false;
   try {
     const socket = services.replication?.socket();
-    queued = await services.producers.enqueueDiagnose(job);
-    // Acked only once a replica has the job (WAIT, bounded); a job a failover lost
-    // anyway is queued again (src/queue/replication-guard.ts).
-    await services.replication?.confirm({
-      label: 'command',
-      fields: { jobId: queued.jobId },
-      ...(socket === undefined ? {} : { socket }),
-      redo: () => requeueCommand(services, job, addedAt),
-      replay: appReplay.command(job, addedAt),
-    });
+    queued = await services.producers.enqueueDiagnose(job, { deadline });
+    // Acked only once a replica has the job (WAIT, bounded by the answer's deadline); a
+    // job a failover lost anyway is queued again (src/queue/replication-guard.ts).
+    await deadline.bound<unknown>(
+      services.replication?.confirm({
+        label: 'command',
+        fields: { jobId: queued.jobId },
+        ...(socket === undefined ? {} : { socket }),
+        redo: async () => (started ? requeueCommand(services, job, addedAt) : undefined),
+        replay: appReplay.command(job, addedAt),
+      }) ?? Promise.resolve(),
+      'confirm the queued diagnosis',
+    );
+    started = true;
   } catch (error) {
-    if (!(error instanceof QueueUnavailableError)) throw error;
-    services.logger.warn(`queue unavailable: ${error.message}`);
+    if (!(error instanceof RedisTroubleError)) throw error;
+    // Queued but not confirmed in time: the answer says "not started", so its job runs nothing.
+    if (queued) services.producers.withdraw(requestId);
+    setImmediate(() => services.logger.warn(`queue unavailable: ${error.message}`));
     services.metrics.commands.inc({ command: parsed.kind, outcome: 'queue-unavailable' });
     return privately(
-      say`${icon('failed')} The diagnosis queue is unavailable right now (Redis unreachable). Nothing was started; please try again in a minute.`,
+      say`${icon('failed')} The diagnosis queue is unavailable right now (${redisTroubleWords(error)}). Nothing was started; please try again in a minute.`,
     );
   }
   services.metrics.commands.inc({ command: parsed.kind, outcome: queued.joined ? 'joined' : 'queued' });

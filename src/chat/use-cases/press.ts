@@ -14,6 +14,8 @@ import { QueueUnavailableError, type Producers } from '../../queue/producers.js'
 import type { Logger } from '../../logger.js';
 import type { Subscriptions } from '../notify/subscriptions.js';
 import { spendBudget, type CommandBudget } from './command-budget.js';
+import { deadlineIn } from '../../queue/deadline.js';
+import { ANSWER_DEADLINE_MS, redisTroubleWords } from './redis-words.js';
 import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import type { ChatAction } from '../actions.js';
 import type { PressReply, PressRequest } from '../adapter.js';
@@ -73,21 +75,27 @@ export async function rerun(
   // The same budget as the command (src/chat/use-cases/command-budget.ts): a Re-run posts in the
   // thread and queues a person-priority job too. After the read policy, as the command:
   // a non-reader's presses spend nothing of the channel's budget.
-  const overBudget = await spendBudget(services, { user, channel, entry: 'rerun' });
+  // One deadline for the answer's Redis calls (src/queue/deadline.ts); a job queued after
+  // it passed runs nothing (its request is withdrawn by the producer).
+  const deadline = deadlineIn(ANSWER_DEADLINE_MS);
+  const overBudget = await spendBudget(services, { user, channel, entry: 'rerun' }, deadline);
   if (overBudget) return tell(overBudget);
   const addedAt = Date.now();
   let jobId: string;
   try {
-    ({ jobId } = await services.producers.enqueueDiagnose({
-      mode: 'deployment',
-      cluster,
-      target: { kind: target.kind, namespace: target.namespace, name: target.name },
-      requestedBy: user,
-    }));
+    ({ jobId } = await services.producers.enqueueDiagnose(
+      {
+        mode: 'deployment',
+        cluster,
+        target: { kind: target.kind, namespace: target.namespace, name: target.name },
+        requestedBy: user,
+      },
+      { deadline },
+    ));
   } catch (error) {
     if (!(error instanceof QueueUnavailableError)) throw error;
     return tell(
-      say`${icon('failed')} The diagnosis queue is unavailable right now (Redis unreachable). Try again in a minute.`,
+      say`${icon('failed')} The diagnosis queue is unavailable right now (${redisTroubleWords(error)}). Nothing was started; try again in a minute.`,
     );
   }
   services.metrics.commands.inc({ command: 'rerun', outcome: 'queued' });

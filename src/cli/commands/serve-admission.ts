@@ -6,7 +6,12 @@
  * kubeconfig). Exit: 0 stopped, 2 bad arguments or unreadable certificate, 3 port in use.
  */
 import { existsSync } from 'node:fs';
-import { createLogger } from '../../logger.js';
+import { createLogger, type Logger } from '../../logger.js';
+import type { AdmissionMetrics } from '../../admission/metrics.js';
+import type { ReviewDeps } from '../../admission/review-handler.js';
+import { createAnnouncer, type Announcer } from '../../admission/announce.js';
+import { announceQueue } from '../../admission/announce-queue.js';
+import { parseSigningKey, type SigningKey } from '../../trust/approval-signature.js';
 import { parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 
@@ -22,7 +27,11 @@ that starts a rollout that can never finish gets a warning kubectl, helm and Arg
   --budget-ms       answer time past which a review gets no warning (default 2000)
   --cache-seconds   how long one read of a namespace serves reviews (default 10)
   --kubeconfig, --context  which cluster to read (default: in-cluster, else KUBECONFIG)
-Also GET /healthz, GET /readyz (503 until the nodes are read) and GET /metrics.
+Also GET /healthz, GET /readyz (503 until the first read is done) and GET /metrics.
+
+With REDIS_URL and ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY set (and ROLLOUT_DOCTOR_CLUSTER,
+default "default"), a warned apply is announced to the app, which opens the workload's
+incident thread in its alert channel; the answer never waits for it.
 `;
 
 interface ServeArgs {
@@ -88,6 +97,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   const args = parseServeArgs(argv);
+  const settings = announceSettings(io.env);
   const { createKubeClient } = await import('../../kube/client.js');
   const { serveAdmission } = await import('../../admission/serve.js');
   const logger = createLogger({ level: io.env['LOG_LEVEL'] ?? 'info', name: 'admission' });
@@ -98,9 +108,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     requestTimeoutMs: args.budgetMs,
     retry: { attempts: 1, baseMs: 50, maxMs: 50 },
   });
+  const announce = settings ? announcing(settings, logger) : undefined;
   let server;
   try {
     server = await serveAdmission({
+      ...(announce ? { onWarned: announce.onWarned } : {}),
       client,
       port: args.port,
       tlsCert: args.tlsCert,
@@ -129,5 +141,60 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     process.once('SIGINT', resolve);
   });
   await server.close();
+  await announce?.close();
   return EXIT.ok;
+}
+
+interface AnnounceSettings {
+  redisUrl: string;
+  key: SigningKey;
+  cluster: string;
+}
+
+/**
+ * Whether warned applies are announced (issue 56.3): REDIS_URL and
+ * ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY both, or neither; checked before anything starts.
+ */
+function announceSettings(env: CliIo['env']): AnnounceSettings | undefined {
+  const redisUrl = (env['REDIS_URL'] ?? '').trim();
+  const keyText = (env['ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY'] ?? '').trim();
+  if (redisUrl === '' && keyText === '') return undefined;
+  if (redisUrl === '' || keyText === '')
+    throw new UsageError(
+      'announcing warned applies needs both REDIS_URL and ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY (or neither)',
+    );
+  let key: SigningKey;
+  try {
+    key = parseSigningKey(keyText);
+  } catch (error) {
+    // The message never repeats the value.
+    throw new UsageError(
+      `ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY is not a valid key (${error instanceof Error ? error.message : 'unreadable'})`,
+    );
+  }
+  const cluster = (env['ROLLOUT_DOCTOR_CLUSTER'] ?? '').trim() || 'default';
+  if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(cluster))
+    throw new UsageError('ROLLOUT_DOCTOR_CLUSTER must be a DNS-1123 label');
+  return { redisUrl, key, cluster };
+}
+
+/** The announcer of each webhook's metrics over one queue (src/admission/announce.ts). */
+function announcing(
+  { redisUrl, key, cluster }: AnnounceSettings,
+  logger: Logger,
+): { onWarned: (metrics: AdmissionMetrics) => ReviewDeps['onWarned']; close: () => Promise<void> } {
+  const queue = announceQueue({ redisUrl, cluster, key, logger });
+  const announcers: Announcer[] = [];
+  logger.info({ cluster }, 'warned applies are announced to the app');
+  return {
+    onWarned: (metrics) => {
+      const announcer = createAnnouncer({ cluster, send: queue.send, metrics, logger });
+      announcers.push(announcer);
+      return announcer.onWarned;
+    },
+    close: async () => {
+      await Promise.all(announcers.map((a) => a.idle()));
+      await queue.close();
+    },
+  };
 }

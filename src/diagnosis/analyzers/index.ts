@@ -18,6 +18,7 @@ import { rolloutStuck } from './rollout-stuck.js';
 import { surgeDeadlock } from './surge-deadlock.js';
 import { unschedulable } from './unschedulable.js';
 import { unavailable } from './unavailable.js';
+import { volumePinned } from './volume-pinned.js';
 
 /**
  * Every analyzer, in reporting order (the most decisive verdicts first). One module
@@ -41,6 +42,8 @@ export const analyzers: readonly Analyzer[] = [
   progressDeadline,
   rolloutHalt,
   rolloutAtRisk,
+  // A pod still to be replaced whose volume no node that takes pods allows.
+  volumePinned,
   // After the verdicts on what stands now: a paused rollout's fate once resumed.
   pausedRollout,
   incompleteEvidence,

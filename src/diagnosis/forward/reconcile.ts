@@ -21,6 +21,7 @@ import type { Outcome } from './run.js';
 import type { QuotaRef } from './world.js';
 import type { StepShortfall } from './canary-steps.js';
 import { podPhases } from './pod-phase.js';
+import { pinnedFinding, pinnedReplacement } from '../rollout/volume-pin.js';
 import { codeSpan } from '../../text/code-span.js';
 import { stepsInPlainWords } from './step-words.js';
 import { forwardVerdict, nextRolloutOutcome } from './verdict.js';
@@ -62,6 +63,14 @@ export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Dr
   const { asIs, withoutOld, paused } = forwardVerdict(ctx);
   if (asIs.result === 'completes' || asIs.result === 'moving') {
     if (asIs.steps.length === 0 || !findings.some((f) => STUCK_CODES.has(f.code))) return [...findings];
+    // The model moves a replacement it makes without the pod's own claims: a volume that
+    // ties the pod to nodes taking no pods stops the rollout there (rollout/volume-pin.ts).
+    // Only that verdict stands: the pods before it move as the model says.
+    const pinned = pinnedReplacement(ctx);
+    if (pinned) {
+      const verdict = pinnedFinding(ctx, pinned);
+      return [...findings.filter((f) => !STUCK_CODES.has(f.code) || f.summary === verdict.summary)];
+    }
     const next = paused ? pausedButFinishes(ctx, asIs) : progressing(ctx, asIs);
     return [...findings.filter((f) => !STUCK_CODES.has(f.code)), next];
   }

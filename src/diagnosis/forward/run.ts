@@ -44,6 +44,7 @@ import { World, quotaRef, type QuotaLedger, type QuotaRef } from './world.js';
 import { quotaLimits } from '../base/quota-limits.js';
 import { finalStateShortfall } from './final-state.js';
 import type { StepShortfall } from './canary-steps.js';
+import { proxyStrategy } from './proxy-strategy.js';
 
 export type Outcome =
   | { result: 'completes'; ticks: number; steps: Step[] }
@@ -71,9 +72,12 @@ export type Outcome =
 /**
  * 'as-is': the rollout from the snapshot; 'without-old': the same with this workload's
  * old pods gone first; 'next-rollout': the next template change from the steady state
- * (every pod now running is an old one), which RolloutAtRisk predicts.
+ * (every pod now running is an old one), which RolloutAtRisk predicts; 'candidate': the
+ * same for a manifest about to be applied (check, the admission webhook: src/check's
+ * candidate snapshot, whose template is the manifest's), where StatefulSets and basic
+ * Argo canaries are run as the rolling update they keep to (proxy-strategy.ts).
  */
-export type Variant = 'as-is' | 'without-old' | 'next-rollout';
+export type Variant = 'as-is' | 'without-old' | 'next-rollout' | 'candidate';
 
 /** What a run saw of the workload's serving pods (a plan's proof reads it). */
 export interface Trace {
@@ -118,6 +122,10 @@ function run(
   variant: Variant,
   change?: Intervention,
 ): { outcome: Outcome; trace?: Trace } {
+  // A manifest's StatefulSet or Argo Rollout: an end state or a canary step no node can
+  // hold is proved first (final-state.ts); the stand-in run says the rest.
+  const short = variant === 'candidate' && !change ? unheldEndState(ctx) : undefined;
+  if (short) return { outcome: { result: 'blocked', ticks: 0, steps: [], ...short } };
   const built = buildModel(ctx, variant, change);
   if ('why' in built) {
     if (change) return { outcome: { result: 'unknown', why: built.why } };
@@ -130,10 +138,18 @@ function run(
   return { outcome, trace: { serving, crashedOn, failingAtEnd } };
 }
 
+/** The end state (or a canary step) of a StatefulSet's or Argo Rollout's manifest that no node can hold. */
+function unheldEndState(ctx: AnalysisContext): ReturnType<typeof finalStateShortfall> {
+  const kind = workloadKind(ctx.snapshot);
+  if (!kind.orderedBlock && !kind.strategy(kind.object(ctx.snapshot)).argo) return undefined;
+  return finalStateShortfall(ctx, 'as-is');
+}
+
 function unbuilt(ctx: AnalysisContext, variant: Variant, why: string): Outcome {
   if (why !== UNMODELLED) return { result: 'unknown', why };
   // Moving or not, an end state that no nodes can hold is never reached.
-  const short = variant === 'next-rollout' ? undefined : finalStateShortfall(ctx, variant);
+  const short =
+    variant === 'next-rollout' || variant === 'candidate' ? undefined : finalStateShortfall(ctx, variant);
   if (short) return { result: 'blocked', ticks: 0, steps: [], ...short };
   return movingOrUnknown(ctx);
 }
@@ -181,10 +197,14 @@ function buildModel(ctx: AnalysisContext, variant: Variant, change?: Interventio
     return { why: 'a pod is held before scheduling' };
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);
-  const strategy = kind.strategy(object);
+  let strategy = kind.strategy(object);
   if (strategy.type === 'OnDelete')
     return { why: 'pods are replaced only when someone deletes them (OnDelete)' };
-  if (kind.orderedBlock || strategy.argo) return { why: UNMODELLED };
+  if (kind.orderedBlock || strategy.argo) {
+    const proxy = variant === 'candidate' && !change ? proxyStrategy(ctx, object, strategy) : undefined;
+    if (!proxy) return { why: UNMODELLED };
+    strategy = proxy;
+  }
   if (kind.halt?.(snapshot) || (kind.paused(object) && !change?.resumed))
     return { why: 'the rollout is paused' };
   const { current, old } = kind.revisions(snapshot);
@@ -205,7 +225,7 @@ function buildModel(ctx: AnalysisContext, variant: Variant, change?: Interventio
   const quotas = quotasOf(ctx);
   if (quotas === 'unknown') return { why: "the quota's usage: not every pod of the namespace was read" };
   const world = new World(placementContext(ctx), quotas);
-  const next = variant === 'next-rollout';
+  const next = variant === 'next-rollout' || variant === 'candidate';
   const gone = change?.deleted ?? new Set<string>();
   const pods = new ModelPods(
     snapshot.pods.map((pod): ModelPod => {

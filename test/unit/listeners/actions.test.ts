@@ -163,12 +163,16 @@ describe('Re-run', () => {
     const { services, enqueueDiagnose } = fakeServices();
     const r = run(rerunDiagnosisAction(services), buttonClick('U0ASKER', 'prod/vision/tracker'));
     await r.done;
-    expect(enqueueDiagnose).toHaveBeenCalledWith({
-      mode: 'deployment',
-      cluster: 'prod',
-      target: { kind: 'Deployment', namespace: 'vision', name: 'tracker' },
-      requestedBy: 'U0ASKER',
-    });
+    // Queued under the answer's deadline (issue 53.1: a late add is withdrawn).
+    expect(enqueueDiagnose).toHaveBeenCalledWith(
+      {
+        mode: 'deployment',
+        cluster: 'prod',
+        target: { kind: 'Deployment', namespace: 'vision', name: 'tracker' },
+        requestedBy: 'U0ASKER',
+      },
+      { deadline: expect.objectContaining({ left: expect.any(Function) }) },
+    );
     expect(r.client.chat.postMessage).toHaveBeenCalledWith(
       expect.objectContaining({ thread_ts: '1700000000.000100' }),
     );

@@ -51,12 +51,18 @@ describe('/rollout-doctor', () => {
     const { services, enqueueDiagnose } = fakeServices();
     const a = args('deployment/tracker -n vision');
     await rolloutDoctorCommand(services)(a.all);
-    expect(enqueueDiagnose).toHaveBeenCalledWith({
-      mode: 'deployment',
-      cluster: 'prod',
-      target: { kind: 'Deployment', namespace: 'vision', name: 'tracker' },
-      requestedBy: 'U0ASKER',
-    });
+    // Queued under the answer's deadline (issue 53.1: a late add is withdrawn).
+    expect(enqueueDiagnose).toHaveBeenCalledWith(
+      {
+        mode: 'deployment',
+        cluster: 'prod',
+        target: { kind: 'Deployment', namespace: 'vision', name: 'tracker' },
+        requestedBy: 'U0ASKER',
+        // The request's own id (a redo queues the same request).
+        request: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/),
+      },
+      { deadline: expect.objectContaining({ left: expect.any(Function) }) },
+    );
     expect(a.ack).toHaveBeenCalledWith();
     expect(a.client.chat.postMessage).toHaveBeenCalledWith(
       expect.objectContaining({

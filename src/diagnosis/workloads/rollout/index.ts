@@ -107,6 +107,26 @@ export const rolloutKind: WorkloadKindModule<ArgoRollout, ReplicaSet> = {
   },
   halt: (snapshot) => rolloutHalt(objectsOf(snapshot).rollout),
   keepsOldPods: (snapshot) => keepsOldPods(objectsOf(snapshot)),
+  // A new template starts an update from its first step: no pod hash, abort, full promotion or pause yet.
+  candidateStatus: ({
+    currentPodHash: _hash,
+    abort: _abort,
+    promoteFull: _full,
+    pauseConditions: _pauses,
+    ...status
+  }) => ({ ...status, currentStepIndex: 0 }),
+  // A basic canary whose steps only set weights or pause scales within its bounds.
+  candidateStrategy: (object, strategy) => {
+    const canary = object.spec.strategy?.canary;
+    if (strategy.type !== 'RollingUpdate' || strategy.argo !== 'canary' || !canary || canary.trafficRouting)
+      return undefined;
+    const plain = (canary.steps ?? []).every((step) =>
+      Object.keys(step).every((key) => key === 'setWeight' || key === 'pause'),
+    );
+    if (!plain) return undefined;
+    const { argo: _argo, ...bounds } = strategy;
+    return bounds;
+  },
   stalled: (snapshot) => stalledRollout(objectsOf(snapshot)),
   misleadingSignals: (object) =>
     `Meanwhile \`kubectl argo rollouts status\` prints "${phaseLine(object)}" until progressDeadlineSeconds (${object.spec.progressDeadlineSeconds ?? 600} s) pass, then Degraded.`,

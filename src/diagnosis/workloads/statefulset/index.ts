@@ -21,6 +21,9 @@ import { rolloutProgress, statusSummary } from './statefulset-status.js';
 import { desiredReplicas, ordered, partitionOf, resolveStrategy } from './statefulset-strategy.js';
 import { counted } from '../../../text/count.js';
 
+/** A manifest candidate's update revision: not a valid object name, so no revision read has it. */
+const CANDIDATE_REVISION = '<manifest>';
+
 function objectsOf<T extends WorkloadObjects>(snapshot: T): T & StatefulSetObjects {
   if (!isStatefulSetObjects(snapshot)) throw new Error('not a StatefulSet snapshot');
   return snapshot;
@@ -72,6 +75,17 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
       snapshot.pods.filter((p) => !isTerminal(p)).length,
     ),
   keepsOldPods: () => false,
+  // A name no ControllerRevision has: every revision read is old (without one, the newest would be current).
+  candidateStatus: (status) => ({ ...status, updateRevision: CANDIDATE_REVISION }),
+  // Old pod first, at most maxUnavailable (default 1) at a time: no partition, no pod to wait on first.
+  candidateStrategy: (_object, strategy, settled) =>
+    strategy.type === 'RollingUpdate' && (strategy.partition ?? 0) === 0 && settled
+      ? {
+          type: 'RollingUpdate',
+          maxSurge: { raw: 0, value: 0, source: 'default' },
+          maxUnavailable: strategy.maxUnavailable ?? { raw: 1, value: 1, source: 'default' },
+        }
+      : undefined,
   stalled: () => undefined,
   misleadingSignals: (object) => {
     const sts = object;

@@ -1,0 +1,115 @@
+/**
+ * A pod the rollout must still replace whose volume ties it to nodes that take no pods
+ * (a local PersistentVolume, or any volume with node affinity, on a cordoned, drained or
+ * tainted node): its replacement keeps the same claims (a StatefulSet's per-pod claims,
+ * or the template's), so no node takes it ("volume node affinity conflict", DESIGN.md
+ * §4d). From what was read only: a volume not read, or nodes not all read, make no claim.
+ */
+import type { AnalysisContext } from '../analysis-context.js';
+import type { Finding } from '../finding.js';
+import { typeOfKind } from '../workload-ref.js';
+import { codeSpan } from '../../text/code-span.js';
+import type { Node, Pod, PersistentVolume } from '../k8s.js';
+import { isEligible, matchesTerms } from '../base/node-match.js';
+import { isTerminating } from '../base/pods.js';
+import { claimNames } from '../base/pod-constraints.js';
+import { nextPod } from './surge-proof.js';
+import { workloadKind } from '../workloads/index.js';
+
+export interface PinnedPod {
+  pod: Pod;
+  volume: PersistentVolume;
+  claim: string;
+  /** The nodes the volume allows, none of which takes the replacement. */
+  nodes: Node[];
+}
+
+/** The first pod still to be replaced whose replacement no node takes for its volume, or undefined. */
+export function pinnedReplacement(ctx: AnalysisContext): PinnedPod | undefined {
+  const { snapshot } = ctx;
+  const kind = workloadKind(snapshot);
+  if (kind.underWay(snapshot) === undefined) return undefined;
+  if (snapshot.coverage.nodes !== 'complete' || snapshot.guards?.persistentVolumes === undefined)
+    return undefined;
+  const incoming = nextPod(snapshot);
+  const fresh = new Set(kind.revisions(snapshot).current?.pods ?? []);
+  const partition = kind.strategy(kind.object(snapshot)).partition ?? 0;
+  for (const pod of snapshot.pods) {
+    if (fresh.has(pod) || isTerminating(pod) || !pod.spec.nodeName || belowPartition(pod, partition))
+      continue;
+    const pinned = pinnedNowhere(ctx, pod, incoming);
+    if (pinned) return { pod, ...pinned };
+  }
+  return undefined;
+}
+
+/** A StatefulSet's pods below the partition keep their revision: they are never replaced. */
+function belowPartition(pod: Pod, partition: number): boolean {
+  if (partition === 0) return false;
+  const ordinal = Number(/-(\d+)$/.exec(pod.metadata.name ?? '')?.[1]);
+  return Number.isInteger(ordinal) && ordinal < partition;
+}
+
+/** The replacement's claims are the pod's own: one bound to a volume no node it allows takes. */
+function pinnedNowhere(ctx: AnalysisContext, pod: Pod, incoming: Pod): Omit<PinnedPod, 'pod'> | undefined {
+  const { snapshot } = ctx;
+  const spec = { ...incoming.spec, volumes: pod.spec.volumes ?? [] };
+  for (const claim of claimNames(pod.spec)) {
+    const pvc = snapshot.pvcs.find(
+      (p) =>
+        p.metadata.name === claim &&
+        (p.metadata.namespace ?? pod.metadata.namespace) === pod.metadata.namespace,
+    );
+    const volume = pvc?.spec.volumeName
+      ? snapshot.guards?.persistentVolumes?.find((v) => v.metadata.name === pvc.spec.volumeName)
+      : undefined;
+    const terms = volume?.spec?.nodeAffinity?.required?.nodeSelectorTerms;
+    if (!volume || !terms || terms.length === 0) continue;
+    const allowed = snapshot.nodes.filter((n) => matchesTerms(n, terms));
+    if (allowed.some((n) => isEligible(n, spec) && nodeReady(n))) continue;
+    return { volume, claim, nodes: allowed };
+  }
+  return undefined;
+}
+
+/** Whether the node is Ready (not known otherwise: taken as Ready). */
+export function nodeReady(node: Node): boolean {
+  return node.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'False';
+}
+
+function why(node: Node): string {
+  if (node.spec?.unschedulable) return 'cordoned';
+  if (!nodeReady(node)) return 'not Ready';
+  return 'tainted against it';
+}
+
+/** The verdict on a pinned pod: the rollout can never finish, and the ways out before it gets there. */
+export function pinnedFinding(ctx: AnalysisContext, pinned: PinnedPod): Omit<Finding, 'remediations'> {
+  const { pod } = pinned;
+  const { snapshot } = ctx;
+  const { name, namespace } = snapshot.target;
+  const kind = workloadKind(snapshot);
+  const ref = `${typeOfKind(snapshot.target.kind)}/${name}`;
+  const podName = pod.metadata.name ?? '';
+  const volume = pinned.volume.metadata.name ?? '';
+  const nodes =
+    pinned.nodes.length === 0
+      ? 'no node the cluster has'
+      : pinned.nodes
+          .slice(0, 3)
+          .map((n) => `${n.metadata.name ?? ''} (${why(n)})`)
+          .join(', ');
+  const first = pinned.nodes[0]?.metadata.name ?? '';
+  return {
+    code: 'RolloutStuck',
+    severity: 'critical',
+    summary: `The rollout can never finish: pod ${podName} still runs the old revision, and its claim ${pinned.claim} is bound to volume ${volume}, usable only on ${nodes}. When the controller replaces ${podName}, the new pod keeps that claim and no node takes it (volume node affinity conflict): it waits for good.`,
+    explanation: `The rollout moves until it reaches ${podName}. ${kind.remadePods(kind.object(snapshot), 1)}, mounting the same claim, and the volume's node affinity leaves only ${nodes}. Before it gets there: ${first ? `${codeSpan(`kubectl uncordon ${first}`)} if the node is meant to serve again, or ` : ''}move the data and delete the claim so a new volume binds elsewhere (${codeSpan(`kubectl delete pvc ${pinned.claim} -n ${namespace}`)} loses the data on it). ${ref} itself needs no change.`,
+    evidence: [
+      {
+        type: 'note',
+        text: `Volume ${volume} (claim ${pinned.claim}): spec.nodeAffinity allows ${pinned.nodes.map((n) => n.metadata.name ?? '').join(', ') || 'no node'}.`,
+      },
+    ],
+  };
+}

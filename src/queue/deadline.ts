@@ -1,0 +1,112 @@
+/**
+ * The one deadline helper for Redis calls made before someone gets an answer (issue
+ * 53.1): a slash command's ack (Slack waits 3 s), a Teams invoke's response, an Approve
+ * press, the Alertmanager webhook. A Redis that stalls (the connection open, nothing
+ * answered: a paused server, a slow fsync, a black hole) must not hold the answer past
+ * the platform's window: the call is given up at the deadline, with a RedisTroubleError
+ * saying why, and the caller answers "try again" and makes sure that nothing it sent
+ * runs unseen (a late job is withdrawn: src/queue/producers.ts).
+ *
+ * What Redis said is classified here, once (`redisTrouble`), so every answer names the
+ * same thing: a full Redis (OOM, noeviction) is not "unreachable".
+ */
+
+/** Why Redis did not take a call. */
+export type RedisTrouble =
+  /** No answer before the deadline: the connection is open but nothing comes back. */
+  | 'stalled'
+  /** Out of memory with `noeviction`: every write that needs memory is refused (reads still answer). */
+  | 'full'
+  /** A replica answered a write (a failover under way, or a demoted master). */
+  | 'read-only'
+  /** No connection: refused, closed, or still looking for a master. */
+  | 'unreachable';
+
+/** A Redis call the caller must answer without: the queue, a budget, a claim. */
+export class RedisTroubleError extends Error {
+  override name = 'RedisTroubleError';
+  readonly trouble: RedisTrouble;
+  constructor(message: string, options: { cause?: unknown; trouble?: RedisTrouble } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.trouble = options.trouble ?? redisTrouble(options.cause);
+  }
+}
+
+/**
+ * What an error from a Redis call says about Redis. Redis's own refusals start with
+ * their code (`OOM command not allowed when used memory > 'maxmemory'`, `READONLY You
+ * can't write against a read only replica`, `MISCONF … unable to persist`); ioredis's
+ * own (`Command timed out`, `Connection is closed`, `Stream isn't writeable`) describe
+ * the connection.
+ */
+export function redisTrouble(error: unknown): RedisTrouble {
+  if (error instanceof RedisTroubleError) return error.trouble;
+  // src/queue/role.ts: ROLE answered, and not as a master.
+  if (error instanceof Error && error.name === 'RedisReadOnlyError') return 'read-only';
+  const message = error instanceof Error ? error.message : String(error ?? '');
+  // BullMQ and ioredis pass Redis's reply through, sometimes behind a prefix of their own.
+  if (/(^|\s|:)OOM\b/.test(message)) return 'full';
+  // A server that cannot persist refuses writes the same way, until it can again.
+  if (/(^|\s|:)MISCONF\b/.test(message)) return 'full';
+  if (/(^|\s|:)READONLY\b/.test(message)) return 'read-only';
+  if (/Command timed out|did not answer within/.test(message)) return 'stalled';
+  return 'unreachable';
+}
+
+/** A point in time Redis calls must answer by, shared by every call of one answer. */
+export interface Deadline {
+  /** Milliseconds left (0 once passed). */
+  left(): number;
+  /**
+   * `work`, or a RedisTroubleError once the deadline passed (`stalled`) or Redis failed
+   * it (classified). The work is not cancelled: whatever it sent may still run in Redis
+   * later, which the caller must make harmless (withdraw a job, release a claim).
+   */
+  bound<T>(work: Promise<T>, what: string): Promise<T>;
+}
+
+/** A deadline `ms` from now. */
+export function deadlineIn(ms: number, now: () => number = Date.now): Deadline {
+  const at = now() + ms;
+  const left = (): number => Math.max(0, at - now());
+  return { left, bound: (work, what) => settleBy(work, what, left()) };
+}
+
+/** `work` bounded by `ms` alone: the same as `deadlineIn(ms).bound(work, what)`. */
+export function withDeadline<T>(work: Promise<T>, what: string, ms: number): Promise<T> {
+  return settleBy(work, what, ms);
+}
+
+/**
+ * Races `work` against a timer of `ms`. When the timer fires, the replies already read
+ * from the socket are let through first (one turn of the event loop: timers run before
+ * I/O callbacks, so a reply that arrived while the loop was busy would otherwise lose to
+ * a timer that fired in the same turn), and an answer that came in time is taken.
+ */
+const LATE: unique symbol = Symbol('late');
+
+async function settleBy<T>(work: Promise<T>, what: string, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let settled = false;
+  const watched = work.finally(() => {
+    settled = true;
+  });
+  const timeout = new Promise<typeof LATE>((resolve) => {
+    timer = setTimeout(() => setImmediate(() => resolve(LATE)), ms);
+  });
+  try {
+    const first = await Promise.race([watched, timeout]);
+    if (first === LATE && !settled)
+      throw new RedisTroubleError(`${what}: Redis did not answer within ${ms} ms`, { trouble: 'stalled' });
+    return await watched;
+  } catch (error) {
+    if (error instanceof RedisTroubleError) throw error;
+    throw new RedisTroubleError(`${what}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  } finally {
+    clearTimeout(timer);
+    // A call given up on may still fail later: that is not an unhandled rejection.
+    watched.catch(() => undefined);
+  }
+}

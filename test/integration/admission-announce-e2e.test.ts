@@ -1,0 +1,179 @@
+/**
+ * Issue 56.3 end to end: the admission webhook (HTTPS, in-process), Redis, the app's
+ * notify consumer, the Slack stand-in, a worker watching the namespace, and the
+ * simulator. A warned apply of the seed incident's image bump opens the incident thread
+ * in the alert channel before the rollout starts, naming the user (escaped, bounded);
+ * when the bump is then applied and the worker's early warning diagnoses the stuck
+ * rollout, its diagnosis goes into that same thread: one thread per rollout.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { serveAdmission, type ServingAdmission } from '../../src/admission/serve.js';
+import { createAnnouncer, type Announcer } from '../../src/admission/announce.js';
+import { announceQueue, type AnnounceQueue } from '../../src/admission/announce-queue.js';
+import { createKubeClient } from '../../src/kube/client.js';
+import { createLogger } from '../../src/logger.js';
+import { parseSigningKey } from '../../src/trust/approval-signature.js';
+import type { Deployment } from '../../src/diagnosis/k8s.js';
+import { E2E_CHANNEL, deployment, startE2e, type E2eHarness } from '../support/e2e-harness.js';
+import { ephemeralPlanKeys } from '../support/plan-keys.js';
+import { servingCertificate } from '../support/serving-certificate.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixtures
+
+const admissionKeys = ephemeralPlanKeys({ seal: 's-adm', approval: 'a-adm', notify: 'adm-1' });
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c().catch(() => undefined);
+});
+
+async function webhook(
+  h: E2eHarness,
+): Promise<{ hook: ServingAdmission; ca: string; announcer: () => Announcer }> {
+  const dir = mkdtempSync(join(tmpdir(), 'announce-e2e-'));
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  const kubeconfig = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfig, h.sim.kubeconfig);
+  const tls = servingCertificate(dir, 'admission');
+  const logger = createLogger({ level: 'silent', name: 'admission' });
+  const cluster = h.app.services.config.defaultCluster;
+  const queue: AnnounceQueue = announceQueue({
+    redisUrl: h.redis.url,
+    cluster,
+    key: parseSigningKey(admissionKeys.env.ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY),
+    logger,
+  });
+  let made: Announcer | undefined;
+  const hook = await serveAdmission({
+    client: createKubeClient({ kubeconfig }),
+    port: 0,
+    host: '127.0.0.1',
+    tlsCert: tls.cert,
+    tlsKey: tls.key,
+    budgetMs: 2000,
+    cacheSeconds: 10,
+    logger,
+    onWarned: (metrics) => {
+      made = createAnnouncer({ cluster, send: queue.send, metrics, logger });
+      return made.onWarned;
+    },
+  });
+  cleanups.push(async () => {
+    await hook.close();
+    await made?.idle();
+    await queue.close();
+  });
+  await hook.ready;
+  return {
+    hook,
+    ca: tls.ca,
+    announcer: () => {
+      if (!made) throw new Error('no announcer');
+      return made;
+    },
+  };
+}
+
+function validate(port: number, ca: string, body: Json): Promise<Json> {
+  return new Promise((resolve, reject) => {
+    const text = JSON.stringify(body);
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/validate',
+        ca,
+        headers: { 'content-type': 'application/json' },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString()) as Json));
+      },
+    );
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+describe('a warned apply opens the incident thread before the rollout starts', () => {
+  it('names who applied it, and the early warning’s diagnosis joins the same thread', async () => {
+    const h = await startE2e({
+      scenario: 'sim/scenarios/gpu-deadlock.yaml',
+      appEnv: {
+        ROLLOUT_DOCTOR_ALERT_CHANNEL: E2E_CHANNEL,
+        ALERTMANAGER_TOKEN: '',
+        ROLLOUT_DOCTOR_ADMISSION_PUBLIC_KEYS: admissionKeys.env.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
+      },
+      workerEnv: {
+        ROLLOUT_DOCTOR_WATCH_NAMESPACES: 'vision',
+        ROLLOUT_DOCTOR_WATCH_INTERVAL_SECONDS: '3600',
+        ROLLOUT_DOCTOR_WATCH_DEBOUNCE_MS: '200',
+      },
+    });
+    cleanups.push(() => h.close());
+    await h.sim.settle();
+    await h.sim.waitFor(
+      () => (deployment(h, 'vision', 'vision-object-tracker').status?.availableReplicas ?? 0) === 1,
+    );
+    const { hook, ca, announcer } = await webhook(h);
+    const live = deployment(h, 'vision', 'vision-object-tracker');
+    const bumped = structuredClone(live) as Deployment;
+    const container = bumped.spec.template.spec.containers[0];
+    if (!container) throw new Error('no container');
+    container.image = 'vision/boost-track-app:1.1';
+    const user = `mallory <!channel> *ops*\u202e${'x'.repeat(200)}`;
+    const answer = await validate(hook.port, ca, {
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'e2e-1',
+        kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+        resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+        name: 'vision-object-tracker',
+        namespace: 'vision',
+        operation: 'UPDATE',
+        userInfo: { username: user },
+        object: bumped,
+        oldObject: live,
+      },
+    });
+    expect(answer['response']['allowed']).toBe(true);
+    expect(answer['response']['warnings'][0]).toContain('can never finish');
+    const root = await h.slack.waitFor(
+      () =>
+        [...h.slack.messages.values()].find(
+          (m) => m.channel === E2E_CHANNEL && m.threadTs === undefined && m.text.includes('can never finish'),
+        ),
+      SIGNAL_WAIT_MS,
+    );
+    expect(root.text).toMatch(
+      /^A rollout that can never finish was just applied to deployment\/vision-object-tracker by mallory /,
+    );
+    // Untrusted: no mention reaches Slack, no bidi control, and the name is cut.
+    expect(root.text).not.toContain('<!channel>');
+    expect(root.text).not.toContain('\u202e');
+    expect(root.text).not.toContain('x'.repeat(100));
+    await announcer().idle();
+    expect(
+      await hook.metrics.registry.getSingleMetricAsString('rollout_doctor_admission_announcements_total'),
+    ).toMatch(/outcome="queued"\} 1/);
+
+    // The bump is applied: the rollout starts and stalls; the worker's early warning diagnoses it.
+    h.sim.apply(bumped);
+    const reply = await h.slack.waitFor(
+      () => [...h.slack.messages.values()].find((m) => m.threadTs === root.ts),
+      SIGNAL_WAIT_MS,
+    );
+    expect(reply.text).toContain('vision-object-tracker');
+    const roots = [...h.slack.messages.values()].filter(
+      (m) => m.channel === E2E_CHANNEL && m.threadTs === undefined,
+    );
+    expect(roots.map((m) => m.ts)).toEqual([root.ts]);
+  });
+});
