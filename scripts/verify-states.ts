@@ -10,14 +10,15 @@
  * families instead (disruption budgets, paused Deployments, crash loops that stopped or
  * crash everywhere, quotas at their limit, Argo blue-green, StatefulSet local storage on
  * a cordoned node, a DaemonSet's Pending pod elsewhere, minReadySeconds:
- * sim/generated-guards.ts; `--family NAME` only that one), with closing figures per
+ * sim/generated-guards.ts; `--family NAME` only that one, or an opt-in family such as
+ * crash-shared drawn from every seed), with closing figures per
  * family. Every offered plan is judged on a replay of its state (test/support/plan-judge.ts):
  * below its budget's floor, serving pods swapped for crashing ones, or nothing finished.
  * Exits 1 when any state disagrees.
  */
 import { refuse, scriptArgs } from './script-args.js';
 import { judgeSeed, tally, type JudgedState, type Tally } from '../test/support/state-judge.js';
-import { familyOfSeed, GUARD_FAMILIES } from '../sim/generated-guards.js';
+import { familyOfSeed, GUARD_FAMILIES, OPT_IN_FAMILIES } from '../sim/generated-guards.js';
 
 const USAGE = `Usage: npm run verify:states -- [--seed N] [--count N] [--kind KIND] [--rules] [--motion]
          [--guards] [--family NAME] [--json]
@@ -32,7 +33,8 @@ every state that disagrees (exit 1 when one does).
   --rules        placement rules on each state (anti-affinity, a zone pin, spread)
   --motion       a rollout in motion (slow stops and starts, preemption, a tight quota)
   --guards       the states of the guard families (disruption budgets, paused rollouts, …)
-  --family NAME  only that guard family (${GUARD_FAMILIES.join(', ')})
+  --family NAME  only that guard family (${GUARD_FAMILIES.join(', ')});
+                 or one drawn only when named, from every seed (${OPT_IN_FAMILIES.join(', ')})
   --json         the tally as JSON
   -h, --help     this text
 `;
@@ -61,20 +63,23 @@ if (values.kind !== undefined && !kind) {
   process.exit(refuse('verify:states', USAGE, `--kind takes one of ${KINDS.join(', ')}`));
 }
 
-const family = GUARD_FAMILIES.find((f) => f === values.family);
+const FAMILY_NAMES = [...GUARD_FAMILIES, ...OPT_IN_FAMILIES];
+const family = FAMILY_NAMES.find((f) => f === values.family);
 if (values.family !== undefined && !family) {
-  process.exit(refuse('verify:states', USAGE, `--family takes one of ${GUARD_FAMILIES.join(', ')}`));
+  process.exit(refuse('verify:states', USAGE, `--family takes one of ${FAMILY_NAMES.join(', ')}`));
 }
+const optIn = OPT_IN_FAMILIES.find((f) => f === family);
 const guards = values.guards || family !== undefined;
 /** With --family, the seeds that fall in it (familyOfSeed), `count` of them from `seed` on. */
 const seeds: number[] = [];
-for (let s = seed; seeds.length < count; s += 1) if (!family || familyOfSeed(s) === family) seeds.push(s);
+for (let s = seed; seeds.length < count; s += 1)
+  if (!family || optIn || familyOfSeed(s) === family) seeds.push(s);
 
 const results: JudgedState[] = [];
 const started = performance.now();
 const progress = process.stderr.isTTY && !values.json;
 for (const [i, s] of seeds.entries()) {
-  const result = judgeSeed(s, kind, values.rules, values.motion, guards);
+  const result = judgeSeed(s, kind, values.rules, values.motion, optIn ?? guards);
   results.push(result);
   if (result.judgement !== 'agree' && result.judgement !== 'skipped' && !values.json) {
     process.stdout.write(
@@ -88,7 +93,7 @@ const t = tally(results);
 const seconds = (performance.now() - started) / 1000;
 const byFamily: Record<string, Tally> | undefined = guards
   ? Object.fromEntries(
-      GUARD_FAMILIES.map((f) => [f, tally(results.filter((r) => r.family === f))] as const).filter(
+      FAMILY_NAMES.map((f) => [f, tally(results.filter((r) => r.family === f))] as const).filter(
         ([, ft]) => ft.judged + ft.skipped > 0,
       ),
     )

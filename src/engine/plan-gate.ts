@@ -9,7 +9,8 @@
  */
 import type { AnalysisContext } from '../diagnosis/analysis-context.js';
 import type { FindingCode } from '../diagnosis/finding.js';
-import { availabilityMayBeSpent } from '../diagnosis/forward/verdict.js';
+import { availabilityMayBeSpent, forwardVerdict } from '../diagnosis/forward/verdict.js';
+import { waitingAmong, waitingWords } from '../diagnosis/forward/daemon-budget.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 import { kindOf } from '../remediation/kinds/index.js';
@@ -23,7 +24,23 @@ export function planRefusal(
   if (sameStrategy(ctx, plan)) return 'it would set the strategy the workload already has';
   if (code === 'RolloutAtRisk' || !kindOf(plan).spendsAvailability) return undefined;
   if (availabilityMayBeSpent(ctx)) return undefined;
+  const waits = waitingElsewhere(ctx);
+  if (waits) return waits;
   return 'run forward, the controllers finish this rollout by themselves, or it cannot finish even with the old pods gone: taking serving pods down would not help';
+}
+
+/**
+ * A DaemonSet that cannot finish only because new pods wait for room on their own nodes
+ * (daemon-budget.ts): those pods spend maxUnavailable while they wait, so the plan names
+ * them and what must come first.
+ */
+function waitingElsewhere(ctx: AnalysisContext): string | undefined {
+  const { asIs, withoutOld } = forwardVerdict(ctx);
+  if (asIs.result !== 'blocked' || withoutOld?.result !== 'blocked' || withoutOld.refused) return undefined;
+  const { waiting, only } = waitingAmong(ctx, withoutOld.pending);
+  if (!only) return undefined;
+  const one = waiting.length === 1;
+  return `run forward, the rollout cannot finish while ${waitingWords(waiting)} ${one ? 'waits' : 'wait'} for room (the Unschedulable finding): make room there. Until then ${one ? 'it spends' : 'they spend'} maxUnavailable (the DaemonSet controller counts ${one ? 'that node' : 'those nodes'} as unavailable), so letting each node's old pod go first needs maxUnavailable ${waiting.length + 1}, not 1, to update the other nodes meanwhile`;
 }
 
 /** The workload already has what the plan sets, as its kind judges (kind.ts `alreadySet`). */

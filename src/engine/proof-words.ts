@@ -9,25 +9,45 @@ const MAX_STEPS = 6;
 
 export function stepsInWords(outcome: Outcome): string[] {
   if (!('steps' in outcome)) return [];
-  const runs: { key: string; count: number; one: string; many: (n: number) => string }[] = [];
+  const runs: { key: string; count: number; step: Step }[] = [];
   const removed = new Set(
     outcome.steps.flatMap((s) => (s.kind === 'old-removed' || s.kind === 'deleted' ? [s.pod] : [])),
   );
   for (const step of outcome.steps) {
     // An old pod the controller removed is said once, when it goes.
     if (step.kind === 'gone' && removed.has(step.pod)) continue;
-    const words = wordsOf(step);
-    if (!words) continue;
+    // Words only for the runs that are said: a long run folds hundreds of steps.
+    const key = keyOf(step);
+    if (key === undefined) continue;
     const last = runs.at(-1);
-    if (last && last.key === words.key) last.count += 1;
-    else runs.push({ ...words, count: 1 });
+    if (last && last.key === key) last.count += 1;
+    else runs.push({ key, count: 1, step });
   }
-  const lines = runs.map((r) => (r.count === 1 ? r.one : r.many(r.count)));
+  const lines = runs.flatMap((r) => {
+    const words = wordsOf(r.step);
+    return words ? [r.count === 1 ? words.one : words.many(r.count)] : [];
+  });
   if (outcome.result === 'completes') lines.push('the rollout completes');
   if (lines.length <= MAX_STEPS) return lines;
   // The first steps, then the end (how it ends is what the approver needs most).
   const skipped = lines.length - (MAX_STEPS - 1);
   return [...lines.slice(0, MAX_STEPS - 2), `… ${skipped} more steps`, ...lines.slice(-1)];
+}
+
+/** Steps of one key fold into one line. */
+function keyOf(step: Step): string | undefined {
+  switch (step.kind) {
+    case 'old-removed':
+      return 'old';
+    case 'admitted':
+      return `admitted-${step.quota}`;
+    case 'gone':
+    case 'ready':
+    case 'preempted':
+    case 'deleted':
+    case 'crashed':
+      return step.kind;
+  }
 }
 
 function wordsOf(step: Step): { key: string; one: string; many: (n: number) => string } | undefined {

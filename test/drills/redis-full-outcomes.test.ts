@@ -15,33 +15,17 @@ import type { StoredMessage } from '../support/slack-standin.js';
 import { fillRedis } from '../support/redis-faults.js';
 import {
   NAME,
-  NS,
   deadlockTracker,
   deployment,
   realPatches,
   rolledOut,
   waitUntil,
+  freshResult,
 } from './support/drill-kit.js';
 import { SIGNAL_WAIT_MS, STORY_TIMEOUT_MS } from '../support/timeouts.js';
 
 // Each test here plays a whole story: the story limit, not the config's default.
 vi.setConfig({ testTimeout: STORY_TIMEOUT_MS });
-
-/** A fresh diagnosis of the tracker in the channel, with its Approve buttons. */
-async function freshResult(stack: Stack): Promise<StoredMessage> {
-  const known = new Set(stack.slack.messages.keys());
-  expect((await stack.command(`${NAME} -n ${NS}`)).status).toBe(200);
-  return stack.slack.waitFor(
-    () =>
-      [...stack.slack.messages.entries()].find(
-        ([key, m]) =>
-          !known.has(key) &&
-          m.threadTs === undefined &&
-          buttonsOf(m).some((b) => b.action_id.startsWith('approve_plan')),
-      )?.[1],
-    SIGNAL_WAIT_MS,
-  );
-}
 
 for (const seconds of [8, 15]) {
   describe(`Redis full for ${seconds} s while an approved fix is applied`, () => {

@@ -18,8 +18,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
 import { parsePlanButtonValue } from '../../src/chat/slack/blocks/action-ids.js';
 import { buttonsOf, postClick } from '../support/slack-sign.js';
-import type { StoredMessage } from '../support/slack-standin.js';
-import { NAME, NS, deadlockTracker, queuesSettled, realPatches, waitUntil } from './support/drill-kit.js';
+import {
+  NS,
+  deadlockTracker,
+  queuesSettled,
+  realPatches,
+  waitUntil,
+  freshResult,
+} from './support/drill-kit.js';
 import { ACK_WINDOW_MS, playStall } from '../../bench/lib/stall-story.js';
 import { addBystander } from '../../bench/lib/failover-probes.js';
 import { SIGNAL_WAIT_MS, STORY_TIMEOUT_MS } from '../support/timeouts.js';
@@ -99,22 +105,6 @@ describe('Redis stalls as a command is queued (its budget taken)', () => {
   });
 });
 
-/** A fresh diagnosis of the tracker, with its Approve buttons. */
-async function freshResult(): Promise<StoredMessage> {
-  const known = new Set(stack.slack.messages.keys());
-  expect((await stack.command(`${NAME} -n ${NS}`)).status).toBe(200);
-  return stack.slack.waitFor(
-    () =>
-      [...stack.slack.messages.entries()].find(
-        ([key, m]) =>
-          !known.has(key) &&
-          m.threadTs === undefined &&
-          buttonsOf(m).some((b) => b.action_id.startsWith('approve_plan')),
-      )?.[1],
-    SIGNAL_WAIT_MS,
-  );
-}
-
 /** The approver's private answer to a click made at `at`. */
 const answerSince = (at: number) => (): { text: string; ms: number } | undefined => {
   const call = stack.slack
@@ -127,7 +117,7 @@ describe('Redis stalls as an approval claims its plan', () => {
   it('the approver is told to try again in time, no claim is left standing, nothing is applied; the next click applies once', async () => {
     const link = stack.appLink;
     if (!link) throw new Error('no app link');
-    const result = await freshResult();
+    const result = await freshResult(stack);
     const approve = buttonsOf(result).find((b) => b.action_id.startsWith('approve_plan'));
     if (!approve) throw new Error('no Approve button');
     const { planId } = parsePlanButtonValue(approve.value ?? '');

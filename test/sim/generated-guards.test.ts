@@ -1,8 +1,9 @@
 /**
  * The guard families of the generated states (sim/generated-guards.ts) and the replays
  * the per-plan judge relies on: the seeded stepped simulator names every generated object
- * alike on a second run, each family yields states the judge can judge, and a drained
- * node's local volume leaves its StatefulSet pod waiting.
+ * alike on a second run, each family yields states the judge can judge, a drained
+ * node's local volume leaves its StatefulSet pod waiting, and the node that joins full
+ * leaves its DaemonSet pod Pending.
  */
 import { describe, expect, it } from 'vitest';
 import { startStepped } from '../../sim/stepped.js';
@@ -117,6 +118,35 @@ describe('guard families', () => {
       expect(again?.status?.conditions?.find((c) => c.type === 'PodScheduled')?.message).toContain(
         'volume node affinity conflict',
       );
+    } finally {
+      sim.stop();
+    }
+  });
+
+  it('daemonset-pending: node-late joins full, so its DaemonSet pod stays Pending (it spends maxUnavailable)', () => {
+    // The filler is bound to node-late before the node is Ready for the DaemonSet's pod
+    // (applied the other way round, the DaemonSet's pod took node-late first and ran).
+    const state = guardState(18, 'daemonset-pending');
+    const sim = startStepped(state.objects);
+    try {
+      sim.advance(600);
+      sim.apply(state.changed);
+      // As the judge runs scripted steps: a controller pass before each (advance 0).
+      for (const step of state.later ?? []) {
+        sim.advance(0);
+        if ('apply' in step) sim.apply(step.apply);
+      }
+      sim.advance(60);
+      type View = {
+        metadata: { name: string };
+        spec: { nodeName?: string; affinity?: unknown };
+        status?: { phase?: string };
+      };
+      const pods = sim.list('Pod', 'shop') as unknown as View[];
+      const late = pods.filter((p) => JSON.stringify(p.spec.affinity ?? {}).includes('"node-late"'));
+      expect(late.map((p) => [p.spec.nodeName, p.status?.phase])).toEqual([[undefined, 'Pending']]);
+      const filler = sim.get('Pod', 'tenants', 'filler-late') as unknown as View;
+      expect([filler.spec.nodeName, filler.status?.phase]).toEqual(['node-late', 'Running']);
     } finally {
       sim.stop();
     }

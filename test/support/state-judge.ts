@@ -26,7 +26,7 @@ import { withPlacementRules } from '../../sim/generated-rules.js';
 import { withMotion } from '../../sim/generated-motion.js';
 import { startStepped, type SteppedSim } from '../../sim/stepped.js';
 import { abortSettled, rolloutRolledOut, runPromoting } from './rollout-judge.js';
-import { guardState } from '../../sim/generated-guards.js';
+import { guardState, type GuardFamily } from '../../sim/generated-guards.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { judgePlan, plansNow, type PlanVerdict } from './plan-judge.js';
 
@@ -93,7 +93,7 @@ export function judgeSeed(
   kind?: GeneratedKind,
   rules = false,
   motion = false,
-  guards = false,
+  guards: boolean | GuardFamily = false,
 ): JudgedState {
   const state = stateFor(seed, kind, rules, motion, guards);
   const first = withSim(state, (sim) => judge(sim, state));
@@ -123,9 +123,10 @@ function stateFor(
   kind: GeneratedKind | undefined,
   rules: boolean,
   motion: boolean,
-  guards: boolean,
+  guards: boolean | GuardFamily,
 ): GeneratedState {
-  if (guards) return guardState(seed);
+  // A family named: its state from this seed (an opt-in family is in no seed's rotation).
+  if (guards) return guardState(seed, guards === true ? undefined : guards);
   const drawn = generateState(seed, kind);
   const placed = rules ? withPlacementRules(drawn) : drawn;
   return motion ? withMotion(placed) : placed;

@@ -6,7 +6,7 @@ import {
   type TemplateCrashPicture,
 } from '../crash/crash-distribution.js';
 import type { Evidence, Finding } from '../finding.js';
-import { describeValues, type NodeSeparator } from '../crash/node-diff.js';
+import { attributeWords, describeValues, type NodeSeparator } from '../crash/node-diff.js';
 import type { WorkloadSnapshot } from '../snapshot/types.js';
 import {
   crashDeviceHealth,
@@ -166,6 +166,8 @@ function evidenceOf(
             : `The cluster serves DeviceTaintRule (${api}): the device alone can be tainted, a cluster-wide rule that affects every tenant's new claims on it.`,
     });
   }
+  const shared = sharedNote(p);
+  if (shared) evidence.push({ type: 'note', text: shared });
   if (p.unreadNodes.length > 0) {
     evidence.push({
       type: 'note',
@@ -282,4 +284,12 @@ function separatorEvidence(s: NodeSeparator): { fields: string[]; bad: string; g
 function list(names: readonly string[]): string {
   if (names.length <= LISTED) return names.join(', ');
   return `${names.slice(0, LISTED).join(', ')} and ${names.length - LISTED} more`;
+}
+
+/** The nodes the rollout has not reached that share what sets the crashing ones apart: the crash follows it there. */
+function sharedNote(p: TemplateCrashPicture): string | undefined {
+  const sharing = p.sharingNodes;
+  if (sharing.length === 0 || !p.separator) return undefined;
+  const one = sharing.length === 1;
+  return `${list(sharing)} share${one ? 's' : ''} ${attributeWords(p.separator)} with ${list(p.badNodes)} and run${one ? 's' : ''} no pod of this template yet: the pods will crash there too once the rollout reaches ${one ? 'it' : 'them'}.`;
 }

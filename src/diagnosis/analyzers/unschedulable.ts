@@ -24,6 +24,8 @@ import type { Pod } from '../k8s.js';
 import { eventTime, eventsOfPod } from '../base/pod-events.js';
 import { isStuckTerminating } from '../base/pods.js';
 import { workloadKind, workloadObject } from '../workloads/index.js';
+import { daemonBudget } from '../forward/daemon-budget.js';
+import { firstSentence } from '../../text/sentences.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -97,10 +99,12 @@ function finding(analysis: AnalysisContext, pending: PendingAssessment, all: Pen
     { type: 'note', text: `What would have to change: ${change}` },
     ...cordonedNote(analysis, pending),
   );
+  const spent = spentBudget(analysis);
+  if (spent) evidence.push({ type: 'note', text: spent });
   return {
     code: 'Unschedulable',
     severity: pending.verdict === 'unexplained' ? 'warning' : 'critical',
-    summary: `${lead}: ${cause}.`,
+    summary: `${lead}: ${cause}.${spent ? ` ${firstSentence(spent)}` : ''}`,
     explanation: `${cause[0]?.toUpperCase() ?? ''}${cause.slice(1)}. ${
       pending.verdict === 'unexplained'
         ? ''
@@ -108,6 +112,29 @@ function finding(analysis: AnalysisContext, pending: PendingAssessment, all: Pen
     }What would have to change: ${change}`,
     evidence,
   };
+}
+
+/**
+ * A DaemonSet without surge whose Pending new pods spend its maxUnavailable: its
+ * controller replaces no old pod on the other nodes while they wait (daemon-budget.ts).
+ */
+function spentBudget(ctx: AnalysisContext): string | undefined {
+  const budget = daemonBudget(ctx);
+  if (!budget || budget.surges || budget.oldNodes.length === 0) return undefined;
+  const { waiting, maxUnavailable, oldNodes } = budget;
+  if (waiting.length < maxUnavailable) return undefined;
+  const one = waiting.length === 1;
+  const names = waiting.map((w) => `${w.pod} (${w.node})`).join(', ');
+  const listed =
+    oldNodes.length <= 5
+      ? oldNodes.join(', ')
+      : `${oldNodes.slice(0, 5).join(', ')} and ${oldNodes.length - 5} more`;
+  const wider = waiting.length + 1;
+  return (
+    `While ${names} ${one ? 'is' : 'are'} Pending, ${one ? 'it spends' : 'they spend'} the DaemonSet's maxUnavailable of ${maxUnavailable}, so its controller replaces no old pod on ${listed} either: the rollout is stopped on every node. ` +
+    `The DaemonSet controller counts each node whose new pod is not available against maxUnavailable (update.go, rollingUpdate), a Pending one included. ` +
+    `Make room for ${one ? 'it' : 'them'} first; meanwhile maxUnavailable ${wider} would let the other nodes update one at a time.`
+  );
 }
 
 /** Holders of what the pod needs on its eligible nodes that are stuck terminating. */

@@ -24,12 +24,14 @@ import {
   diffNodes,
   findSeparator,
   isCauseCategory,
+  sharesSeparator,
   type NodeDifference,
   type NodeSeparator,
 } from './node-diff.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { WorkloadSnapshot } from '../snapshot/types.js';
 import { podTemplateOf, workloadKind } from '../workloads/index.js';
+import { isEligible } from '../base/node-match.js';
 
 /** Failure kinds that mean "the container starts and dies again" (repeated failed starts). */
 const CRASH_KINDS = new Set(['crash-loop', 'start-error']);
@@ -64,6 +66,12 @@ export interface TemplateCrashPicture {
   differences: NodeDifference[];
   /** The attribute(s) that separate the bad nodes from the good ones, when some do. */
   separator?: NodeSeparator;
+  /**
+   * Nodes the template may use that run no pod of it yet (the rollout has not reached
+   * them) and share what separates the crashing nodes (a pool label, a kernel, an OS
+   * image): the crash follows the pods there. Only where an attribute is blamed.
+   */
+  sharingNodes: string[];
   /** A line of the failing container's message or log naming a node-related cause. */
   clue?: CrashClue;
   /**
@@ -269,10 +277,30 @@ function picture(
     unsettledNodes,
     differences,
     ...(separator ? { separator } : {}),
+    sharingNodes: blame === 'attribute' && separator ? sharingNodesOf(snapshot, separator, rows) : [],
     ...(clue ? { clue } : {}),
     nodeLocal: blame !== undefined,
     ...(blame ? { blame } : {}),
   };
+}
+
+/**
+ * The nodes read that run no pod of the template, that it may use (selector, affinity,
+ * taints, cordon), and that share the separating attribute's crashing values.
+ */
+function sharingNodesOf(
+  snapshot: WorkloadSnapshot,
+  separator: NodeSeparator,
+  rows: readonly NodeCrashRow[],
+): string[] {
+  const reached = new Set(rows.map((r) => r.node));
+  const spec = podTemplateOf(snapshot).spec;
+  return snapshot.nodes
+    .filter(
+      (n) => !reached.has(n.metadata.name ?? '') && isEligible(n, spec) && sharesSeparator(separator, n),
+    )
+    .map((n) => n.metadata.name ?? '')
+    .sort();
 }
 
 /** The container fails for a reason of its own: the kernel killed it for memory, or its configuration is wrong. */

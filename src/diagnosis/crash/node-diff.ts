@@ -333,3 +333,33 @@ function isIdentityLabel(key: string, all: readonly Node[]): boolean {
 function distinct(values: string[]): string[] {
   return [...new Set(values)].sort();
 }
+
+/**
+ * A node's value of an attribute as the differences name it ("kernelVersion", "label
+ * example.com/pool", "condition DiskPressure"); NONE where the node has none.
+ */
+export function fieldValue(field: string, node: Node): string {
+  const fixed = FIXED.find((a) => a.field === field);
+  if (fixed) return fixed.read(node) ?? NONE;
+  if (field.startsWith('label ')) return node.metadata.labels?.[field.slice('label '.length)] ?? NONE;
+  if (field.startsWith('condition ')) {
+    const type = field.slice('condition '.length);
+    return node.status?.conditions?.find((c) => c.type === type)?.status ?? NONE;
+  }
+  return NONE;
+}
+
+/**
+ * The node takes, in every field of the separator, a value the crashing nodes have (a
+ * pair: both at once): what sets the crashing nodes apart is on this node too.
+ */
+export function sharesSeparator(separator: NodeSeparator, node: Node): boolean {
+  return separator.fields.every((field, i) => (separator.bad[i] ?? []).includes(fieldValue(field, node)));
+}
+
+/** "kernelVersion 6.8.0-1009-aws", "example.com/pool=gpu-b", "without label x" (and pairs joined). */
+export function attributeWords(separator: NodeSeparator): string {
+  return separator.fields
+    .map((field, i) => describeValues(field, separator.bad[i] ?? []).replace(/^with /, ''))
+    .join(' and ');
+}

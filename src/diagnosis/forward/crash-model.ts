@@ -5,8 +5,8 @@
  * - crashing on every node it ran on (no healthy pod of it anywhere): it crashes
  *   wherever it starts;
  * - crashing on some nodes only (the crash depends on the node): it crashes on those
- *   nodes, and on every other node that shares the label separating them from the
- *   healthy ones (a pool, a kernel: the rollout reaches them too);
+ *   nodes, and on every other node that shares what separates them from the healthy
+ *   ones (a pool label, a kernel, an OS image: the rollout reaches them too);
  * - otherwise (no crash, or a node with both crashing and healthy pods of it) nothing
  *   is assumed.
  */
@@ -29,7 +29,9 @@ export function currentTemplateCrash(ctx: AnalysisContext): CrashModel | undefin
     if (picture.goodNodes.length === 0 && picture.mixedNodes.length === 0)
       return { everywhere: true, crashesOn: () => true, seen: [...picture.badNodes] };
     if (!picture.nodeLocal) return undefined;
-    const bad = new Set(picture.badNodes);
+    // The nodes the rollout has not reached yet that share the separating attribute
+    // (a kernel or an OS image from nodeInfo as well as a label).
+    const bad = new Set([...picture.badNodes, ...picture.sharingNodes]);
     const label = picture.separator?.label;
     if (label) {
       const values = new Set(label.values);

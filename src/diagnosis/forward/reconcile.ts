@@ -25,6 +25,7 @@ import { pinnedFinding, pinnedReplacement } from '../rollout/volume-pin.js';
 import { codeSpan } from '../../text/code-span.js';
 import { stepsInPlainWords } from './step-words.js';
 import { forwardVerdict, nextRolloutOutcome } from './verdict.js';
+import { waitingAmong } from './daemon-budget.js';
 import { assessRollout, schedulingEvidence } from '../rollout/rollout-assessment.js';
 
 type Draft = Omit<Finding, 'remediations'>;
@@ -80,7 +81,9 @@ export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Dr
     return [...findings, stepNeverReached(ctx, asIs, asIs.step)];
   }
   if (withoutOld?.result === 'blocked') {
-    const converted = noOrderHelps(findings, asIs, ctx);
+    const converted = waitsBesideDeadlock(ctx, asIs, withoutOld)
+      ? [...findings]
+      : noOrderHelps(findings, asIs, ctx);
     if (converted.some((f) => SAYS_NOT_FINISHING.has(f.code))) return converted;
     return [...converted, capacityFinding(ctx, asIs, [])];
   }
@@ -159,6 +162,20 @@ function podsAsTheyAre(ctx: AnalysisContext): Evidence {
     };
   };
   return { type: 'pods', title: 'Pods of the workload', pods: ctx.snapshot.pods.slice(0, 20).map(shown) };
+}
+
+/**
+ * A DaemonSet blocked without its old pods only by new pods waiting on their own nodes
+ * (daemon-budget.ts), while as it is more are stuck (a surge pod beside its old one):
+ * the deadlock stays a deadlock, to fix once they have room, beside their Unschedulable.
+ */
+function waitsBesideDeadlock(
+  ctx: AnalysisContext,
+  asIs: Extract<Outcome, { result: 'blocked' }>,
+  withoutOld: Extract<Outcome, { result: 'blocked' }>,
+): boolean {
+  if (withoutOld.refused || !waitingAmong(ctx, withoutOld.pending).only) return false;
+  return asIs.pending.length > withoutOld.pending.length;
 }
 
 function noOrderHelps(

@@ -35,6 +35,7 @@ import { currentTemplateCrash } from './crash-model.js';
 import { ModelPods } from './model-pods.js';
 import { applyChange, stepOld } from './intervention.js';
 import { podPhases } from './pod-phase.js';
+import { pinnedNode } from './daemon-budget.js';
 import { latestSchedulingFailure } from '../base/pod-events.js';
 import { draBackedResources } from '../dra/needs.js';
 import { isTerminal, isUnscheduled } from '../base/pods.js';
@@ -367,15 +368,6 @@ function withDaemonTolerations(pod: Pod): Pod {
   for (const t of DAEMON_TOLERATIONS)
     if (!tolerations.some((o) => o.key === t.key && o.effect === t.effect)) tolerations.push(t);
   return { ...pod, spec: { ...pod.spec, tolerations } };
-}
-
-/** The node a DaemonSet pod is pinned to (its one matchFields metadata.name term), if any. */
-function pinnedNode(pod: Pod): string | undefined {
-  if (pod.spec.nodeName) return pod.spec.nodeName;
-  const terms =
-    pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
-  const field = terms[0]?.matchFields?.find((f) => f.key === 'metadata.name' && f.operator === 'In');
-  return terms.length === 1 && field?.values?.length === 1 ? field.values[0] : undefined;
 }
 
 function unbound(pod: Pod): Pod {

@@ -39,6 +39,7 @@ import { beyondExclusionBound, MAX_EXCLUDED_NODES, mayExcludeByLabel } from '../
 import { planId } from '../plan-id.js';
 import type { NotOffered, RemediationPlan } from '../plan.js';
 import { roomAfterExclusion, type ExclusionRoom } from './exclude-node-room.js';
+import { exactLabel, sharedWarnings, type Exclusion } from './exclude-shared.js';
 import { antiAffinityOnePerNode, nodeAgentRole } from './template-facts.js';
 import { podTemplateOf, workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
 
@@ -74,7 +75,11 @@ export function buildExcludeNodePlans(
   const deployment = workloadObject(snapshot);
   const daemon = kind.pinnedToNodes;
   const byLabel = mayExcludeByLabel(daemon, kind.strategy(deployment).type);
-  const exclusion = exclusionOf(picture, badNodes, byLabel);
+  // Nodes the rollout has not reached that share what sets the crashing ones apart.
+  const sharing = picture.sharingNodes.flatMap((name) =>
+    snapshot.nodes.filter((n) => n.metadata.name === name),
+  );
+  const exclusion = exclusionOf(picture, [...badNodes, ...sharing], byLabel, snapshot.nodes);
   if (!exclusion) return [];
   const before = podTemplateOf(snapshot).spec.affinity;
   const after = excludeLabelValues(before, exclusion.key, exclusion.values);
@@ -86,7 +91,7 @@ export function buildExcludeNodePlans(
   const patchedSpec: PodSpec = { ...podTemplateOf(snapshot).spec, affinity: after };
 
   // Sanity: the bad nodes are really excluded and the healthy ones still allowed.
-  if (badNodes.some((n) => n && selectsNode(n, patchedSpec))) return [];
+  if ([...badNodes, ...sharing].some((n) => n && selectsNode(n, patchedSpec))) return [];
   const eligibleAfter = snapshot.nodes.filter((n) => isEligible(n, patchedSpec));
   const healthyStays = picture.healthyPods.some((p) =>
     eligibleAfter.some((n) => n.metadata.name === p.spec.nodeName),
@@ -110,7 +115,7 @@ export function buildExcludeNodePlans(
     exclusion.key !== HOSTNAME_LABEL
       ? `Keep ${snapshot.target.name} off the nodes with ${exclusion.key}=${exclusion.values.join(' or ')} ` +
         `(${picture.badNodes.length} crashing: ${shortList(picture.badNodes)}; required node affinity ${exclusion.key} NotIn).`
-      : `Keep ${snapshot.target.name} off ${picture.badNodes.join(', ')} (required node affinity ${HOSTNAME_LABEL} NotIn).`;
+      : `Keep ${snapshot.target.name} off ${[...picture.badNodes, ...picture.sharingNodes].join(', ')} (required node affinity ${HOSTNAME_LABEL} NotIn${sharing.length > 0 ? `; ${shortList(picture.sharingNodes)} share${sharing.length === 1 ? 's' : ''} what sets the crashing node${picture.badNodes.length === 1 ? '' : 's'} apart` : ''}).`;
   return [
     {
       id: planId('exclude-node', uid, generation, patch),
@@ -121,8 +126,9 @@ export function buildExcludeNodePlans(
         ? daemonSetImpact(snapshot, picture, eligibleBefore, eligibleAfter, exclusion)
         : impactText(snapshot, picture, eligibleBefore, eligibleAfter, replicas, exclusion),
       warnings: daemon
-        ? daemonSetWarnings(snapshot, picture)
+        ? [...sharedWarnings(picture, exclusion), ...daemonSetWarnings(snapshot, picture)]
         : [
+            ...sharedWarnings(picture, exclusion),
             ...statefulSetWarnings(snapshot, picture),
             ...warnings(snapshot, patchedSpec, eligibleAfter, replicas),
             ...rolloutWarnings(snapshot),
@@ -151,29 +157,33 @@ export function pictureOf(
   );
 }
 
-interface Exclusion {
-  key: string;
-  values: string[];
-}
-
 /**
  * By the separating label when it reads better than hostnames (more than one
  * crashing node) and the admission policy admits it on this workload (`byLabel`, at
  * most MAX_EXCLUDED_NODES values: exclusion-bound.ts), else by hostname (every
- * crashing node needs the label; the bound on names then decides).
+ * crashing node needs the label; the bound on names then decides). `badNodes` holds the
+ * nodes that share what sets the crashing ones apart too: a label that selects exactly
+ * them among the nodes read comes first (exclude-shared.ts).
  */
 function exclusionOf(
   picture: TemplateCrashPicture,
   badNodes: (Node | undefined)[],
   byLabel: boolean,
+  known: readonly Node[],
 ): Exclusion | undefined {
+  const all = badNodes.flatMap((n) => (n ? [n] : []));
+  if (byLabel && picture.sharingNodes.length > 0) {
+    const exact = exactLabel(all, known, picture.separator?.label?.key);
+    if (exact) return exact;
+  }
   const label = picture.separator?.label;
   if (
     byLabel &&
     label &&
     picture.badNodes.length > 1 &&
     label.key !== HOSTNAME_LABEL &&
-    label.values.length <= MAX_EXCLUDED_NODES
+    label.values.length <= MAX_EXCLUDED_NODES &&
+    all.every((n) => label.values.includes(n.metadata.labels?.[label.key] ?? '\u0000'))
   ) {
     return { key: label.key, values: [...label.values] };
   }

@@ -17,8 +17,8 @@ import { NOTIFY_QUEUES, diagnoseQueueName, remediateQueueName } from '../../../s
 import { kubeClusterDeps } from '../../../src/worker/kube-deps.js';
 import { startWorkers, type WorkerRuntime } from '../../../src/worker/runtime.js';
 import { waitForIdleQueues } from '../../support/queue-idle.js';
-import { postClick } from '../../support/slack-sign.js';
-import type { StoredMessage } from '../../support/slack-standin.js';
+import { buttonsOf, postClick } from '../../support/slack-sign.js';
+import type { SlackStandin, StoredMessage } from '../../support/slack-standin.js';
 import { testKeys } from '../../support/plan-keys.js';
 import { SIGNAL_WAIT_MS } from '../../support/timeouts.js';
 
@@ -179,4 +179,24 @@ export function clickButton(
   user: string,
 ): Promise<{ status: number; body: string; ms: number }> {
   return postClick(`${appUrl}/slack/events`, secret, message, actionId, user);
+}
+
+/** A fresh diagnosis of the tracker in the channel, with its Approve buttons. */
+export async function freshResult(stack: {
+  slack: SlackStandin;
+  command(text: string): Promise<{ status: number }>;
+}): Promise<StoredMessage> {
+  const known = new Set(stack.slack.messages.keys());
+  const answered = await stack.command(`${NAME} -n ${NS}`);
+  if (answered.status !== 200) throw new Error(`the command was answered ${answered.status}`);
+  return stack.slack.waitFor(
+    () =>
+      [...stack.slack.messages.entries()].find(
+        ([key, m]) =>
+          !known.has(key) &&
+          m.threadTs === undefined &&
+          buttonsOf(m).some((b) => b.action_id.startsWith('approve_plan')),
+      )?.[1],
+    SIGNAL_WAIT_MS,
+  );
 }
