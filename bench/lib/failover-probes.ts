@@ -13,6 +13,7 @@ import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
 import { NAME, NS, clickButton, deadlockTracker, deployment } from '../../test/drills/support/drill-kit.js';
 import { buttonsOf, postSigned, slashCommandBody } from '../../test/support/slack-sign.js';
 import type { SlackStandin, StoredMessage } from '../../test/support/slack-standin.js';
+import { SIGNAL_WAIT_MS } from '../../test/support/timeouts.js';
 import { STACK_APPROVER, STACK_SECRET, type Stack } from './stack.js';
 
 /** Pause between a visible refusal and the next try (a person is slower; 250 ms bounds the figure's error). */
@@ -75,7 +76,10 @@ export async function addBystander(sim: Simulator): Promise<void> {
     metadata: { name: BYSTANDER, namespace: NS, labels },
     spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: pod } },
   });
-  await sim.waitFor(() => (deployment(sim, NS, BYSTANDER).status?.availableReplicas ?? 0) === 1, 20_000);
+  await sim.waitFor(
+    () => (deployment(sim, NS, BYSTANDER).status?.availableReplicas ?? 0) === 1,
+    SIGNAL_WAIT_MS,
+  );
 }
 
 export interface CommandProbe {
@@ -201,7 +205,7 @@ export async function armIncident(sim: Simulator, round: number): Promise<void> 
   container.image = `vision/boost-track-app:1.${round + 1}`;
   d.spec.strategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
   sim.apply(d);
-  await sim.waitFor(() => failed() > before, 20_000);
+  await sim.waitFor(() => failed() > before, SIGNAL_WAIT_MS);
 }
 
 /** Asks for a diagnosis in `channel` and resolves with its result once it offers PLAN_KIND. */

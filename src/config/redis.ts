@@ -45,9 +45,14 @@ export const redisEnvShape = {
    * "approved" (WAIT). Unset: 1 with a Sentinel URL, 0 (no WAIT) with one endpoint.
    */
   REDIS_WAIT_REPLICAS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(16).optional()),
+  /**
+   * How long one WAIT may hold the connection every other call waits behind. A confirm
+   * sends at most two (src/queue/replication-guard.ts): capped so both fit in Slack's
+   * 3 s acknowledgement with the rest of the answer.
+   */
   REDIS_WAIT_TIMEOUT_MS: z.preprocess(
     emptyToUndefined,
-    z.coerce.number().int().min(1).max(10_000).default(500),
+    z.coerce.number().int().min(1).max(1_000).default(500),
   ),
   /**
    * A directory where writes no replica confirmed in time are kept until one does, so a

@@ -6,7 +6,8 @@ import type { Redis } from 'ioredis';
  *
  * Replication is asynchronous: a master that dies before its replica has a write
  * takes the write with it, and the promoted replica never saw it. `confirm` WAITs for
- * the replicas REDIS_WAIT_REPLICAS asks for. When they do not confirm within the WAIT
+ * the replicas REDIS_WAIT_REPLICAS asks for (one WAIT out at a time, none while the
+ * replicas are known to be away: `waitGate`). When they do not confirm within the WAIT
  * timeout (a replica lagging, or the master dying as it answers), the writes are
  * watched: the master's replication position right after them (INFO replication:
  * replication id and offset) is kept, and checked twice a second. Confirmed once a
@@ -38,6 +39,8 @@ export interface ReplicationInfo {
   offset: number;
   /** Offsets the connected replicas acknowledged. */
   replicaOffsets: number[];
+  /** Replicas connected and in step (`state=online`): those a WAIT can count. */
+  replicasOnline: number;
 }
 
 export interface ReplicationMark {
@@ -49,6 +52,7 @@ export interface ReplicationMark {
 export function parseReplicationInfo(text: string): ReplicationInfo {
   const field = (name: string): string => new RegExp(`^${name}:(.*)$`, 'm').exec(text)?.[1]?.trim() ?? '';
   const replicaOffsets = [...text.matchAll(/^slave\d+:.*\boffset=(\d+)/gm)].map((m) => Number(m[1]));
+  const replicasOnline = (text.match(/^slave\d+:.*\bstate=online\b/gm) ?? []).length;
   return {
     role: field('role'),
     replid: field('master_replid'),
@@ -56,6 +60,7 @@ export function parseReplicationInfo(text: string): ReplicationInfo {
     secondOffset: Number(field('second_repl_offset') || -1),
     offset: Number(field('master_repl_offset') || 0),
     replicaOffsets,
+    replicasOnline,
   };
 }
 
@@ -179,6 +184,27 @@ async function replication(redis: Redis): Promise<ReplicationInfo> {
 const refusesInfo = (error: unknown): boolean =>
   error instanceof Error && /unknown command|NOPERM|not allowed|disabled/i.test(error.message);
 
+/** Past the WAIT's own timeout, how long its answer may take before it counts as none (a stalled server). */
+export const WAIT_ANSWER_GRACE_MS = 250;
+
+/** `work`'s answer; fails once `ms` have passed without one (the call is left to finish). */
+async function answerIn<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis gave no answer within ${ms} ms`)), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `work`'s answer, or `fallback` when it fails or `ms` pass without one. */
+const within = <T>(work: Promise<T>, ms: number, fallback: T): Promise<T> =>
+  answerIn(work, ms).catch(() => fallback);
+
 /**
  * WAIT and the replication position, asked on the guard's connection. It counts the
  * sockets the connection lost so far. A WAIT or INFO answered after a loss may come
@@ -187,6 +213,10 @@ const refusesInfo = (error: unknown): boolean =>
  * writes made on the old one (a fresh connection has written nothing: its replicas
  * "have" it at once) and INFO is not the position after them. Such answers confirm
  * nothing and mark nothing: the writes are judged lost, and written again.
+ *
+ * Each call has a deadline: a WAIT its timeout plus WAIT_ANSWER_GRACE_MS, an INFO the
+ * WAIT timeout. A server that does not answer by then (a stall) counts as no replica,
+ * and as no position (judged lost, written again once it answers).
  */
 function positionReader(redis: Redis, replicas: number, timeoutMs: number) {
   let sockets = 0;
@@ -196,25 +226,66 @@ function positionReader(redis: Redis, replicas: number, timeoutMs: number) {
   redis.on('close', onClose);
   return {
     socket: (): number => sockets,
-    async waitReplicas(): Promise<number> {
-      try {
-        return Number(await redis.wait(replicas, timeoutMs));
-      } catch {
-        return 0;
-      }
-    },
+    waitReplicas: (): Promise<number> =>
+      within(redis.wait(replicas, timeoutMs).then(Number), timeoutMs + WAIT_ANSWER_GRACE_MS, 0),
     /** The position after the writes, if read on the socket they were made on (`socket`). */
     async markNow(socket: number): Promise<ReplicationMark | undefined> {
-      try {
-        const info = await replication(redis);
-        if (sockets !== socket) return undefined;
-        return info.role === 'master' ? { replid: info.replid, offset: info.offset } : undefined;
-      } catch {
-        return undefined;
-      }
+      const info = await within(replication(redis), timeoutMs, undefined);
+      if (info === undefined || sockets !== socket) return undefined;
+      return info.role === 'master' ? { replid: info.replid, offset: info.offset } : undefined;
     },
     stop: (): void => {
       redis.off('close', onClose);
+    },
+  };
+}
+
+/**
+ * When the guard WAITs at all (issue 53.5). A WAIT blocks its connection, the one every
+ * other call of the process is queued on, for up to its timeout when no replica answers:
+ * after a failover that left no replica, each confirm's WAIT ran its full timeout, one
+ * after the other, and every command queued behind them missed Slack's 3 s.
+ *
+ * So: at most one WAIT is out at a time. A confirm that comes while one is out joins
+ * the next (one WAIT for all who joined: it counts every write made before it). Once
+ * a WAIT falls short, the guard stops WAITing: confirms only note the position and
+ * watch, as after a WAIT that timed out, until INFO shows the replicas asked for
+ * online again (`sawReplicas`, from the watch's checks). A confirm thus waits for at
+ * most two WAITs, and none while the replicas are away.
+ */
+function waitGate(reader: { waitReplicas(): Promise<number> }, replicas: number) {
+  let short = false;
+  let out: Promise<number> | undefined;
+  let next: Promise<number> | undefined;
+  const send = (): Promise<number> => {
+    const sent = reader.waitReplicas().then((reached) => {
+      if (reached < replicas) short = true;
+      return reached;
+    });
+    out = sent;
+    void sent.finally(() => {
+      if (out === sent) out = undefined;
+    });
+    return sent;
+  };
+  return {
+    /** Replicas a WAIT after the writes so far reached; 0 without a WAIT while short. */
+    reached(): Promise<number> {
+      if (short) return Promise.resolve(0);
+      if (!out) return send();
+      next ??= out.then(() => {
+        next = undefined;
+        return short ? 0 : send();
+      });
+      return next;
+    },
+    /** Whether confirms skip the WAIT now (replicas known to be away). */
+    short: (): boolean => short,
+    /** INFO saw `online` replicas in step: WAIT again when they are enough. True: WAITing again from now. */
+    sawReplicas(online: number): boolean {
+      if (!short || online < replicas) return false;
+      short = false;
+      return true;
     },
   };
 }
@@ -249,6 +320,10 @@ function journalKeeper(journal: GuardJournal | undefined, watched: Set<Watched>,
   return { keep, forget };
 }
 
+/** The log line of writes a WAIT did not confirm (`short`: and the guard stops WAITing). */
+const unconfirmed = (short: boolean): string =>
+  `not yet on the replicas REDIS_WAIT_REPLICAS asks for: watched, and written again if a failover loses them${short ? '; no WAIT until INFO shows the replicas online again' : ''}`;
+
 export function createReplicationGuard(redis: Redis, options: GuardOptions): ReplicationGuard {
   const { replicas, timeoutMs, logger } = options;
   const checkEveryMs = options.checkEveryMs ?? 500;
@@ -257,9 +332,13 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const position = positionReader(redis, replicas, timeoutMs);
+  const gate = waitGate(position, replicas);
   const { keep, forget } = journalKeeper(options.journal, watched, logger);
 
-  /** Writes again what a failover lost; watched on until a replica has them. */
+  /**
+   * Writes again what a failover lost; watched on until a replica has them (no WAIT:
+   * the checks see the replicas' offsets pass the new mark).
+   */
   const redo = async (entry: Watched): Promise<void> => {
     logger.warn(
       { ...entry.fields, what: entry.label },
@@ -272,18 +351,14 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
       logger.warn({ ...entry.fields, err: error }, 'writing again failed; retried at the next check');
       return; // the mark still judges them lost: the next check redoes them
     }
-    if ((await position.waitReplicas()) >= replicas && position.socket() === socket) {
-      forget(entry);
-      logger.info({ ...entry.fields, what: entry.label }, 'written again and on the replicas');
-      return;
-    }
     entry.mark = await position.markNow(socket);
     keep(entry);
   };
   const check = async (): Promise<void> => {
     let info: ReplicationInfo;
     try {
-      info = await replication(redis);
+      // With a deadline: a check that hung on a stalled server would stop every later one.
+      info = await answerIn(replication(redis), Math.max(timeoutMs, 4 * checkEveryMs));
     } catch (error) {
       if (!refusesInfo(error)) return; // Redis away: the next check looks again
       for (const entry of [...watched]) {
@@ -296,6 +371,8 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
       return;
     }
     if (info.role !== 'master') return;
+    if (gate.sawReplicas(info.replicasOnline))
+      logger.info({ replicas: info.replicasOnline }, 'Redis replicas online again: WAITing for them again');
     for (const entry of [...watched]) {
       const fate = entry.mark === undefined ? { kind: 'lost' as const } : judge(entry.mark, info, replicas);
       if (fate.kind === 'confirmed') forget(entry);
@@ -310,7 +387,7 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
     }
   };
   const schedule = (): void => {
-    if (stopped || timer !== undefined || watched.size === 0) return;
+    if (stopped || timer !== undefined || (watched.size === 0 && !gate.short())) return;
     timer = setTimeout(() => {
       void check()
         .catch(() => undefined)
@@ -326,16 +403,19 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
     async confirm(writes) {
       if (replicas === 0) return { wanted: 0, reached: 0 };
       const socket = writes.socket ?? position.socket();
-      const waited = await position.waitReplicas();
+      const skipped = gate.short();
+      const waited = await gate.reached();
       const reached = position.socket() === socket ? waited : 0;
       if (reached >= replicas) return { wanted: replicas, reached };
       const entry: Watched = { ...writes, mark: await position.markNow(socket), since: Date.now() };
       watched.add(entry);
       keep(entry);
-      logger.warn(
-        { ...writes.fields, what: writes.label, wanted: replicas, reached },
-        'not yet on the replicas REDIS_WAIT_REPLICAS asks for: watched, and written again if a failover loses them',
-      );
+      // While the replicas are away, the WAIT that found it out said so, not every write.
+      if (!skipped)
+        logger.warn(
+          { ...writes.fields, what: writes.label, wanted: replicas, reached },
+          unconfirmed(gate.short()),
+        );
       schedule();
       return { wanted: replicas, reached };
     },

@@ -21,6 +21,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
+import { HOOK_TIMEOUT_MS, SIGNAL_WAIT_MS, STORY_TIMEOUT_MS } from '../support/timeouts.js';
 import type { SentinelSet } from '../support/redis-sentinel.js';
 import type { StoredMessage } from '../support/slack-standin.js';
 import {
@@ -51,7 +52,7 @@ beforeAll(async () => {
   set = stack.sentinel;
   void stack.app.exited.then(() => (appExited = true));
   await deadlockTracker(stack.sim);
-}, 90_000);
+}, HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await stack?.close();
@@ -118,90 +119,96 @@ const redone = (what: string): boolean =>
 const ready = async (): Promise<boolean> => (await fetch(`${stack.appUrl}/readyz`)).status === 200;
 
 describe('Redis Sentinel failover under the running app and worker', () => {
-  it('loses no answered command or approval and applies the plan once', async () => {
-    const { slack, sim } = stack;
+  it(
+    'loses no answered command or approval and applies the plan once',
+    async () => {
+      const { slack, sim } = stack;
 
-    // 1. Acked, then lost: the replica is cut off, the command is taken (the ack
-    // waited WAIT's timeout for a replica) and announced, and the master dies with its
-    // job and the message's subscription. The app writes both again on the promoted
-    // replica, and the result reaches the message.
-    await set.cutOffReplicas();
-    const ack = await stack.command(`${NAME} -n ${NS}`);
-    expect(ack.status).toBe(200);
-    expect(ack.ms).toBeLessThan(3_000);
-    expect(ack.body).not.toContain('Nothing was started');
-    // Posted (a call, not the message: a quick result may have replaced its text already).
-    await slack.waitFor(
-      () =>
-        slack.callsOf('chat.postMessage').find((c) => String(c.args.text).includes('asked for a diagnosis')),
-      20_000,
-    );
-    const killed = await set.killMaster();
-    const result = await explained('the result of the command the master died with', () =>
-      slack.waitFor(() => results()[0], 60_000),
-    );
-    // The worker may have finished the diagnosis before the master died (it runs all
-    // along): the result can come before the guard's next check redoes the lost writes.
-    await waitUntil('the app to write the lost command again', () => redone('command'), 20_000);
-    await set.revive(killed.old);
-    await set.synced();
-
-    // 2. A failover between the result and the click.
-    await set.failover();
-    await waitUntil('app ready after SENTINEL FAILOVER', ready, 30_000);
-    expect(await fetch(`${stack.appUrl}/readyz`).then((r) => r.json())).toMatchObject({ status: 'ready' });
-    await set.synced();
-
-    // 3. Claimed and queued with no worker running, then the master dies before its
-    // replica has any of it: the replica is cut off first, so WAIT says 0 replicas and
-    // the claim and the job die with the master. The app's replication guard sees the
-    // promoted replica's history end before them and writes them again.
-    const worker = stack.workers[0];
-    expect(await worker?.stop('SIGTERM')).toBe(0);
-    sim.clearRequests();
-    await set.cutOffReplicas();
-    // The message as it reads now: when the master died with the run's record as well
-    // (the replica was cut off), the app ran the lost command again, and its result
-    // replaced the first one on the message (a plan re-made with the state it read).
-    const shown = slack.messages.get(`${result.channel}/${result.ts}`) ?? result;
-    const click = await clickButton(stack.appUrl, STACK_SECRET, shown, 'approve_plan.0', STACK_APPROVER);
-    expect(click.status).toBe(200);
-    await slack
-      .waitFor(
-        () => /approved/.test(slack.messages.get(`${result.channel}/${result.ts}`)?.text ?? ''),
-        20_000,
-      )
-      .catch((error: unknown) => {
-        // What the clicker was told instead.
-        console.error(
-          'drill: told',
-          slack.callsOf('chat.postEphemeral').map((c) => String(c.args.text).slice(0, 200)),
-        );
-        throw error;
-      });
-    const second = await set.killMaster();
-    await set.revive(second.old);
-    await stack.startWorker();
-
-    await explained('"rolled out" in the thread of the approval the master died with', () =>
-      slack.waitFor(
+      // 1. Acked, then lost: the replica is cut off, the command is taken (the ack
+      // waited WAIT's timeout for a replica) and announced, and the master dies with its
+      // job and the message's subscription. The app writes both again on the promoted
+      // replica, and the result reaches the message.
+      await set.cutOffReplicas();
+      const ack = await stack.command(`${NAME} -n ${NS}`);
+      expect(ack.status).toBe(200);
+      expect(ack.ms).toBeLessThan(3_000);
+      expect(ack.body).not.toContain('Nothing was started');
+      // Posted (a call, not the message: a quick result may have replaced its text already).
+      await slack.waitFor(
         () =>
-          [...slack.messages.values()].find(
-            (m) => m.threadTs === result.ts && m.text.startsWith('rolled out'),
-          ),
-        60_000,
-      ),
-    );
-    expect(redone('approval')).toBe(true);
-    await sim.waitFor(() => rolledOut(deployment(sim)), 20_000);
-    await queuesSettled(stack.redisUrl); // a second apply would have happened by now
-    expect(realPatches(sim)).toBe(1);
-    const thread = [...slack.messages.values()].filter(
-      (m) => m.threadTs === result.ts && !m.text.startsWith('Full report'),
-    );
-    expect(thread.map((m) => m.text.split(':')[0]).sort()).toEqual(['applied', 'rolled out']);
-    // One top-level message, the command's: its job written again posted nothing new.
-    expect(slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === undefined)).toHaveLength(1);
-    expect(appExited).toBe(false);
-  }, 240_000);
+          slack
+            .callsOf('chat.postMessage')
+            .find((c) => String(c.args.text).includes('asked for a diagnosis')),
+        SIGNAL_WAIT_MS,
+      );
+      const killed = await set.killMaster();
+      const result = await explained('the result of the command the master died with', () =>
+        slack.waitFor(() => results()[0], SIGNAL_WAIT_MS),
+      );
+      // The worker may have finished the diagnosis before the master died (it runs all
+      // along): the result can come before the guard's next check redoes the lost writes.
+      await waitUntil('the app to write the lost command again', () => redone('command'), SIGNAL_WAIT_MS);
+      await set.revive(killed.old);
+      await set.synced();
+
+      // 2. A failover between the result and the click.
+      await set.failover();
+      await waitUntil('app ready after SENTINEL FAILOVER', ready, SIGNAL_WAIT_MS);
+      expect(await fetch(`${stack.appUrl}/readyz`).then((r) => r.json())).toMatchObject({ status: 'ready' });
+      await set.synced();
+
+      // 3. Claimed and queued with no worker running, then the master dies before its
+      // replica has any of it: the replica is cut off first, so WAIT says 0 replicas and
+      // the claim and the job die with the master. The app's replication guard sees the
+      // promoted replica's history end before them and writes them again.
+      const worker = stack.workers[0];
+      expect(await worker?.stop('SIGTERM')).toBe(0);
+      sim.clearRequests();
+      await set.cutOffReplicas();
+      // The message as it reads now: when the master died with the run's record as well
+      // (the replica was cut off), the app ran the lost command again, and its result
+      // replaced the first one on the message (a plan re-made with the state it read).
+      const shown = slack.messages.get(`${result.channel}/${result.ts}`) ?? result;
+      const click = await clickButton(stack.appUrl, STACK_SECRET, shown, 'approve_plan.0', STACK_APPROVER);
+      expect(click.status).toBe(200);
+      await slack
+        .waitFor(
+          () => /approved/.test(slack.messages.get(`${result.channel}/${result.ts}`)?.text ?? ''),
+          SIGNAL_WAIT_MS,
+        )
+        .catch((error: unknown) => {
+          // What the clicker was told instead.
+          console.error(
+            'drill: told',
+            slack.callsOf('chat.postEphemeral').map((c) => String(c.args.text).slice(0, 200)),
+          );
+          throw error;
+        });
+      const second = await set.killMaster();
+      await set.revive(second.old);
+      await stack.startWorker();
+
+      await explained('"rolled out" in the thread of the approval the master died with', () =>
+        slack.waitFor(
+          () =>
+            [...slack.messages.values()].find(
+              (m) => m.threadTs === result.ts && m.text.startsWith('rolled out'),
+            ),
+          SIGNAL_WAIT_MS,
+        ),
+      );
+      expect(redone('approval')).toBe(true);
+      await sim.waitFor(() => rolledOut(deployment(sim)), SIGNAL_WAIT_MS);
+      await queuesSettled(stack.redisUrl); // a second apply would have happened by now
+      expect(realPatches(sim)).toBe(1);
+      const thread = [...slack.messages.values()].filter(
+        (m) => m.threadTs === result.ts && !m.text.startsWith('Full report'),
+      );
+      expect(thread.map((m) => m.text.split(':')[0]).sort()).toEqual(['applied', 'rolled out']);
+      // One top-level message, the command's: its job written again posted nothing new.
+      expect(slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === undefined)).toHaveLength(1);
+      expect(appExited).toBe(false);
+    },
+    STORY_TIMEOUT_MS,
+  );
 });

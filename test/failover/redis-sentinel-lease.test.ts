@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../bench/lib/stack.js';
 import type { Child } from '../../bench/lib/children.js';
 import { leaderKey } from '../../src/worker/early-warning/lease.js';
+import { HOOK_TIMEOUT_MS, SIGNAL_WAIT_MS, STORY_TIMEOUT_MS } from '../support/timeouts.js';
 import type { SentinelSet } from '../support/redis-sentinel.js';
 import { freePort } from '../support/redis.js';
 import { FAST_RECOVERY, waitUntil } from '../drills/support/drill-kit.js';
@@ -35,7 +36,7 @@ beforeAll(async () => {
   });
   if (!stack.sentinel) throw new Error('no sentinel set');
   set = stack.sentinel;
-}, 90_000);
+}, HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await stack?.close();
@@ -78,7 +79,7 @@ async function twoRenewals(): Promise<void> {
       last = ttl;
       return renewals >= 2;
     },
-    40_000,
+    SIGNAL_WAIT_MS,
   );
 }
 
@@ -93,36 +94,40 @@ const readyz = async (port: number): Promise<{ status: number; waitingFor?: stri
 };
 
 describe('the early-warning lease and a worker start on a Sentinel set', () => {
-  it('one watcher after the master dies; a worker started with no master comes ready by itself', async () => {
-    await waitUntil('a watcher', () => watching().length > 0, 30_000);
-    expect(watching()).toHaveLength(1);
-    await twoRenewals();
+  it(
+    'one watcher after the master dies; a worker started with no master comes ready by itself',
+    async () => {
+      await waitUntil('a watcher', () => watching().length > 0, SIGNAL_WAIT_MS);
+      expect(watching()).toHaveLength(1);
+      await twoRenewals();
 
-    // 1. The master dies with the renewals its replica never got.
-    await set.cutOffReplicas();
-    const { old } = await set.killMaster();
-    await set.revive(old);
-    await set.synced();
-    await twoRenewals();
-    expect(watching()).toHaveLength(1);
+      // 1. The master dies with the renewals its replica never got.
+      await set.cutOffReplicas();
+      const { old } = await set.killMaster();
+      await set.revive(old);
+      await set.synced();
+      await twoRenewals();
+      expect(watching()).toHaveLength(1);
 
-    // 2. A worker starts while no sentinel answers: not ready, and it says why.
-    await set.stopSentinels();
-    const port = await freePort();
-    await stack.startWorker({ ROLLOUT_DOCTOR_HEALTH_PORT: String(port) });
-    const away = await waitUntil('the new worker to say it waits', async () => {
-      const r = await readyz(port);
-      return r.status === 503 ? r : undefined;
-    });
-    expect(away.waitingFor?.some((w) => w.startsWith('redis'))).toBe(true);
-    await set.startSentinels();
-    await waitUntil(
-      'the new worker ready by itself',
-      async () => (await readyz(port)).status === 200,
-      30_000,
-    );
-    await twoRenewals();
-    expect(stack.workers).toHaveLength(3);
-    expect(watching()).toHaveLength(1);
-  }, 180_000);
+      // 2. A worker starts while no sentinel answers: not ready, and it says why.
+      await set.stopSentinels();
+      const port = await freePort();
+      await stack.startWorker({ ROLLOUT_DOCTOR_HEALTH_PORT: String(port) });
+      const away = await waitUntil('the new worker to say it waits', async () => {
+        const r = await readyz(port);
+        return r.status === 503 ? r : undefined;
+      });
+      expect(away.waitingFor?.some((w) => w.startsWith('redis'))).toBe(true);
+      await set.startSentinels();
+      await waitUntil(
+        'the new worker ready by itself',
+        async () => (await readyz(port)).status === 200,
+        SIGNAL_WAIT_MS,
+      );
+      await twoRenewals();
+      expect(stack.workers).toHaveLength(3);
+      expect(watching()).toHaveLength(1);
+    },
+    STORY_TIMEOUT_MS,
+  );
 });

@@ -12,8 +12,10 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagnoseJobId } from '../../src/queue/job-ids.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
+import { parsePlanButtonValue } from '../../src/chat/slack/blocks/action-ids.js';
 import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
 import type { Child } from '../../bench/lib/children.js';
+import { HOOK_TIMEOUT_MS, SIGNAL_WAIT_MS, STORY_TIMEOUT_MS } from '../support/timeouts.js';
 import type { SentinelSet } from '../support/redis-sentinel.js';
 import { buttonsOf, postSigned, slashCommandBody } from '../support/slack-sign.js';
 import type { StoredMessage } from '../support/slack-standin.js';
@@ -50,7 +52,7 @@ beforeAll(async () => {
   watch('app 2', second.app);
   stack.workers.forEach((w, i) => watch(`worker ${i + 1}`, w));
   await deadlockTracker(stack.sim);
-}, 120_000);
+}, HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await stack?.close();
@@ -77,15 +79,26 @@ const said = (app: Child): string[] =>
     .map((l) => l.slice(0, 300))
     .slice(-25);
 
-/** The result message of the latest run of the drill's target (its `rd:subsdone` members). */
+/**
+ * The result message of the latest run of the drill's target: one of its `rd:subsdone`
+ * members, or, when the run was final before any message subscribed (each caught up
+ * with it at once, which records no member), a message whose Approve buttons name a
+ * plan of the run's stored result.
+ */
 async function latestResultMessage(): Promise<StoredMessage> {
   const master = await set.master();
   const redis = new Redis({ port: master.port, host: '127.0.0.1', maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined);
   try {
-    const members = await redis.smembers(redisKeys.run('default', diagnoseJobId(NS, NAME)).delivered);
+    const keys = redisKeys.run('default', diagnoseJobId(NS, NAME));
+    const members = await redis.smembers(keys.delivered);
     const shown = members.map((m) => m.split('/').slice(0, 2).join('/'));
-    const message = results().find((m) => shown.includes(`${m.channel}/${m.ts}`));
+    const payload = (await redis.hget(keys.run, 'payload')) ?? '';
+    const showsRun = (m: StoredMessage): boolean =>
+      buttonsOf(m).some(
+        (b) => b.value !== undefined && payload.includes(parsePlanButtonValue(b.value).planId),
+      );
+    const message = results().find((m) => shown.includes(`${m.channel}/${m.ts}`)) ?? results().find(showsRun);
     if (!message) throw new Error(`no result message among the latest run's: ${shown.join(' ')}`);
     return message;
   } finally {
@@ -94,116 +107,132 @@ async function latestResultMessage(): Promise<StoredMessage> {
 }
 
 describe('two app replicas and two workers on one Sentinel set', () => {
-  it('no duplicate post, claim or apply through a SIGKILLed master', async () => {
-    const { slack, sim } = stack;
-    const apps = [stack.appUrl, second.url];
+  it(
+    'no duplicate post, claim or apply through a SIGKILLed master',
+    async () => {
+      const { slack, sim } = stack;
+      const apps = [stack.appUrl, second.url];
 
-    // 1. Both replicas asked as the master dies; asked again until one is taken. Every
-    // answer is visible: taken, or "Nothing was started".
-    let accepted = 0;
-    const ask = async (url: string): Promise<void> => {
-      const answer = await command(url);
-      expect(answer.status).toBe(200);
-      if (!answer.body.includes('queue is unavailable')) accepted += 1;
-      else expect(answer.body).toContain('Nothing was started');
-    };
-    const [, , killed] = await Promise.all([ask(apps[0] ?? ''), ask(apps[1] ?? ''), set.killMaster()]);
-    await waitUntil(
-      'a command taken after the failover',
-      async () => {
-        await Promise.all(apps.map((url) => ask(url)));
-        return accepted > 0;
-      },
-      30_000,
-    );
-    // Each taken command has its message, and each message gets the result once
-    // (commands for one target join one run, whichever replica took them).
-    await slack
-      .waitFor(() => results().length >= accepted || undefined, 60_000)
-      .catch((error: unknown) => {
-        // Which message went without its result, and what the apps said about Redis.
-        console.error('drill: results', results().length, 'of', accepted, 'taken commands');
+      // 1. Both replicas asked as the master dies; asked again until one is taken. Every
+      // answer is visible: taken, or "Nothing was started".
+      let accepted = 0;
+      const ask = async (url: string): Promise<void> => {
+        const answer = await command(url);
+        expect(answer.status).toBe(200);
+        if (!answer.body.includes('queue is unavailable')) accepted += 1;
+        else expect(answer.body).toContain('Nothing was started');
+      };
+      const [, , killed] = await Promise.all([ask(apps[0] ?? ''), ask(apps[1] ?? ''), set.killMaster()]);
+      await waitUntil(
+        'a command taken after the failover',
+        async () => {
+          await Promise.all(apps.map((url) => ask(url)));
+          return accepted > 0;
+        },
+        SIGNAL_WAIT_MS,
+      );
+      // Each taken command has its message, and each message gets the result once
+      // (commands for one target join one run, whichever replica took them).
+      await slack
+        .waitFor(() => results().length >= accepted || undefined, SIGNAL_WAIT_MS)
+        .catch((error: unknown) => {
+          // Which message went without its result, and what the apps said about Redis.
+          console.error('drill: results', results().length, 'of', accepted, 'taken commands');
+          console.error(
+            'posts:',
+            slack.callsOf('chat.postMessage').map((c) => String(c.args.text).slice(0, 120)),
+          );
+          console.error('app 1:', said(stack.app), 'app 2:', said(second.app));
+          throw error;
+        });
+      await queuesSettled(stack.redisUrl, SIGNAL_WAIT_MS);
+      // A message that showed its result and lost it again says what replaced it, and when.
+      if (results().length !== accepted)
         console.error(
-          'posts:',
-          slack.callsOf('chat.postMessage').map((c) => String(c.args.text).slice(0, 120)),
+          'drill: top-level messages now',
+          [...slack.messages.values()]
+            .filter((m) => m.threadTs === undefined)
+            .map((m) => m.text.slice(0, 120)),
+          'updates:',
+          slack.callsOf('chat.update').map((c) => `${String(c.args.ts)} ${String(c.args.text).slice(0, 80)}`),
+        );
+      expect(results()).toHaveLength(accepted);
+      // Commands taken at different times may have joined two runs (the first finished
+      // before the second was asked): a later run re-makes the plan with the state it read,
+      // and an older message's Approve says "superseded". The approver clicks the message
+      // the latest result went to, as the app's record of that run names it.
+      const result = await latestResultMessage();
+      await set.revive(killed.old);
+      await set.synced();
+
+      // 2. The master dies again; the approver clicks on both replicas until one is taken.
+      sim.clearRequests();
+      await set.killMaster();
+      const shown = (): StoredMessage | undefined => slack.messages.get(`${result.channel}/${result.ts}`);
+      // Taken: the root reads "<kind> approved; applying", then "<kind>: <stage>" as the
+      // fix moves on (an approval taken in an earlier round may be rolled out already).
+      const approved = (): boolean => /^set-rolling-update(?: approved|: )/.test(shown()?.text ?? '');
+      await waitUntil(
+        'an approval taken after the failover',
+        async () => {
+          if (approved()) return true;
+          // A click of an earlier round was taken and its edit is landing (the button
+          // goes first): nothing left to click, its text says so next.
+          if (!buttonsOf(shown() ?? result).some((b) => b.action_id === 'approve_plan.0')) return false;
+          const at = Date.now();
+          const clicks = await Promise.all(
+            apps.map((url) => clickButton(url, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER)),
+          );
+          for (const c of clicks) expect(c.status).toBe(200);
+          // Each click answered: the message approved, or a reply to each ("try again").
+          await waitUntil(
+            'an answer to each click',
+            () =>
+              approved() ||
+              slack.callsOf('chat.postEphemeral').filter((c) => c.at >= at && c.args.user === STACK_APPROVER)
+                .length >= clicks.length,
+          );
+          return approved();
+        },
+        SIGNAL_WAIT_MS,
+      ).catch((error: unknown) => {
+        // What the result message shows instead, and each edit it had.
+        console.error(
+          'drill: result message now',
+          shown()?.text.slice(0, 200),
+          'edits:',
+          slack
+            .callsOf('chat.update')
+            .filter((c) => c.args.ts === result.ts)
+            .map((c) => String(c.args.text).slice(0, 120)),
         );
         console.error('app 1:', said(stack.app), 'app 2:', said(second.app));
         throw error;
       });
-    await queuesSettled(stack.redisUrl, 60_000);
-    // A message that showed its result and lost it again says what replaced it, and when.
-    if (results().length !== accepted)
-      console.error(
-        'drill: top-level messages now',
-        [...slack.messages.values()].filter((m) => m.threadTs === undefined).map((m) => m.text.slice(0, 120)),
-        'updates:',
-        slack.callsOf('chat.update').map((c) => `${String(c.args.ts)} ${String(c.args.text).slice(0, 80)}`),
+      await slack.waitFor(
+        () =>
+          [...slack.messages.values()].find(
+            (m) => m.threadTs === result.ts && m.text.startsWith('rolled out'),
+          ),
+        SIGNAL_WAIT_MS,
       );
-    expect(results()).toHaveLength(accepted);
-    // Commands taken at different times may have joined two runs (the first finished
-    // before the second was asked): a later run re-makes the plan with the state it read,
-    // and an older message's Approve says "superseded". The approver clicks the message
-    // the latest result went to, as the app's record of that run names it.
-    const result = await latestResultMessage();
-    await set.revive(killed.old);
-    await set.synced();
-
-    // 2. The master dies again; the approver clicks on both replicas until one is taken.
-    sim.clearRequests();
-    await set.killMaster();
-    const shown = (): StoredMessage | undefined => slack.messages.get(`${result.channel}/${result.ts}`);
-    // Taken: the root reads "<kind> approved; applying", then "<kind>: <stage>" as the
-    // fix moves on (an approval taken in an earlier round may be rolled out already).
-    const approved = (): boolean => /^set-rolling-update(?: approved|: )/.test(shown()?.text ?? '');
-    await waitUntil(
-      'an approval taken after the failover',
-      async () => {
-        if (approved()) return true;
-        // A click of an earlier round was taken and its edit is landing (the button
-        // goes first): nothing left to click, its text says so next.
-        if (!buttonsOf(shown() ?? result).some((b) => b.action_id === 'approve_plan.0')) return false;
-        const clicks = await Promise.all(
-          apps.map((url) => clickButton(url, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER)),
-        );
-        for (const c of clicks) expect(c.status).toBe(200);
-        await new Promise((r) => setTimeout(r, 200));
-        return approved();
-      },
-      30_000,
-    ).catch((error: unknown) => {
-      // What the result message shows instead, and each edit it had.
-      console.error(
-        'drill: result message now',
-        shown()?.text.slice(0, 200),
-        'edits:',
-        slack
-          .callsOf('chat.update')
-          .filter((c) => c.args.ts === result.ts)
-          .map((c) => String(c.args.text).slice(0, 120)),
+      await sim.waitFor(() => rolledOut(deployment(sim)), SIGNAL_WAIT_MS);
+      await queuesSettled(stack.redisUrl, SIGNAL_WAIT_MS); // a second apply would have happened by now
+      expect(realPatches(sim)).toBe(1);
+      const thread = [...slack.messages.values()].filter(
+        (m) => m.threadTs === result.ts && !m.text.startsWith('Full report'),
       );
-      console.error('app 1:', said(stack.app), 'app 2:', said(second.app));
-      throw error;
-    });
-    await slack.waitFor(
-      () =>
-        [...slack.messages.values()].find((m) => m.threadTs === result.ts && m.text.startsWith('rolled out')),
-      60_000,
-    );
-    await sim.waitFor(() => rolledOut(deployment(sim)), 20_000);
-    await queuesSettled(stack.redisUrl, 60_000); // a second apply would have happened by now
-    expect(realPatches(sim)).toBe(1);
-    const thread = [...slack.messages.values()].filter(
-      (m) => m.threadTs === result.ts && !m.text.startsWith('Full report'),
-    );
-    expect(thread.map((m) => m.text.split(':')[0]).sort()).toEqual(['applied', 'rolled out']);
-    // One "applied" outcome across both workers' audit lines.
-    const applied = stack.workers.flatMap((w) =>
-      w
-        .output()
-        .split('\n')
-        .filter((l) => l.includes('"action":"outcome"') && l.includes('"outcome":"applied"')),
-    );
-    expect(applied).toHaveLength(1);
-    expect(exited).toEqual([]);
-  }, 300_000);
+      expect(thread.map((m) => m.text.split(':')[0]).sort()).toEqual(['applied', 'rolled out']);
+      // One "applied" outcome across both workers' audit lines.
+      const applied = stack.workers.flatMap((w) =>
+        w
+          .output()
+          .split('\n')
+          .filter((l) => l.includes('"action":"outcome"') && l.includes('"outcome":"applied"')),
+      );
+      expect(applied).toHaveLength(1);
+      expect(exited).toEqual([]);
+    },
+    STORY_TIMEOUT_MS,
+  );
 });

@@ -19,6 +19,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
+import { HOOK_TIMEOUT_MS, SIGNAL_WAIT_MS, STORY_TIMEOUT_MS } from '../support/timeouts.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import type { StoredMessage } from '../support/slack-standin.js';
 import {
@@ -47,7 +48,7 @@ beforeAll(async () => {
   standby = await startRedis({ extraArgs: ['--replicaof', '127.0.0.1', String(stack.redis.port)] });
   void stack.app.exited.then(() => (appExited = true));
   await deadlockTracker(stack.sim);
-}, 90_000);
+}, HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await standby?.close();
@@ -102,64 +103,70 @@ const results = (): StoredMessage[] =>
 const ephemerals = (): string[] => stack.slack.callsOf('chat.postEphemeral').map((c) => String(c.args.text));
 
 describe('one redis:// address whose server is demoted to a replica and promoted back', () => {
-  it('answers every command and click while read-only, and applies the plan once', async () => {
-    const { slack, sim, redis } = stack;
-    expect((await stack.command(`${NAME} -n ${NS}`)).status).toBe(200);
-    const result = await slack.waitFor(() => results()[0], 60_000);
+  it(
+    'answers every command and click while read-only, and applies the plan once',
+    async () => {
+      const { slack, sim, redis } = stack;
+      expect((await stack.command(`${NAME} -n ${NS}`)).status).toBe(200);
+      const result = await slack.waitFor(() => results()[0], SIGNAL_WAIT_MS);
 
-    // Demoted: the address answers PING but refuses writes.
-    await switchRoles(redis, standby);
-    const notReady = await waitUntil('readyz to say read-only', async () => {
-      const r = await readyz();
-      return r.status === 503 ? r : undefined;
-    });
-    expect(notReady.body.waitingFor).toEqual(['redis (read-only replica)']);
-    const refused = await stack.command(`${NAME} -n ${NS}`);
-    expect(refused.status).toBe(200);
-    expect(refused.ms).toBeLessThan(3_000);
-    expect(refused.body).toContain('Nothing was started');
-    const before = ephemerals().length;
-    expect(
-      (await clickButton(stack.appUrl, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER)).status,
-    ).toBe(200);
-    const told = await waitUntil('the clicker to be told', async () => ephemerals().slice(before)[0]);
-    expect(told).toContain('Nothing was applied');
-    expect(slack.messages.get(`${result.channel}/${result.ts}`)?.text).not.toMatch(/approved/);
+      // Demoted: the address answers PING but refuses writes.
+      await switchRoles(redis, standby);
+      const notReady = await waitUntil('readyz to say read-only', async () => {
+        const r = await readyz();
+        return r.status === 503 ? r : undefined;
+      });
+      expect(notReady.body.waitingFor).toEqual(['redis (read-only replica)']);
+      const refused = await stack.command(`${NAME} -n ${NS}`);
+      expect(refused.status).toBe(200);
+      expect(refused.ms).toBeLessThan(3_000);
+      expect(refused.body).toContain('Nothing was started');
+      const before = ephemerals().length;
+      expect(
+        (await clickButton(stack.appUrl, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER)).status,
+      ).toBe(200);
+      const told = await waitUntil('the clicker to be told', async () => ephemerals().slice(before)[0]);
+      expect(told).toContain('Nothing was applied');
+      expect(slack.messages.get(`${result.channel}/${result.ts}`)?.text).not.toMatch(/approved/);
 
-    // Promoted back: the same processes take writes again.
-    await switchRoles(standby, redis);
-    await waitUntil('app ready again', async () => (await readyz()).status === 200, 30_000);
+      // Promoted back: the same processes take writes again.
+      await switchRoles(standby, redis);
+      await waitUntil('app ready again', async () => (await readyz()).status === 200, SIGNAL_WAIT_MS);
 
-    // Claimed and queued with no worker running; then the address fails over and back.
-    const worker = stack.workers[0];
-    expect(await worker?.stop('SIGTERM')).toBe(0);
-    sim.clearRequests();
-    expect(
-      (await clickButton(stack.appUrl, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER)).status,
-    ).toBe(200);
-    await slack.waitFor(
-      () => /approved/.test(slack.messages.get(`${result.channel}/${result.ts}`)?.text ?? ''),
-      20_000,
-    );
-    await switchRoles(redis, standby);
-    await switchRoles(standby, redis);
-    await stack.startWorker();
+      // Claimed and queued with no worker running; then the address fails over and back.
+      const worker = stack.workers[0];
+      expect(await worker?.stop('SIGTERM')).toBe(0);
+      sim.clearRequests();
+      expect(
+        (await clickButton(stack.appUrl, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER)).status,
+      ).toBe(200);
+      await slack.waitFor(
+        () => /approved/.test(slack.messages.get(`${result.channel}/${result.ts}`)?.text ?? ''),
+        SIGNAL_WAIT_MS,
+      );
+      await switchRoles(redis, standby);
+      await switchRoles(standby, redis);
+      await stack.startWorker();
 
-    await slack.waitFor(
-      () =>
-        [...slack.messages.values()].find((m) => m.threadTs === result.ts && m.text.startsWith('rolled out')),
-      60_000,
-    );
-    await sim.waitFor(() => rolledOut(deployment(sim)), 20_000);
-    await queuesSettled(stack.redisUrl); // a second apply would have happened by now
-    expect(realPatches(sim)).toBe(1);
-    const thread = [...slack.messages.values()].filter(
-      (m) => m.threadTs === result.ts && !m.text.startsWith('Full report'),
-    );
-    expect(thread.map((m) => m.text.split(':')[0]).sort()).toEqual(['applied', 'rolled out']);
-    // One top-level message: the one diagnosis run; the command refused while
-    // read-only started nothing, then or later.
-    expect(slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === undefined)).toHaveLength(1);
-    expect(appExited).toBe(false);
-  }, 240_000);
+      await slack.waitFor(
+        () =>
+          [...slack.messages.values()].find(
+            (m) => m.threadTs === result.ts && m.text.startsWith('rolled out'),
+          ),
+        SIGNAL_WAIT_MS,
+      );
+      await sim.waitFor(() => rolledOut(deployment(sim)), SIGNAL_WAIT_MS);
+      await queuesSettled(stack.redisUrl); // a second apply would have happened by now
+      expect(realPatches(sim)).toBe(1);
+      const thread = [...slack.messages.values()].filter(
+        (m) => m.threadTs === result.ts && !m.text.startsWith('Full report'),
+      );
+      expect(thread.map((m) => m.text.split(':')[0]).sort()).toEqual(['applied', 'rolled out']);
+      // One top-level message: the one diagnosis run; the command refused while
+      // read-only started nothing, then or later.
+      expect(slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === undefined)).toHaveLength(1);
+      expect(appExited).toBe(false);
+    },
+    STORY_TIMEOUT_MS,
+  );
 });

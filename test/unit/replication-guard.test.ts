@@ -12,6 +12,7 @@ import {
   judge,
   parseReplicationInfo,
   type ReplicationInfo,
+  WAIT_ANSWER_GRACE_MS,
 } from '../../src/queue/replication-guard.js';
 import { waitUntil } from '../support/wait.js';
 
@@ -26,6 +27,7 @@ const info = (fields: Partial<ReplicationInfo>): ReplicationInfo => ({
   secondOffset: -1,
   offset: 1000,
   replicaOffsets: [],
+  replicasOnline: fields.replicaOffsets?.length ?? 0,
   ...fields,
 });
 
@@ -76,14 +78,40 @@ describe('judge', () => {
  * socket closes while WAIT is out, and the answer comes from the next one (ioredis
  * resends unanswered commands after reconnecting, to the new master after a failover).
  */
-function fakeRedis(state: { reached: number; info: ReplicationInfo; reconnectDuringWait?: boolean }): Redis {
+function fakeRedis(state: {
+  reached: number;
+  info: ReplicationInfo;
+  reconnectDuringWait?: boolean;
+  /** WAITs sent, and the most out at once. */
+  waits?: { sent: number; out: number; most: number };
+  /** How long each WAIT takes to answer; 'never': a stalled server. */
+  waitMs?: number | 'never';
+  /** INFOs from now on that get no answer (a stalled server). */
+  infoStalls?: number;
+}): Redis {
   const events = new EventEmitter();
   return Object.assign(events, {
     wait: async () => {
-      if (state.reconnectDuringWait) events.emit('close');
-      return state.reached;
+      const waits = state.waits ?? { sent: 0, out: 0, most: 0 };
+      waits.sent += 1;
+      waits.out += 1;
+      waits.most = Math.max(waits.most, waits.out);
+      try {
+        if (state.waitMs === 'never') await new Promise(() => undefined);
+        else if (state.waitMs) await new Promise((r) => setTimeout(r, state.waitMs as number));
+        if (state.reconnectDuringWait) events.emit('close');
+        return state.reached;
+      } finally {
+        waits.out -= 1;
+      }
     },
-    info: async () => text(state.info),
+    info: async () => {
+      if (state.infoStalls) {
+        state.infoStalls -= 1;
+        await new Promise(() => undefined);
+      }
+      return text(state.info);
+    },
   }) as unknown as Redis;
 }
 
@@ -130,7 +158,7 @@ describe('createReplicationGuard', () => {
     guard.stop();
   });
 
-  it('a redo is WAITed for like the first write: watched on until a replica has it, and redone again if the next failover loses it too', async () => {
+  it('a redo is watched like the first write: until a replica has it, and redone again if the next failover loses it too', async () => {
     // INFO as the guard reads it, counted: each check reads it once.
     let current = info({ offset: 1000 });
     let reads = 0;
@@ -148,16 +176,17 @@ describe('createReplicationGuard', () => {
     // A failover loses the writes (the promoted replica had followed up to 900): written again.
     state.info = info({ replid: NEW, replid2: OLD, secondOffset: 901, offset: 950 });
     await until(() => redone() === 1);
-    // No replica has the redo yet (its WAIT reached none): still watched, check after check.
+    // No replica has the redo yet: still watched, check after check.
     const after = reads;
     await until(() => reads >= after + 3);
     expect(guard.pending()).toBe(1);
-    // The next failover loses the redo too (its new master followed NEW up to 940 only);
-    // this time the redo's WAIT reaches a replica, and the watch ends.
+    // The next failover loses the redo too (its new master followed NEW up to 940 only):
+    // written again, and once a replica acknowledged the offset after it, the watch ends.
     const NEWER = 'c'.repeat(40);
-    state.reached = 1;
     state.info = info({ replid: NEWER, replid2: NEW, secondOffset: 941, offset: 960 });
-    await until(() => redone() === 2 && guard.pending() === 0);
+    await until(() => redone() === 2);
+    state.info = info({ replid: NEWER, replid2: NEW, secondOffset: 941, offset: 980, replicaOffsets: [980] });
+    await until(() => guard.pending() === 0);
     expect(redone()).toBe(2);
     guard.stop();
   });
@@ -217,6 +246,70 @@ describe('createReplicationGuard', () => {
       wanted: 1,
       reached: 1,
     });
+    guard.stop();
+  });
+
+  it('after a WAIT falls short, sends no WAIT until INFO shows the replicas online again', async () => {
+    // A failover that left no replica: the first WAIT runs its timeout and reaches none.
+    const waits = { sent: 0, out: 0, most: 0 };
+    const state = { reached: 0, waits, info: info({ offset: 1000 }) };
+    const guard = checkingGuard(fakeRedis(state));
+    const write = { label: 't', fields: {}, redo: async () => undefined };
+    expect(await guard.confirm(write)).toEqual({ wanted: 1, reached: 0 });
+    expect(waits.sent).toBe(1);
+    // Every confirm after it goes without a WAIT (each would hold the connection for its
+    // timeout): watched instead, as after the first.
+    for (let i = 0; i < 5; i += 1) expect(await guard.confirm(write)).toEqual({ wanted: 1, reached: 0 });
+    expect(waits.sent).toBe(1);
+    expect(guard.pending()).toBe(6);
+    // A replica is back and has them all: the watch ends, and the next confirm WAITs again.
+    state.reached = 1;
+    state.info = info({ offset: 1000, replicaOffsets: [1000] });
+    await until(() => guard.pending() === 0);
+    expect(await guard.confirm(write)).toEqual({ wanted: 1, reached: 1 });
+    expect(waits.sent).toBe(2);
+    guard.stop();
+  });
+
+  it('has at most one WAIT out at a time: confirms that come meanwhile share the next one', async () => {
+    const waits = { sent: 0, out: 0, most: 0 };
+    const state = { reached: 1, waits, waitMs: 20, info: info({}) };
+    const guard = checkingGuard(fakeRedis(state));
+    const write = { label: 't', fields: {}, redo: async () => undefined };
+    const answers = await Promise.all(Array.from({ length: 20 }, () => guard.confirm(write)));
+    expect(answers.every((a) => a.reached === 1)).toBe(true);
+    expect(waits.most).toBe(1);
+    expect(waits.sent).toBe(2); // the first, and one for the 19 that came while it was out
+    expect(guard.pending()).toBe(0);
+    guard.stop();
+  });
+
+  it('gives a WAIT that gets no answer (a stalled server) a deadline: the answer goes out, the writes are watched', async () => {
+    const state = { reached: 1, waitMs: 'never' as const, info: info({}) };
+    const guard = createReplicationGuard(fakeRedis(state), {
+      replicas: 1,
+      timeoutMs: 50,
+      logger: quiet,
+      checkEveryMs: 5,
+    });
+    const started = performance.now();
+    expect(await guard.confirm({ label: 't', fields: {}, redo: async () => undefined })).toEqual({
+      wanted: 1,
+      reached: 0,
+    });
+    expect(performance.now() - started).toBeLessThan(50 + WAIT_ANSWER_GRACE_MS + 2_000);
+    expect(guard.pending()).toBe(1);
+    guard.stop();
+  });
+
+  it("gives a check's INFO a deadline: one that got no answer does not stop the checks after it", async () => {
+    const state = { reached: 0, infoStalls: 0, info: info({ offset: 1000 }) };
+    const { guard } = await watchedWrite(state);
+    // The next two checks meet a stalled server; then a replica has the writes.
+    state.infoStalls = 2;
+    state.info = info({ offset: 1000, replicaOffsets: [1000] });
+    await until(() => guard.pending() === 0);
+    expect(state.infoStalls).toBe(0);
     guard.stop();
   });
 
