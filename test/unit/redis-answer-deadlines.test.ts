@@ -196,6 +196,20 @@ describe('a Redis that stalls', () => {
     );
     expect(audited).toEqual([expect.objectContaining({ reason: 'budget-unread', user: 'U1' })]);
   });
+
+  it('an Approve whose budget cannot be read is told nothing was applied', async () => {
+    const { services } = budgetServices();
+    link.stall();
+    const refusal = await spendBudget(
+      services,
+      { user: 'U1', channel: 'C1', entry: 'approve' },
+      deadlineIn(300),
+    );
+    link.heal();
+    expect(plainText(refusal ?? [])).toMatch(
+      /^Not recorded: .*\. Nothing was applied; please try again in a minute\.$/,
+    );
+  });
 });
 
 describe('a full Redis (maxmemory, noeviction)', () => {

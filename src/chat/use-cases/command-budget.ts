@@ -155,7 +155,10 @@ function budgetUnread(
     reason: 'budget-unread',
     detail: `${why}, channel ${start.channel}`,
   });
-  // "queue is unavailable": the budget lives in the Redis the queue does.
+  // "queue is unavailable": the budget lives in the Redis the queue does. A press of
+  // Approve or Undo is told what it cares about: nothing was applied.
+  if (start.entry === 'approve' || start.entry === 'undo')
+    return say`${icon('failed')} Not recorded: the queue is unavailable right now (the command budget could not be read: ${why}). Nothing was applied; please try again in a minute.`;
   return say`${icon('failed')} Not started: the queue is unavailable right now (the command budget could not be read: ${why}). Nothing was started; please try again in a minute.`;
 }
 
