@@ -97,6 +97,17 @@ const seedA = diagnose(
 );
 
 describe('result message', () => {
+  it('the thread names what guards the workload and was not read, under the fixes (unknown, never none; issue 52.2)', () => {
+    // The seed dump holds no PodDisruptionBudgets: unknown, not absent.
+    const text = textOf(threadReport({ cluster: 'prod', diagnosis: seedA, dryRuns: {} }));
+    expect(text).toContain('Not checked against');
+    expect(text).toMatch(/PodDisruptionBudgets: not read \([^)]*\): /);
+    const noGaps = { ...seedA, coverage: seedA.coverage && { ...seedA.coverage, gaps: [] } };
+    expect(textOf(threadReport({ cluster: 'prod', diagnosis: noGaps, dryRuns: {} }))).not.toContain(
+      'Not checked against',
+    );
+  });
+
   it('promises in the thread only what is there: no dry run or patch without a fix (issue 55)', () => {
     const noFix = bigDiagnosis(1, 0);
     const shown = visible(

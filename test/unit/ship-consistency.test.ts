@@ -55,11 +55,13 @@ const ALL_VARS = new Set([...APP_VARS, ...WORKER_VARS]);
 const CLI_ONLY = new Set(['ROLLOUT_DOCTOR_STATE_DIR', 'ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY']);
 /** Read by `npm run bench` alone (bench/), never deployed. */
 const BENCH_ONLY = new Set(['BENCH_FAILOVER', 'BENCH_FAILOVER_ROUNDS']);
-/** Read where the image is built or released, by the file named: never by a process of ours. */
+/** Read where the image is built or released, or by the tests, by the file named: never by a process of ours. */
 const BUILD_ONLY = new Map([
   ['ROLLOUT_DOCTOR_BUILD_CA', 'scripts/image/build.sh'],
   ['NPM_TOKEN', '.github/workflows/release.yml'],
   ['NODE_EXTRA_CA_CERTS', 'scripts/image/build.sh'],
+  // The test suite's own limits (its waits scaled on a slow machine), never a process of ours.
+  ['ROLLOUT_DOCTOR_TEST_TIME_SCALE', 'test/support/timeouts.ts'],
 ]);
 /** docker-compose.yml interpolation only (the host kubeconfig path); no process reads it. */
 const COMPOSE_ONLY = new Set([

@@ -8,6 +8,7 @@
  * bodies: each adapter escapes it (Slack: src/chat/slack/render.ts; Teams:
  * src/chat/teams/cards.ts).
  */
+import { unreadGuardLines } from '../../diagnosis/guards/guard-gaps.js';
 import { proofBrief, proofSentence, proofSteps } from '../../remediation/proof-text.js';
 import {
   DEFAULT_WORKLOAD_KIND,
@@ -444,6 +445,13 @@ function threadReport(input: ResultInput): ChatMessage[] {
     const heading = say`${icon('fix')} ${strong(`Fix ${i + 1}${i === 0 ? ' (recommended)' : ''}: ${plan.kind}`)}. ${plan.summary}`;
     parts.push(...planParts(shown, heading));
   });
+  // What guards the workload and was not read: the fixes above were not checked against it.
+  const unread = all.length > 0 && diagnosis.coverage ? unreadGuardLines(diagnosis.coverage) : [];
+  if (unread.length > 0)
+    parts.push({
+      kind: 'paragraph',
+      text: say`${icon('warning')} ${strong('Not checked against')} (not read, so unknown, not absent): ${unread.join('; ')}.`,
+    });
   for (const note of diagnosis.notOffered ?? [])
     parts.push({
       kind: 'paragraph',
