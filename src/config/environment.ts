@@ -107,21 +107,24 @@ const parsedList = <T>(parse: (text: string) => T) =>
 
 const KEYGEN_HINT = 'generate keys with `rollout-doctor keygen` (docs/operations.md)';
 
+/** Parses a key, or adds the issue that says why (never the value) and returns z.NEVER. */
+function parsedKey<T>(parse: (text: string) => T, text: string, ctx: z.RefinementCtx): T {
+  try {
+    return parse(text);
+  } catch (error) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `is not a valid key (${error instanceof Error ? error.message : 'unreadable'}): ${KEYGEN_HINT}`,
+    });
+    return z.NEVER;
+  }
+}
+
 /** A required key setting parsed by `parse`; the message never repeats the value. */
 const keySetting = <T>(parse: (text: string) => T) =>
   z.preprocess(
     emptyToUndefined,
-    z.string({ error: `is required: ${KEYGEN_HINT}` }).transform((v, ctx) => {
-      try {
-        return parse(v);
-      } catch (error) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `is not a valid key (${error instanceof Error ? error.message : 'unreadable'}): ${KEYGEN_HINT}`,
-        });
-        return z.NEVER;
-      }
-    }),
+    z.string({ error: `is required: ${KEYGEN_HINT}` }).transform((v, ctx) => parsedKey(parse, v, ctx)),
   );
 
 /** An optional key setting parsed by `parse` (empty: an empty map); the message never repeats the value. */
@@ -131,18 +134,9 @@ const optionalKeySetting = <T>(parse: (text: string) => ReadonlyMap<string, T>) 
     z
       .string()
       .optional()
-      .transform((v, ctx): ReadonlyMap<string, T> => {
-        if (v === undefined) return new Map();
-        try {
-          return parse(v);
-        } catch (error) {
-          ctx.addIssue({
-            code: 'custom',
-            message: `is not a valid key (${error instanceof Error ? error.message : 'unreadable'}): ${KEYGEN_HINT}`,
-          });
-          return z.NEVER;
-        }
-      }),
+      .transform((v, ctx): ReadonlyMap<string, T> =>
+        v === undefined ? new Map() : parsedKey(parse, v, ctx),
+      ),
   );
 
 /**
