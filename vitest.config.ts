@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { HOOK_TIMEOUT_MS, TEST_TIMEOUT_MS } from './test/support/timeouts.js';
 
@@ -6,6 +8,32 @@ import { HOOK_TIMEOUT_MS, TEST_TIMEOUT_MS } from './test/support/timeouts.js';
  * read and parse of the tree (test/support/source-tree.ts) instead of each doing its own.
  */
 const SOURCE_TREE = ['test/unit/structure.test.ts', 'test/unit/import-boundaries.test.ts'];
+
+/**
+ * A test file that replaces a module, a global, the environment or its own limits
+ * (vi.mock and the like) needs a module registry of its own: shared, the replacement
+ * would reach the files after it.
+ */
+const REPLACES_MODULES = /\bvi\.(mock|doMock|unmock|doUnmock|stubGlobal|stubEnv|resetModules|setConfig)\b/;
+
+/**
+ * The in-process test files (unit, simulator, hostile input) that replace nothing: they run
+ * in workers that keep their modules from one file to the next, so each worker imports
+ * src/ (zod, client-node, Bolt…) once instead of once per file; on a 2-core machine
+ * that import was about 40% of the suite's time. Read from the files themselves, so a
+ * new file that mocks is isolated without a list to keep.
+ */
+function sharedModuleFiles(): string[] {
+  return ['test/unit', 'test/sim', 'test/hostile']
+    .flatMap((dir) =>
+      readdirSync(dir, { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.test.ts'))
+        .map((file) => join(dir, file)),
+    )
+    .filter((file) => !SOURCE_TREE.includes(file) && !REPLACES_MODULES.test(readFileSync(file, 'utf8')))
+    .sort();
+}
+const SHARED_MODULES = sharedModuleFiles();
 
 export default defineConfig({
   test: {
@@ -33,9 +61,20 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // Named to sort after 'suite': vitest runs a group's projects in name order, so
+          // the long isolated files (drills, integration) start first and these fill in.
+          name: 'suite-shared',
+          include: SHARED_MODULES,
+          isolate: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'suite',
           include: ['test/**/*.test.ts'],
-          exclude: SOURCE_TREE,
+          exclude: [...SOURCE_TREE, ...SHARED_MODULES],
           sequence: { groupOrder: 1 },
         },
       },

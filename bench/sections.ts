@@ -30,11 +30,18 @@ export function ackSection(r: AckBench, runs: number): Section {
         met: r.appP99 < 50,
       },
       {
-        figure: 'p99 ratio real app / bare Bolt',
+        figure: 'p99 ratio real app / bare Bolt, every command queued',
         median: `${r.ratio}x`,
         comparison: `${ms(r.appP99)} / ${ms(r.bareP99)}`,
-        target: '<= 1.5x',
-        met: r.ratio <= 1.5,
+        target: '<= 1.25x',
+        met: r.ratio <= 1.25,
+      },
+      {
+        figure: 'p99 ratio real app / bare Bolt, one person flooding (refused past the budget)',
+        median: `${r.refused.ratio}x`,
+        comparison: `${ms(r.refused.appP99)} / ${ms(r.refused.bareP99)}`,
+        target: '<= 1.25x',
+        met: r.refused.ratio <= 1.25,
       },
       {
         figure: 'CPU per command, real app (ack, announcement, subscription) / bare Bolt (ack)',
@@ -60,9 +67,9 @@ export function ackSection(r: AckBench, runs: number): Section {
     ],
     notes: [
       'Open-loop load from the benchmark process (node:http, keep-alive): request i leaves at i/rate whatever earlier answers do, so a slow server shows up as latency, not as a lower offered rate.',
-      'Every real-app command names a different Deployment: each one is validated, enqueued in Redis (BullMQ) and acked, then announced with chat.postMessage on the stand-in (a process of its own, so answering those posts does not slow the load generator for the real app only). Both apps are compiled with the build settings and run with plain node, as in production: the real app with its heap flags (src/app/node-flags.ts) and logging at info, the bare app with the defaults of node.',
+      'Every real-app command names a different Deployment: each one is validated, takes its budget, is signed and enqueued in Redis (BullMQ) and acked, then announced with chat.postMessage on the stand-in (a process of its own, so answering those posts does not slow the load generator for the real app only). The budgets are raised for it (one bench person sends 200 a second); the flood row runs an app with the default budgets, where every command after the tenth of the minute is refused privately and queues nothing. Both apps are compiled with the build settings and run with plain node, as in production: the real app with its heap flags (src/app/node-flags.ts) and logging at info, the bare app with the defaults of node.',
       `Both apps first take ${WARM_UP_SECONDS} s of the same load (not counted), so the figures are the steady state rather than V8 compiling a freshly started process.`,
-      `Per run, real app p99: ${r.app.map((x) => ms(x.p99Ms)).join(', ')}; bare: ${r.bare.map((x) => ms(x.p99Ms)).join(', ')}.`,
+      `Per run, real app p99: ${r.app.map((x) => ms(x.p99Ms)).join(', ')}; bare: ${r.bare.map((x) => ms(x.p99Ms)).join(', ')}. Flood rounds, real app: ${r.refused.app.map((x) => ms(x.p99Ms)).join(', ')}; bare: ${r.refused.bare.map((x) => ms(x.p99Ms)).join(', ')}.`,
       `Heap flags (src/app/node-flags.ts: fixed 16 MB semi-spaces, 192 MB initial heap), measured in rounds of their own that alternate the app with a second copy started on Node's defaults: p99 per run with the flags ${r.heapFlags.tuned.map((x) => ms(x.p99Ms)).join(', ')}; with the defaults ${r.heapFlags.defaults.map((x) => ms(x.p99Ms)).join(', ')}. Peak RSS of the app: ${r.heapFlags.tunedPeakMb} MB with the flags, ${r.heapFlags.defaultsPeakMb} MB with the defaults.`,
     ],
   };

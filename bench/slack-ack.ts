@@ -9,7 +9,10 @@
  * process of its own so that answering those posts does not slow the load
  * generator down for the real app only. The real app runs with its heap flags
  * (src/app/node-flags.ts); a second phase sets it against the same app on Node's
- * default heap settings, the evidence for those flags.
+ * default heap settings, the evidence for those flags. A third phase is one person's
+ * flood on an app with the default command budgets: from the eleventh command of the
+ * minute on, each is refused (the budget read, a private answer, an audit line) and
+ * nothing is queued.
  *
  * Run: npx tsx bench/slack-ack.ts
  */
@@ -135,6 +138,13 @@ export interface AckBench {
   appCpuMsPerCommand: number;
   bareCpuMsPerCommand: number;
   /**
+   * One person's flood: the same load on an app with the default command budgets, so all
+   * but the first commands of the minute are refused privately (nothing queued), against
+   * bare Bolt in rounds of their own. Until issue 53 the whole benchmark measured this
+   * path: the budgets refused every command after the tenth.
+   */
+  refused: { app: LoadResult[]; bare: LoadResult[]; appP99: number; bareP99: number; ratio: number };
+  /**
    * The app with its heap flags (src/app/node-flags.ts) against the same app with
    * Node's defaults, in rounds of their own after the comparison with bare Bolt.
    */
@@ -189,11 +199,27 @@ export async function runAckBench(
       ...appKeyEnv(generatePlanKeys({ seal: 'bench-seal', approval: 'bench-approval' })),
     };
     // LOG_LEVEL info: the production default, so logging cost is counted.
-    const startApp = async (nodeFlags?: readonly string[]): Promise<{ url: string; app: Child }> => {
+    // One bench user and channel send 200 commands a second: unless `budgets` is
+    // 'default', budgets far above that, so every command takes its budget (one EVALSHA)
+    // and is queued, the path measured, instead of refused from the eleventh on.
+    const unlimited = {
+      ROLLOUT_DOCTOR_COMMANDS_PER_USER_PER_MINUTE: '1000000000',
+      ROLLOUT_DOCTOR_COMMANDS_PER_CHANNEL_PER_MINUTE: '1000000000',
+    };
+    const startApp = async (
+      nodeFlags?: readonly string[],
+      budgets: 'unlimited' | 'default' = 'unlimited',
+    ): Promise<{ url: string; app: Child }> => {
       const port = await freePort();
       const app = await spawnEntry(
         'src/app/main.ts',
-        { ...common, REDIS_URL: redis.url, PORT: String(port), LOG_LEVEL: 'info' },
+        {
+          ...common,
+          REDIS_URL: redis.url,
+          PORT: String(port),
+          LOG_LEVEL: 'info',
+          ...(budgets === 'unlimited' ? unlimited : {}),
+        },
         { ready: /rollout-doctor app started/, compiled, ...(nodeFlags ? { nodeFlags } : {}) },
       );
       children.push(app);
@@ -228,6 +254,14 @@ export async function runAckBench(
     await sendLoad(defaultsUrl, { rate, seconds: WARM_UP_SECONDS, label: 'warm-defaults' });
     // Own labels: the two apps share Redis, and the same names would join runs.
     const [tuned, defaults] = await alternate(appUrl, 'tuned', defaultsUrl, 'defaults', load);
+    const tunedPeakMb = app.memory().peakMb;
+    const defaultsPeakMb = defaultsApp.memory().peakMb;
+    await defaultsApp.stop('SIGTERM');
+    // One person's flood, refused past the default budgets (the budget keys are the
+    // bench user's and channel's: the earlier phases' unlimited apps counted them too).
+    const { url: budgetedUrl } = await startApp(undefined, 'default');
+    await sendLoad(budgetedUrl, { rate, seconds: WARM_UP_SECONDS, label: 'warm-refused' });
+    const [refusedApp, refusedBare] = await alternate(budgetedUrl, 'refused', bareUrl, 'bare', load);
     const m = (rows: LoadResult[], key: keyof LoadResult): number => median(rows.map((r) => r[key]));
     return {
       rate,
@@ -243,13 +277,20 @@ export async function runAckBench(
       ratio: round2(m(appResults, 'p99Ms') / m(bareResults, 'p99Ms')),
       appCpuMsPerCommand,
       bareCpuMsPerCommand,
+      refused: {
+        app: refusedApp,
+        bare: refusedBare,
+        appP99: m(refusedApp, 'p99Ms'),
+        bareP99: m(refusedBare, 'p99Ms'),
+        ratio: round2(m(refusedApp, 'p99Ms') / m(refusedBare, 'p99Ms')),
+      },
       heapFlags: {
         tuned,
         defaults,
         tunedP99: m(tuned, 'p99Ms'),
         defaultsP99: m(defaults, 'p99Ms'),
-        tunedPeakMb: app.memory().peakMb,
-        defaultsPeakMb: defaultsApp.memory().peakMb,
+        tunedPeakMb,
+        defaultsPeakMb,
       },
     };
   } finally {

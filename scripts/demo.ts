@@ -22,21 +22,12 @@
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { playCheckoutStory } from './demo/checkout-story.js';
 import { CHANNEL_NAMES, SLACK_NAMES, type StoryContext } from './demo/context.js';
 import type { DemoProcess } from './demo/processes.js';
-import { DemoError } from './demo/redis.js';
-import { startSlackPrinter, type SlackPrinter } from './demo/slack-printer.js';
+import { DemoError } from './demo/demo-error.js';
+import type { SlackPrinter } from './demo/slack-printer.js';
 import { auditLines } from './demo/audit.js';
 import { createCleanup, runScript } from './demo/cleanup.js';
-import { slackUser } from './demo/slack-user.js';
-import { startDemoStack } from './demo/stack.js';
-import { playTrackerStory } from './demo/tracker-story.js';
-import { playNodeAgentStory } from './demo/node-agent-story.js';
-import { playLedgerStory } from './demo/ledger-story.js';
-import { playCanaryStory } from './demo/canary-story.js';
-import { playTeamsStories, startDemoTeams, TEAMS_CHANNEL_NAMES, TEAMS_NAMES } from './demo/teams-story.js';
-import { startTeamsPrinter } from './demo/teams-printer.js';
 import type { DemoKind } from './demo-scenario.js';
 
 const USAGE = `Usage: npm run demo [-- --timeout-seconds N] [--time-scale N] [--dra] [--kind KIND] [--chat CHAT]
@@ -94,6 +85,17 @@ async function run(
   signal: AbortSignal,
   keepLogs: () => boolean,
 ): Promise<void> {
+  // The stack and the stories are loaded once the options are good: --help and bad
+  // input answer at once, without loading the app, the simulator and the stand-ins.
+  const [{ startDemoStack }, { startSlackPrinter }, { startTeamsPrinter }, { slackUser }, teamsStory] =
+    await Promise.all([
+      import('./demo/stack.js'),
+      import('./demo/slack-printer.js'),
+      import('./demo/teams-printer.js'),
+      import('./demo/slack-user.js'),
+      import('./demo/teams-story.js'),
+    ]);
+  const { playTeamsStories, startDemoTeams, TEAMS_CHANNEL_NAMES } = teamsStory;
   const teams = chat === 'teams' ? await startDemoTeams(cleanup) : undefined;
   if (teams)
     say(`Teams:      stand-in Bot Connector, OpenID keys and token service at ${teams.teams.baseUrl}`);
@@ -137,6 +139,19 @@ async function run(
     signal,
   };
   const story = (async () => {
+    const [
+      { playTrackerStory },
+      { playCheckoutStory },
+      { playNodeAgentStory },
+      { playLedgerStory },
+      { playCanaryStory },
+    ] = await Promise.all([
+      import('./demo/tracker-story.js'),
+      import('./demo/checkout-story.js'),
+      import('./demo/node-agent-story.js'),
+      import('./demo/ledger-story.js'),
+      import('./demo/canary-story.js'),
+    ]);
     if (teams) {
       await playTeamsStories(ctx, teams.teams);
       return;
@@ -234,7 +249,8 @@ async function main(interrupted: () => boolean, signal: AbortSignal): Promise<nu
       run(args.timeScale, Math.min(60_000, timeoutMs), dra, kind, chat, storySignal, () => failed),
       stopped,
     ]);
-    const audit = await auditLines(processes, chat === 'teams' ? TEAMS_NAMES : SLACK_NAMES);
+    const names = chat === 'teams' ? (await import('./demo/teams-story.js')).TEAMS_NAMES : SLACK_NAMES;
+    const audit = await auditLines(processes, names);
     if (audit.length > 0) {
       say('');
       say('Audit events logged:');

@@ -26,7 +26,7 @@ import { z } from 'zod';
 import { createCleanup, runScript } from './demo/cleanup.js';
 import { CHANNELS } from './demo/context.js';
 import type { DemoProcess } from './demo/processes.js';
-import { DemoError } from './demo/redis.js';
+import { DemoError } from './demo/demo-error.js';
 import {
   approveInTeams,
   approveRecommended,

@@ -5,7 +5,7 @@
  */
 import type { StoredMessage } from '../../test/support/slack-standin.js';
 import { act, CHANNELS, PEOPLE, type StoryContext, waitForSlack } from './context.js';
-import { DemoError } from './redis.js';
+import { DemoError } from './demo-error.js';
 import { buttonsOf, findMessage } from './slack-user.js';
 
 export async function askAndApprove(

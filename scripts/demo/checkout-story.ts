@@ -16,7 +16,7 @@ import {
   waitForRolledOut,
   waitForSlack,
 } from './context.js';
-import { DemoError } from './redis.js';
+import { DemoError } from './demo-error.js';
 import { buttonsOf, findMessage } from './slack-user.js';
 
 const FIX = 'exclude-node';

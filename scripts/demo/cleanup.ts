@@ -3,7 +3,7 @@
  * a signal. A resource still being created when cleanup begins is awaited and then
  * undone, so nothing outlives the demo.
  */
-import { DemoError } from './redis.js';
+import { DemoError } from './demo-error.js';
 
 export interface Cleanup {
   /** Creates a resource unless cleanup began (then rejects with DemoError('interrupted')). */

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Simulator } from '../../sim/index.js';
 import type { SlackStandin, StoredMessage } from '../../test/support/slack-standin.js';
-import { DemoError } from './redis.js';
+import { DemoError } from './demo-error.js';
 import type { SlackUser } from './slack-user.js';
 
 /** Who and where, in the demo's Slack workspace (ids as Slack formats them). */

@@ -18,7 +18,7 @@ import {
   waitForRolledOut,
   waitForSlack,
 } from './context.js';
-import { DemoError } from './redis.js';
+import { DemoError } from './demo-error.js';
 import { buttonsOf, findMessage } from './slack-user.js';
 
 const GOOD = 'registry.example.com/payments/ledger:3.4.1';

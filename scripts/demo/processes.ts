@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DemoError } from './redis.js';
+import { DemoError } from './demo-error.js';
 
 export interface DemoProcess {
   name: string;

@@ -9,6 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { startRedis } from '../../test/support/redis.js';
+import { DemoError } from './demo-error.js';
 
 export interface DemoRedis {
   url: string;
@@ -17,11 +18,6 @@ export interface DemoRedis {
   /** True for the Redis at REDIS_URL, which a real deployment may use too. */
   shared: boolean;
   close(): Promise<void>;
-}
-
-/** A human problem the demo reports and exits non-zero on, without a stack trace. */
-export class DemoError extends Error {
-  override name = 'DemoError';
 }
 
 async function answers(url: string): Promise<boolean> {

@@ -4,7 +4,7 @@
  */
 import type { SlackStandin, StoredMessage } from '../../test/support/slack-standin.js';
 import { postClick, postSigned, slashCommandBody } from '../../test/support/slack-sign.js';
-import { DemoError } from './redis.js';
+import { DemoError } from './demo-error.js';
 
 type Json = Record<string, unknown>;
 

@@ -20,7 +20,8 @@ import { demoScenarioObjects, type DemoKind } from '../demo-scenario.js';
 import type { Cleanup } from './cleanup.js';
 import { CHANNELS, PEOPLE } from './context.js';
 import { startProcess, waitForHttp, type DemoProcess } from './processes.js';
-import { DemoError, demoRedis } from './redis.js';
+import { DemoError } from './demo-error.js';
+import { demoRedis } from './redis.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DEMO_BOT_TOKEN = 'xoxb-demo-not-a-real-token';

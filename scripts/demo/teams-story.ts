@@ -21,7 +21,7 @@ import { CHECKOUT, TRACKER } from '../demo-scenario.js';
 import { checkCheckoutFixed, fireAlert, waitForCrashingPod } from './checkout-story.js';
 import { act, type StoryContext, waitForRecord } from './context.js';
 import type { Cleanup } from './cleanup.js';
-import { DemoError } from './redis.js';
+import { DemoError } from './demo-error.js';
 import { renderActivity } from './teams-render.js';
 import { breakTracker, checkTrackerFixed } from './tracker-story.js';
 

@@ -10,7 +10,7 @@ import type { Deployment, KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
 import type { Cleanup } from '../demo/cleanup.js';
 import { CHANNEL_NAMES, CHANNELS, PEOPLE } from '../demo/context.js';
 import type { DemoProcess } from '../demo/processes.js';
-import { DemoError } from '../demo/redis.js';
+import { DemoError } from '../demo/demo-error.js';
 import { startDemoStack, type DemoStack } from '../demo/stack.js';
 import { startDemoTeams, TEAMS_CHANNEL_NAMES, TEAMS_PEOPLE } from '../demo/teams-story.js';
 import type { SlackStandin } from '../../test/support/slack-standin.js';

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { StoryContext } from '../../scripts/demo/context.js';
-import { DemoError } from '../../scripts/demo/redis.js';
+import { DemoError } from '../../scripts/demo/demo-error.js';
 import { playTrackerStory } from '../../scripts/demo/tracker-story.js';
 import type { SlackStandin, StoredMessage } from '../support/slack-standin.js';
 import { SIGNAL_WAIT_MS } from '../support/timeouts.js';

@@ -124,6 +124,14 @@ export async function startDrillWorkers(
   sim: Simulator,
   redisUrl: string,
   env: Record<string, string> = {},
+  options: {
+    /**
+     * The clock the workers judge jobs by (a plan's expiry): a drill that must be
+     * minutes later moves it instead of waiting them out. Their clock watch still
+     * compares the real clock with Redis.
+     */
+    now?: () => number;
+  } = {},
 ): Promise<DrillWorkers> {
   const dir = await mkdtemp(join(tmpdir(), 'rd-drill-'));
   const kubeconfig = join(dir, 'kubeconfig');
@@ -151,7 +159,10 @@ export async function startDrillWorkers(
   const runtime = startWorkers(
     config,
     createLogger({ level: config.logLevel, name: 'drill-worker' }, sink),
-    kubeClusterDeps(client, { rolloutTimeoutMs: config.rolloutTimeoutMs }),
+    {
+      ...kubeClusterDeps(client, { rolloutTimeoutMs: config.rolloutTimeoutMs }),
+      ...(options.now ? { now: options.now } : {}),
+    },
     { lockDurationMs: config.jobLockMs, stalledIntervalMs: config.stalledIntervalMs },
   );
   let stopped = false;
