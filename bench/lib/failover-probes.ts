@@ -10,7 +10,7 @@ import { redisKeys } from '../../src/queue/redis-keys.js';
 import { parsePlanButtonValue } from '../../src/chat/slack/blocks/action-ids.js';
 import type { SentinelSet } from '../../test/support/redis-sentinel.js';
 import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
-import { NAME, NS, clickButton, deadlockTracker, deployment } from '../../test/drills/support/drill-kit.js';
+import { NAME, NS, deadlockTracker, deployment } from '../../test/drills/support/drill-kit.js';
 import { buttonsOf, postSigned, slashCommandBody } from '../../test/support/slack-sign.js';
 import type { SlackStandin, StoredMessage } from '../../test/support/slack-standin.js';
 import { SIGNAL_WAIT_MS } from '../../test/support/timeouts.js';
@@ -165,9 +165,7 @@ export async function approveAfterKill(
   let refusedWith: string | undefined;
   while (approvedMs === undefined && refusedWith === undefined && refused + unanswered < 200) {
     const at = Date.now();
-    await clickButton(stack.appUrl, STACK_SECRET, result, button.action_id, STACK_APPROVER).catch(
-      () => undefined,
-    );
+    await stack.click(result, button.action_id).catch(() => undefined);
     const answer = await within(slack, ANSWER_MS, () => answerTo(slack, result, at));
     if (answer === undefined) unanswered += 1;
     else if (answer === 'retry') refused += 1;

@@ -12,7 +12,8 @@ import { startSimulator, type SimOptions, type Simulator } from '../../sim/index
 import { freePort, startRedis, type TestRedis } from '../../test/support/redis.js';
 import { startSentinelSet, type SentinelSet } from '../../test/support/redis-sentinel.js';
 import { startRedisPartition, type RedisPartition } from '../../test/support/redis-faults.js';
-import { postSigned, slashCommandBody } from '../../test/support/slack-sign.js';
+import { postClick, postSigned, slashCommandBody } from '../../test/support/slack-sign.js';
+import type { StoredMessage } from '../../test/support/slack-standin.js';
 import { startSlackStandin, type SlackStandin } from '../../test/support/slack-standin.js';
 import { spawnEntry, type Child } from './children.js';
 import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../../src/trust/keygen.js';
@@ -61,6 +62,15 @@ export interface Stack {
   startApp(): Promise<{ app: Child; url: string }>;
   /** Posts a signed `/rollout-doctor <text>` to the app. */
   command(text: string, user?: string): Promise<{ status: number; body: string; ms: number }>;
+  /**
+   * Posts a signed click of `message`'s button `actionId`: by the approver unless `user`
+   * is given, to the app unless `appUrl` names another replica (`startApp`).
+   */
+  click(
+    message: StoredMessage,
+    actionId: string,
+    by?: { user?: string; appUrl?: string },
+  ): Promise<{ status: number; body: string; ms: number }>;
   close(): Promise<void>;
 }
 
@@ -164,6 +174,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       startApp,
       command: (text, user = 'U0ONCALL') =>
         postSigned(`${appUrl}/slack/events`, STACK_SECRET, slashCommandBody({ text, user_id: user })),
+      click: (message, actionId, by = {}) =>
+        postClick(
+          `${by.appUrl ?? appUrl}/slack/events`,
+          STACK_SECRET,
+          message,
+          actionId,
+          by.user ?? STACK_APPROVER,
+        ),
       close,
     };
   } catch (error) {

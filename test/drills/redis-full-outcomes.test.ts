@@ -9,8 +9,8 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
-import { buttonsOf, postClick } from '../support/slack-sign.js';
+import { startStack, type Stack } from '../../bench/lib/stack.js';
+import { buttonsOf } from '../support/slack-sign.js';
 import type { StoredMessage } from '../support/slack-standin.js';
 import { fillRedis } from '../support/redis-faults.js';
 import {
@@ -62,13 +62,7 @@ for (const seconds of [8, 15]) {
         delayMs: 1_500,
         times: 1,
       });
-      const click = await postClick(
-        `${stack.appUrl}/slack/events`,
-        STACK_SECRET,
-        result,
-        approve.action_id,
-        STACK_APPROVER,
-      );
+      const click = await stack.click(result, approve.action_id);
       expect(click.status).toBe(200);
       const patch = await waitUntil(
         'the real PATCH reached the API server',

@@ -8,14 +8,13 @@
  */
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
+import { startStack, type Stack } from '../../bench/lib/stack.js';
 import { QUEUE_PREFIX, diagnoseQueueName, remediateQueueName } from '../../src/queue/names.js';
 import type { StoredMessage } from '../support/slack-standin.js';
 import {
   FAST_RECOVERY,
   NAME,
   NS,
-  clickButton,
   deadlockTracker,
   deployment,
   queuesSettled,
@@ -83,9 +82,7 @@ describe('Redis stopped and restarted', () => {
 
     // Queued before the stop: an approved remediation and a fresh diagnosis.
     sim.clearRequests();
-    expect(
-      (await clickButton(stack.appUrl, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER)).status,
-    ).toBe(200);
+    expect((await stack.click(result, 'approve_plan.0')).status).toBe(200);
     await slack.waitFor(() =>
       /approved/.test(slack.messages.get(`${result.channel}/${result.ts}`)?.text ?? ''),
     );

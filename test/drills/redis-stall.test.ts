@@ -15,9 +15,9 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
+import { STACK_APPROVER, startStack, type Stack } from '../../bench/lib/stack.js';
 import { parsePlanButtonValue } from '../../src/chat/slack/blocks/action-ids.js';
-import { buttonsOf, postClick } from '../support/slack-sign.js';
+import { buttonsOf } from '../support/slack-sign.js';
 import {
   NS,
   deadlockTracker,
@@ -136,13 +136,7 @@ describe('Redis stalls as an approval claims its plan', () => {
       // The stall starts with the approval's claim script (it names the plan's approvals-shown key).
       link.stallOn(`rd:plan:${planId}:approvals-shown`);
       const clickedAt = Date.now();
-      const click = await postClick(
-        `${stack.appUrl}/slack/events`,
-        STACK_SECRET,
-        result,
-        approve.action_id,
-        STACK_APPROVER,
-      );
+      const click = await stack.click(result, approve.action_id);
       expect(click.status).toBe(200);
       const told = await waitUntil('the approver answered', answerSince(clickedAt), SIGNAL_WAIT_MS);
       expect(told.text).toContain('could not be recorded: Redis did not answer in time');
@@ -164,13 +158,7 @@ describe('Redis stalls as an approval claims its plan', () => {
 
       // The next click is taken and applied, once.
       const again = Date.now();
-      await postClick(
-        `${stack.appUrl}/slack/events`,
-        STACK_SECRET,
-        result,
-        approve.action_id,
-        STACK_APPROVER,
-      );
+      await stack.click(result, approve.action_id);
       await stack.slack.waitFor(
         () =>
           [...stack.slack.messages.values()].find(

@@ -6,14 +6,13 @@
  * dropped, never doubled: the user sees exactly one result.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
+import { startStack, type Stack } from '../../bench/lib/stack.js';
 import type { Child } from '../../bench/lib/children.js';
 import type { StoredMessage } from '../support/slack-standin.js';
 import {
   FAST_RECOVERY,
   NAME,
   NS,
-  clickButton,
   deadlockTracker,
   deployment,
   queuesSettled,
@@ -135,9 +134,7 @@ describe('SIGTERM during a running job', () => {
     // keep the job running when the signal arrives.
     sim.addFault({ match: { verb: 'get', resource: 'deployments', name: NAME }, delayMs: 1_500, times: 2 });
     sim.clearRequests();
-    expect(
-      (await clickButton(stack.appUrl, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER)).status,
-    ).toBe(200);
+    expect((await stack.click(result, 'approve_plan.0')).status).toBe(200);
     await sim.waitFor(() => sim.requests.some((r) => r.verb === 'get' && r.name === NAME), SIGNAL_WAIT_MS);
     expect(await worker.stop('SIGTERM', 15_000)).toBe(0);
 

@@ -4,9 +4,9 @@
  * reach the API server once, and the channel must show one result.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
+import { startStack, type Stack } from '../../bench/lib/stack.js';
 import type { Deployment } from '../../src/diagnosis/k8s.js';
-import { buttonsOf, postClick } from '../support/slack-sign.js';
+import { buttonsOf } from '../support/slack-sign.js';
 import type { StoredMessage } from '../support/slack-standin.js';
 import { FAST_RECOVERY, NAME, NS, queuesSettled, realPatches } from './support/drill-kit.js';
 import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
@@ -52,7 +52,7 @@ const resultMessages = (): StoredMessage[] =>
 function approve(message: StoredMessage): Promise<{ status: number }> {
   const button = buttonsOf(message).find((b) => b.action_id.startsWith('approve_plan'));
   if (!button) throw new Error('no approve button on the result');
-  return postClick(`${stack.appUrl}/slack/events`, STACK_SECRET, message, button.action_id, STACK_APPROVER);
+  return stack.click(message, button.action_id);
 }
 
 describe('worker killed with SIGKILL', () => {

@@ -7,9 +7,9 @@
  * stale "already applied" and moved the message back from "rolled out".
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
+import { startStack, type Stack } from '../../bench/lib/stack.js';
 import type { Child } from '../../bench/lib/children.js';
-import { buttonsOf, postClick } from '../support/slack-sign.js';
+import { buttonsOf } from '../support/slack-sign.js';
 import type { StoredMessage } from '../support/slack-standin.js';
 import { startRedisPartition, type RedisPartition } from '../support/redis-faults.js';
 import {
@@ -81,13 +81,7 @@ describe('a worker cut off from Redis while its PATCH is in flight', () => {
       delayMs: 25_000,
       times: 1,
     });
-    const click = await postClick(
-      `${stack.appUrl}/slack/events`,
-      STACK_SECRET,
-      result,
-      approve.action_id,
-      STACK_APPROVER,
-    );
+    const click = await stack.click(result, approve.action_id);
     expect(click.status).toBe(200);
     const heldPatch = await waitUntil(
       "A's PATCH reached the API server",

@@ -14,7 +14,7 @@
  * "applied" reaches its thread within seconds; the plan is applied once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
+import { STACK_APPROVER, startStack, type Stack } from '../../bench/lib/stack.js';
 import {
   PLAN_KIND,
   addBystander,
@@ -25,7 +25,7 @@ import {
 import { buttonsOf } from '../support/slack-sign.js';
 import type { StoredMessage } from '../support/slack-standin.js';
 import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
-import { FAST_RECOVERY, clickButton, queuesSettled, realPatches } from '../drills/support/drill-kit.js';
+import { FAST_RECOVERY, queuesSettled, realPatches } from '../drills/support/drill-kit.js';
 import type { SentinelSet } from '../support/redis-sentinel.js';
 
 /** Slack's acknowledgement window: behaviour, not a test limit (not scaled). */
@@ -125,7 +125,7 @@ async function approveLater(result: StoredMessage, t0: number): Promise<Click> {
   const due = t0 + CLICK_AT_MS;
   if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
   const at = Date.now();
-  const click = await clickButton(stack.appUrl, STACK_SECRET, result, button.action_id, STACK_APPROVER);
+  const click = await stack.click(result, button.action_id);
   expect(click.status).toBe(200);
   const answer = await slack.waitFor(() => {
     const update = slack

@@ -20,7 +20,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
+import { startStack, type Stack } from '../../bench/lib/stack.js';
 import { HOOK_TIMEOUT_MS, SIGNAL_WAIT_MS, STORY_TIMEOUT_MS } from '../support/timeouts.js';
 import type { SentinelSet } from '../support/redis-sentinel.js';
 import type { StoredMessage } from '../support/slack-standin.js';
@@ -28,7 +28,6 @@ import {
   FAST_RECOVERY,
   NAME,
   NS,
-  clickButton,
   deadlockTracker,
   deployment,
   queuesSettled,
@@ -169,7 +168,7 @@ describe('Redis Sentinel failover under the running app and worker', () => {
       // (the replica was cut off), the app ran the lost command again, and its result
       // replaced the first one on the message (a plan re-made with the state it read).
       const shown = slack.messages.get(`${result.channel}/${result.ts}`) ?? result;
-      const click = await clickButton(stack.appUrl, STACK_SECRET, shown, 'approve_plan.0', STACK_APPROVER);
+      const click = await stack.click(shown, 'approve_plan.0');
       expect(click.status).toBe(200);
       await slack
         .waitFor(

@@ -23,7 +23,6 @@ import {
   FAST_RECOVERY,
   NAME,
   NS,
-  clickButton,
   deadlockTracker,
   deployment,
   queuesSettled,
@@ -181,7 +180,7 @@ describe('two app replicas and two workers on one Sentinel set', () => {
           if (!buttonsOf(shown() ?? result).some((b) => b.action_id === 'approve_plan.0')) return false;
           const at = Date.now();
           const clicks = await Promise.all(
-            apps.map((url) => clickButton(url, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER)),
+            apps.map((url) => stack.click(result, 'approve_plan.0', { appUrl: url })),
           );
           for (const c of clicks) expect(c.status).toBe(200);
           // Each click answered: the message approved, or a reply to each ("try again").

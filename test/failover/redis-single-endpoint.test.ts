@@ -18,7 +18,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
+import { startStack, type Stack } from '../../bench/lib/stack.js';
 import { HOOK_TIMEOUT_MS, SIGNAL_WAIT_MS, STORY_TIMEOUT_MS } from '../support/timeouts.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import type { StoredMessage } from '../support/slack-standin.js';
@@ -26,7 +26,6 @@ import {
   FAST_RECOVERY,
   NAME,
   NS,
-  clickButton,
   deadlockTracker,
   deployment,
   queuesSettled,
@@ -122,9 +121,7 @@ describe('one redis:// address whose server is demoted to a replica and promoted
       expect(refused.ms).toBeLessThan(3_000);
       expect(refused.body).toContain('Nothing was started');
       const before = ephemerals().length;
-      expect(
-        (await clickButton(stack.appUrl, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER)).status,
-      ).toBe(200);
+      expect((await stack.click(result, 'approve_plan.0')).status).toBe(200);
       const told = await waitUntil('the clicker to be told', async () => ephemerals().slice(before)[0]);
       expect(told).toContain('Nothing was applied');
       expect(slack.messages.get(`${result.channel}/${result.ts}`)?.text).not.toMatch(/approved/);
@@ -137,9 +134,7 @@ describe('one redis:// address whose server is demoted to a replica and promoted
       const worker = stack.workers[0];
       expect(await worker?.stop('SIGTERM')).toBe(0);
       sim.clearRequests();
-      expect(
-        (await clickButton(stack.appUrl, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER)).status,
-      ).toBe(200);
+      expect((await stack.click(result, 'approve_plan.0')).status).toBe(200);
       await slack.waitFor(
         () => /approved/.test(slack.messages.get(`${result.channel}/${result.ts}`)?.text ?? ''),
         SIGNAL_WAIT_MS,

@@ -17,7 +17,7 @@ import { NOTIFY_QUEUES, diagnoseQueueName, remediateQueueName } from '../../../s
 import { kubeClusterDeps } from '../../../src/worker/kube-deps.js';
 import { startWorkers, type WorkerRuntime } from '../../../src/worker/runtime.js';
 import { waitForIdleQueues } from '../../support/queue-idle.js';
-import { buttonsOf, postClick } from '../../support/slack-sign.js';
+import { buttonsOf } from '../../support/slack-sign.js';
 import type { SlackStandin, StoredMessage } from '../../support/slack-standin.js';
 import { testKeys } from '../../support/plan-keys.js';
 import { SIGNAL_WAIT_MS } from '../../support/timeouts.js';
@@ -176,20 +176,6 @@ export async function startDrillWorkers(
       await rm(dir, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * A signed block_actions click on `message`'s button `actionId` by `user`, posted to
- * `${appUrl}/slack/events` (for drills running the app as a child process).
- */
-export function clickButton(
-  appUrl: string,
-  secret: string,
-  message: StoredMessage,
-  actionId: string,
-  user: string,
-): Promise<{ status: number; body: string; ms: number }> {
-  return postClick(`${appUrl}/slack/events`, secret, message, actionId, user);
 }
 
 /** A fresh diagnosis of the tracker in the channel, with its Approve buttons. */
