@@ -150,7 +150,14 @@ export async function postInTeams(
     .filter({ hasText: options.mentions })
     .filter({ has: page.locator('button.ac-pushButton.style-positive:enabled') })
     .first();
-  await card.waitFor({ timeout: options.timeoutMs });
+  try {
+    await card.waitFor({ timeout: options.timeoutMs });
+  } catch (error) {
+    const shown = await thread.innerText().catch(() => '(no thread)');
+    throw new Error(`no card with an enabled primary button for ${options.mentions}; the thread shows:\n${shown}`, {
+      cause: error,
+    });
+  }
   const id = await card.getAttribute('data-activity-id');
   if (!id) throw new Error('the card has no activity id');
   return page.locator(`#teams .teams-post[data-activity-id="${id}"]`);

@@ -160,18 +160,27 @@ export function teamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     platform: TEAMS,
     failureOf: connectorFailure,
     post,
+    /**
+     * The record first, then the activity: a client that sees the new version refreshes
+     * it at once (its person listed), and the refresh is answered from the record, so
+     * the record must already hold what the new version shows. Written after, a refresh
+     * that overtook it answered with the previous card, and that person's view stayed
+     * there (a progress line instead of the result and its buttons) until the next update.
+     * An update Teams refuses leaves the record one step ahead of the shared card: a
+     * refresh then shows what the app meant to show, and the caller's retry sends it.
+     */
     async update(ref, message) {
       const [refreshUserIds, serviceUrl] = await Promise.all([
         options.refreshUserIds(),
         options.serviceUrlOf(ref.conversation.id),
       ]);
+      await store.set(ref, { message, refreshUserIds });
       await connector.update(
         serviceUrl,
         teamsConversationId(ref.conversation),
         ref.id,
         activityFor(message, refreshUserIds),
       );
-      await store.set(ref, { message, refreshUserIds });
     },
     /**
      * Teams has no message only one person sees in a channel or group chat outside an
