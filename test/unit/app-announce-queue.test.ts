@@ -137,8 +137,39 @@ describe('announceRun', () => {
     vi.advanceTimersByTime(1);
     await drain();
     expect(started).toEqual(['h1', 'h2', 'h3', 'h4', 'h5']);
-    // Give the slots back so later files in this worker start from an empty queue.
-    vi.advanceTimersByTime(10_000);
+  });
+
+  it("keeps each app runtime's slots apart: one whose calls hang never delays another's", async () => {
+    const started: string[] = [];
+    const hanging = {
+      chat: {
+        postMessage: ({ text }: { text: string }) => {
+          started.push(text);
+          return new Promise(() => undefined); // a stopped runtime's chat API, never answering
+        },
+      },
+    } as unknown as webApi.WebClient;
+    const answering = {
+      chat: {
+        postMessage: async ({ text }: { text: string }) => {
+          started.push(text);
+          return { ok: true, ts: `ts-${text}` };
+        },
+      },
+    } as unknown as webApi.WebClient;
+    const runtime = () =>
+      ({
+        config: { runDeadlineMs: 600_000 },
+        subscriptions: { subscribe: async () => ({ state: 'none' }) },
+      }) as unknown as AppServices;
+    const stopped = runtime();
+    for (const text of ['s1', 's2', 's3', 's4', 's5', 's6']) {
+      void announceRun(stopped, createSlackChatAdapter(hanging), IN_C1, runOf(text, text));
+    }
+    await drain();
+    const posted = await announceRun(runtime(), createSlackChatAdapter(answering), IN_C1, runOf('n', 'new'));
+    expect(posted?.id).toBe('ts-new');
+    expect(started).toEqual(['s1', 's2', 's3', 's4', 'new']);
   });
 });
 

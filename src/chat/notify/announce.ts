@@ -19,25 +19,48 @@ import { watchRunDeadline } from './run-deadline.js';
 const ANNOUNCE_CONCURRENCY = 4;
 /** A slot is lent for at most this long, so calls hanging on a chat API cannot stop the others. */
 const SLOT_MS = 10_000;
-let announcing = 0;
-const waiting: (() => void)[] = [];
 
-async function announceSlot(): Promise<() => void> {
-  if (announcing >= ANNOUNCE_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve));
-  else announcing += 1;
-  let released = false;
-  const release = (): void => {
-    if (released) return;
-    released = true;
-    clearTimeout(timer);
-    // Hand the slot straight to the next waiter (FIFO), or free it.
-    const next = waiting.shift();
-    if (next) next();
-    else announcing -= 1;
+/** Lends the slots of one app runtime, FIFO; resolves with the slot's release. */
+type AnnounceSlots = () => Promise<() => void>;
+
+function announceSlots(): AnnounceSlots {
+  let announcing = 0;
+  const waiting: (() => void)[] = [];
+  return async () => {
+    if (announcing >= ANNOUNCE_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve));
+    else announcing += 1;
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      clearTimeout(timer);
+      // Hand the slot straight to the next waiter (FIFO), or free it.
+      const next = waiting.shift();
+      if (next) next();
+      else announcing -= 1;
+    };
+    const timer = setTimeout(release, SLOT_MS);
+    timer.unref();
+    return release;
   };
-  const timer = setTimeout(release, SLOT_MS);
-  timer.unref();
-  return release;
+}
+
+/**
+ * The slots of each app runtime, found by its subscription store (one per runtime). Kept
+ * apart, a runtime's announcements never wait behind another's: in one process (tests,
+ * benches) a stopped runtime's announcements can still be retrying against a chat API
+ * that is gone, each holding a slot for SLOT_MS, and a new runtime's first announcement
+ * waited behind them for a minute.
+ */
+const slotsByRuntime = new WeakMap<object, AnnounceSlots>();
+
+function slotsOf(services: Pick<RunDeliveryServices, 'subscriptions'>): AnnounceSlots {
+  let slots = slotsByRuntime.get(services.subscriptions);
+  if (!slots) {
+    slots = announceSlots();
+    slotsByRuntime.set(services.subscriptions, slots);
+  }
+  return slots;
 }
 
 export type AnnounceServices = RunDeliveryServices &
@@ -62,7 +85,7 @@ export async function announceRun(
 ): Promise<PortMessageRef | null> {
   const platform = chatPlatform(adapter.platform);
   if (platform === null) return null;
-  const release = await announceSlot();
+  const release = await slotsOf(services)();
   try {
     let posted: PortMessageRef;
     try {
