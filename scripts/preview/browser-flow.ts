@@ -154,9 +154,12 @@ export async function postInTeams(
     await card.waitFor({ timeout: options.timeoutMs });
   } catch (error) {
     const shown = await thread.innerText().catch(() => '(no thread)');
-    throw new Error(`no card with an enabled primary button for ${options.mentions}; the thread shows:\n${shown}`, {
-      cause: error,
-    });
+    throw new Error(
+      `no card with an enabled primary button for ${options.mentions}; the thread shows:\n${shown}`,
+      {
+        cause: error,
+      },
+    );
   }
   const id = await card.getAttribute('data-activity-id');
   if (!id) throw new Error('the card has no activity id');

@@ -17,7 +17,12 @@ import {
 } from '../policy/approval-policy.js';
 import { createReadPolicy } from '../policy/read-policy.js';
 import { createPlanStore } from '../queue/plan-store.js';
-import { closeConnection, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
+import {
+  closeConnection,
+  createProducerConnection,
+  createWorkerConnection,
+  firstConnection,
+} from '../queue/connection.js';
 import { probeWrites, RedisReadOnlyError } from '../queue/role.js';
 import type { Redis } from 'ioredis';
 import type { RecordSigner, RecordVerifier } from '../queue/record-mark.js';
@@ -88,6 +93,9 @@ function alertAndTeamsRoutes(deps: {
     );
   return [...alerts.routes, ...(teams ? [teams.route] : [])];
 }
+
+/** How long a start waits for the producer connection's first connect (its connectTimeout). */
+const FIRST_CONNECTION_MS = 2_000;
 
 /**
  * Wires the app process: fail-fast producer connection, plan store, policy,
@@ -180,6 +188,11 @@ export async function startAppRuntime(
     ...(options.extraRoutes ?? []),
     ...alertAndTeamsRoutes({ config, services, producers, redis, records, logger }),
   ];
+  // The first command after a start is answered with Redis as it is: a connection still
+  // being made (a loaded machine, Sentinel's lookup) would fail the answer's Redis calls
+  // at once (no offline queue) and say "Redis is unreachable". Redis refusing does not hold
+  // the start: the answers say so.
+  await firstConnection(redis, FIRST_CONNECTION_MS);
   // Slack, Teams (docs/teams.md) or both (src/config/slack.ts); without Slack, no Bolt.
   const handle = config.slack
     ? await startSlackApp(services, config.slack, {

@@ -80,6 +80,26 @@ export async function waitForReady(connection: Redis, timeoutMs: number): Promis
   });
 }
 
+/**
+ * Resolves once the connection is ready, or has failed to connect once (an error or a
+ * close: Redis refuses or is not there, and answers will say so), or after `timeoutMs`;
+ * never rejects. For a process about to serve: what it serves first finds Redis as it
+ * is, not a connection still being made, which a producer (no offline queue) would
+ * report as "unreachable".
+ */
+export async function firstConnection(connection: Redis, timeoutMs: number): Promise<void> {
+  if (connection.status === 'ready' || connection.status === 'end') return;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      for (const event of ['ready', 'error', 'close'] as const) connection.off(event, done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    for (const event of ['ready', 'error', 'close'] as const) connection.on(event, done);
+  });
+}
+
 /** How long work that must reach Redis waits for it (a failover takes seconds). */
 export const REDIS_AWAY_MS = 15_000;
 

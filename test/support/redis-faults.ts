@@ -60,6 +60,8 @@ export interface RedisPartition {
    * begins right at that command. For stalling one step of a sequence of calls.
    */
   stallOn(text: string): void;
+  /** Whether bytes the process sent wait for the heal (a call is stuck on the stall). */
+  holding(): boolean;
   /** Heals it: what waited is delivered, in order, and traffic flows again. */
   heal(): void;
   close(): Promise<void>;
@@ -111,6 +113,9 @@ export async function startRedisPartition(redisPort: number): Promise<RedisParti
     },
     stallOn(text) {
       trigger = text;
+    },
+    holding() {
+      return [...links].some((link) => link.held.length > 0);
     },
     heal() {
       cut = false;
