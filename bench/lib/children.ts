@@ -58,6 +58,22 @@ export function entryArgs(entry: string, compiled?: string, flags?: readonly str
 }
 
 /**
+ * The URL an app child serves at, read from its "rollout-doctor app started" line. Start
+ * it with PORT=0: the port it bound is in that line. A port chosen beforehand (a free port
+ * found, closed and handed over) can be taken by another process before the child listens
+ * (EADDRINUSE), and the child's start now waits for Redis before it listens.
+ */
+export function startedAppUrl(child: Pick<Child, 'output'>): string {
+  const line = child
+    .output()
+    .split('\n')
+    .find((l) => l.includes('"msg":"rollout-doctor app started"'));
+  const url = line === undefined ? undefined : (JSON.parse(line) as { url?: unknown }).url;
+  if (typeof url !== 'string') throw new Error(`no URL in the app's start line: ${line ?? '(none)'}`);
+  return url;
+}
+
+/**
  * Starts `entry` (a .ts path relative to the repository root) and waits until a line
  * of its output matches `ready` (or `timeoutMs` passes, which rejects). With
  * `compiled` (bench/lib/build.ts' output directory) the compiled entry runs with

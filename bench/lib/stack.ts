@@ -9,13 +9,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type SimOptions, type Simulator } from '../../sim/index.js';
-import { freePort, startRedis, type TestRedis } from '../../test/support/redis.js';
+import { startRedis, type TestRedis } from '../../test/support/redis.js';
 import { startSentinelSet, type SentinelSet } from '../../test/support/redis-sentinel.js';
 import { startRedisPartition, type RedisPartition } from '../../test/support/redis-faults.js';
 import { postClick, postSigned, slashCommandBody } from '../../test/support/slack-sign.js';
 import type { StoredMessage } from '../../test/support/slack-standin.js';
 import { startSlackStandin, type SlackStandin } from '../../test/support/slack-standin.js';
-import { spawnEntry, type Child } from './children.js';
+import { spawnEntry, startedAppUrl, type Child } from './children.js';
 import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../../src/trust/keygen.js';
 
 export const STACK_SECRET = 'stack-signing-secret';
@@ -111,7 +111,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await sim.writeKubeconfig(kubeconfig);
     const keys = generatePlanKeys({ seal: 'bench-seal', approval: 'bench-approval' });
     const startApp = async (): Promise<{ app: Child; url: string }> => {
-      const appPort = await freePort();
       const child = await spawnEntry(
         'src/app/main.ts',
         {
@@ -119,7 +118,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           SLACK_SIGNING_SECRET: STACK_SECRET,
           SLACK_API_URL: slack.apiUrl,
           REDIS_URL: appLink?.url ?? redisUrl,
-          PORT: String(appPort),
+          // Any free port: the app says which in its start line (startedAppUrl).
+          PORT: '0',
+          HOST: '127.0.0.1',
           ROLLOUT_DOCTOR_APPROVERS: STACK_APPROVER,
           ROLLOUT_DOCTOR_READERS: '*',
           ...appKeyEnv(keys),
@@ -133,7 +134,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         },
       );
       cleanups.push(() => child.stop('SIGTERM'));
-      return { app: child, url: `http://127.0.0.1:${appPort}` };
+      return { app: child, url: startedAppUrl(child) };
     };
     const { app, url: appUrl } = await startApp();
     const workers: Child[] = [];

@@ -1,6 +1,6 @@
-import { spawnEntry, type Child } from '../../bench/lib/children.js';
+import { spawnEntry, startedAppUrl, type Child } from '../../bench/lib/children.js';
 import { testKeys } from './plan-keys.js';
-import { freePort, startRedis } from './redis.js';
+import { startRedis } from './redis.js';
 import { startSlackStandin } from './slack-standin.js';
 
 export interface AppProcess {
@@ -20,7 +20,6 @@ export async function startAppProcess(env: Record<string, string>): Promise<AppP
   const botToken = env.SLACK_BOT_TOKEN ?? 'xoxb-app-process';
   const redis = await startRedis();
   const slack = await startSlackStandin({ botToken });
-  const port = await freePort();
   const app = await spawnEntry(
     'src/app/main.ts',
     {
@@ -28,13 +27,14 @@ export async function startAppProcess(env: Record<string, string>): Promise<AppP
       SLACK_BOT_TOKEN: botToken,
       SLACK_API_URL: slack.apiUrl,
       REDIS_URL: redis.url,
-      PORT: String(port),
+      // Any free port: the app says which in its start line.
+      PORT: '0',
       ...env,
     },
     { ready: /rollout-doctor app started/ },
   );
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: startedAppUrl(app),
     app,
     close: async () => {
       await app.stop('SIGTERM');
