@@ -253,16 +253,21 @@ export async function startSentinelSet(options: { replicas?: number } = {}): Pro
       return node;
     },
     async synced() {
-      const { port } = await master();
       await until(
         'the replicas to be online',
-        () =>
-          ask(port, async (c) => {
+        // The master as the sentinels name it now, on every try: a revived old master can
+        // bring a second failover (seen: the new master briefly taken for down while it was
+        // promoted), after which the first one asked is a replica for good.
+        async () => {
+          const port = await masterPort();
+          if (port === undefined) return undefined;
+          return ask(port, async (c) => {
             const info = await c.info('replication');
             const online = (info.match(/^slave\d+:.*state=online/gm) ?? []).length;
             if (!/^role:master/m.test(info) || online < nodes.length - 1) throw new Error('not yet');
             return true;
-          }),
+          });
+        },
         SIGNAL_WAIT_MS,
       ).catch(async (error: unknown) => {
         // What each node and sentinel says, for a drill that failed here.
