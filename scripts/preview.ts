@@ -23,6 +23,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { cleanText } from '../src/text/clean.js';
 import { createCleanup, runScript } from './demo/cleanup.js';
 import { CHANNELS } from './demo/context.js';
 import type { DemoProcess } from './demo/processes.js';
@@ -63,8 +64,9 @@ const argsSchema = z.object({
   screenshots: z.string().min(1).optional(),
 });
 
+/** The preview's terminal: what it prints can quote the page (cluster text), so it is cleaned here. */
 const say = (line: string): void => {
-  process.stdout.write(`${line}\n`);
+  process.stdout.write(`${cleanText(line)}\n`);
 };
 const cleanup = createCleanup(say);
 const processes: DemoProcess[] = [];

@@ -64,12 +64,14 @@ export function entryArgs(entry: string, compiled?: string, flags?: readonly str
  * (EADDRINUSE), and the child's start now waits for Redis before it listens.
  */
 export function startedAppUrl(child: Pick<Child, 'output'>): string {
+  // The url field, not the whole line parsed: the ready check may have seen the line's
+  // message before its last bytes arrived.
   const line = child
     .output()
     .split('\n')
     .find((l) => l.includes('"msg":"rollout-doctor app started"'));
-  const url = line === undefined ? undefined : (JSON.parse(line) as { url?: unknown }).url;
-  if (typeof url !== 'string') throw new Error(`no URL in the app's start line: ${line ?? '(none)'}`);
+  const url = line === undefined ? undefined : /"url":"(http:\/\/[^"]+)"/.exec(line)?.[1];
+  if (url === undefined) throw new Error(`no URL in the app's start line: ${line ?? '(none)'}`);
   return url;
 }
 

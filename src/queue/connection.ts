@@ -60,24 +60,31 @@ export function createWorkerConnection(target: RedisTarget | string, options: Re
   });
 }
 
+type ConnectionEvent = 'ready' | 'error' | 'close';
+
+/** The first of `events` the connection emits, or 'timeout' after `timeoutMs`. */
+function firstEvent(
+  connection: Redis,
+  events: readonly ConnectionEvent[],
+  timeoutMs: number,
+): Promise<ConnectionEvent | 'timeout'> {
+  return new Promise((resolve) => {
+    const handlers = events.map((event) => [event, () => done(event)] as const);
+    const done = (what: ConnectionEvent | 'timeout'): void => {
+      clearTimeout(timer);
+      for (const [event, handler] of handlers) connection.off(event, handler);
+      resolve(what);
+    };
+    const timer = setTimeout(() => done('timeout'), timeoutMs);
+    for (const [event, handler] of handlers) connection.on(event, handler);
+  });
+}
+
 /** Resolves once the connection is ready, or rejects after `timeoutMs`. */
 export async function waitForReady(connection: Redis, timeoutMs: number): Promise<void> {
   if (connection.status === 'ready') return;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(new Error(`Redis not ready after ${timeoutMs} ms`));
-    }, timeoutMs);
-    const onReady = (): void => {
-      cleanup();
-      resolve();
-    };
-    const cleanup = (): void => {
-      clearTimeout(timer);
-      connection.off('ready', onReady);
-    };
-    connection.on('ready', onReady);
-  });
+  if ((await firstEvent(connection, ['ready'], timeoutMs)) === 'timeout')
+    throw new Error(`Redis not ready after ${timeoutMs} ms`);
 }
 
 /**
@@ -89,15 +96,7 @@ export async function waitForReady(connection: Redis, timeoutMs: number): Promis
  */
 export async function firstConnection(connection: Redis, timeoutMs: number): Promise<void> {
   if (connection.status === 'ready' || connection.status === 'end') return;
-  await new Promise<void>((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      for (const event of ['ready', 'error', 'close'] as const) connection.off(event, done);
-      resolve();
-    };
-    const timer = setTimeout(done, timeoutMs);
-    for (const event of ['ready', 'error', 'close'] as const) connection.on(event, done);
-  });
+  await firstEvent(connection, ['ready', 'error', 'close'], timeoutMs);
 }
 
 /** How long work that must reach Redis waits for it (a failover takes seconds). */
