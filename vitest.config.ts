@@ -17,17 +17,18 @@ const SOURCE_TREE = ['test/unit/structure.test.ts', 'test/unit/import-boundaries
 const REPLACES_MODULES = /\bvi\.(mock|doMock|unmock|doUnmock|stubGlobal|stubEnv|resetModules|setConfig)\b/;
 
 /**
- * The test files that replace nothing (unit, simulator, hostile input, integration): they
+ * The test files that replace nothing (unit, simulator, hostile input, integration, drills): they
  * run in workers that keep their modules from one file to the next, so each worker
  * imports src/ (zod, client-node, Bolt…) once instead of once per file; on a 2-core
  * machine that import was about 40% of the suite's time (the 69 integration files alone:
  * 126 s isolated, 77 s shared). Read from the files themselves, so a new file that mocks
  * is isolated without a list to keep. What an app runtime keeps is its own (its services,
- * its announcement slots), so runtimes started by one file do not reach the next.
- * The drills stay isolated: they spend their time in the processes they start.
+ * its announcement slots), so runtimes started by one file do not reach the next. The
+ * drills share too: what they run is in the processes they start, and an isolated drill
+ * spent seconds importing src/ for the few helpers it calls itself.
  */
 function sharedModuleFiles(): string[] {
-  return ['test/unit', 'test/sim', 'test/hostile', 'test/integration']
+  return ['test/unit', 'test/sim', 'test/hostile', 'test/integration', 'test/drills']
     .flatMap((dir) =>
       readdirSync(dir, { recursive: true, encoding: 'utf8' })
         .filter((file) => file.endsWith('.test.ts'))

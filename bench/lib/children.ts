@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { APP_NODE_FLAGS } from '../../src/app/node-flags.js';
+import { transpiledEntry } from '../../scripts/transpiled-tree.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -46,15 +47,24 @@ function readStatusMb(pid: number, field: string): number {
 /** Node flags production gives each compiled entry (the app's heap settings; the worker runs without). */
 const PRODUCTION_FLAGS: Record<string, readonly string[]> = { 'src/app/main.ts': APP_NODE_FLAGS };
 
+/** How an entry runs: which JavaScript, and with which node flags. */
+export interface EntryRun {
+  /** bench/lib/build.ts' output directory (tsc, the build settings); default: scripts/transpiled-tree.ts'. */
+  compiled?: string | undefined;
+  /** The .ts through the tsx loader instead (development, as `npm run dev` runs it): no production flags. */
+  tsx?: boolean | undefined;
+  /** Replaces the node flags production gives the entry (to compare). */
+  flags?: readonly string[] | undefined;
+}
+
 /**
- * Node arguments for an entry: the compiled .js under `compiled`, started with the
- * flags production uses for it (or `flags`, to compare), else the .ts through tsx
- * (development: no flags).
+ * Node arguments for an entry: its JavaScript (the compiled tree, else the transpiled
+ * one) with the flags production uses for it, or the .ts through tsx.
  */
-export function entryArgs(entry: string, compiled?: string, flags?: readonly string[]): string[] {
-  return compiled
-    ? [...(flags ?? PRODUCTION_FLAGS[entry] ?? []), join(compiled, entry.replace(/\.ts$/, '.js'))]
-    : ['--import', 'tsx', entry];
+export function entryArgs(entry: string, run: EntryRun = {}): string[] {
+  if (run.tsx) return ['--import', 'tsx', entry];
+  const file = run.compiled ? join(run.compiled, entry.replace(/\.ts$/, '.js')) : transpiledEntry(entry);
+  return [...(run.flags ?? PRODUCTION_FLAGS[entry] ?? []), file];
 }
 
 /**
@@ -77,17 +87,23 @@ export function startedAppUrl(child: Pick<Child, 'output'>): string {
 
 /**
  * Starts `entry` (a .ts path relative to the repository root) and waits until a line
- * of its output matches `ready` (or `timeoutMs` passes, which rejects). With
- * `compiled` (bench/lib/build.ts' output directory) the compiled entry runs with
- * plain node, as in production (`nodeFlags` replaces production's node flags for it);
- * otherwise the source runs through tsx.
+ * of its output matches `ready` (or `timeoutMs` passes, which rejects). It runs with
+ * plain node, as in production: compiled with the build settings (`compiled`, from
+ * bench/lib/build.ts) or transpiled (scripts/transpiled-tree.ts, the default), with
+ * production's node flags for it or `nodeFlags`; with `tsx`, the source through tsx.
  */
 export async function spawnEntry(
   entry: string,
   env: Record<string, string>,
-  options: { ready: RegExp; timeoutMs?: number; compiled?: string; nodeFlags?: readonly string[] },
+  options: {
+    ready: RegExp;
+    timeoutMs?: number;
+    compiled?: string;
+    tsx?: boolean;
+    nodeFlags?: readonly string[];
+  },
 ): Promise<Child> {
-  const args = entryArgs(entry, options.compiled, options.nodeFlags);
+  const args = entryArgs(entry, { compiled: options.compiled, tsx: options.tsx, flags: options.nodeFlags });
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
     env: childEnv(env),

@@ -1,7 +1,7 @@
 /**
  * The whole system on loopback for benchmarks and drills: a private redis-server,
  * the Slack stand-in, the Kubernetes API simulator, the app (`src/app/main.ts`) and
- * N workers (`workers/main.ts`) as child processes (through tsx, or compiled with
+ * N workers (`workers/main.ts`) as child processes (transpiled, or compiled with
  * `compiled`). Everything it starts, `close()`
  * stops.
  */
@@ -21,7 +21,7 @@ import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../../src/trust/keyge
 export const STACK_SECRET = 'stack-signing-secret';
 export const STACK_TOKEN = 'xoxb-stack-token';
 export const STACK_APPROVER = 'U0APPROVER';
-/** tsx compiles the entry on start: on a loaded machine that alone can take 20 s. */
+/** A start on a loaded machine (a worker loads client-node, seconds of CPU): generous. */
 const START_TIMEOUT_MS = 60_000;
 
 export interface StackOptions {
@@ -37,7 +37,7 @@ export interface StackOptions {
    * (test/support/redis-faults.ts), as `appLink`; the workers reach Redis directly.
    */
   appRedisLink?: boolean;
-  /** Run the app and workers compiled from this directory (bench/lib/build.ts), as in production; default: tsx. */
+  /** Run the app and workers compiled by tsc into this directory (bench/lib/build.ts); default: transpiled (scripts/transpiled-tree.ts). Plain node either way, as in production. */
   compiled?: string;
 }
 
@@ -56,7 +56,7 @@ export interface Stack {
   appUrl: string;
   workers: Child[];
   kubeconfig: string;
-  /** Starts one more worker process (added to `workers`); `tsx: true` runs the source even in a compiled stack. */
+  /** Starts one more worker process (added to `workers`); `tsx: true` runs the source through tsx instead (development). */
   startWorker(env?: Record<string, string>, options?: { tsx?: boolean }): Promise<Child>;
   /** Starts one more app process (another replica: same Redis, Slack and keys) on a port of its own. */
   startApp(): Promise<{ app: Child; url: string }>;
@@ -142,7 +142,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       env: Record<string, string> = {},
       how: { tsx?: boolean } = {},
     ): Promise<Child> => {
-      const compiled = how.tsx ? undefined : options.compiled;
       const worker = await spawnEntry(
         'workers/main.ts',
         {
@@ -153,7 +152,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           ...options.workerEnv,
           ...env,
         },
-        { ready: /workers started/, timeoutMs: START_TIMEOUT_MS, ...(compiled ? { compiled } : {}) },
+        {
+          ready: /workers started/,
+          timeoutMs: START_TIMEOUT_MS,
+          ...(options.compiled ? { compiled: options.compiled } : {}),
+          ...(how.tsx ? { tsx: true } : {}),
+        },
       );
       workers.push(worker);
       return worker;

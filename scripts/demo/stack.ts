@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../src/cli/version.js';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { parsePublicKeys, parseSigningKey } from '../../src/trust/approval-signature.js';
 import { appKeyEnv, generatePlanKeys, keyPairProblems, workerKeyEnv } from '../../src/trust/keygen.js';
@@ -23,7 +23,8 @@ import { startProcess, waitForHttp, type DemoProcess } from './processes.js';
 import { DemoError } from './demo-error.js';
 import { demoRedis } from './redis.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The checkout: the processes run there (also when the demo runs from scripts/transpiled-tree.ts' tree). */
+const ROOT = packageRoot(import.meta.url);
 export const DEMO_BOT_TOKEN = 'xoxb-demo-not-a-real-token';
 
 /** The app's Teams settings: TEAMS_* pointing at the Teams stand-in, and the Entra ids that may approve and read. */

@@ -3,6 +3,7 @@
  * different depth from source (src/cli/) and from a build (dist/src/cli/, or the CI's
  * node_modules/.cache/… build), so it is found by walking up from this module to the
  * first package.json named rollout-doctor: the checkout's, or the installed package's.
+ * Scripts find the checkout the same way (packageRoot).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,10 +13,18 @@ export const PACKAGE_NAME = 'rollout-doctor';
 
 /** @example packageVersion() // '0.1.0' */
 export function packageVersion(from: string = import.meta.url): string {
+  return versionIn(join(packageRoot(from), 'package.json')) ?? '';
+}
+
+/**
+ * The directory of the first package.json named rollout-doctor above `from` (a module's
+ * URL): the checkout or the installed package, from source, from a build, or from the
+ * transpiled tree the tests and the demo run (scripts/transpiled-tree.ts).
+ */
+export function packageRoot(from: string = import.meta.url): string {
   let dir = dirname(fileURLToPath(from));
   for (;;) {
-    const found = versionIn(join(dir, 'package.json'));
-    if (found !== undefined) return found;
+    if (versionIn(join(dir, 'package.json')) !== undefined) return dir;
     const parent = dirname(dir);
     if (parent === dir) throw new Error(`no package.json of ${PACKAGE_NAME} above ${fileURLToPath(from)}`);
     dir = parent;

@@ -18,6 +18,7 @@ import { startSimulator, type Simulator } from '../../sim/index.js';
 import { servingCertificate, type ServingCertificate } from '../support/serving-certificate.js';
 import { deploymentWebhook, webhookConfiguration } from '../support/stub-webhook.js';
 import { runTool, type ToolRun } from '../support/tool-run.js';
+import { transpiledEntry } from '../../scripts/transpiled-tree.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- manifests
 
@@ -78,9 +79,7 @@ beforeAll(async () => {
   webhook = spawn(
     process.execPath,
     [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
+      transpiledEntry('src/cli/main.ts'),
       'serve-admission',
       `--port=${port}`,
       `--tls-cert=${tls.cert}`,

@@ -12,7 +12,7 @@
  * that says rolled out, no Apply button left clickable after the approval.
  */
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createCleanup } from '../../scripts/demo/cleanup.js';
 import { CHANNELS } from '../../scripts/demo/context.js';
@@ -47,9 +47,6 @@ import { rawRequest } from '../support/raw-http.js';
 import { requireBinary } from '../support/tools.js';
 import { STORY_TIMEOUT_MS } from '../support/timeouts.js';
 
-// Each test here plays a whole story: the story limit, not the config's default.
-vi.setConfig({ testTimeout: STORY_TIMEOUT_MS });
-
 const hasChromium = requireBinary('chromium', 'Debian/Ubuntu: apt-get install chromium');
 
 /** Appended to checkout's termination message on node-b: what a hostile image could print. */
@@ -72,7 +69,10 @@ function withHostileTermination(objects: object[]): object[] {
 
 const STEP_MS = 60_000;
 
-describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
+// Each test here plays a whole story: the story limit, not the config's default (a
+// describe option rather than a change of the runner's config, so the file can share
+// its worker's modules: vitest.config.ts).
+describe.runIf(hasChromium)('Block Kit preview in chromium', { timeout: STORY_TIMEOUT_MS }, () => {
   const cleanup = createCleanup(() => undefined);
   const processes: DemoProcess[] = [];
   let session: PreviewSession;
