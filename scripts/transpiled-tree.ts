@@ -25,52 +25,54 @@ import { packageRoot } from '../src/cli/version.js';
 
 /** The checkout, also when this module runs from a tree it made (the demo does). */
 const ROOT = packageRoot(import.meta.url);
-/** Under node_modules: ignored by git, by eslint and by the CLI wrapper, which prefers dist/. */
-const CACHE = join(ROOT, 'node_modules', '.cache', 'rollout-doctor-js');
+/** Where the trees go, under node_modules: ignored by git, by eslint and by the CLI wrapper (which prefers dist/). */
+const cacheOf = (root: string): string => join(root, 'node_modules', '.cache', 'rollout-doctor-js');
 /** What the child processes import, test support and stand-ins included. */
 const SOURCE_DIRS = ['src', 'workers', 'sim', 'bench', 'scripts', 'test'];
 /** A tree made this long ago is removed when a new one is made (a child started from it has its modules). */
 const STALE_MS = 60 * 60 * 1000;
 
-function sourceFiles(): string[] {
-  return SOURCE_DIRS.flatMap((dir) =>
-    readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
-      .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !file.endsWith('.test.ts'))
-      .map((file) => join(ROOT, dir, file)),
-  ).sort();
+function sourceFiles(root: string): string[] {
+  return SOURCE_DIRS.filter((dir) => existsSync(join(root, dir)))
+    .flatMap((dir) =>
+      readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts') && !file.endsWith('.test.ts'))
+        .map((file) => join(root, dir, file)),
+    )
+    .sort();
 }
 
-function treeName(files: readonly string[]): string {
+function treeName(root: string, files: readonly string[]): string {
   const hash = createHash('sha256').update(esbuildVersion);
-  hash.update(statSync(join(ROOT, 'tsconfig.json')).mtimeMs.toString());
+  hash.update(statSync(join(root, 'tsconfig.json')).mtimeMs.toString());
   for (const file of files) {
     const stat = statSync(file);
-    hash.update(`${relative(ROOT, file)}\0${stat.size}\0${stat.mtimeMs}\n`);
+    hash.update(`${relative(root, file)}\0${stat.size}\0${stat.mtimeMs}\n`);
   }
   return hash.digest('hex').slice(0, 16);
 }
-
-let made: string | undefined;
 
 /**
  * The directory of the transpiled tree of the sources as they are now (made when
  * missing): `<tree>/src/app/main.js` is `src/app/main.ts`. Synchronous, so that the
  * caller can build a command line with it; about a second when the sources changed,
- * a few milliseconds of stat calls when they did not.
+ * a few milliseconds of stat calls when they did not. `root`: the checkout (tests
+ * give another).
  */
-export function transpiledTree(): string {
-  const files = sourceFiles();
-  const tree = join(CACHE, treeName(files));
-  if (tree === made || existsSync(join(tree, 'package.json'))) return (made = tree);
+export function transpiledTree(root: string = ROOT): string {
+  const files = sourceFiles(root);
+  const cache = cacheOf(root);
+  const tree = join(cache, treeName(root, files));
+  if (existsSync(join(tree, 'package.json'))) return tree;
   const staging = `${tree}.${process.pid}.${Date.now()}`;
   buildSync({
     entryPoints: files,
     outdir: staging,
-    outbase: ROOT,
+    outbase: root,
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    tsconfig: join(ROOT, 'tsconfig.json'),
+    tsconfig: join(root, 'tsconfig.json'),
     logLevel: 'error',
   });
   // The tree sits under node_modules, where Node looks no further up for the
@@ -84,14 +86,14 @@ export function transpiledTree(): string {
     rmSync(staging, { recursive: true, force: true });
     if (!existsSync(join(tree, 'package.json'))) throw error;
   }
-  pruneStale(tree);
-  return (made = tree);
+  pruneStale(cache, tree);
+  return tree;
 }
 
 /** Removes the trees of older sources made more than STALE_MS ago. */
-function pruneStale(keep: string): void {
-  for (const name of readdirSync(CACHE)) {
-    const path = join(CACHE, name);
+function pruneStale(cache: string, keep: string): void {
+  for (const name of readdirSync(cache)) {
+    const path = join(cache, name);
     if (path === keep) continue;
     try {
       if (Date.now() - statSync(path).mtimeMs > STALE_MS) rmSync(path, { recursive: true, force: true });
