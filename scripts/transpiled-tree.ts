@@ -18,7 +18,7 @@
  * into place, and the rename that loses leaves the winner's tree standing.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { buildSync, version as esbuildVersion } from 'esbuild';
 import { packageRoot } from '../src/cli/version.js';
@@ -29,7 +29,7 @@ const ROOT = packageRoot(import.meta.url);
 const cacheOf = (root: string): string => join(root, 'node_modules', '.cache', 'rollout-doctor-js');
 /** What the child processes import, test support and stand-ins included. */
 const SOURCE_DIRS = ['src', 'workers', 'sim', 'bench', 'scripts', 'test'];
-/** A tree made this long ago is removed when a new one is made (a child started from it has its modules). */
+/** A tree neither made nor used for this long is removed when a new one is made. */
 const STALE_MS = 60 * 60 * 1000;
 
 function sourceFiles(root: string): string[] {
@@ -63,7 +63,12 @@ export function transpiledTree(root: string = ROOT): string {
   const files = sourceFiles(root);
   const cache = cacheOf(root);
   const tree = join(cache, treeName(root, files));
-  if (existsSync(join(tree, 'package.json'))) return tree;
+  if (existsSync(join(tree, 'package.json'))) {
+    // Marked as used, so that pruning (by another checkout state's tree) leaves it alone.
+    const now = new Date();
+    utimesSync(tree, now, now);
+    return tree;
+  }
   const staging = `${tree}.${process.pid}.${Date.now()}`;
   buildSync({
     entryPoints: files,
@@ -90,7 +95,7 @@ export function transpiledTree(root: string = ROOT): string {
   return tree;
 }
 
-/** Removes the trees of older sources made more than STALE_MS ago. */
+/** Removes the trees of other sources neither made nor used for STALE_MS. */
 function pruneStale(cache: string, keep: string): void {
   for (const name of readdirSync(cache)) {
     const path = join(cache, name);

@@ -72,6 +72,26 @@ describe('transpiledTree', () => {
       [first, second].map((tree) => tree.split('/').pop()).sort(),
     );
   });
+  it('removes the trees of other sources unused for an hour, and keeps one still in use', () => {
+    const edit = (word: string): void => {
+      const words = join(root, 'src', 'words.ts');
+      writeFileSync(words, readFileSync(words, 'utf8').replace(/hello|howdy|hiyah/, word));
+      utimesSync(words, new Date(), new Date(Date.now() + Math.random() * 60_000 + 1_000));
+    };
+    const longAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    const a = transpiledTree(checkout());
+    edit('howdy');
+    const b = transpiledTree(root);
+    utimesSync(a, longAgo, longAgo);
+    utimesSync(b, longAgo, longAgo);
+    // b is used again (its sources are the current ones): that marks it.
+    expect(transpiledTree(root)).toBe(b);
+    edit('hiyah');
+    const c = transpiledTree(root);
+    const left = readdirSync(join(root, 'node_modules', '.cache', 'rollout-doctor-js')).sort();
+    expect(left).toEqual([b, c].map((tree) => tree.split('/').pop()).sort());
+    expect(run(c)).toBe('hiyah tree');
+  });
 });
 
 describe('transpiledEntry', () => {
