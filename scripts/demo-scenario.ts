@@ -24,7 +24,8 @@ export function demoScenarioFiles(options: { dra?: boolean; kind?: DemoKind } = 
           ? ['gpu-deadlock-rollout.yaml']
           : [options.dra ? 'gpu-deadlock-dra.yaml' : 'gpu-deadlock.yaml', 'crashloop-node.yaml'];
   // From the checkout, also when this runs from scripts/transpiled-tree.ts' tree.
-  return files.map((file) => join(packageRoot(import.meta.url), 'sim', 'scenarios', file));
+  const scenarios = join(packageRoot(import.meta.url), 'sim', 'scenarios');
+  return files.map((file) => join(scenarios, file));
 }
 
 /**

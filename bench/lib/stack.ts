@@ -37,7 +37,10 @@ export interface StackOptions {
    * (test/support/redis-faults.ts), as `appLink`; the workers reach Redis directly.
    */
   appRedisLink?: boolean;
-  /** Run the app and workers compiled by tsc into this directory (bench/lib/build.ts); default: transpiled (scripts/transpiled-tree.ts). Plain node either way, as in production. */
+  /**
+   * Run the app and workers compiled by tsc into this directory (bench/lib/build.ts);
+   * default: transpiled (scripts/transpiled-tree.ts). Plain node either way, as in production.
+   */
   compiled?: string;
 }
 
@@ -155,8 +158,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         {
           ready: /workers started/,
           timeoutMs: START_TIMEOUT_MS,
-          ...(options.compiled ? { compiled: options.compiled } : {}),
-          ...(how.tsx ? { tsx: true } : {}),
+          compiled: options.compiled,
+          tsx: how.tsx,
         },
       );
       workers.push(worker);

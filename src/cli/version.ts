@@ -13,7 +13,7 @@ export const PACKAGE_NAME = 'rollout-doctor';
 
 /** @example packageVersion() // '0.1.0' */
 export function packageVersion(from: string = import.meta.url): string {
-  return versionIn(join(packageRoot(from), 'package.json')) ?? '';
+  return findPackage(from).version;
 }
 
 /**
@@ -22,9 +22,15 @@ export function packageVersion(from: string = import.meta.url): string {
  * transpiled tree the tests and the demo run (scripts/transpiled-tree.ts).
  */
 export function packageRoot(from: string = import.meta.url): string {
+  return findPackage(from).dir;
+}
+
+/** The walk up from `from` both answer from: each package.json read once. */
+function findPackage(from: string): { dir: string; version: string } {
   let dir = dirname(fileURLToPath(from));
   for (;;) {
-    if (versionIn(join(dir, 'package.json')) !== undefined) return dir;
+    const version = versionIn(join(dir, 'package.json'));
+    if (version !== undefined) return { dir, version };
     const parent = dirname(dir);
     if (parent === dir) throw new Error(`no package.json of ${PACKAGE_NAME} above ${fileURLToPath(from)}`);
     dir = parent;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { startRedis } from '../support/redis.js';
-import { STORY_TIMEOUT_MS } from '../support/timeouts.js';
+import { STORY } from '../support/timeouts.js';
 import { transpiledEntry } from '../../scripts/transpiled-tree.js';
 
 interface Run {
@@ -91,10 +91,8 @@ function pidListeningOn(port: number): number {
   return 0;
 }
 
-// Each test here plays a whole story: the story limit, not the config's default (a
-// describe option rather than a change of the runner's config, so the file can share
-// its worker's modules: vitest.config.ts).
-describe('npm run demo', { timeout: STORY_TIMEOUT_MS }, () => {
+// Each test here plays a whole story: the story limit, not the config's default.
+describe('npm run demo', STORY, () => {
   it('plays both incidents end to end, prints the Slack messages, exits 0 and cleans up', async () => {
     const { code, out } = await runDemo(['--timeout-seconds', '100'], { REDIS_URL: undefined }, undefined, {
       tsx: true,

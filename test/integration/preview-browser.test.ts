@@ -45,7 +45,7 @@ import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
 import { TRACKER } from '../../scripts/demo-scenario.js';
 import { rawRequest } from '../support/raw-http.js';
 import { requireBinary } from '../support/tools.js';
-import { STORY_TIMEOUT_MS } from '../support/timeouts.js';
+import { STORY } from '../support/timeouts.js';
 
 const hasChromium = requireBinary('chromium', 'Debian/Ubuntu: apt-get install chromium');
 
@@ -69,10 +69,8 @@ function withHostileTermination(objects: object[]): object[] {
 
 const STEP_MS = 60_000;
 
-// Each test here plays a whole story: the story limit, not the config's default (a
-// describe option rather than a change of the runner's config, so the file can share
-// its worker's modules: vitest.config.ts).
-describe.runIf(hasChromium)('Block Kit preview in chromium', { timeout: STORY_TIMEOUT_MS }, () => {
+// Each test here plays a whole story: the story limit, not the config's default.
+describe.runIf(hasChromium)('Block Kit preview in chromium', STORY, () => {
   const cleanup = createCleanup(() => undefined);
   const processes: DemoProcess[] = [];
   let session: PreviewSession;

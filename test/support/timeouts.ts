@@ -36,6 +36,12 @@ export const TEST_TIMEOUT_MS = scaled(120_000);
 export const HOOK_TIMEOUT_MS = scaled(180_000);
 /** A test that plays a whole story: the demo, a drill, an end-to-end run with processes. */
 export const STORY_TIMEOUT_MS = scaled(600_000);
+/**
+ * The story limit as a describe option, for a file whose every test plays a whole story:
+ * `describe(name, STORY, fn)`. An option, not a change of the runner's config, so the file
+ * can share its worker's modules (vitest.config.ts).
+ */
+export const STORY = { timeout: STORY_TIMEOUT_MS } as const;
 /** How long a wait for a signal lasts before it fails, naming what it waited for. */
 export const SIGNAL_WAIT_MS = scaled(60_000);
 /** A child process (a CLI run, kubectl, helm) that should answer in a second or two. */
