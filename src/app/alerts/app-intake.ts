@@ -12,6 +12,7 @@ import { createAlertmanagerRoute, type AlertmanagerRoute, type RouteLogger } fro
 import type { AppConfig } from '../../config/environment.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import { waitForReady } from '../../queue/connection.js';
+import { redisScript } from '../../queue/redis-script.js';
 import { diagnoseJobId } from '../../queue/job-ids.js';
 import type { DiagnoseJob } from '../../queue/schemas.js';
 import type { Producers } from '../../queue/producers.js';
@@ -34,6 +35,7 @@ for j = n + 1, #KEYS do
 end
 return open
 `;
+const openWindows = redisScript(OPEN_WINDOWS);
 
 // Grants up to ARGV[1] of this minute's ARGV[2] thread slots (KEYS[1], expiring after
 // two minutes) and returns how many it granted.
@@ -44,11 +46,9 @@ async function openWindowsAndLink(
   dedupKeys: readonly string[],
   links: readonly { key: string; value: string }[],
 ): Promise<boolean[]> {
-  const reply = (await redis.eval(
-    OPEN_WINDOWS,
-    dedupKeys.length + links.length,
-    ...dedupKeys,
-    ...links.map((l) => l.key),
+  const reply = (await openWindows(
+    redis,
+    [...dedupKeys, ...links.map((l) => l.key)],
     String(dedupKeys.length),
     String(JOB_LINK_SECONDS),
     ...links.map((l) => l.value),

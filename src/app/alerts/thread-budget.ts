@@ -13,6 +13,7 @@
  */
 import { redisKeys } from '../../queue/redis-keys.js';
 import type { Redis } from 'ioredis';
+import { redisScript } from '../../queue/redis-script.js';
 
 const MINUTE_BUDGET = `
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -23,6 +24,7 @@ if grant > 0 then
 end
 return grant
 `;
+const minuteBudget = redisScript(MINUTE_BUDGET);
 
 export interface ThreadBudget {
   /** The per-minute limit, for the summary line. */
@@ -34,7 +36,7 @@ export interface ThreadBudget {
 }
 
 export function createThreadBudget(
-  redis: Pick<Redis, 'eval' | 'set'>,
+  redis: Pick<Redis, 'eval' | 'evalsha' | 'set'>,
   limit: number,
   now: () => number = Date.now,
 ): ThreadBudget {
@@ -44,7 +46,7 @@ export function createThreadBudget(
     async take(wanted) {
       if (wanted <= 0) return 0;
       return Number(
-        await redis.eval(MINUTE_BUDGET, 1, redisKeys.threadMinute(minute()), String(wanted), String(limit)),
+        await minuteBudget(redis, [redisKeys.threadMinute(minute())], String(wanted), String(limit)),
       );
     },
     async firstOverflow(channel) {

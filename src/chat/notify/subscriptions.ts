@@ -16,6 +16,7 @@ import {
   type ChatPlatform,
 } from '../../platforms/chat-refs.js';
 import { whileRedisAway } from '../../queue/connection.js';
+import { redisScript } from '../../queue/redis-script.js';
 
 /**
  * Which chat messages (Slack or Teams) show which diagnosis run. Several requests for one target
@@ -191,6 +192,14 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 `;
 
+/** Every script here runs for every announcement or notification: by its hash (redis-script.ts). */
+const scripts = {
+  subscribe: redisScript(SUBSCRIBE),
+  publish: redisScript(PUBLISH),
+  claimMessagePlan: redisScript(CLAIM_MESSAGE_PLAN),
+  releaseMessagePlan: redisScript(RELEASE_MESSAGE_PLAN),
+};
+
 const messageOwnerSchema = z.object({
   requestedBy: z.string().min(1),
   cluster: z.string().min(1),
@@ -305,12 +314,9 @@ export function createSubscriptions(
   return {
     async subscribe(cluster, jobId, message, addedAt, owner) {
       const [state, subs] = keys(cluster, jobId);
-      const reply = (await redis.eval(
-        SUBSCRIBE,
-        3,
-        state,
-        subs,
-        ownerKey(message),
+      const reply = (await scripts.subscribe(
+        redis,
+        [state, subs, ownerKey(message)],
         memberOf(cluster, jobId, subscriberOf(message, owner), key),
         String(addedAt),
         owner ? JSON.stringify(owner) : '',
@@ -361,17 +367,16 @@ export function createSubscriptions(
       return redis.get(planKey(message));
     },
     async claimMessagePlan(message, planId) {
-      const holder = (await redis.eval(
-        CLAIM_MESSAGE_PLAN,
-        1,
-        planKey(message),
+      const holder = (await scripts.claimMessagePlan(
+        redis,
+        [planKey(message)],
         planId,
         String(TTL_SECONDS),
       )) as string | null;
       return holder ?? planId;
     },
     async releaseMessagePlan(message, planId) {
-      await redis.eval(RELEASE_MESSAGE_PLAN, 1, planKey(message), planId);
+      await scripts.releaseMessagePlan(redis, [planKey(message)], planId);
     },
     async markAnswered(message) {
       const mark = sign(null, markAnswer(message), key.privateKey).toString('base64url');
@@ -384,12 +389,9 @@ export function createSubscriptions(
     },
     async publish(cluster, jobId, n, now = Date.now()) {
       const [state, subs, done] = keys(cluster, jobId);
-      const reply = (await redis.eval(
-        PUBLISH,
-        3,
-        state,
-        subs,
-        done,
+      const reply = (await scripts.publish(
+        redis,
+        [state, subs, done],
         String(n.runTs),
         String(n.seq),
         n.final ? '1' : '0',

@@ -14,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { redisKeys } from '../../queue/redis-keys.js';
+import { redisScript } from '../../queue/redis-script.js';
 import type { Redis } from 'ioredis';
 import type { Rich } from '../model.js';
 import { icon, say } from '../rich.js';
@@ -63,8 +64,8 @@ export function budgetKeyPart(id: string): string {
     : `~${createHash('sha256').update(id).digest('hex').slice(0, 40)}`;
 }
 
-/** SHA-1 of TAKE: the script goes to Redis once (EVAL), then by its hash (EVALSHA). */
-const TAKE_SHA = createHash('sha1').update(TAKE).digest('hex');
+/** On the ack path: by its hash, the whole script only when Redis does not know it. */
+const take = redisScript(TAKE);
 
 export function createCommandBudget(
   redis: Pick<Redis, 'eval' | 'evalsha'>,
@@ -72,20 +73,16 @@ export function createCommandBudget(
 ): CommandBudget {
   return {
     async take(user, channel) {
-      const args = [
-        2,
-        redisKeys.commandBudget('user', budgetKeyPart(user)),
-        redisKeys.commandBudget('channel', budgetKeyPart(channel)),
+      const [code, ms] = (await take(
+        redis,
+        [
+          redisKeys.commandBudget('user', budgetKeyPart(user)),
+          redisKeys.commandBudget('channel', budgetKeyPart(channel)),
+        ],
         String(limits.perUser),
         String(limits.perChannel),
         '60000',
-      ] as const;
-      // On the ack path: the hash, not the whole script, every time; the script itself
-      // only when Redis does not know it (a fresh or restarted server, a failover).
-      const [code, ms] = (await redis.evalsha(TAKE_SHA, ...args).catch((error: unknown) => {
-        if (error instanceof Error && error.message.startsWith('NOSCRIPT')) return redis.eval(TAKE, ...args);
-        throw error;
-      })) as [number, number?];
+      )) as [number, number?];
       if (Number(code) === 0) return { ok: true };
       const retryAfterSeconds = Math.max(1, Math.ceil(Number(ms ?? 60_000) / 1000));
       return { ok: false, over: Number(code) === 1 ? 'user' : 'channel', retryAfterSeconds };
