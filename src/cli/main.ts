@@ -5,10 +5,11 @@
  * 3 cluster unreachable or forbidden, 4 internal error.
  */
 import { runCli } from './run-cli.js';
-import { exitFourOnStrayErrors } from './stray-errors.js';
+import { dropOutputToClosedReaders, exitFourOnStrayErrors } from './stray-errors.js';
 
 const argv = process.argv.slice(2);
 exitFourOnStrayErrors(process, argv[0]);
+dropOutputToClosedReaders(process.stdout, process.stderr);
 
 process.exitCode = await runCli(argv, {
   stdin: process.stdin,

@@ -23,3 +23,23 @@ export function exitFourOnStrayErrors(proc: ProcessLike, command: string | undef
   proc.on('uncaughtException', onStray);
   proc.on('unhandledRejection', onStray);
 }
+
+/** An output stream of the process (stdout, stderr), as far as its errors go. */
+export interface OutputLike {
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+}
+
+/**
+ * A reader that went away (`rollout-doctor scan -A | head -1`, a closed terminal) is not
+ * a bug: what was left to print is dropped, and the command ends with its own status (an
+ * EPIPE left unhandled ended `apply … | head -1` with exit 4, "internal error"). Any
+ * other error of the stream (a full disk) stays one: thrown, so exit 4 with one line.
+ */
+export function dropOutputToClosedReaders(...streams: OutputLike[]): void {
+  for (const stream of streams)
+    stream.on('error', (error) => {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED') return;
+      throw error;
+    });
+}
