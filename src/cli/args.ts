@@ -11,6 +11,7 @@ import {
   type WorkloadRef,
 } from '../diagnosis/workload-ref.js';
 import { UsageError } from './io.js';
+import { quoted } from '../text/clean.js';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -25,9 +26,10 @@ function parseArgsProblem(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const option = /^Unknown option '([^']*)'/.exec(message)?.[1];
-    if (option !== undefined) return `unknown option ${option} (--help lists the options)`;
+    if (option !== undefined) return `unknown option ${quoted(option)} (--help lists the options)`;
   }
-  return `${message.split('. ')[0]?.replace(/\.$/, '') ?? message} (--help lists the options)`;
+  // The first sentence: node:util's later ones ("Did you forget …") end it with a line break.
+  return `${message.split(/\.\s/)[0]?.replace(/\.$/, '') ?? message} (--help lists the options)`;
 }
 
 /** node:util parseArgs, with its errors turned into UsageErrors. */
@@ -43,7 +45,7 @@ export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnTy
 export function checkNamespace(namespace: string): string {
   if (!DNS_LABEL.test(namespace) || namespace.length > 63) {
     throw new UsageError(
-      `"${namespace}" is not a valid namespace (lowercase letters, digits and '-', at most 63)`,
+      `${quoted(namespace)} is not a valid namespace (lowercase letters, digits and '-', at most 63)`,
     );
   }
   return namespace;
@@ -66,17 +68,17 @@ export function workloadRefArg(
         ? `which ${kindsPhrase('', 'or')}? Give TYPE/NAME (${workloadTypes()
             .map((t) => `${t}/NAME`)
             .join(', ')}), or NAME for a ${DEFAULT_WORKLOAD_KIND}`
-        : `expected one ${kindsPhrase('', 'or')}, got ${positionals.length}: ${positionals.join(' ')}`,
+        : `expected one ${kindsPhrase('', 'or')}, got ${positionals.length}: ${positionals.map(quoted).join(' ')}`,
     );
   }
   const target = splitTypeName(positionals[0] ?? '');
   if ('unknownType' in target) {
-    throw new UsageError(`only ${kindsPhrase('s', 'and')} can be ${verb}, not "${target.unknownType}"`);
+    throw new UsageError(`only ${kindsPhrase('s', 'and')} can be ${verb}, not ${quoted(target.unknownType)}`);
   }
   const { kind, name } = target;
   if (!name || !DNS_SUBDOMAIN.test(name) || name.length > 253) {
     throw new UsageError(
-      `"${name}" is not a valid ${kind} name (lowercase letters, digits, '-' and '.', starting and ending alphanumeric)`,
+      `${quoted(name)} is not a valid ${kind} name (lowercase letters, digits, '-' and '.', starting and ending alphanumeric)`,
     );
   }
   return { kind, namespace: checkNamespace(namespace ?? 'default'), name };
@@ -94,7 +96,7 @@ export function argocdNamespace(flag: string | undefined, env: NodeJS.ProcessEnv
   if (!DNS_LABEL.test(value) || value.length > 63) {
     const source = flag !== undefined ? '--argocd-namespace' : 'ROLLOUT_DOCTOR_ARGOCD_NAMESPACE';
     throw new UsageError(
-      `${source} "${value}" is not a valid namespace (lowercase letters, digits and '-', at most 63)`,
+      `${source} ${quoted(value)} is not a valid namespace (lowercase letters, digits and '-', at most 63)`,
     );
   }
   return value;
@@ -104,7 +106,7 @@ export function argocdNamespace(flag: string | undefined, env: NodeJS.ProcessEnv
 export function outputFormat(value: string | undefined): 'text' | 'json' {
   const output = value ?? 'text';
   if (output !== 'text' && output !== 'json')
-    throw new UsageError(`-o must be text or json, not "${output}"`);
+    throw new UsageError(`-o must be text or json, not ${quoted(output)}`);
   return output;
 }
 

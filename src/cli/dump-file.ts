@@ -7,7 +7,16 @@ import { DumpError, loadObjects, type LoadOptions } from '../diagnosis/snapshot/
 import type { KubeObject } from '../diagnosis/k8s.js';
 import { readAll, UsageError, type CliIo } from './io.js';
 import { dumpProgress } from './progress.js';
-import { cleanText } from '../text/clean.js';
+import { cleanText, quoted } from '../text/clean.js';
+
+/** Why a file could not be read, by its error code (the path is said once, quoted). */
+const READ_PROBLEMS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EISDIR: 'it is a directory',
+  EACCES: 'permission denied',
+  ENAMETOOLONG: 'the name is too long',
+  ENOTDIR: 'a part of the path is not a directory',
+};
 
 /** The dump's text; a missing file or a directory is a UsageError. */
 export async function readDumpText(file: string, io: CliIo): Promise<string> {
@@ -16,7 +25,7 @@ export async function readDumpText(file: string, io: CliIo): Promise<string> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(
-      `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : String(error)}`,
+      `cannot read ${quoted(file)}: ${READ_PROBLEMS[code ?? ''] ?? code ?? String(error)}`,
     );
   }
 }

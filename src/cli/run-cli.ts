@@ -1,5 +1,5 @@
 import { ClusterError, KubeconfigError, WorkloadNotFoundError } from '../kube/errors.js';
-import { cleanText } from '../text/clean.js';
+import { cleanText, errorLineText, quoted } from '../text/clean.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
 import { packageVersion } from './version.js';
 import { PLAN_KEY_HOLDERS } from '../trust/keygen.js';
@@ -72,7 +72,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   const command = commands[name];
   if (!command) {
-    io.stderr.write(`rollout-doctor: unknown command "${name}"\n\n${usage()}`);
+    io.stderr.write(`rollout-doctor: unknown command ${errorLineText(quoted(name))}\n\n${usage()}`);
     return EXIT.usage;
   }
   try {
@@ -86,19 +86,18 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof WorkloadNotFoundError) {
       // Names come from the cluster or the dump: cleaned for the terminal.
       const guess = error.suggestions.map((s) => `${error.type}/${cleanText(s)}`);
-      const message = cleanText(error.message);
+      const message = error.message;
       const end = /[.!?]$/.test(message) ? '' : '.';
       const hint = guess.length > 0 ? `${end} Did you mean ${guess.join(' or ')}?` : '';
-      io.stderr.write(`rollout-doctor ${name}: ${message}${hint}\n`);
+      io.stderr.write(errorLine(name, `${message}${hint}`));
       return EXIT.usage;
     }
-    // Messages can quote a dump, an argument or the API server: cleaned for the terminal.
     if (error instanceof UsageError || error instanceof KubeconfigError) {
-      io.stderr.write(`rollout-doctor ${name}: ${cleanText(error.message)}\n`);
+      io.stderr.write(errorLine(name, error.message));
       return EXIT.usage;
     }
     if (error instanceof ClusterError) {
-      io.stderr.write(`rollout-doctor ${name}: ${cleanText(error.message)}\n`);
+      io.stderr.write(errorLine(name, error.message));
       return EXIT.cluster;
     }
     // Anything else is a bug: one line and exit 4, never 1 ("problems found") or a
@@ -106,6 +105,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(internalErrorLine(name, error));
     return EXIT.internal;
   }
+}
+
+/**
+ * The one line an error prints. Messages can quote an argument, a dump or the API
+ * server: their controls are shown as escapes, never removed or acted on (a value
+ * silently changed would name another), on one line of bounded length (DESIGN.md §3).
+ */
+function errorLine(command: string, message: string): string {
+  return `rollout-doctor ${command}: ${errorLineText(message)}\n`;
 }
 
 /** The one line an internal error prints: the error's name and first message line, cleaned. */

@@ -83,3 +83,54 @@ export function escapeJsonControls(json: string): string {
         .join(''),
   );
 }
+
+/** Line breaks and tabs, with every character cleanText removes: what showControls writes out. */
+const CONTROL_OR_BREAK = new RegExp(`[\\n\\t]|${INVISIBLE.source}`, 'g');
+
+const NAMED_ESCAPES: Record<string, string> = { '\n': '\\n', '\t': '\\t', '\r': '\\r' };
+
+/**
+ * Text with every line break, tab, control, bidi or invisible character written out as
+ * an escape (`\n`, `\u001b`, `\u{e0041}`) instead of removed: one line that shows what
+ * was there. For messages that quote what someone typed or a file holds (a command
+ * line's errors), where a value silently changed would name something else: the
+ * argument `deployment/\e[31mred` is shown as `\u001b[31mred`, not as `red`, a valid name.
+ */
+export function showControls(text: string): string {
+  return text.replace(CONTROL_OR_BREAK, (c) => {
+    const named = NAMED_ESCAPES[c];
+    if (named) return named;
+    const point = c.codePointAt(0) ?? 0;
+    return point > 0xffff ? `\\u{${point.toString(16)}}` : `\\u${point.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** The longest stretch of a quoted value a one-line message shows. */
+export const QUOTED_CHARS = 80;
+
+/**
+ * A value someone typed or a file holds, for a one-line message: in double quotes (a
+ * quote or backslash in it escaped), its controls shown (showControls), and cut after QUOTED_CHARS characters with its length
+ * said, so a 100,000-character name does not make a 100 KB error line.
+ * @example quoted('a\u001b[31mb') === '"a\\u001b[31mb"'
+ */
+export function quoted(value: string): string {
+  const points = [...value];
+  const shown = (text: string): string => showControls(text.replace(/["\\]/g, (c) => `\\${c}`));
+  if (points.length <= QUOTED_CHARS) return `"${shown(value)}"`;
+  return `"${shown(points.slice(0, QUOTED_CHARS).join(''))}…" (${points.length} characters)`;
+}
+
+/** The longest message a command line's error line carries. */
+export const ERROR_LINE_CHARS = 500;
+
+/**
+ * A message for a terminal's error line: controls shown (never removed, never acted on),
+ * one line, at most ERROR_LINE_CHARS characters (what was cut is counted).
+ */
+export function errorLineText(message: string): string {
+  const shown = showControls(message);
+  const points = [...shown];
+  if (points.length <= ERROR_LINE_CHARS) return shown;
+  return `${points.slice(0, ERROR_LINE_CHARS).join('')}… (${points.length - ERROR_LINE_CHARS} more characters)`;
+}

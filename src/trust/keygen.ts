@@ -8,6 +8,7 @@
  */
 import { createPublicKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import type { SigningKey } from './approval-signature.js';
+import { quoted } from '../text/clean.js';
 
 export type PlanKeyEnv = {
   ROLLOUT_DOCTOR_PLAN_SEAL_KEY: string;
@@ -43,7 +44,7 @@ function ed25519Pair(id: string): { signing: string; public: string } {
 export function generatePlanKeys(ids: { seal: string; approval: string; notify?: string }): PlanKeyEnv {
   const notifyId = ids.notify ?? `${ids.approval}-notify`;
   for (const id of [ids.seal, ids.approval, notifyId]) {
-    if (!KEY_ID.test(id)) throw new Error(`key id "${id}" must be 1-64 of A-Z a-z 0-9 . _ -`);
+    if (!KEY_ID.test(id)) throw new Error(`key id ${quoted(id)} must be 1-64 of A-Z a-z 0-9 . _ -`);
   }
   const approval = ed25519Pair(ids.approval);
   const notify = ed25519Pair(notifyId);

@@ -99,7 +99,7 @@ describe('CLI text report of hostile cluster text', () => {
 });
 
 describe('CLI error lines quoting hostile text', () => {
-  it('a dump whose broken object is named with escape sequences: exit 2, the name cleaned', async () => {
+  it('a dump whose broken object is named with escape sequences: exit 2, the name shown escaped and cut, the problem said', async () => {
     const evil = join(dir, 'evil-name.json');
     const name = `x${HOSTILE}`;
     writeFileSync(
@@ -117,12 +117,53 @@ describe('CLI error lines quoting hostile text', () => {
     expect(run.stderr()).not.toMatch(CONTROL);
   });
 
-  it('an argument with escape sequences is echoed cleaned', async () => {
+  it('an argument with escape sequences is echoed with them shown, on one line', async () => {
     const run = fakeIo('');
-    const argv = ['diagnose', 'deployment/web', '-n', 'shop', '--from-file', join(dir, `missing${HOSTILE}`)];
+    const file = join(dir, 'missing\u001b]52;c;ZXZpbA==\u0007\nsecond line');
+    const argv = ['diagnose', 'deployment/web', '-n', 'shop', '--from-file', file];
     expect(await runCli(argv, run.io)).toBe(2);
-    expect(run.stderr()).toContain('cannot read');
+    expect(run.stderr()).toContain('missing\\u001b]52;c;ZXZpbA==\\u0007\\nsecond line"');
     expect(run.stderr()).not.toMatch(CONTROL);
+    expect(run.stderr().trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  // What the error names is what was typed: a value silently cleaned would be another one
+  // ("red" is a valid name), and a line break in an argument would start a second line.
+  it.each([
+    {
+      argv: ['diagnose', 'deployment/\u001b[31mred', '-n', 'shop'],
+      shown: '"\\u001b[31mred" is not a valid',
+    },
+    { argv: ['diagnose', 'deployment/a\u009bb'], shown: '"a\\u009bb" is not a valid' },
+    { argv: ['diagnose', 'web', '-o', '\u001b[31mjson'], shown: 'not "\\u001b[31mjson"' },
+    { argv: ['diagnose', 'web', '--a\nb'], shown: 'unknown option "--a\\nb"' },
+    { argv: ['scan', '-n', 'a\nb'], shown: '"a\\nb" is not a valid namespace' },
+    { argv: ['keygen', '--seal-id', '\u001b[31mx'], shown: 'key id "\\u001b[31mx"' },
+    { argv: ['\u001b]0;title\u0007'], shown: 'unknown command "\\u001b]0;title\\u0007"' },
+  ])('$argv.0 names the value as typed: $shown', async ({ argv, shown }) => {
+    const run = fakeIo('');
+    expect(await runCli(argv, run.io)).toBe(2);
+    const line = run.stderr().split('\n')[0] ?? '';
+    expect(line).toContain(shown);
+    expect(run.stderr()).not.toMatch(CONTROL);
+  });
+
+  it('a 100,000-character name makes a short line that still says what is wrong', async () => {
+    const run = fakeIo('');
+    expect(await runCli(['diagnose', `deployment/${'A'.repeat(100_000)}`], run.io)).toBe(2);
+    const line = run.stderr().trimEnd();
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line.length).toBeLessThan(400);
+    expect(line).toContain('(100000 characters) is not a valid Deployment name');
+  });
+
+  it('a 100,000-character path makes a short line without the system error repeating it', async () => {
+    const run = fakeIo('');
+    const argv = ['diagnose', 'web', '--from-file', join(dir, 'p'.repeat(100_000))];
+    expect(await runCli(argv, run.io)).toBe(2);
+    const line = run.stderr().trimEnd();
+    expect(line.length).toBeLessThan(400);
+    expect(line).toMatch(/cannot read ".*…" \(\d+ characters\): the name is too long$/);
   });
 });
 

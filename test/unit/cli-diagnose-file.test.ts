@@ -160,7 +160,7 @@ describe('rollout-doctor diagnose --from-file (incident A dump)', () => {
       ['web', '--from-file', 'x.yaml', '--context', 'prod'],
       '--context and --kubeconfig only apply to a live cluster',
     ],
-    [['web', '--frobnicate'], 'unknown option --frobnicate (--help lists the options)'],
+    [['web', '--frobnicate'], 'unknown option "--frobnicate" (--help lists the options)'],
   ])('exits 2 on bad arguments %j', async (args, message) => {
     const run = fakeIo();
     expect(await runCli(['diagnose', ...args], run.io)).toBe(2);

@@ -22,6 +22,36 @@ describe('rollout-doctor on an internal error', () => {
   });
 });
 
+describe('rollout-doctor on a usage or cluster error whose message quotes raw text', () => {
+  afterEach(() => {
+    vi.doUnmock('../../src/cli/commands/explain-scheduling.js');
+    vi.resetModules();
+  });
+
+  it.each([
+    { kind: 'usage', exit: 2 },
+    { kind: 'cluster', exit: 3 },
+  ])('$kind: one line, controls shown as escapes, at most 500 characters of it', async ({ kind, exit }) => {
+    const raw = `bad \u001b]52;c;aGk=\u0007value\nsecond line ${'x'.repeat(2000)}`;
+    const { UsageError } = await import('../../src/cli/io.js');
+    const { ClusterError } = await import('../../src/kube/errors.js');
+    vi.doMock('../../src/cli/commands/explain-scheduling.js', () => ({
+      run: () => {
+        throw kind === 'usage' ? new UsageError(raw) : new ClusterError(raw);
+      },
+    }));
+    const { runCli } = await import('../../src/cli/run-cli.js');
+    const run = fakeIo();
+    expect(await runCli(['explain-scheduling'], run.io)).toBe(exit);
+    const out = run.stderr();
+    expect(out.endsWith('\n')).toBe(true);
+    expect(out.trimEnd().split('\n')).toHaveLength(1);
+    expect(out).toContain('bad \\u001b]52;c;aGk=\\u0007value\\nsecond line xxx');
+    expect(out.trimEnd()).toMatch(/… \(\d+ more characters\)$/);
+    expect(out.length).toBeLessThan(600);
+  });
+});
+
 describe('rollout-doctor on an error nothing awaited', () => {
   function fakeProcess(exitCode?: number) {
     const listeners = new Map<string, (error: unknown) => void>();

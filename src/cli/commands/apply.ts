@@ -9,13 +9,22 @@
  * arguments, no such remediation, or no terminal to confirm on without --yes; 3
  * cluster unreachable or forbidden; 4 internal error.
  */
-import { cleanText } from '../../text/clean.js';
+import { cleanText, quoted } from '../../text/clean.js';
 import type { RemediationPlan } from '../../remediation/plan.js';
-import { REMEDIATION_KINDS } from '../../remediation/plan.js';
+import { remediationKinds } from '../../remediation/kinds/index.js';
+import { wrap } from '../../report/format.js';
 import { argocdNamespace, clusterOptions, parseCommandArgs, wantsHelp, workloadRefArg } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 import type { WorkloadKind } from '../../diagnosis/workload-ref.js';
 import { applyAndFollow } from '../apply-flow.js';
+
+/**
+ * The kinds a diagnosis offers, so the ones apply can choose: not the kinds that exist
+ * only as another's Undo (scale-back-old-replicaset, untaint-device: `undo` applies those).
+ */
+const APPLIED_KINDS: readonly string[] = remediationKinds
+  .filter((k) => k.undoes === undefined)
+  .map((k) => k.kind);
 
 const HELP = `Usage: rollout-doctor apply TYPE/NAME -n NAMESPACE --remediation KIND|ID [--yes]
                              [--context C] [--kubeconfig F] [--timeout SECONDS]
@@ -28,9 +37,9 @@ it changes, asks for confirmation, applies it, and follows what it moves until t
 completes, fails or --timeout (default 300) passes: the rollout, or for delete-pods and
 taint-device (no pod template change) the replacement pods becoming Ready. After a
 write it prints "To undo: rollout-doctor undo ID" (see \`rollout-doctor undo --help\`).
-  --remediation  a remediation kind (set-rolling-update, set-recreate, exclude-node,
-                 rollout-restart, delete-pods, scale-old-replicaset, taint-device,
-                 abort-rollout)
+${wrap(`a remediation kind (${APPLIED_KINDS.join(', ')})`, 70)
+  .map((line, i) => `${i === 0 ? '  --remediation  ' : ' '.repeat(17)}${line}`)
+  .join('\n')}
                  or a plan id from \`diagnose -o json\`
   --yes          apply without asking (for scripts); without it a terminal is required
   --argocd-namespace NS  where Argo CD's Applications live, for the drift verdict
@@ -75,7 +84,7 @@ export function parseApplyArgs(argv: string[]): ApplyArgs {
   if (!values.remediation) throw new UsageError('which remediation? pass --remediation KIND or a plan id');
   if (!isRemediationName(values.remediation))
     throw new UsageError(
-      `--remediation "${values.remediation}" is neither a remediation kind (${REMEDIATION_KINDS.join(', ')}) nor a plan id (KIND-<16 hex digits>, as diagnose prints it)`,
+      `--remediation ${quoted(values.remediation)} is neither a remediation kind (${APPLIED_KINDS.join(', ')}) nor a plan id (KIND-<16 hex digits>, as diagnose prints it)`,
     );
   const seconds = values.timeout === undefined ? 300 : Number(values.timeout);
   if (!Number.isFinite(seconds) || seconds <= 0)
@@ -122,7 +131,7 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
   if (!plan) {
     const offered = diagnosis.remediations.map((p) => `${p.kind} (${p.id})`).join(', ') || 'none';
     note(
-      `rollout-doctor apply: no remediation "${args.remediation}" for ${namespace}/${args.name}; offered: ${offered}`,
+      `rollout-doctor apply: no remediation ${quoted(args.remediation)} for ${namespace}/${args.name}; offered: ${offered}`,
     );
     return EXIT.usage;
   }
@@ -132,7 +141,7 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
 /** A remediation kind, or a plan id as planId makes them: the kind, a dash, 16 hex digits. */
 function isRemediationName(value: string): boolean {
   const kind = /^(.+)-[0-9a-f]{16}$/.exec(value)?.[1] ?? value;
-  return (REMEDIATION_KINDS as readonly string[]).includes(kind);
+  return APPLIED_KINDS.includes(kind);
 }
 
 /** By exact plan id first, then the first (best) plan of that kind. */

@@ -15,6 +15,7 @@ import { counts, renderJson, renderSarif, renderText, type CheckReport } from '.
 import { checkNamespace, clusterOptions, parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, readAll, UsageError, type CliIo } from '../io.js';
 import { packageVersion } from '../version.js';
+import { quoted } from '../../text/clean.js';
 
 const HELP = `Usage: rollout-doctor check -f PATH [-f PATH...] [-n NAMESPACE] [--context C] [--kubeconfig F]
                              [--from-file DUMP] [-o text|json|sarif] [--allow-unknown]
@@ -62,7 +63,7 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
     },
   });
   if (positionals.length > 0)
-    throw new UsageError(`unexpected argument ${positionals[0] ?? ''}: name manifests with -f`);
+    throw new UsageError(`unexpected argument ${quoted(positionals[0] ?? '')}: name manifests with -f`);
   const files = values.filename ?? [];
   if (files.length === 0) throw new UsageError('which manifests? Give -f FILE, -f FOLDER or -f - (stdin)');
   if (files.some((f) => f === '')) throw new UsageError('-f needs a file or folder name (or "-" for stdin)');
@@ -74,7 +75,7 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
     throw new UsageError('stdin can hold the manifests or the dump, not both');
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json' && output !== 'sarif')
-    throw new UsageError(`-o must be text, json or sarif, not "${output}"`);
+    throw new UsageError(`-o must be text, json or sarif, not ${quoted(output)}`);
   return {
     files,
     output,

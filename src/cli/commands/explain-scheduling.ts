@@ -10,7 +10,7 @@
  * message and an array of them, in input order, for several; each object also
  * carries `changes` and `changeNotes` (explain-scheduling-advice.ts).
  */
-import { cleanText, escapeJsonControls } from '../../text/clean.js';
+import { cleanText, escapeJsonControls, quoted } from '../../text/clean.js';
 import { parseArgs } from 'node:util';
 import {
   parseSchedulingMessage,
@@ -87,7 +87,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json')
-    throw new UsageError(`-o must be text or json, not "${output}"`);
+    throw new UsageError(`-o must be text or json, not ${quoted(output)}`);
 
   let messages: InputMessage[];
   if (positionals.length > 0) {

@@ -7,6 +7,7 @@
 import { generatePlanKeys, PLAN_KEY_HOLDERS } from '../../trust/keygen.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
+import { quoted } from '../../text/clean.js';
 
 const HELP = `Usage: rollout-doctor keygen [--seal-id ID] [--approval-id ID] [--notify-id ID]
 
@@ -33,7 +34,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length > 0)
-    throw new UsageError(`keygen takes no arguments, got: ${positionals.join(' ')}`);
+    throw new UsageError(`keygen takes no arguments, got: ${positionals.map(quoted).join(' ')}`);
   const day = new Date().toISOString().slice(0, 10);
   let keys;
   try {

@@ -14,6 +14,7 @@ import { announceQueue } from '../../admission/announce-queue.js';
 import { parseSigningKey, type SigningKey } from '../../trust/approval-signature.js';
 import { parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
+import { quoted } from '../../text/clean.js';
 
 const HELP = `Usage: rollout-doctor serve-admission --tls-cert FILE --tls-key FILE [--port P]
                                        [--kubeconfig F] [--context C] [--budget-ms MS] [--cache-seconds S]
@@ -54,7 +55,7 @@ function integer(
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > max)
-    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not "${value}"`);
+    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not ${quoted(value)}`);
   return n;
 }
 
@@ -78,7 +79,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
       '--tls-cert and --tls-key are required: the API server calls webhooks over HTTPS only',
     );
   for (const file of [tlsCert, tlsKey])
-    if (!existsSync(file)) throw new UsageError(`cannot read ${file}: no such file`);
+    if (!existsSync(file)) throw new UsageError(`cannot read ${quoted(file)}: no such file`);
   return {
     port: integer(values.port, '--port', 8443, 0, 65535),
     tlsCert,
@@ -129,7 +130,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       return EXIT.cluster;
     }
     throw new UsageError(
-      `cannot serve with ${args.tlsCert} and ${args.tlsKey}: ${error instanceof Error ? error.message : String(error)}`,
+      `cannot serve with ${quoted(args.tlsCert)} and ${quoted(args.tlsKey)}: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
   logger.info(

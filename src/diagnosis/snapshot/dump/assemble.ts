@@ -44,6 +44,7 @@ import { guardsInDump } from './guards-in-dump.js';
 import { pvcsRead } from '../types.js';
 import { DumpError } from './dump.js';
 import type { WorkloadKindModule } from '../../workload-kind.js';
+import { quoted } from '../../../text/clean.js';
 
 export interface AssembleOptions {
   /** "Now" for the analyzers; defaults to the newest timestamp in the dump. */
@@ -466,7 +467,7 @@ function notFound(ref: WorkloadRef, candidates: WorkloadObject[]): WorkloadNotFo
       : '';
   if (elsewhere.length > 0) hint += ` A ${ref.kind} of that name is in namespace ${elsewhere.join(', ')}.`;
   return new WorkloadNotFoundError(
-    `${ref.kind} "${ref.name}" is not in the dump for namespace "${ref.namespace}".${hint}`,
+    `${ref.kind} ${quoted(ref.name)} is not in the dump for namespace ${quoted(ref.namespace)}.${hint}`,
     [ref.namespace],
     suggestions,
     typeOfKind(ref.kind),

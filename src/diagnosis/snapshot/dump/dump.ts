@@ -12,6 +12,7 @@ import { readHead, type ObjectHead } from './object-head.js';
 import { truncatedJson, truncatedList } from './truncation.js';
 import { coreEvent } from '../../base/event-shape.js';
 import { parseErrorText } from '../../../text/parse-error-text.js';
+import { quoted } from '../../../text/clean.js';
 import type { KubeObject } from '../../k8s.js';
 import { isWorkloadKind } from '../../workload-ref.js';
 
@@ -566,5 +567,6 @@ function nameOf(value: unknown): string | undefined {
   const meta = (value as { metadata?: unknown }).metadata;
   if (!meta || typeof meta !== 'object') return undefined;
   const name = (meta as { name?: unknown }).name;
-  return typeof name === 'string' && name ? `"${name}"` : undefined;
+  // Quoted as it is, controls shown and cut (src/text/clean.ts): the error names the object the file holds.
+  return typeof name === 'string' && name ? quoted(name) : undefined;
 }
