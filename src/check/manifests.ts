@@ -152,6 +152,15 @@ function collect(
     });
     return;
   }
+  // kubectl refuses an object without them ("apiVersion not set"): so does check, rather
+  // than count a Deployment whose apiVersion was lost as an object it does not judge.
+  for (const field of ['apiVersion', 'kind'] as const) {
+    const stated = object[field];
+    if (typeof stated !== 'string' || stated === '')
+      throw new ManifestError(
+        `${file}:${at.line}: ${field} is missing: every object kubectl applies states its apiVersion and kind`,
+      );
+  }
   if (!kindOf(object['apiVersion'], kindName)) {
     set.others += 1;
     return;

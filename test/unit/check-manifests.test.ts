@@ -81,6 +81,21 @@ describe('parseManifests', () => {
     expect(() => parseManifests(noTemplate, 't.yaml')).toThrow(/spec\.template/);
     expect(() => parseManifests('- a\n- b\n', 'seq.yaml')).toThrow(/expected a Kubernetes object/);
   });
+
+  // kubectl refuses these ("apiVersion not set"); counted as objects not judged, a
+  // Deployment whose apiVersion was lost passed a CI gate with exit 0.
+  it('refuses an object without apiVersion or kind, as kubectl does, inside a List too', () => {
+    const noVersion = deployment('a').replace('apiVersion: apps/v1\n', '');
+    expect(() => parseManifests(noVersion, 'v.yaml')).toThrow(/v\.yaml:1: apiVersion is missing/);
+    expect(() => parseManifests('kind: Deployment\n', '-')).toThrow(/-:1: apiVersion is missing/);
+    expect(() => parseManifests('apiVersion: v1\nmetadata: {name: x}\n', 'k.yaml')).toThrow(
+      /k\.yaml:1: kind is missing/,
+    );
+    const list = `apiVersion: v1\nkind: List\nitems:\n- kind: ConfigMap\n  metadata: {name: c}\n`;
+    expect(() => parseManifests(list, 'l.yaml')).toThrow(/l\.yaml:4: apiVersion is missing/);
+    // Empty documents (a comment alone, a stray ---) are still nothing.
+    expect(parseManifests(`# only a comment\n---\n${deployment('b')}`, 'e.yaml').workloads).toHaveLength(1);
+  });
 });
 
 describe('readManifests', () => {
