@@ -104,3 +104,105 @@ describe('a rollout caught mid-step by a quota the old pods fill', () => {
     }
   });
 });
+
+/**
+ * A surge rollout caught while a new pod waits out minReadySeconds and the next new pod
+ * waits for the GPU an old pod holds (4 one-GPU nodes, 3 replicas, maxSurge 2,
+ * maxUnavailable 0). Once the Ready pod is available the controller lets an old pod go
+ * and the waiting pod takes its GPU. Read from a dump of the namespace alone (other
+ * namespaces' pods not read, so the model cannot be built on every node), this was
+ * called "can never finish", with plans that take serving pods down.
+ */
+const gpuNode = (name: string): object => ({
+  apiVersion: 'v1',
+  kind: 'Node',
+  metadata: { name, labels: { 'kubernetes.io/hostname': name, pool: 'gpu' } },
+  status: {
+    capacity: { cpu: '8', memory: '16Gi', pods: '110', 'nvidia.com/gpu': '1' },
+    allocatable: { cpu: '8', memory: '16Gi', pods: '110', 'nvidia.com/gpu': '1' },
+    conditions: [{ type: 'Ready', status: 'True' }],
+  },
+});
+
+const tracker = (image: string): object => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'tracker', namespace: 'vision' },
+  spec: {
+    replicas: 3,
+    minReadySeconds: 60,
+    selector: { matchLabels: { app: 'tracker' } },
+    strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 2, maxUnavailable: 0 } },
+    template: {
+      metadata: { labels: { app: 'tracker' } },
+      spec: {
+        nodeSelector: { pool: 'gpu' },
+        containers: [
+          { name: 't', image, resources: { requests: { cpu: '1' }, limits: { 'nvidia.com/gpu': '1' } } },
+        ],
+      },
+    },
+  },
+});
+
+type SimPod = {
+  metadata: { namespace?: string; deletionTimestamp?: string; labels?: Record<string, string> };
+  spec: { nodeName?: string };
+  status?: { conditions?: { type: string; status: string }[] };
+};
+
+describe('a surge rollout waiting out minReadySeconds, read from a dump of its namespace', () => {
+  it('reads as moving, not "can never finish", and offers nothing that takes serving pods down', () => {
+    const sim = startStepped([
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'vision' } },
+      gpuNode('gpu-1'),
+      gpuNode('gpu-2'),
+      gpuNode('gpu-3'),
+      gpuNode('gpu-4'),
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'proxy', namespace: 'kube-system' },
+        spec: { nodeName: 'gpu-1', containers: [{ name: 'p', image: 'proxy:1' }] },
+      },
+      tracker('tracker:1'),
+    ]);
+    try {
+      const done = (): boolean => {
+        const d = sim.get('Deployment', 'vision', 'tracker') as {
+          status?: { availableReplicas?: number; updatedReplicas?: number; replicas?: number };
+        };
+        return d.status?.availableReplicas === 3 && d.status.updatedReplicas === 3 && d.status.replicas === 3;
+      };
+      expect(sim.advance(600, done)).toBe(true);
+      sim.apply(tracker('tracker:2'));
+      const pods = (): SimPod[] => sim.list('Pod', 'vision') as SimPod[];
+      const ready = (p: SimPod): boolean =>
+        p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+      // One new pod Ready (not available yet: minReadySeconds), one waiting for a GPU.
+      const caught = (): boolean =>
+        pods().some((p) => !p.spec.nodeName) &&
+        pods().filter((p) => p.spec.nodeName && ready(p)).length === 4;
+      expect(sim.advance(60, caught)).toBe(true);
+      const namespaceOnly = (sim.objects() as SimPod[]).filter(
+        (o) => (o as { kind?: string }).kind !== 'Pod' || o.metadata.namespace === 'vision',
+      );
+      for (const objects of [namespaceOnly, sim.objects()]) {
+        const snapshot = assembleSnapshot(
+          { kind: 'Deployment', namespace: 'vision', name: 'tracker' },
+          objects as unknown as KubeObject[],
+          { capturedAt: sim.now() },
+        );
+        const diagnosis = diagnose(snapshot);
+        const codes = diagnosis.findings.map((f) => f.code);
+        expect(codes).not.toContain('RolloutSurgeDeadlock');
+        expect(codes).toContain('RolloutProgressing');
+        expect(diagnosis.remediations.map((p) => p.kind)).toEqual([]);
+      }
+      // And the simulator agrees: it finishes by itself.
+      expect(sim.advance(600, done)).toBe(true);
+    } finally {
+      sim.stop();
+    }
+  });
+});

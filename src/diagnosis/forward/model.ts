@@ -54,7 +54,8 @@ export interface Intervention {
 /** What happened on the way (first occurrence of each), in the model's words. */
 export type Step =
   | { kind: 'gone'; pod: string }
-  | { kind: 'ready'; pod: string }
+  /** `waitsMinReady`: Ready already, not available until the workload's minReadySeconds pass. */
+  | { kind: 'ready'; pod: string; waitsMinReady?: true }
   | { kind: 'old-removed'; pod: string }
   | { kind: 'admitted'; quota: string }
   | { kind: 'preempted'; pod: string; node: string; victims: string[] }

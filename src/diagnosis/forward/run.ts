@@ -38,7 +38,7 @@ import { podPhases } from './pod-phase.js';
 import { pinnedNode } from './daemon-budget.js';
 import { latestSchedulingFailure } from '../base/pod-events.js';
 import { draBackedResources } from '../dra/needs.js';
-import { isTerminal, isUnscheduled } from '../base/pods.js';
+import { isReady, isTerminal, isUnscheduled } from '../base/pods.js';
 import { quotaCharge } from '../base/quota-charge.js';
 import { heldBeforeScheduling } from '../scheduling/held-back.js';
 import { World, quotaRef, type QuotaLedger, type QuotaRef } from './world.js';
@@ -91,6 +91,13 @@ export interface Trace {
 }
 
 const UNMODELLED = 'the model does not follow this kind of update (ordered pods, canary steps)';
+
+/** Why the model was not built when the gap is what was read (nodes, their pods, the namespace's pods). */
+const NODES_UNREAD = 'not every node was read';
+const PODS_UNREAD = 'pods were not read on every node';
+const NODES_OF_PODS_UNREAD = 'pods run on nodes that were not read';
+const QUOTA_UNREAD = "the quota's usage: not every pod of the namespace was read";
+const UNREAD: ReadonlySet<string> = new Set([NODES_UNREAD, PODS_UNREAD, NODES_OF_PODS_UNREAD, QUOTA_UNREAD]);
 
 /** Tolerations the DaemonSet controller adds to its pods (AddOrUpdateDaemonPodTolerations). */
 const DAEMON_TOLERATIONS: Toleration[] = [
@@ -147,12 +154,17 @@ function unheldEndState(ctx: AnalysisContext): ReturnType<typeof finalStateShort
 }
 
 function unbuilt(ctx: AnalysisContext, variant: Variant, why: string): Outcome {
+  // What was not read is not free, and it does not stop what the controllers do next:
+  // a new pod of this workload starting (it becomes available, then the controller lets
+  // an old one go) or an old one terminating moves the rollout whatever the unread pods
+  // hold. A dump of one namespace called such a rollout "can never finish".
+  if (UNREAD.has(why)) return movingOrUnknown(ctx, why);
   if (why !== UNMODELLED) return { result: 'unknown', why };
   // Moving or not, an end state that no nodes can hold is never reached.
   const short =
     variant === 'next-rollout' || variant === 'candidate' ? undefined : finalStateShortfall(ctx, variant);
   if (short) return { result: 'blocked', ticks: 0, steps: [], ...short };
-  return movingOrUnknown(ctx);
+  return movingOrUnknown(ctx, why);
 }
 
 function settle(model: Model): Outcome {
@@ -184,16 +196,15 @@ function settle(model: Model): Outcome {
 
 function buildModel(ctx: AnalysisContext, variant: Variant, change?: Intervention): Model | { why: string } {
   const { snapshot } = ctx;
-  if (snapshot.coverage.nodes !== 'complete') return { why: 'not every node was read' };
+  if (snapshot.coverage.nodes !== 'complete') return { why: NODES_UNREAD };
   const known = new Set(snapshot.nodes.map((n) => n.metadata.name ?? ''));
   // Every node the pods may use, with every pod on it (a live read lists those nodes' pods).
-  if ([...known].some((node) => !occupancyKnown(snapshot.coverage, node)))
-    return { why: 'pods were not read on every node' };
+  if ([...known].some((node) => !occupancyKnown(snapshot.coverage, node))) return { why: PODS_UNREAD };
   if (
     known.size === 0 ||
     [...snapshot.pods, ...snapshot.otherPods].some((p) => p.spec.nodeName && !known.has(p.spec.nodeName))
   )
-    return { why: 'pods run on nodes that were not read' };
+    return { why: NODES_OF_PODS_UNREAD };
   if (snapshot.pods.some((p) => isUnscheduled(p) && heldBeforeScheduling(p)))
     return { why: 'a pod is held before scheduling' };
   const kind = workloadKind(snapshot);
@@ -224,7 +235,7 @@ function buildModel(ctx: AnalysisContext, variant: Variant, change?: Interventio
   if (snapshot.dra && draBacked(ctx, newTemplate))
     return { why: 'the template asks for devices a DeviceClass may back (DRA)' };
   const quotas = quotasOf(ctx);
-  if (quotas === 'unknown') return { why: "the quota's usage: not every pod of the namespace was read" };
+  if (quotas === 'unknown') return { why: QUOTA_UNREAD };
   const world = new World(placementContext(ctx), quotas);
   const next = variant === 'next-rollout' || variant === 'candidate';
   const gone = change?.deleted ?? new Set<string>();
@@ -314,18 +325,19 @@ function draBacked(ctx: AnalysisContext, pod: Pod): boolean {
   return requested.some((r) => r.includes('/'));
 }
 
-function movingOrUnknown(ctx: AnalysisContext): Outcome {
+function movingOrUnknown(ctx: AnalysisContext, why: string): Outcome {
   const { current } = workloadKind(ctx.snapshot).revisions(ctx.snapshot);
   const fresh = new Set(current?.pods ?? []);
   const phases = podPhases(ctx);
   const steps: Step[] = ctx.snapshot.pods.flatMap((pod): Step[] => {
     const phase = phases.get(pod);
     const name = pod.metadata.name ?? '';
-    if (phase === 'starting' && fresh.has(pod)) return [{ kind: 'ready', pod: name }];
+    if (phase === 'starting' && fresh.has(pod))
+      return [{ kind: 'ready', pod: name, ...(isReady(pod) ? { waitsMinReady: true as const } : {}) }];
     if (phase === 'terminating') return [{ kind: 'gone', pod: name }];
     return [];
   });
-  return steps.length > 0 ? { result: 'moving', steps } : { result: 'unknown', why: UNMODELLED };
+  return steps.length > 0 ? { result: 'moving', steps } : { result: 'unknown', why };
 }
 
 /** The Deployment-like counts, from what buildModel already derived (the revisions are read once). */

@@ -14,7 +14,9 @@ export function stepWords(step: Step): string {
     case 'gone':
       return `terminating pod ${step.pod} is gone (until then it holds its node's room and its quota)`;
     case 'ready':
-      return `new pod ${step.pod} becomes Ready`;
+      return step.waitsMinReady
+        ? `new pod ${step.pod}, Ready, becomes available (minReadySeconds)`
+        : `new pod ${step.pod} becomes Ready`;
     case 'old-removed':
       return `the controller removes old pod ${step.pod}`;
     case 'admitted':
