@@ -100,7 +100,7 @@ export function provePlan(ctx: AnalysisContext, plan: RemediationPlan): ProofVer
       : verdict;
   }
   const why = ran?.outcome.result === 'unknown' ? ran.outcome.why : modelGap(ctx);
-  const lowest = Math.max(0, now - statedTakeDown(ctx, plan, written, now));
+  const lowest = Math.max(0, now - statedTakeDown(ctx, plan, written, now, replicas));
   if (crash?.everywhere && lowest < now && rule.replacesWithTemplate)
     return {
       verdict: 'refused',
@@ -252,6 +252,7 @@ function statedTakeDown(
   plan: RemediationPlan,
   written: WorkloadObject | undefined,
   now: number,
+  wanted: number,
 ): number {
   const phases = podPhases(ctx);
   const serving = (pods: readonly PodRef[]): number => {
@@ -266,7 +267,15 @@ function statedTakeDown(
   const kind = workloadKind(ctx.snapshot);
   const strategy = kind.strategy(written ?? kind.object(ctx.snapshot));
   if (strategy.type === 'Recreate') return now;
-  return Math.min(now, Math.max(0, strategy.maxUnavailable?.value ?? 0));
+  const maxUnavailable = Math.max(0, strategy.maxUnavailable?.value ?? 0);
+  // The Deployment and DaemonSet controllers count pods already unavailable against
+  // maxUnavailable (rolling.go: minAvailable = replicas - maxUnavailable, unhealthy old
+  // pods scaled down first; the DaemonSet's update counts unavailable nodes): serving pods
+  // go down only to wanted - maxUnavailable. A StatefulSet deletes the highest ordinal
+  // not updated, serving or not; an Argo Rollout steps as its own controller decides.
+  if (!kind.orderedBlock && !strategy.argo)
+    return Math.min(now, Math.max(0, now - (wanted - maxUnavailable)));
+  return Math.min(now, maxUnavailable);
 }
 
 function modelGap(ctx: AnalysisContext): string {

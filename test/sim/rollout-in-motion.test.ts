@@ -176,7 +176,7 @@ describe('a surge rollout waiting out minReadySeconds, read from a dump of its n
       };
       expect(sim.advance(600, done)).toBe(true);
       sim.apply(tracker('tracker:2'));
-      const pods = (): SimPod[] => sim.list('Pod', 'vision') as SimPod[];
+      const pods = (): SimPod[] => sim.list('Pod', 'vision') as unknown as SimPod[];
       const ready = (p: SimPod): boolean =>
         p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
       // One new pod Ready (not available yet: minReadySeconds), one waiting for a GPU.
@@ -184,9 +184,9 @@ describe('a surge rollout waiting out minReadySeconds, read from a dump of its n
         pods().some((p) => !p.spec.nodeName) &&
         pods().filter((p) => p.spec.nodeName && ready(p)).length === 4;
       expect(sim.advance(60, caught)).toBe(true);
-      const namespaceOnly = (sim.objects() as SimPod[]).filter(
-        (o) => (o as { kind?: string }).kind !== 'Pod' || o.metadata.namespace === 'vision',
-      );
+      const namespaceOnly = sim
+        .objects()
+        .filter((o) => o.kind !== 'Pod' || (o as unknown as SimPod).metadata.namespace === 'vision');
       for (const objects of [namespaceOnly, sim.objects()]) {
         const snapshot = assembleSnapshot(
           { kind: 'Deployment', namespace: 'vision', name: 'tracker' },

@@ -12,6 +12,7 @@ import { renderText } from '../../src/report/text.js';
 import type { PlanProof, RemediationPlan } from '../../src/remediation/plan.js';
 import { makeNode, makeSnapshot } from '../support/k8s-builders.js';
 import { pendingRolloutSnapshot, rollout } from '../support/rollout-scenarios.js';
+import { crashScenario } from '../support/crash-fixtures.js';
 
 const PORTS_MESSAGE =
   "0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.";
@@ -240,5 +241,44 @@ describe('a paused rollout, judged as it goes once resumed', () => {
     );
     expect(d.findings.map((f) => f.code)).not.toContain('RolloutSurgeDeadlock');
     expect(d.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+  });
+});
+
+/**
+ * Where the model cannot run a plan (not every node's pods read), its write is bounded by
+ * what the controller lets go: the Deployment controller counts a pod already unavailable
+ * (the crash-looping one) against maxUnavailable and scales it down first, so serving
+ * pods go down only to replicas - maxUnavailable. Counted from the serving pods alone,
+ * the node exclusion was said to take 3 replicas with maxUnavailable 1 to 1 serving, below
+ * a budget of 2 it keeps (seen kept on the simulator).
+ */
+describe('a plan checked, not run, on a workload with a pod already unavailable', () => {
+  function crashWithBudget(maxUnavailable: number): DeploymentSnapshot {
+    const { snapshot } = crashScenario({
+      placement: ['node-a', 'node-b', 'node-c'],
+      crashing: [1],
+      deployment: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable } } },
+    });
+    const pdb: PodDisruptionBudget = {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'detector', namespace: 'vision', generation: 1 },
+      spec: { selector: { matchLabels: { app: 'detector' } }, minAvailable: 2 },
+    };
+    return {
+      ...(snapshot as DeploymentSnapshot),
+      coverage: { ...snapshot.coverage, podsReadOn: [] },
+      guards: { podDisruptionBudgets: [pdb] },
+    };
+  }
+
+  it.each([
+    { maxUnavailable: 1, lowest: 2 },
+    { maxUnavailable: 2, lowest: 1 },
+  ])('maxUnavailable $maxUnavailable: 2 serving now, $lowest at the lowest', ({ maxUnavailable, lowest }) => {
+    const d = diagnose(crashWithBudget(maxUnavailable));
+    const exclusion = d.remediations.find((p) => p.kind === 'exclude-node');
+    expect(proofOf(exclusion)).toMatchObject({ method: 'checked', serving: { now: 2, lowest, wanted: 3 } });
+    expect(Boolean(proofOf(exclusion).belowFloor)).toBe(lowest < 2);
   });
 });
