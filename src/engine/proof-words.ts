@@ -46,6 +46,7 @@ function keyOf(step: Step): string | undefined {
     case 'preempted':
     case 'deleted':
     case 'crashed':
+    case 'node-added':
       return step.kind;
   }
 }
@@ -58,6 +59,12 @@ function wordsOf(step: Step): { key: string; one: string; many: (n: number) => s
       return { key: 'old', one: `old pod ${step.pod} goes`, many: (n) => `${n} old pods go` };
     case 'ready':
       return { key: 'ready', one: 'a new pod becomes Ready', many: (n) => `${n} new pods become Ready` };
+    case 'node-added':
+      return {
+        key: 'node-added',
+        one: 'the cluster autoscaler adds a node',
+        many: (n) => `the cluster autoscaler adds nodes for ${n} pods`,
+      };
     case 'admitted':
       return {
         key: `admitted-${step.quota}`,

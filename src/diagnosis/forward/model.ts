@@ -57,6 +57,8 @@ export type Step =
   /** `waitsMinReady`: Ready already, not available until the workload's minReadySeconds pass. */
   | { kind: 'ready'; pod: string; waitsMinReady?: true }
   | { kind: 'old-removed'; pod: string }
+  /** The cluster autoscaler is adding a node for this pending pod (scheduling/scale-up.ts). */
+  | { kind: 'node-added'; pod: string }
   | { kind: 'admitted'; quota: string }
   | { kind: 'preempted'; pod: string; node: string; victims: string[] }
   /** A new pod of a template known to crash there started on `node` and crash-loops. */

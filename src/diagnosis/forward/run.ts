@@ -46,6 +46,7 @@ import { quotaLimits } from '../base/quota-limits.js';
 import { finalStateShortfall } from './final-state.js';
 import type { StepShortfall } from './canary-steps.js';
 import { proxyStrategy } from './proxy-strategy.js';
+import { scaleUpUnderWay } from '../scheduling/scale-up.js';
 
 export type Outcome =
   | { result: 'completes'; ticks: number; steps: Step[] }
@@ -137,13 +138,26 @@ function run(
   const built = buildModel(ctx, variant, change);
   if ('why' in built) {
     if (change) return { outcome: { result: 'unknown', why: built.why } };
-    return { outcome: unbuilt(ctx, variant, built.why) };
+    return { outcome: withNodesComing(ctx, variant, unbuilt(ctx, variant, built.why)) };
   }
-  const outcome = settle(built);
+  const outcome = change ? settle(built) : withNodesComing(ctx, variant, settle(built));
   const crashedOn = [...new Set(built.steps.flatMap((s) => (s.kind === 'crashed' ? [s.node] : [])))];
   const failingAtEnd = [...new Set(built.pods.inPhase('failing').map((p) => p.pod.spec.nodeName ?? ''))];
   const serving = { ...built.serving, end: countServing(built.pods) };
   return { outcome, trace: { serving, crashedOn, failingAtEnd } };
+}
+
+/**
+ * The rollout as it is, where nothing the model knows moves it: still moving when the
+ * cluster autoscaler is adding a node for one of its pending pods (scheduling/scale-up.ts).
+ * The model does not add nodes; the autoscaler's own record says one is coming.
+ */
+function withNodesComing(ctx: AnalysisContext, variant: Variant, outcome: Outcome): Outcome {
+  if (variant !== 'as-is' || (outcome.result !== 'blocked' && outcome.result !== 'unknown')) return outcome;
+  const steps: Step[] = ctx.snapshot.pods
+    .filter((pod) => isUnscheduled(pod) && scaleUpUnderWay(ctx.snapshot, pod))
+    .map((pod) => ({ kind: 'node-added', pod: pod.metadata.name ?? '' }));
+  return steps.length > 0 ? { result: 'moving', steps } : outcome;
 }
 
 /** The end state (or a canary step) of a StatefulSet's or Argo Rollout's manifest that no node can hold. */

@@ -17,6 +17,8 @@ export function stepWords(step: Step): string {
       return step.waitsMinReady
         ? `new pod ${step.pod}, Ready, becomes available (minReadySeconds)`
         : `new pod ${step.pod} becomes Ready`;
+    case 'node-added':
+      return `the cluster autoscaler adds a node for pending pod ${step.pod} (it triggered a scale-up)`;
     case 'old-removed':
       return `the controller removes old pod ${step.pod}`;
     case 'admitted':

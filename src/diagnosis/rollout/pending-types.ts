@@ -6,6 +6,7 @@ import type { HeldBack } from '../scheduling/held-back.js';
 import type { MissingClaim } from '../dra/needs.js';
 import type { ParsedSchedulingMessage } from '../scheduling/scheduling-message.js';
 import type { Preemption } from '../scheduling/preemption.js';
+import type { ScaleUp } from '../scheduling/scale-up.js';
 
 export type PendingVerdict =
   | 'surge-deadlock'
@@ -17,6 +18,8 @@ export type PendingVerdict =
   | 'incomplete'
   /** The scheduler is preempting lower-priority pods for it on a node (`preemption`): resolving, not stuck. */
   | 'preempting'
+  /** The cluster autoscaler is adding a node for it (`scaleUp`): resolving, not stuck. */
+  | 'scaling-up'
   /** Held before scheduling (gates, a claim not yet created): the scheduler has not tried it. */
   | 'held-back'
   /**
@@ -60,6 +63,8 @@ export interface PendingAssessment {
   missing: string[];
   /** For 'preempting': the nominated node and the victims terminating there. */
   preemption?: Preemption;
+  /** For 'scaling-up': when the cluster autoscaler triggered the scale-up, and its words. */
+  scaleUp?: ScaleUp;
   /** Why the pod is held before scheduling, for the 'held-back' verdict. */
   heldBack?: HeldBack;
   /** DRA facts worth saying whatever the verdict (a shared claim cannot deadlock a surge). */

@@ -31,6 +31,7 @@ import { isReady, isTerminating, isUnscheduled } from '../base/pods.js';
 import type { IneligibleNode, Judged, PendingAssessment } from './pending-types.js';
 import { pendingVerdict } from './pending-verdict.js';
 import { preemptionUnderWay } from '../scheduling/preemption.js';
+import { scaleUpUnderWay } from '../scheduling/scale-up.js';
 import { DRA_READS, list, pendingWords } from './pending-words.js';
 
 export type { IneligibleNode, PendingAssessment, PendingVerdict } from './pending-types.js';
@@ -167,6 +168,11 @@ function assessPending(
   if (preemption) {
     // The scheduler is already making room: resolving, whatever the nodes show now.
     return { ...base, verdict: 'preempting', preemption, provedOn: [], caveats: [], missing: [] };
+  }
+  const scaleUp = scaleUpUnderWay(snapshot, pod);
+  if (scaleUp) {
+    // A node is on its way for it: resolving, whatever the nodes there are show now.
+    return { ...base, verdict: 'scaling-up', scaleUp, provedOn: [], caveats: [], missing: [] };
   }
   const oldOnes = isNew ? [...oldPods] : [];
   const notes = sharedClaimNotes(analysis, pod, oldOnes);
