@@ -5,13 +5,14 @@
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { z } from 'zod';
 import { callDescription, describe, toApiError } from './api-errors.js';
 import { READ_VERBS, methodFor, pathFor, type ApiCall } from './api-paths.js';
 import { parseErrorText } from '../text/parse-error-text.js';
 import { KubeApiError, KubeconfigError } from './errors.js';
+import { quoted } from '../text/clean.js';
 import {
   DEFAULT_RETRY,
   MAX_RETRY_AFTER_MS,
@@ -191,9 +192,21 @@ function namespaceOf(config: KubeConfig): string | undefined {
 function loadConfig(options: KubeClientOptions): KubeConfig {
   const config = new KubeConfig();
   try {
+    const listed = (options.environment?.KUBECONFIG ?? '').split(delimiter).filter(Boolean);
     if (options.kubeconfig) {
       config.loadFromFile(options.kubeconfig);
-    } else if (options.environment?.KUBECONFIG || existsSync(join(homedir(), '.kube', 'config'))) {
+    } else if (listed.length > 0) {
+      // The files the given environment's KUBECONFIG lists, merged as kubectl merges them
+      // (the first file's current-context stands). client-node's loadFromDefault reads
+      // process.env, which an in-process caller's environment is not.
+      const [first = '', ...rest] = listed;
+      config.loadFromFile(first);
+      for (const file of rest) {
+        const next = new KubeConfig();
+        next.loadFromFile(file);
+        config.mergeConfig(next, true);
+      }
+    } else if (existsSync(join(homedir(), '.kube', 'config'))) {
       config.loadFromDefault();
     } else if (options.environment?.KUBERNETES_SERVICE_HOST) {
       config.loadFromCluster();
@@ -201,14 +214,20 @@ function loadConfig(options: KubeClientOptions): KubeConfig {
       throw new Error('no KUBECONFIG, no ~/.kube/config, and not running inside a pod');
     }
   } catch (error) {
-    const where = options.kubeconfig ? `kubeconfig ${options.kubeconfig}` : 'the default kubeconfig';
+    // The file named: --kubeconfig, else the KUBECONFIG list, else ~/.kube/config.
+    const fromEnv = options.environment?.KUBECONFIG;
+    const where = options.kubeconfig
+      ? `kubeconfig ${quoted(options.kubeconfig)}`
+      : fromEnv
+        ? `the kubeconfig KUBECONFIG names (${quoted(fromEnv)})`
+        : `the default kubeconfig (${quoted(join(homedir(), '.kube', 'config'))})`;
     // No cause: the parser's error quotes the file (token, password), and a logged or
     // printed cause chain would carry it along.
     throw new KubeconfigError(`cannot load ${where}: ${parseErrorText(error)}`);
   }
   if (options.context) {
     if (!config.getContextObject(options.context)) {
-      throw new KubeconfigError(`context "${options.context}" is not in the kubeconfig`);
+      throw new KubeconfigError(`context ${quoted(options.context)} is not in the kubeconfig`);
     }
     config.setCurrentContext(options.context);
   }

@@ -134,7 +134,11 @@ describe('rollout-doctor against a live cluster', () => {
   it('exits 2, not 3, for a kubeconfig that cannot be read or a context it does not have: bad input, not an outage', async () => {
     const missing = await cli(['scan', '-n', 'vision', '--kubeconfig', join(dir, 'absent')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('cannot load kubeconfig');
+    expect(missing.stderr).toContain(`cannot load kubeconfig "${join(dir, 'absent')}"`);
+    // The file KUBECONFIG names is said, not "the default kubeconfig".
+    const named = await cli(['scan', '-n', 'vision'], { env: { KUBECONFIG: join(dir, 'gone') } });
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain(`cannot load the kubeconfig KUBECONFIG names ("${join(dir, 'gone')}")`);
     const file = join(dir, 'one-context');
     writeUnreachableKubeconfig(file);
     const context = await cli(['diagnose', 'web', '-n', 'shop', '--kubeconfig', file, '--context', 'nosuch']);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createKubeClient, type KubeClientOptions } from '../../src/kube/client.js';
 import { ClusterError, KubeApiError, KubeconfigError } from '../../src/kube/errors.js';
@@ -267,6 +267,35 @@ describe('createKubeClient', () => {
     expect(createKubeClient({ kubeconfig, context: 'other' }).context).toBe('other');
     expect(() => createKubeClient({ kubeconfig, context: 'missing' })).toThrow(KubeconfigError);
     expect(() => createKubeClient({ kubeconfig: join(dir, 'nope') })).toThrow(KubeconfigError);
+  });
+
+  it("reads the files the given environment's KUBECONFIG lists, merged, not process.env's", () => {
+    const second = join(dir, 'second');
+    writeFileSync(
+      second,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters:',
+        '- name: far',
+        '  cluster: { server: "http://127.0.0.1:9" }',
+        'users:',
+        '- name: far-user',
+        '  user: { token: "t" }',
+        'contexts:',
+        '- name: far',
+        '  context: { cluster: far, user: far-user }',
+        'current-context: far',
+        '',
+      ].join('\n'),
+    );
+    const environment = { KUBECONFIG: [kubeconfig, second].join(delimiter) };
+    expect(process.env['KUBECONFIG']).toBeUndefined();
+    expect(createKubeClient({ environment }).server).toBe(url);
+    expect(createKubeClient({ environment, context: 'far' }).server).toBe('http://127.0.0.1:9');
+    expect(() => createKubeClient({ environment: { KUBECONFIG: join(dir, 'gone') } })).toThrow(
+      /cannot load the kubeconfig KUBECONFIG names \(".*gone"\)/,
+    );
   });
 });
 
