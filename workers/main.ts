@@ -1,13 +1,18 @@
 import { loadWorkerConfig } from '../src/config/environment.js';
 import { createKubeClient } from '../src/kube/client.js';
 import { createLogger } from '../src/logger.js';
-import { loadConfigOrExit, startOrExit, stopOnSignals } from '../src/config/process-entry.js';
+import { helpOrExit, loadConfigOrExit, startOrExit, stopOnSignals } from '../src/config/process-entry.js';
 import { startHealthServer } from '../src/worker/health.js';
 import { kubeClusterDeps } from '../src/worker/kube-deps.js';
 import { startWorkers } from '../src/worker/runtime.js';
 
 // Entry point of `npm run worker`: the diagnose and remediate workers of one cluster
 // (ROLLOUT_DOCTOR_CLUSTER). Wiring and signal handling only; processors live in src/worker/.
+helpOrExit(
+  process.argv.slice(2),
+  'npm run worker',
+  'A rollout-doctor worker: diagnoses and applies approved fixes on one cluster (ROLLOUT_DOCTOR_CLUSTER).',
+);
 const config = loadConfigOrExit(() => loadWorkerConfig(process.env));
 const logger = createLogger({ level: config.logLevel, name: `rollout-doctor-worker-${config.cluster}` });
 const client = await startOrExit(logger, 'Kubernetes configuration', () =>

@@ -1,9 +1,14 @@
 import { loadAppConfig } from '../config/environment.js';
 import { createLogger } from '../logger.js';
-import { loadConfigOrExit, startOrExit, stopOnSignals } from '../config/process-entry.js';
+import { helpOrExit, loadConfigOrExit, startOrExit, stopOnSignals } from '../config/process-entry.js';
 import { startAppRuntime } from './runtime.js';
 
 // Entry point of `npm start`: configuration, start, and signal handling only.
+helpOrExit(
+  process.argv.slice(2),
+  'npm start',
+  'The rollout-doctor app: the Slack and Teams endpoints, the Alertmanager webhook, /healthz, /readyz and /metrics.',
+);
 const config = loadConfigOrExit(() => loadAppConfig(process.env));
 const logger = createLogger({ level: config.logLevel, name: 'rollout-doctor-app' });
 const runtime = await startOrExit(logger, 'app', () => startAppRuntime(config, logger));

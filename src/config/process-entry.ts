@@ -5,6 +5,26 @@
  */
 import type { Logger } from 'pino';
 import { ConfigError } from './environment.js';
+import { quoted } from '../text/clean.js';
+
+/**
+ * `--help` (or `-h`) prints what the process is and where its settings are, and exits 0:
+ * both entries take no arguments and are configured by the environment alone, so without
+ * this `npm start -- --help` started the service (or printed configuration errors).
+ * Any other argument is refused with exit 2 rather than ignored.
+ */
+export function helpOrExit(argv: readonly string[], command: string, what: string): void {
+  if (argv.length === 0) return;
+  const usage = `Usage: ${command}\n\n${what}\nConfigured by environment variables only: docs/configuration.md lists them\n(README.md, "Running it", shows a minimal set).\n`;
+  if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
+    process.stdout.write(usage);
+    process.exit(0);
+  }
+  process.stderr.write(
+    `${command}: takes no arguments, got ${argv.map((a) => quoted(a)).join(' ')}\n\n${usage}`,
+  );
+  process.exit(2);
+}
 
 /** Loads configuration; a bad environment prints every bad variable and exits 2. */
 export function loadConfigOrExit<T>(load: () => T): T {

@@ -63,6 +63,18 @@ describe('npm run <script> -- --help', () => {
     },
   );
 
+  // They take no options: --help says where their settings are, instead of starting the service.
+  it.each([...SERVERS])('%s answers --help without starting, and refuses an argument', async (name) => {
+    const entry = name === 'start' ? 'src/app/main.ts' : 'workers/main.ts';
+    const help = await run(entry, ['--help']);
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npm (start|run worker)\n[\s\S]*docs\/configuration\.md/);
+    const refused = await run(entry, ['--port', '80']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/takes no arguments, got "--port" "80"\n\nUsage: /);
+    expect(refused.stderr).not.toMatch(STACK);
+  });
+
   it('a script that reads options its own way fails here until it has its own tests', () => {
     for (const name of OWN_TESTS) expect(scripts.map(([n]) => n)).toContain(name);
   });
