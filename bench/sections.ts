@@ -51,6 +51,13 @@ export function ackSection(r: AckBench, runs: number): Section {
         met: undefined,
       },
       {
+        figure: 'young-generation collections (scavenges) per 1,000 commands, and their mean pause',
+        median: `${r.scavenges.appPer1000} (${ms(r.scavenges.appMeanMs)})`,
+        comparison: `bare Bolt app: ${r.scavenges.barePer1000} (${ms(r.scavenges.bareMeanMs)}); each pause stops the event loop, so an ack arriving then waits: the p99 tail`,
+        target: '—',
+        met: undefined,
+      },
+      {
         figure: 'ack latency p99, real app with its heap flags vs Node defaults (own rounds)',
         median: ms(r.heapFlags.tunedP99),
         comparison: `same app, default heap settings: ${ms(r.heapFlags.defaultsP99)}`,

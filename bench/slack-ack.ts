@@ -25,6 +25,7 @@ import { buildCompiled } from './lib/build.js';
 import { spawnEntry, type Child } from './lib/children.js';
 import { median, percentile, round2 } from './lib/stats.js';
 import { appKeyEnv, generatePlanKeys } from '../src/trust/keygen.js';
+import { APP_NODE_FLAGS } from '../src/app/node-flags.js';
 
 const SECRET = 'ack-bench-secret';
 const TOKEN = 'xoxb-ack-bench';
@@ -138,6 +139,12 @@ export interface AckBench {
   appCpuMsPerCommand: number;
   bareCpuMsPerCommand: number;
   /**
+   * Young-generation collections (scavenges, from --trace-gc) per 1,000 commands over the
+   * compared runs, and their mean pause in ms: a scavenge stops the event loop, so an ack
+   * arriving during one waits. Counted, so load-independent like the CPU figure.
+   */
+  scavenges: { appPer1000: number; barePer1000: number; appMeanMs: number; bareMeanMs: number };
+  /**
    * One person's flood: the same load on an app with the default command budgets, so all
    * but the first commands of the minute are refused privately (nothing queued), against
    * bare Bolt in rounds of their own. Until issue 53 the whole benchmark measured this
@@ -157,6 +164,15 @@ export interface AckBench {
     tunedPeakMb: number;
     defaultsPeakMb: number;
   };
+}
+
+/** The scavenges a process reported so far (--trace-gc lines in its output): their pauses in ms. */
+function scavengePauses(child: Child): number[] {
+  return child
+    .output()
+    .split('\n')
+    .filter((line) => line.includes(': Scavenge '))
+    .map((line) => Number(/MB, ([\d.]+) \//.exec(line)?.[1] ?? 0));
 }
 
 /** CPU time a process used so far, in ms (/proc/<pid>/stat utime + stime, at 100 ticks a second). */
@@ -220,7 +236,12 @@ export async function runAckBench(
           LOG_LEVEL: 'info',
           ...(budgets === 'unlimited' ? unlimited : {}),
         },
-        { ready: /rollout-doctor app started/, compiled, ...(nodeFlags ? { nodeFlags } : {}) },
+        // --trace-gc: one line per collection, counted below (scavengePauses).
+        {
+          ready: /rollout-doctor app started/,
+          compiled,
+          nodeFlags: [...(nodeFlags ?? APP_NODE_FLAGS), '--trace-gc'],
+        },
       );
       children.push(app);
       return { url: `http://127.0.0.1:${port}/slack/events`, app };
@@ -230,7 +251,7 @@ export async function runAckBench(
     const bare = await spawnEntry(
       'bench/bare-bolt.ts',
       { ...common, PORT: String(barePort) },
-      { ready: /bare bolt app started/, compiled },
+      { ready: /bare bolt app started/, compiled, nodeFlags: ['--trace-gc'] },
     );
     children.push(bare);
     const bareUrl = `http://127.0.0.1:${barePort}/slack/events`;
@@ -242,12 +263,22 @@ export async function runAckBench(
     await sendLoad(bareUrl, { rate, seconds: WARM_UP_SECONDS, label: 'warm' });
     const load = { rate, seconds, runs };
     const cpuBefore = { app: cpuMs(app.pid), bare: cpuMs(bare.pid) };
+    const gcBefore = { app: scavengePauses(app).length, bare: scavengePauses(bare).length };
     const [appResults, bareResults] = await alternate(appUrl, 'svc', bareUrl, 'svc', load);
     const commands = runs * Math.round(rate * seconds);
     const perCommand = (pid: number, before: number): number =>
       Math.round(((cpuMs(pid) - before) / commands) * 1000) / 1000;
     const appCpuMsPerCommand = perCommand(app.pid, cpuBefore.app);
     const bareCpuMsPerCommand = perCommand(bare.pid, cpuBefore.bare);
+    const during = (child: Child, before: number): number[] => scavengePauses(child).slice(before);
+    const [appGc, bareGc] = [during(app, gcBefore.app), during(bare, gcBefore.bare)];
+    const mean = (xs: number[]): number => round2(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length));
+    const scavenges = {
+      appPer1000: round2((appGc.length / commands) * 1000),
+      barePer1000: round2((bareGc.length / commands) * 1000),
+      appMeanMs: mean(appGc),
+      bareMeanMs: mean(bareGc),
+    };
     // The same app started with Node's default heap settings, alternating with the
     // tuned one: the evidence for the flags.
     const { url: defaultsUrl, app: defaultsApp } = await startApp([]);
@@ -277,6 +308,7 @@ export async function runAckBench(
       ratio: round2(m(appResults, 'p99Ms') / m(bareResults, 'p99Ms')),
       appCpuMsPerCommand,
       bareCpuMsPerCommand,
+      scavenges,
       refused: {
         app: refusedApp,
         bare: refusedBare,
