@@ -143,6 +143,24 @@ export function rollout(
   return { deployment, oldRs, newRs, oldPods, newPods };
 }
 
+/** What the scheduler writes when the three edge nodes all hold the ports the pod asks for. */
+export const PORTS_MESSAGE =
+  "0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.";
+
+/**
+ * Three ingress replicas holding hostPort 8080 on the three edge nodes, the rollout's
+ * surge pod Pending: it fits nowhere while they stay (a surge deadlock).
+ */
+export function edgeIngress(): DeploymentSnapshot {
+  const nodes = ['edge-1', 'edge-2', 'edge-3'].map((n) => makeNode(n, { labels: { pool: 'edge' } }));
+  const parts = rollout('ingress', {
+    oldNodes: ['edge-1', 'edge-2', 'edge-3'],
+    ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
+    podSpec: { nodeSelector: { pool: 'edge' } },
+  });
+  return pendingRolloutSnapshot(parts, nodes, PORTS_MESSAGE);
+}
+
 /** Seed incident A: 10 nodes, one with a single GPU, the tracker pinned to it. */
 export function seedIncidentA(
   tweak: { newNodeSelector?: string; trackerTaint?: boolean } = {},

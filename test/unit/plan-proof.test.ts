@@ -11,21 +11,12 @@ import { proofBrief, proofSentence } from '../../src/remediation/proof-text.js';
 import { renderText } from '../../src/report/text.js';
 import type { PlanProof, RemediationPlan } from '../../src/remediation/plan.js';
 import { makeNode, makeSnapshot } from '../support/k8s-builders.js';
-import { pendingRolloutSnapshot, rollout } from '../support/rollout-scenarios.js';
+import { edgeIngress, pendingRolloutSnapshot, PORTS_MESSAGE, rollout } from '../support/rollout-scenarios.js';
 import { crashScenario } from '../support/crash-fixtures.js';
-
-const PORTS_MESSAGE =
-  "0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.";
 
 /** Three ingress replicas on three nodes, each holding hostPort 8080: the surge pod fits nowhere. */
 function ingress(budget?: Partial<NonNullable<PodDisruptionBudget['spec']>>): DeploymentSnapshot {
-  const nodes = ['edge-1', 'edge-2', 'edge-3'].map((n) => makeNode(n, { labels: { pool: 'edge' } }));
-  const parts = rollout('ingress', {
-    oldNodes: ['edge-1', 'edge-2', 'edge-3'],
-    ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
-    podSpec: { nodeSelector: { pool: 'edge' } },
-  });
-  const snapshot = pendingRolloutSnapshot(parts, nodes, PORTS_MESSAGE);
+  const snapshot = edgeIngress();
   if (budget === undefined) return snapshot;
   const pdb: PodDisruptionBudget = {
     apiVersion: 'policy/v1',

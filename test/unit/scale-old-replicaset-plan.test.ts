@@ -14,7 +14,7 @@ import { checkPlanWithinKind, MAX_SCALE_BACK_REPLICAS } from '../../src/remediat
 import { undoBlocks } from '../support/slack-run.js';
 import { inversePlan } from '../../src/remediation/inverse.js';
 import { makeNode, makeReplicaSet } from '../support/k8s-builders.js';
-import { pendingRolloutSnapshot, rollout, seedIncidentA } from '../support/rollout-scenarios.js';
+import { edgeIngress, pendingRolloutSnapshot, rollout, seedIncidentA } from '../support/rollout-scenarios.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 import { confirmDialogText, threadReport } from '../support/slack-run.js';
 import { diagnose } from '../../src/engine/diagnose.js';
@@ -34,19 +34,7 @@ function plans(
   return buildScaleOldReplicaSetPlans(new AnalysisContext(snapshot), finding, notOffered);
 }
 
-function threeReplicaIngress(): DeploymentSnapshot {
-  const nodes = ['edge-1', 'edge-2', 'edge-3'].map((n) => makeNode(n, { labels: { pool: 'edge' } }));
-  const parts = rollout('ingress', {
-    oldNodes: ['edge-1', 'edge-2', 'edge-3'],
-    ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
-    podSpec: { nodeSelector: { pool: 'edge' } },
-  });
-  return pendingRolloutSnapshot(
-    parts,
-    nodes,
-    "0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
-  );
-}
+const threeReplicaIngress = edgeIngress;
 
 describe('scale-old-replicaset plan', () => {
   it('one replica: scales the old ReplicaSet holding the GPU to 0, with its uid and replicas tested', () => {

@@ -17,23 +17,12 @@ import {
   makeReplicaSet,
   makeSnapshot,
 } from '../support/k8s-builders.js';
-import { pendingRolloutSnapshot, rollout, unschedulablePod } from '../support/rollout-scenarios.js';
+import { edgeIngress, PORTS_MESSAGE, unschedulablePod } from '../support/rollout-scenarios.js';
 
-const PORTS_MESSAGE =
-  "0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.";
 const TRIGGERED = 'pod triggered scale-up: [{edge-pool-asg 3->4 (max: 6)}]';
 const NOT_TRIGGERED = "pod didn't trigger scale-up: 1 max node group size reached";
 
-/** Three ingress replicas holding hostPort 8080 on the three edge nodes; the surge pod fits nowhere. */
-function ingress(): DeploymentSnapshot {
-  const nodes = ['edge-1', 'edge-2', 'edge-3'].map((n) => makeNode(n, { labels: { pool: 'edge' } }));
-  const parts = rollout('ingress', {
-    oldNodes: ['edge-1', 'edge-2', 'edge-3'],
-    ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
-    podSpec: { nodeSelector: { pool: 'edge' } },
-  });
-  return pendingRolloutSnapshot(parts, nodes, PORTS_MESSAGE);
-}
+const ingress = edgeIngress;
 
 /** The snapshot with autoscaler events on its pending pod, each `minutesAgo` before the capture. */
 function withAutoscaler(
