@@ -72,7 +72,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   const command = commands[name];
   if (!command) {
-    io.stderr.write(`rollout-doctor: unknown command ${errorLineText(quoted(name))}\n\n${usage()}`);
+    io.stderr.write(`rollout-doctor: unknown command ${quoted(name)}\n\n${usage()}`);
     return EXIT.usage;
   }
   try {
@@ -86,10 +86,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof WorkloadNotFoundError) {
       // Names come from the cluster or the dump: cleaned for the terminal.
       const guess = error.suggestions.map((s) => `${error.type}/${cleanText(s)}`);
-      const message = error.message;
-      const end = /[.!?]$/.test(message) ? '' : '.';
+      const end = /[.!?]$/.test(error.message) ? '' : '.';
       const hint = guess.length > 0 ? `${end} Did you mean ${guess.join(' or ')}?` : '';
-      io.stderr.write(errorLine(name, `${message}${hint}`));
+      io.stderr.write(errorLine(name, `${error.message}${hint}`));
       return EXIT.usage;
     }
     if (error instanceof UsageError || error instanceof KubeconfigError) {

@@ -20,9 +20,7 @@ export function helpOrExit(argv: readonly string[], command: string, what: strin
     process.stdout.write(usage);
     process.exit(0);
   }
-  process.stderr.write(
-    `${command}: takes no arguments, got ${argv.map((a) => quoted(a)).join(' ')}\n\n${usage}`,
-  );
+  process.stderr.write(`${command}: takes no arguments, got ${argv.map(quoted).join(' ')}\n\n${usage}`);
   process.exit(2);
 }
 

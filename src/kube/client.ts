@@ -189,6 +189,9 @@ function namespaceOf(config: KubeConfig): string | undefined {
     : undefined;
 }
 
+/** Where kubectl looks without --kubeconfig or KUBECONFIG. */
+const defaultKubeconfig = (): string => join(homedir(), '.kube', 'config');
+
 function loadConfig(options: KubeClientOptions): KubeConfig {
   const config = new KubeConfig();
   try {
@@ -206,7 +209,7 @@ function loadConfig(options: KubeClientOptions): KubeConfig {
         next.loadFromFile(file);
         config.mergeConfig(next, true);
       }
-    } else if (existsSync(join(homedir(), '.kube', 'config'))) {
+    } else if (existsSync(defaultKubeconfig())) {
       config.loadFromDefault();
     } else if (options.environment?.KUBERNETES_SERVICE_HOST) {
       config.loadFromCluster();
@@ -220,7 +223,7 @@ function loadConfig(options: KubeClientOptions): KubeConfig {
       ? `kubeconfig ${quoted(options.kubeconfig)}`
       : fromEnv
         ? `the kubeconfig KUBECONFIG names (${quoted(fromEnv)})`
-        : `the default kubeconfig (${quoted(join(homedir(), '.kube', 'config'))})`;
+        : `the default kubeconfig (${quoted(defaultKubeconfig())})`;
     // No cause: the parser's error quotes the file (token, password), and a logged or
     // printed cause chain would carry it along.
     throw new KubeconfigError(`cannot load ${where}: ${parseErrorText(error)}`);

@@ -11,15 +11,28 @@ import type { KubeObject } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { startStepped } from '../../sim/stepped.js';
 
-const node = (name: string): object => ({
+/** A Ready node of 8 cpu; with `gpus`, that many GPUs and the label pool=gpu. */
+const node = (name: string, gpus = 0): object => {
+  const room = {
+    cpu: '8',
+    memory: '16Gi',
+    pods: '110',
+    ...(gpus > 0 ? { 'nvidia.com/gpu': String(gpus) } : {}),
+  };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name, ...(gpus > 0 ? { pool: 'gpu' } : {}) } },
+    status: { capacity: room, allocatable: room, conditions: [{ type: 'Ready', status: 'True' }] },
+  };
+};
+
+/** A pod of another namespace on `nodeName`: the read is cluster-wide only when it holds one. */
+const proxyOn = (nodeName: string): object => ({
   apiVersion: 'v1',
-  kind: 'Node',
-  metadata: { name, labels: { 'kubernetes.io/hostname': name } },
-  status: {
-    capacity: { cpu: '8', memory: '16Gi', pods: '110' },
-    allocatable: { cpu: '8', memory: '16Gi', pods: '110' },
-    conditions: [{ type: 'Ready', status: 'True' }],
-  },
+  kind: 'Pod',
+  metadata: { name: 'proxy', namespace: 'kube-system' },
+  spec: { nodeName, containers: [{ name: 'p', image: 'proxy:1' }] },
 });
 
 const deployment = (image: string): object => ({
@@ -43,12 +56,7 @@ describe('a rollout caught mid-step by a quota the old pods fill', () => {
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
       node('node-a'),
       node('node-b'),
-      {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name: 'proxy', namespace: 'kube-system' },
-        spec: { nodeName: 'node-b', containers: [{ name: 'p', image: 'proxy:1' }] },
-      },
+      proxyOn('node-b'),
       {
         apiVersion: 'v1',
         kind: 'Pod',
@@ -113,16 +121,6 @@ describe('a rollout caught mid-step by a quota the old pods fill', () => {
  * namespaces' pods not read, so the model cannot be built on every node), this was
  * called "can never finish", with plans that take serving pods down.
  */
-const gpuNode = (name: string): object => ({
-  apiVersion: 'v1',
-  kind: 'Node',
-  metadata: { name, labels: { 'kubernetes.io/hostname': name, pool: 'gpu' } },
-  status: {
-    capacity: { cpu: '8', memory: '16Gi', pods: '110', 'nvidia.com/gpu': '1' },
-    allocatable: { cpu: '8', memory: '16Gi', pods: '110', 'nvidia.com/gpu': '1' },
-    conditions: [{ type: 'Ready', status: 'True' }],
-  },
-});
 
 const tracker = (image: string): object => ({
   apiVersion: 'apps/v1',
@@ -155,16 +153,8 @@ describe('a surge rollout waiting out minReadySeconds, read from a dump of its n
   it('reads as moving, not "can never finish", and offers nothing that takes serving pods down', () => {
     const sim = startStepped([
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'vision' } },
-      gpuNode('gpu-1'),
-      gpuNode('gpu-2'),
-      gpuNode('gpu-3'),
-      gpuNode('gpu-4'),
-      {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name: 'proxy', namespace: 'kube-system' },
-        spec: { nodeName: 'gpu-1', containers: [{ name: 'p', image: 'proxy:1' }] },
-      },
+      ...['gpu-1', 'gpu-2', 'gpu-3', 'gpu-4'].map((name) => node(name, 1)),
+      proxyOn('gpu-1'),
       tracker('tracker:1'),
     ]);
     try {

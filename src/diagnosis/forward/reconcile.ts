@@ -63,12 +63,13 @@ export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Dr
   if (!underWay) return notAtRisk(ctx, findings);
   const { asIs, withoutOld, paused } = forwardVerdict(ctx);
   if (asIs.result === 'completes' || asIs.result === 'moving') {
-    // A node the cluster autoscaler is adding is said even where no verdict called it
-    // stuck: the scheduler's own words read "no room", and nothing else explains the wait.
-    const nodeComing = asIs.steps.some((s) => s.kind === 'node-added');
-    if (nodeComing && !findings.some((f) => STUCK_CODES.has(f.code)))
-      return [...findings, progressing(ctx, asIs)];
-    if (asIs.steps.length === 0 || !findings.some((f) => STUCK_CODES.has(f.code))) return [...findings];
+    if (!findings.some((f) => STUCK_CODES.has(f.code))) {
+      // A node the cluster autoscaler is adding is said even where no verdict called it
+      // stuck: the scheduler's own words read "no room", and nothing else explains the wait.
+      const nodeComing = asIs.steps.some((s) => s.kind === 'node-added');
+      return nodeComing ? [...findings, progressing(ctx, asIs)] : [...findings];
+    }
+    if (asIs.steps.length === 0) return [...findings];
     // The model moves a replacement it makes without the pod's own claims: a volume that
     // ties the pod to nodes taking no pods stops the rollout there (rollout/volume-pin.ts).
     // Only that verdict stands: the pods before it move as the model says.

@@ -46,7 +46,7 @@ import { quotaLimits } from '../base/quota-limits.js';
 import { finalStateShortfall } from './final-state.js';
 import type { StepShortfall } from './canary-steps.js';
 import { proxyStrategy } from './proxy-strategy.js';
-import { scaleUpUnderWay } from '../scheduling/scale-up.js';
+import { assessRollout } from '../rollout/rollout-assessment.js';
 
 export type Outcome =
   | { result: 'completes'; ticks: number; steps: Step[] }
@@ -93,12 +93,11 @@ export interface Trace {
 
 const UNMODELLED = 'the model does not follow this kind of update (ordered pods, canary steps)';
 
-/** Why the model was not built when the gap is what was read (nodes, their pods, the namespace's pods). */
-const NODES_UNREAD = 'not every node was read';
-const PODS_UNREAD = 'pods were not read on every node';
-const NODES_OF_PODS_UNREAD = 'pods run on nodes that were not read';
-const QUOTA_UNREAD = "the quota's usage: not every pod of the namespace was read";
-const UNREAD: ReadonlySet<string> = new Set([NODES_UNREAD, PODS_UNREAD, NODES_OF_PODS_UNREAD, QUOTA_UNREAD]);
+/** Why the model was not built; `unread` when the gap is what was read (nodes, their pods, the namespace's pods). */
+interface Unbuilt {
+  why: string;
+  unread?: true;
+}
 
 /** Tolerations the DaemonSet controller adds to its pods (AddOrUpdateDaemonPodTolerations). */
 const DAEMON_TOLERATIONS: Toleration[] = [
@@ -138,7 +137,7 @@ function run(
   const built = buildModel(ctx, variant, change);
   if ('why' in built) {
     if (change) return { outcome: { result: 'unknown', why: built.why } };
-    return { outcome: withNodesComing(ctx, variant, unbuilt(ctx, variant, built.why)) };
+    return { outcome: withNodesComing(ctx, variant, unbuilt(ctx, variant, built)) };
   }
   const outcome = change ? settle(built) : withNodesComing(ctx, variant, settle(built));
   const crashedOn = [...new Set(built.steps.flatMap((s) => (s.kind === 'crashed' ? [s.node] : [])))];
@@ -154,9 +153,11 @@ function run(
  */
 function withNodesComing(ctx: AnalysisContext, variant: Variant, outcome: Outcome): Outcome {
   if (variant !== 'as-is' || (outcome.result !== 'blocked' && outcome.result !== 'unknown')) return outcome;
-  const steps: Step[] = ctx.snapshot.pods
-    .filter((pod) => isUnscheduled(pod) && scaleUpUnderWay(ctx.snapshot, pod))
-    .map((pod) => ({ kind: 'node-added', pod: pod.metadata.name ?? '' }));
+  // The pending pods' verdicts (rollout-assessment.ts, once per analysis): a pod held
+  // back or preempting is judged that way first, as the analyzers see it.
+  const steps: Step[] = assessRollout(ctx)
+    .pending.filter((p) => p.verdict === 'scaling-up')
+    .map((p) => ({ kind: 'node-added', pod: p.pod.metadata.name ?? '' }));
   return steps.length > 0 ? { result: 'moving', steps } : outcome;
 }
 
@@ -167,12 +168,12 @@ function unheldEndState(ctx: AnalysisContext): ReturnType<typeof finalStateShort
   return finalStateShortfall(ctx, 'as-is');
 }
 
-function unbuilt(ctx: AnalysisContext, variant: Variant, why: string): Outcome {
+function unbuilt(ctx: AnalysisContext, variant: Variant, { why, unread }: Unbuilt): Outcome {
   // What was not read is not free, and it does not stop what the controllers do next:
   // a new pod of this workload starting (it becomes available, then the controller lets
   // an old one go) or an old one terminating moves the rollout whatever the unread pods
   // hold. A dump of one namespace called such a rollout "can never finish".
-  if (UNREAD.has(why)) return movingOrUnknown(ctx, why);
+  if (unread) return movingOrUnknown(ctx, why);
   if (why !== UNMODELLED) return { result: 'unknown', why };
   // Moving or not, an end state that no nodes can hold is never reached.
   const short =
@@ -208,17 +209,18 @@ function settle(model: Model): Outcome {
   return { result: 'unknown', why: `the model did not settle within ${cap} steps` };
 }
 
-function buildModel(ctx: AnalysisContext, variant: Variant, change?: Intervention): Model | { why: string } {
+function buildModel(ctx: AnalysisContext, variant: Variant, change?: Intervention): Model | Unbuilt {
   const { snapshot } = ctx;
-  if (snapshot.coverage.nodes !== 'complete') return { why: NODES_UNREAD };
+  if (snapshot.coverage.nodes !== 'complete') return { why: 'not every node was read', unread: true };
   const known = new Set(snapshot.nodes.map((n) => n.metadata.name ?? ''));
   // Every node the pods may use, with every pod on it (a live read lists those nodes' pods).
-  if ([...known].some((node) => !occupancyKnown(snapshot.coverage, node))) return { why: PODS_UNREAD };
+  if ([...known].some((node) => !occupancyKnown(snapshot.coverage, node)))
+    return { why: 'pods were not read on every node', unread: true };
   if (
     known.size === 0 ||
     [...snapshot.pods, ...snapshot.otherPods].some((p) => p.spec.nodeName && !known.has(p.spec.nodeName))
   )
-    return { why: NODES_OF_PODS_UNREAD };
+    return { why: 'pods run on nodes that were not read', unread: true };
   if (snapshot.pods.some((p) => isUnscheduled(p) && heldBeforeScheduling(p)))
     return { why: 'a pod is held before scheduling' };
   const kind = workloadKind(snapshot);
@@ -249,7 +251,8 @@ function buildModel(ctx: AnalysisContext, variant: Variant, change?: Interventio
   if (snapshot.dra && draBacked(ctx, newTemplate))
     return { why: 'the template asks for devices a DeviceClass may back (DRA)' };
   const quotas = quotasOf(ctx);
-  if (quotas === 'unknown') return { why: QUOTA_UNREAD };
+  if (quotas === 'unknown')
+    return { why: "the quota's usage: not every pod of the namespace was read", unread: true };
   const world = new World(placementContext(ctx), quotas);
   const next = variant === 'next-rollout' || variant === 'candidate';
   const gone = change?.deleted ?? new Set<string>();
