@@ -77,34 +77,72 @@ type Interpolation = string | number | Span | Rich;
  * JSON) is shown as its String() form.
  */
 export function say(strings: TemplateStringsArray, ...values: readonly Interpolation[]): Rich {
-  const spans: Span[] = [];
-  const literal = (s: string | undefined): void => {
-    if (s) spans.push(...lines(s));
-  };
-  literal(strings[0]);
+  const literals = literalSpans(strings);
+  const out = spanWriter();
+  literals[0]?.forEach(out.add);
   values.forEach((value: unknown, i) => {
-    if (isOurs(value)) spans.push(...(Array.isArray(value) ? (value as Rich) : [value as Span]));
-    else if (typeof value === 'number') spans.push(text(String(value)));
-    else spans.push(text(clip(String(value))));
-    literal(strings[i + 1]);
+    if (isOurs(value)) {
+      if (Array.isArray(value)) (value as Rich).forEach(out.add);
+      else out.add(value as Span);
+    } else if (typeof value === 'number') out.addText(String(value));
+    else out.addText(clip(String(value)));
+    literals[i + 1]?.forEach(out.add);
   });
-  return madeRich(merge(spans));
+  return out.done();
+}
+
+/**
+ * Collects spans into inline content, joining adjacent text as it comes (what renders
+ * the same, stored once). A text added empty still makes its span when nothing
+ * adjoins it, as an interpolated '' always did.
+ */
+function spanWriter(): { add(span: Span): void; addText(value: string): void; done(): Rich } {
+  const spans: Span[] = [];
+  let run = '';
+  let inRun = false;
+  const endRun = (): void => {
+    if (inRun) spans.push(text(run));
+    run = '';
+    inRun = false;
+  };
+  const addText = (value: string): void => {
+    run += value;
+    inRun = true;
+  };
+  return {
+    add: (span) => {
+      if (span.kind === 'text') addText(span.text);
+      else {
+        endRun();
+        spans.push(span);
+      }
+    },
+    addText,
+    done: () => {
+      endRun();
+      return madeRich(spans);
+    },
+  };
+}
+
+/**
+ * The spans of each literal part of a template, made once per call site: a tagged
+ * template passes the same frozen strings array on every call, and spans are frozen.
+ */
+const LITERALS = new WeakMap<TemplateStringsArray, readonly (readonly Span[])[]>();
+
+function literalSpans(strings: TemplateStringsArray): readonly (readonly Span[])[] {
+  let spans = LITERALS.get(strings);
+  if (spans === undefined) {
+    spans = strings.map(lines);
+    LITERALS.set(strings, spans);
+  }
+  return spans;
 }
 
 /** A literal with line breaks as text and break spans. */
 function lines(literal: string): Span[] {
   return literal.split('\n').flatMap((line, i) => [...(i > 0 ? [br] : []), ...(line ? [text(line)] : [])]);
-}
-
-/** Adjacent text spans joined (what renders the same, stored once). */
-function merge(spans: readonly Span[]): Span[] {
-  const out: Span[] = [];
-  for (const span of spans) {
-    const last = out[out.length - 1];
-    if (span.kind === 'text' && last?.kind === 'text') out[out.length - 1] = text(last.text + span.text);
-    else out.push(span);
-  }
-  return out;
 }
 
 /**
@@ -120,12 +158,13 @@ export function multiline(untrusted: string): Rich {
 
 /** Several pieces of content joined by a separator we wrote. */
 export function join(parts: readonly Rich[], separator: string): Rich {
-  const spans: Span[] = [];
+  const out = spanWriter();
+  const between = lines(separator);
   parts.forEach((part, i) => {
-    if (i > 0 && separator) spans.push(...lines(separator));
-    spans.push(...part);
+    if (i > 0) between.forEach(out.add);
+    part.forEach(out.add);
   });
-  return madeRich(merge(spans));
+  return out.done();
 }
 
 /** Inline content as plain text (fallbacks, logs, tests): mentions by id, icons dropped. */

@@ -31,6 +31,26 @@ describe('chat port inline content', () => {
     expect(plainText(join([rich(code('k')), rich(text('v'))], ' = '))).toBe('k = v');
   });
 
+  it('joins adjacent text into one span, keeps an empty interpolation, and reuses nothing between calls', () => {
+    const line = (value: string) => say`${icon('ok')}${value}${icon('ok')} and ${value}${text('!')}\nend`;
+    expect(line('')).toEqual([
+      { kind: 'icon', icon: 'ok' },
+      { kind: 'text', text: '' },
+      { kind: 'icon', icon: 'ok' },
+      { kind: 'text', text: ' and !' },
+      br,
+      { kind: 'text', text: 'end' },
+    ]);
+    // The same call site again: its literal spans are shared, the content is not.
+    expect(plainText(line('x'))).toBe('x and x!\nend');
+    expect(plainText(line('y'))).toBe('y and y!\nend');
+    expect(Object.isFrozen(line('z'))).toBe(true);
+    expect(join([rich(text('a')), rich(text('b'), strong('c'))], ', ')).toEqual([
+      { kind: 'text', text: 'a, b' },
+      { kind: 'strong', text: 'c' },
+    ]);
+  });
+
   it('accepts only well-formed actions from a press', () => {
     const digest = 'a'.repeat(64);
     expect(
