@@ -83,30 +83,43 @@ export function withDeadline<T>(work: Promise<T>, what: string, ms: number): Pro
  * I/O callbacks, so a reply that arrived while the loop was busy would otherwise lose to
  * a timer that fired in the same turn), and an answer that came in time is taken.
  */
-const LATE: unique symbol = Symbol('late');
-
-async function settleBy<T>(work: Promise<T>, what: string, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  let settled = false;
-  const watched = work.finally(() => {
-    settled = true;
+function settleBy<T>(work: Promise<T>, what: string, ms: number): Promise<T> {
+  // One promise and one timer per call, no race or finally chains: every Redis call of
+  // every answer goes through here, on the path that acks (issue 53.9).
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (settled) return;
+          settled = true;
+          reject(
+            new RedisTroubleError(`${what}: Redis did not answer within ${ms} ms`, { trouble: 'stalled' }),
+          );
+        }),
+      ms,
+    );
+    // Handled either way: a call given up on may still fail later, which is not an
+    // unhandled rejection.
+    work.then(
+      (value) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(
+          error instanceof RedisTroubleError
+            ? error
+            : new RedisTroubleError(`${what}: ${error instanceof Error ? error.message : String(error)}`, {
+                cause: error,
+              }),
+        );
+      },
+    );
   });
-  const timeout = new Promise<typeof LATE>((resolve) => {
-    timer = setTimeout(() => setImmediate(() => resolve(LATE)), ms);
-  });
-  try {
-    const first = await Promise.race([watched, timeout]);
-    if (first === LATE && !settled)
-      throw new RedisTroubleError(`${what}: Redis did not answer within ${ms} ms`, { trouble: 'stalled' });
-    return await watched;
-  } catch (error) {
-    if (error instanceof RedisTroubleError) throw error;
-    throw new RedisTroubleError(`${what}: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-    });
-  } finally {
-    clearTimeout(timer);
-    // A call given up on may still fail later: that is not an unhandled rejection.
-    watched.catch(() => undefined);
-  }
 }
