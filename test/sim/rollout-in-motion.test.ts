@@ -10,6 +10,8 @@ import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js'
 import type { KubeObject } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { startStepped } from '../../sim/stepped.js';
+import { hasProblems } from '../../src/report/json.js';
+import { renderText } from '../../src/report/text.js';
 
 /** A Ready node of 8 cpu; with `gpus`, that many GPUs and the label pool=gpu. */
 const node = (name: string, gpus = 0): object => {
@@ -190,6 +192,73 @@ describe('a surge rollout waiting out minReadySeconds, read from a dump of its n
         expect(diagnosis.remediations.map((p) => p.kind)).toEqual([]);
       }
       // And the simulator agrees: it finishes by itself.
+      expect(sim.advance(600, done)).toBe(true);
+    } finally {
+      sim.stop();
+    }
+  });
+});
+
+/**
+ * A rolling update with room to spare, caught while its first new pod waits out
+ * minReadySeconds: no finding spoke of it, and the report said "No problem found" to
+ * someone asking why the rollout was not done.
+ */
+const shopWeb = (image: string): object => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'shop' },
+  spec: {
+    replicas: 4,
+    minReadySeconds: 30,
+    selector: { matchLabels: { app: 'web' } },
+    strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+    template: {
+      metadata: { labels: { app: 'web' } },
+      spec: { containers: [{ name: 'web', image, resources: { requests: { cpu: '100m' } } }] },
+    },
+  },
+});
+
+describe('a rolling update mid-way with room to spare', () => {
+  it('says it is moving and what it waits for, as a note; a finished rollout gets no such note', () => {
+    const sim = startStepped([
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
+      node('node-a'),
+      node('node-b'),
+      proxyOn('node-b'),
+      shopWeb('web:1'),
+    ]);
+    const diagnosed = () =>
+      diagnose(
+        assembleSnapshot(
+          { kind: 'Deployment', namespace: 'shop', name: 'web' },
+          sim.objects() as unknown as KubeObject[],
+          { capturedAt: sim.now() },
+        ),
+      );
+    try {
+      const done = (): boolean => {
+        const d = sim.get('Deployment', 'shop', 'web') as {
+          status?: { availableReplicas?: number; updatedReplicas?: number; replicas?: number };
+        };
+        return d.status?.availableReplicas === 4 && d.status.updatedReplicas === 4 && d.status.replicas === 4;
+      };
+      expect(sim.advance(600, done)).toBe(true);
+      expect(diagnosed().findings.map((f) => f.code)).toEqual([]);
+      sim.apply(shopWeb('web:2'));
+      const pods = (): SimPod[] => sim.list('Pod', 'shop') as unknown as SimPod[];
+      // The surge pod is Ready and waits out minReadySeconds; the old four still serve.
+      const caught = (): boolean =>
+        pods().filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+          .length === 5;
+      expect(sim.advance(60, caught)).toBe(true);
+      const diagnosis = diagnosed();
+      expect(diagnosis.findings.map((f) => [f.code, f.severity])).toEqual([['RolloutProgressing', 'info']]);
+      expect(diagnosis.findings[0]?.summary).toMatch(/^The rollout is moving/);
+      expect(diagnosis.remediations).toEqual([]);
+      expect(hasProblems(diagnosis)).toBe(false);
+      expect(renderText(diagnosis)).toContain('No problem found; notes:');
       expect(sim.advance(600, done)).toBe(true);
     } finally {
       sim.stop();

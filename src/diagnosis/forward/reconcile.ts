@@ -2,7 +2,8 @@
  * The analyzers' verdicts held against the forward model (verdict.ts), after they ran
  * and before any plan is built: moving is not stuck (DESIGN.md §4c).
  * - The rollout completes by itself: findings that call it stuck, at risk or short of
- *   room are withdrawn, and one RolloutProgressing (info) says what it waits for.
+ *   room are withdrawn, and one RolloutProgressing (info) says what it waits for; so it
+ *   does where no finding spoke of it at all (a rollout simply mid-way).
  * - It is blocked even with this workload's old pods gone: a surge deadlock is not one
  *   (no order of replacement helps); it reads as Unschedulable, or QuotaExceeded when
  *   the quota refuses the new pods.
@@ -57,6 +58,13 @@ const SAYS_NOT_FINISHING: ReadonlySet<FindingCode> = new Set([
   // Not RolloutPaused: an Argo pause waits for a person, and says nothing of what comes after the promote.
 ]);
 
+/** Findings that already say what a rollout is doing: a problem, a preemption under way, a pause. */
+function explainsTheWait(finding: Draft): boolean {
+  return (
+    finding.severity !== 'info' || finding.code === 'PreemptionUnderWay' || finding.code === 'RolloutPaused'
+  );
+}
+
 export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Draft[]): Draft[] {
   const { snapshot } = ctx;
   const underWay = workloadKind(snapshot).underWay(snapshot) !== undefined;
@@ -67,7 +75,11 @@ export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Dr
       // A node the cluster autoscaler is adding is said even where no verdict called it
       // stuck: the scheduler's own words read "no room", and nothing else explains the wait.
       const nodeComing = asIs.steps.some((s) => s.kind === 'node-added');
-      return nodeComing ? [...findings, progressing(ctx, asIs)] : [...findings];
+      // A rollout under way that nothing else speaks of is said to be moving, with what
+      // it waits for: "No problem found" alone left the person who asked why it is not
+      // done without an answer.
+      const unexplained = !paused && asIs.steps.length > 0 && !findings.some(explainsTheWait);
+      return nodeComing || unexplained ? [...findings, progressing(ctx, asIs)] : [...findings];
     }
     if (asIs.steps.length === 0) return [...findings];
     // The model moves a replacement it makes without the pod's own claims: a volume that
