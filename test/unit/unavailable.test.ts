@@ -3,9 +3,16 @@
  * a node that stopped reporting, holding the ReadWriteOnce volume its pod's
  * replacement waits for, is named with the out-of-service taint as the way out (and
  * no strategy change); a shortfall nothing explains is a warning; a rollout the
- * controller reports as progressing is left alone.
+ * controller reports as progressing is left alone where it is seen moving or its next
+ * steps can be followed, and said with why where neither.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { runCli } from '../../src/cli/run-cli.js';
+import { fakeIo } from '../support/cli-io.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { renderText } from '../../src/report/text.js';
 import {
@@ -17,6 +24,8 @@ import {
   makeReplicaSet,
   makeSnapshot,
 } from '../support/k8s-builders.js';
+
+const INCIDENT_A = new URL('../fixtures/dumps/incident-a-gpu-surge.yaml', import.meta.url).pathname;
 
 function deadNodeVolume() {
   const deployment = makeDeployment('ledger', {
@@ -213,6 +222,38 @@ describe('Unavailable', () => {
 });
 
 describe('Unavailable: unknown is not empty', () => {
+  it('a rollout short of replicas whose next steps cannot be followed is said, with why, not passed over', async () => {
+    // Incident A's dump (one namespace: the pods of others not read), the Deployment
+    // asking for 4 replicas: with maxUnavailable 1 its surge is no deadlock by the rule,
+    // and the forward model cannot be built. It said "No problem found", exit 0, with 1
+    // of 4 available and a new pod Pending.
+    const dump = parse(readFileSync(INCIDENT_A, 'utf8')) as {
+      items: { kind: string; spec: { replicas?: number } }[];
+    };
+    for (const o of dump.items) if (o.kind === 'Deployment') o.spec.replicas = 4;
+    const dir = mkdtempSync(join(tmpdir(), 'unavailable-'));
+    try {
+      const file = join(dir, 'dump.yaml');
+      writeFileSync(file, stringify(dump));
+      const run = fakeIo();
+      const status = await runCli(
+        ['diagnose', 'deployment/vision-object-tracker', '-n', 'vision', '--from-file', file],
+        run.io,
+      );
+      expect(run.stdout()).toContain(
+        '[WARNING] Unavailable: vision-object-tracker has 1 of 4 replicas available while its rollout is under way',
+      );
+      expect(run.stdout()).toContain('could not be told: pods were not read on every node');
+      expect(run.stdout()).toContain(
+        'not scheduled: 0/10 nodes are available: 1 Insufficient nvidia.com/gpu',
+      );
+      expect(run.stdout()).not.toContain('No problem found');
+      expect(status).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a Deployment without a status (a hand-written dump) is not called unavailable', () => {
     const deployment = makeDeployment('web', { namespace: 'shop', replicas: 2 });
     delete deployment.status;

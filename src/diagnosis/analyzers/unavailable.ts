@@ -23,6 +23,7 @@ import type { WorkloadSnapshot } from '../snapshot/types.js';
 import { workloadKind } from '../workloads/index.js';
 import { codeSpan } from '../../text/code-span.js';
 import { podPhases } from '../forward/pod-phase.js';
+import { forwardVerdict } from '../forward/verdict.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -50,11 +51,27 @@ export const unavailable: Analyzer = {
       (f) => f.code !== 'RolloutAtRisk' && (f.severity === 'critical' || f.severity === 'warning'),
     );
     if (firstWait && !explained) return [volumeHeld(snapshot, shortfall, firstWait)];
-    // A rollout the controller still reports as progressing is allowed its unavailable pods.
-    if (explained || (kind.underWay(snapshot) !== undefined && !kind.stalled(snapshot))) return [];
+    if (explained) return [];
+    // A rollout the controller still reports as progressing is allowed its unavailable
+    // pods where its next steps can be followed (forward/reconcile.ts says it moves, or
+    // what stops it), or where a pod of it is seen starting or going. Where neither (a
+    // dump of one namespace, OnDelete, devices, and nothing moving), the shortfall is
+    // said with why: unknown is not healthy.
+    if (kind.underWay(snapshot) !== undefined && !kind.stalled(snapshot)) {
+      const { asIs } = forwardVerdict(ctx);
+      return asIs.result === 'unknown' && !seenMoving(ctx)
+        ? [unexplained(snapshot, shortfall, asIs.why)]
+        : [];
+    }
     return [unexplained(snapshot, shortfall)];
   },
 };
+
+/** A pod of the workload starting (becoming Ready or available) or terminating: the rollout visibly moves. */
+function seenMoving(ctx: Parameters<Analyzer['analyze']>[0]): boolean {
+  const phases = podPhases(ctx);
+  return ctx.snapshot.pods.some((p) => phases.get(p) === 'starting' || phases.get(p) === 'terminating');
+}
 
 /** Pods of the workload Ready but not yet for minReadySeconds (forward/pod-phase.ts: 'starting' while Ready). */
 function settling(ctx: Parameters<Analyzer['analyze']>[0]): number {
@@ -124,6 +141,15 @@ function attachWaits(snapshot: WorkloadSnapshot): AttachWait[] {
     out.push({ pod, event, holders: named.split(/,\s*/).filter((n) => n !== '') });
   }
   return out;
+}
+
+/** An evicted pod's message, a pod the scheduler could not place with its words, else "not Ready". */
+function whyNotAvailable(p: Pod): string {
+  if (p.status?.reason === 'Evicted') return `evicted: ${p.status.message ?? ''}`;
+  const scheduled = p.status?.conditions?.find((c) => c.type === 'PodScheduled');
+  if (!p.spec.nodeName && scheduled?.status === 'False')
+    return `not scheduled: ${scheduled.message ?? scheduled.reason ?? 'no reason given'}`;
+  return 'not Ready';
 }
 
 function podRow(p: Pod, detail: string): { name: string; node?: string; phase?: string; detail: string } {
@@ -201,7 +227,11 @@ function volumeHeld(snapshot: WorkloadSnapshot, s: Shortfall, wait: AttachWait):
   };
 }
 
-function unexplained(snapshot: WorkloadSnapshot, s: Shortfall): Draft {
+/**
+ * The shortfall no finding explains; `untold`: of a rollout under way whose next steps
+ * could not be followed, and why.
+ */
+function unexplained(snapshot: WorkloadSnapshot, s: Shortfall, untold?: string): Draft {
   const notReady = snapshot.pods.filter((p) => !isTerminal(p) && !isReady(p));
   const evicted = snapshot.pods.filter((p) => p.status?.reason === 'Evicted');
   const missing = s.desired - snapshot.pods.filter((p) => !isTerminal(p) && !isTerminating(p)).length;
@@ -212,23 +242,26 @@ function unexplained(snapshot: WorkloadSnapshot, s: Shortfall): Draft {
       : '',
     evicted.length > 0 ? `${evicted.length} evicted` : '',
   ].filter((p) => p !== '');
+  const counted = parts.length > 0 ? ` (${parts.join(', ')})` : '';
   return {
     code: 'Unavailable',
     severity: 'warning',
-    summary: `${snapshot.target.name} has ${s.available} of ${s.desired} replicas available, and nothing read explains why${parts.length > 0 ? ` (${parts.join(', ')})` : ''}.`,
-    explanation: `No finding names a cause: no pod is Pending for want of room, crashing, refused at creation or held by a node that stopped reporting. Look at the pods that are not Ready and at the ReplicaSets' events: ${codeSpan(`kubectl describe ${snapshot.target.kind.toLowerCase()} ${snapshot.target.name} -n ${snapshot.target.namespace}`)}.`,
+    summary:
+      untold === undefined
+        ? `${snapshot.target.name} has ${s.available} of ${s.desired} replicas available, and nothing read explains why${counted}.`
+        : `${snapshot.target.name} has ${s.available} of ${s.desired} replicas available while its rollout is under way${counted}, and whether the rollout gets there by itself could not be told: ${untold}.`,
+    explanation: `${
+      untold === undefined
+        ? 'No finding names a cause: no pod is Pending for want of room, crashing, refused at creation or held by a node that stopped reporting.'
+        : `The controllers' next steps could not be followed (${untold}), so the rollout is called neither moving nor stuck.`
+    } Look at the pods that are not Ready and at the ${snapshot.target.kind}'s events: ${codeSpan(`kubectl describe ${snapshot.target.kind.toLowerCase()} ${snapshot.target.name} -n ${snapshot.target.namespace}`)}.`,
     evidence: [
       ...(notReady.length > 0 || evicted.length > 0
         ? [
             {
               type: 'pods' as const,
               title: 'Pods that are not available',
-              pods: [...notReady, ...evicted].map((p) =>
-                podRow(
-                  p,
-                  p.status?.reason === 'Evicted' ? `evicted: ${p.status.message ?? ''}` : 'not Ready',
-                ),
-              ),
+              pods: [...notReady, ...evicted].map((p) => podRow(p, whyNotAvailable(p))),
             },
           ]
         : []),
