@@ -113,3 +113,48 @@ describe('a dump missing the old ReplicaSet whose pod it holds (saved in two com
     expect(json.remediations).toEqual([]);
   });
 });
+
+describe('check against a dump of another namespace', () => {
+  // A new Deployment of 2 pods of 7.5 cpu in payments; the dump holds the pods of vision
+  // alone. They counted as "pods of other namespaces", so the dump passed for a read of
+  // every pod on every node: "will finish", exit 0, with nothing of payments read.
+  const manifest = (namespace: string): string => {
+    const file = join(dir, `web-${namespace}.yaml`);
+    writeFileSync(
+      file,
+      stringify({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web', namespace },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: { app: 'web' } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: {
+              containers: [{ name: 'c', image: 'nginx:2', resources: { requests: { cpu: '7500m' } } }],
+            },
+          },
+        },
+      }),
+    );
+    return file;
+  };
+
+  it('is not known, with the namespace the dump was taken in named, as in the dump’s own namespace', async () => {
+    for (const namespace of ['payments', 'vision']) {
+      const run = fakeIo();
+      const status = await runCli(['check', '-f', manifest(namespace), '--from-file', FIXTURE], run.io);
+      expect(run.stdout(), namespace).toContain(`${namespace}/deployment/web`);
+      expect(run.stdout(), namespace).toContain('not known (new object)');
+      expect(run.stdout(), namespace).toContain('pods were not read on every node');
+      expect(status, namespace).toBe(1);
+    }
+  });
+
+  it('names the pods of the namespace as not read', async () => {
+    const run = fakeIo();
+    await runCli(['check', '-f', manifest('payments'), '--from-file', FIXTURE], run.io);
+    expect(run.stdout()).toContain('pods in payments (the dump holds those of vision alone)');
+  });
+});

@@ -348,21 +348,34 @@ function dumpCoverage(
   const revisionObjects = workloadKind(ref.kind).revisionObjects;
   const state = (kind: string, about: CoverageGap['about'], what: string, settle: string): ReadState => {
     if ((byKind.get(kind) ?? []).length > 0) return 'complete';
+    return unreadHere(about, what, settle);
+  };
+  function unreadHere(about: CoverageGap['about'], what: string, settle: string): ReadState {
     gaps.push({ about, what, reason: 'not-in-dump', settle });
     return 'unread';
-  };
+  }
   const replicaSets = state(
     revisionObjects.kind,
     'replicaSets',
     `${revisionObjects.kind}s in ${ns}`,
     `kubectl get ${revisionObjects.resource} -n ${ns} -o yaml`,
   );
-  const pods = state('Pod', 'pods', `pods in ${ns}`, `kubectl get pods -n ${ns} -o yaml`);
+  // Pods of two namespaces or more: a cluster-wide list (`kubectl get pods -A`). Pods of
+  // one namespace: a list of that namespace, which says nothing of another one's pods
+  // (a manifest checked for a namespace the dump was not taken in).
+  const podNamespaces = new Set((byKind.get('Pod') ?? []).map((p) => p.metadata?.namespace ?? ns));
+  const clusterWide = podsElsewhereUnparsed || podNamespaces.size >= 2;
+  const podsSettle = `kubectl get pods -n ${ns} -o yaml`;
+  const pods: ReadState =
+    clusterWide || podNamespaces.size === 0 || podNamespaces.has(ns)
+      ? state('Pod', 'pods', `pods in ${ns}`, podsSettle)
+      : unreadHere(
+          'pods',
+          `pods in ${ns} (the dump holds those of ${[...podNamespaces][0] ?? ''} alone)`,
+          podsSettle,
+        );
   const events = state('Event', 'events', `events in ${ns}`, `kubectl get events -n ${ns} -o yaml`);
   const nodes = state('Node', 'nodes', 'nodes', 'kubectl get nodes -o yaml');
-  const clusterWide =
-    podsElsewhereUnparsed ||
-    (byKind.get('Pod') ?? []).some((p) => p.metadata?.namespace !== undefined && p.metadata.namespace !== ns);
   if (!clusterWide && pods === 'complete') {
     gaps.push({
       about: 'neighbours',
