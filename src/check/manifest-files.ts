@@ -1,7 +1,8 @@
 /**
  * Reading `check -f PATH`: a file, a folder (its *.yaml, *.yml and *.json files, sorted,
  * sub-folders included, as `kubectl apply -R -f` reads them), or "-" for stdin. Every
- * mistake is a ManifestError (exit 2) naming the path.
+ * mistake is a ManifestError (exit 2) naming the path; so is stdin or a file named on its
+ * own that holds no manifest at all (`helm template … | check -f -` where helm failed).
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -25,12 +26,30 @@ export async function readManifests(
     if (path === '-') {
       if (stdinRead) throw new ManifestError('"-" (stdin) given twice');
       stdinRead = true;
-      merge(set, parseManifests(await sources.readStdin(), '-'));
+      const text = await sources.readStdin();
+      if (blank(text))
+        throw new ManifestError(
+          '"-" (stdin) is empty: no manifest came in (did the command that writes them fail?)',
+        );
+      merge(set, parseManifests(text, '-'));
       continue;
     }
-    for (const file of await filesOf(path)) merge(set, parseManifests(await readText(file), file));
+    const files = await filesOf(path);
+    for (const file of files) {
+      const text = await readText(file);
+      // A file named on its own that holds nothing is a mistake (a render that failed);
+      // an empty file in a folder is one the folder happens to hold.
+      if (files.length === 1 && file === path && blank(text))
+        throw new ManifestError(`${file} is empty: no manifest in it`);
+      merge(set, parseManifests(text, file));
+    }
   }
   return set;
+}
+
+/** Nothing but white space, comments and document markers: no manifest, not even an empty object. */
+function blank(text: string): boolean {
+  return text.split('\n').every((line) => /^\s*(#.*)?$/.test(line) || /^(---|\.\.\.)\s*(#.*)?$/.test(line));
 }
 
 function merge(into: ManifestSet, from: ManifestSet): void {

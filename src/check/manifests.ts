@@ -70,6 +70,26 @@ function kindOf(apiVersion: unknown, kind: unknown): WorkloadKind | undefined {
   return apiVersion.split('/')[0] === api.group ? found : undefined;
 }
 
+/** API groups Kubernetes itself served workloads from: a kind of ours there is ours, at the wrong version. */
+const KUBERNETES_WORKLOAD_GROUPS = new Set(['', 'apps', 'extensions']);
+
+/**
+ * Why kubectl would refuse one of our kinds at this apiVersion (`apps/v1beta1`,
+ * `extensions/v1beta1`, removed in Kubernetes 1.16; `v1`, never served), or undefined. A
+ * kind of the same name in another group is someone else's resource, not judged.
+ */
+function unservedVersion(apiVersion: unknown, kind: unknown): string | undefined {
+  if (typeof kind !== 'string' || typeof apiVersion !== 'string') return undefined;
+  const found = WORKLOAD_KINDS.find((k) => k === kind);
+  if (!found) return undefined;
+  const api = WORKLOAD_NAMES[found];
+  const served = `${api.group}/${api.version}`;
+  if (apiVersion === served) return undefined;
+  const group = apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '';
+  if (group !== api.group && !KUBERNETES_WORKLOAD_GROUPS.has(group)) return undefined;
+  return `${kind} is served as apiVersion ${served}, not ${apiVersion}: kubectl apply refuses it (no matches for kind "${kind}" in version "${apiVersion}")`;
+}
+
 /**
  * A workload object of one of the four kinds, checked as `check` needs it, or the
  * reason it is not one (an admission request's object goes through here too).
@@ -117,13 +137,38 @@ export function parseManifests(text: string, file: string): ManifestSet {
       const { line } = counter.linePos(error.pos[0]);
       throw new ManifestError(`${file}:${line}: not YAML or JSON: ${error.message.split('\n')[0] ?? ''}`);
     }
-    const value: unknown = doc.toJS({ maxAliasCount: 100 });
+    const value = documentValue(doc, file, counter);
     if (value === null || value === undefined) continue;
     const comment = [doc.commentBefore, doc.contents?.commentBefore].filter(Boolean).join('\n');
     const source = HELM_SOURCE.exec(comment)?.[1]?.trim();
     collect(value, doc.contents, file, counter, set, source);
   }
   return set;
+}
+
+/**
+ * A document as a value. Aliases are resolved here, so their faults surface here: a
+ * document that repeats aliased values beyond any real manifest (an alias bomb), and an
+ * alias whose anchor is not set before it (anchors do not carry from one `---` document
+ * to the next). Both are bad input at a line, like a syntax error, never an internal error.
+ */
+function documentValue(
+  doc: ReturnType<typeof parseAllDocuments>[number],
+  file: string,
+  counter: LineCounter,
+): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
+    const { line } = counter.linePos(doc.range?.[0] ?? 0);
+    const why = /alias count/i.test(error.message)
+      ? 'repeats aliased values beyond any real manifest (a YAML alias bomb?)'
+      : /unresolved alias/i.test(error.message)
+        ? 'uses an alias whose anchor is not set before it (YAML anchors do not carry from one document to the next)'
+        : `not YAML or JSON: ${error.message.split('\n')[0] ?? ''}`;
+    throw new ManifestError(`${file}:${line}: the document ${why}`);
+  }
 }
 
 /** The comment `helm template` writes above each document. */
@@ -161,6 +206,8 @@ function collect(
         `${file}:${at.line}: ${field} is missing: every object kubectl applies states its apiVersion and kind`,
       );
   }
+  const unserved = unservedVersion(object['apiVersion'], kindName);
+  if (unserved) throw new ManifestError(`${file}:${at.line}: ${unserved}`);
   if (!kindOf(object['apiVersion'], kindName)) {
     set.others += 1;
     return;

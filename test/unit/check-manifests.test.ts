@@ -72,6 +72,33 @@ describe('parseManifests', () => {
     expect(parseManifests(text, 'x.yaml').workloads).toHaveLength(0);
   });
 
+  // Counted as objects not judged, exit 0; kubectl refuses them (no matches for kind).
+  it('refuses one of its kinds at a version no Kubernetes serves any more, or never did', () => {
+    for (const version of ['v1', 'extensions/v1beta1', 'apps/v1beta2'])
+      expect(() => parseManifests(deployment('a').replace('apps/v1', version), 'old.yaml'), version).toThrow(
+        `old.yaml:1: Deployment is served as apiVersion apps/v1, not ${version}`,
+      );
+    const rollout = 'apiVersion: argoproj.io/v1beta1\nkind: Rollout\nmetadata: {name: r}\n';
+    expect(() => parseManifests(rollout, 'r.yaml')).toThrow(/served as apiVersion argoproj\.io\/v1alpha1/);
+  });
+
+  // ReferenceErrors from the YAML library were internal errors (exit 4).
+  it('refuses an alias bomb and an alias to an anchor of an earlier document, at their line', () => {
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]',
+      'c: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]',
+    ].join('\n');
+    expect(() => parseManifests(`${deployment('a')}---\n${bomb}\n`, 'bomb.yaml')).toThrow(
+      /bomb\.yaml:\d+: the document repeats aliased values beyond any real manifest/,
+    );
+    const anchored = `${deployment('a')}x-env: &env [1]\n---\n${deployment('b')}x-env: *env\n`;
+    const second = deployment('a').split('\n').length + 1;
+    expect(() => parseManifests(anchored, 'env.yaml')).toThrow(
+      `env.yaml:${second}: the document uses an alias whose anchor is not set before it`,
+    );
+  });
+
   it('refuses what it cannot judge, naming the file and line', () => {
     expect(() => parseManifests('kind: [oops\n', 'bad.yaml')).toThrow(ManifestError);
     expect(() => parseManifests(deployment('Bad_Name'), 'n.yaml')).toThrow(
@@ -118,9 +145,26 @@ describe('readManifests', () => {
     await expect(
       readManifests([join(dir, 'nope.yaml')], { readStdin: () => Promise.resolve('') }),
     ).rejects.toThrow(/no such file or folder/);
-    await expect(readManifests(['-', '-'], { readStdin: () => Promise.resolve('') })).rejects.toThrow(
-      /twice/,
-    );
+    await expect(
+      readManifests(['-', '-'], { readStdin: () => Promise.resolve(deployment('c')) }),
+    ).rejects.toThrow(/twice/);
+  });
+
+  // `helm template … | check -f -` where helm failed passed as "no Deployment", exit 0.
+  it('refuses stdin or a file named on its own that holds no manifest; an empty file in a folder is skipped', async () => {
+    for (const text of ['', '\n  \n', '# nothing\n---\n...\n'])
+      await expect(readManifests(['-'], { readStdin: () => Promise.resolve(text) })).rejects.toThrow(
+        '"-" (stdin) is empty: no manifest came in',
+      );
+    writeFileSync(join(dir, 'empty.yaml'), '# rendered nothing\n');
+    await expect(
+      readManifests([join(dir, 'empty.yaml')], { readStdin: () => Promise.resolve('') }),
+    ).rejects.toThrow(/empty\.yaml is empty: no manifest in it/);
+    mkdirSync(join(dir, 'rendered'), { recursive: true });
+    writeFileSync(join(dir, 'rendered/a.yaml'), deployment('a'));
+    writeFileSync(join(dir, 'rendered/b.yaml'), '');
+    const set = await readManifests([join(dir, 'rendered')], { readStdin: () => Promise.resolve('') });
+    expect(set.workloads.map((w) => w.object.metadata.name)).toEqual(['a']);
   });
 });
 
