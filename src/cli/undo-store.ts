@@ -22,10 +22,22 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
-import { REMEDIATION_KINDS, type RemediationPlan } from '../remediation/plan.js';
+import {
+  PATCH_CONTENT_TYPES,
+  REMEDIATION_KINDS,
+  type PatchType,
+  type RemediationPlan,
+  type UncheckedPlan,
+} from '../remediation/plan.js';
+import { checkPlanWithinKind } from '../remediation/patch-allowlist.js';
 
 /** An undo plan id, as planId makes them: the kind, a dash, 16 hex digits. */
 const UNDO_ID = /^[a-z-]+-[0-9a-f]{16}$/;
+
+const patchSchema = z.object({
+  type: z.enum(Object.keys(PATCH_CONTENT_TYPES) as [PatchType, ...PatchType[]]),
+  body: z.unknown(),
+});
 
 const undoFileSchema = z.object({
   version: z.literal(1),
@@ -43,6 +55,18 @@ const undoFileSchema = z.object({
       summary: z.string(),
       impact: z.string(),
       warnings: z.array(z.string()),
+      // What the write and its preconditions are read from: a file missing them is not
+      // an undo (its kind's payload is checked after: checkPlanWithinKind).
+      patch: z.union([patchSchema, z.null()]),
+      inverse: z.union([patchSchema, z.null()]).optional(),
+      preconditions: z
+        .object({
+          uid: z.string(),
+          generation: z.number(),
+          fields: z.array(z.object({ path: z.string() }).passthrough()),
+        })
+        .passthrough(),
+      addresses: z.string(),
     })
     .passthrough(),
 });
@@ -177,5 +201,8 @@ export async function loadUndo(
   // A file kept under another plan's id (renamed or copied over it) is not that undo.
   if (byId && parsed.data.plan.id !== idOrPath)
     return { ok: false, reason: `${path} holds undo ${parsed.data.plan.id}, not ${idOrPath}; not loaded` };
+  // Its payload is its kind's, within what the kind may write, as for a plan from Redis.
+  const within = checkPlanWithinKind(parsed.data.plan as unknown as UncheckedPlan);
+  if (!within.ok) return { ok: false, reason: `${path} is not an undo apply wrote: ${within.reason}` };
   return { ok: true, undo: parsed.data as UndoFile, path };
 }

@@ -32,6 +32,13 @@ function plan(id: string, name: string): RemediationPlan {
     summary: 's',
     impact: 'i',
     warnings: [],
+    patch: {
+      type: 'strategic-merge',
+      body: { spec: { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1 } } } },
+    },
+    inverse: null,
+    preconditions: { uid: 'u-1', generation: 2, fields: [], fieldsOnly: true },
+    addresses: 'RolloutSurgeDeadlock',
   } as unknown as RemediationPlan;
 }
 
@@ -124,6 +131,28 @@ describe('loading an undo', () => {
     chmodSync(join(state, 'undo'), 0o777);
     const loaded = await loadUndo(ID, env);
     expect(!loaded.ok && loaded.reason).toContain('can be written by other users');
+  });
+
+  it('a file whose plan lost its patch, or writes outside what its kind may: not loaded, said why', async () => {
+    expect((await saveUndo(plan(ID, 'kube-proxy'), CLUSTER, env)).ok).toBe(true);
+    const saved = JSON.parse(readFileSync(file(), 'utf8')) as { plan: Record<string, unknown> };
+    const rewrite = (change: (p: Record<string, unknown>) => void): void => {
+      const copy = structuredClone(saved);
+      change(copy.plan);
+      writeFileSync(file(), JSON.stringify(copy), { mode: 0o600 });
+    };
+    rewrite((p) => delete p['patch']);
+    const noPatch = await loadUndo(ID, env);
+    expect(!noPatch.ok && noPatch.reason).toMatch(/is not an undo apply wrote: plan\.patch/);
+    rewrite(
+      (p) => (p['patch'] = { type: 'merge', body: { spec: { template: { spec: { hostPID: true } } } } }),
+    );
+    const outside = await loadUndo(ID, env);
+    expect(!outside.ok && outside.reason).toMatch(
+      /is not an undo apply wrote: .*outside what set-rolling-update may change/,
+    );
+    rewrite(() => undefined);
+    expect((await loadUndo(ID, env)).ok).toBe(true);
   });
 
   it('a file swapped in under this id that holds another plan’s undo: not loaded', async () => {
