@@ -2,12 +2,13 @@
  * `check --from-file DUMP`: the cluster as a dump holds it. The candidate takes the
  * live object's place among the dump's objects and the snapshot is assembled exactly
  * as `diagnose --from-file` assembles one, so what the dump lacks is a coverage gap
- * there as here.
+ * there as here. An object the dump does not hold is new only where the dump lists its
+ * kind in its namespace.
  */
 import type { KubeObject, Pod } from '../diagnosis/k8s.js';
 import { assembleSnapshot, newestTimestamp } from '../diagnosis/snapshot/dump/assemble.js';
 import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
-import type { WorkloadKind } from '../diagnosis/workload-ref.js';
+import { WORKLOAD_NAMES, type WorkloadKind } from '../diagnosis/workload-ref.js';
 import { withAllOccupants, type CheckSource } from './source.js';
 
 export function dumpSource(objects: readonly KubeObject[]): CheckSource {
@@ -18,7 +19,18 @@ export function dumpSource(objects: readonly KubeObject[]): CheckSource {
   return {
     live(kind, namespace, name) {
       const found = objects.find((o) => same(o, kind, namespace, name));
-      return Promise.resolve(found ? { object: found as unknown as WorkloadObject } : {});
+      if (found) return Promise.resolve({ object: found as unknown as WorkloadObject });
+      // Absent from a list the dump holds (another of its kind there): the manifest
+      // creates it. A dump with none of that kind in that namespace did not list them:
+      // whether it exists is not known (a dump without Rollouts, of another namespace).
+      const listed = objects.some(
+        (o) => o.kind === kind && (o.metadata?.namespace ?? namespace) === namespace,
+      );
+      if (listed) return Promise.resolve({});
+      const { resource } = WORKLOAD_NAMES[kind];
+      return Promise.resolve({
+        unknown: `the dump holds no ${kind} of namespace ${namespace}, so whether ${name} exists is not known (kubectl get ${resource} -n ${namespace} -o yaml)`,
+      });
     },
     snapshot(kind, candidate) {
       const namespace = candidate.metadata.namespace ?? 'default';
