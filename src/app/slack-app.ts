@@ -4,6 +4,7 @@ import { boltLogger } from '../chat/slack/bolt-logger.js';
 import { routeTable, startHttpServer, type Handler, type HttpServerHandle } from './http-server.js';
 import { registerListeners } from '../chat/slack/listeners/index.js';
 import { bodyGate } from './body-gate.js';
+import { slackBodyProblem } from './slack-body-shape.js';
 import { healthzRoute, readyzRoute } from './routes/health.js';
 import { slackFetch } from '../chat/slack/slack-fetch.js';
 import type { AppServices } from './services.js';
@@ -109,7 +110,17 @@ export async function startSlackApp(
   await app.init();
   options.onSlackReady?.();
 
-  const readSlackBody = bodyGate(logger).handler((req, res) => receiver.requestListener(req, res));
+  const readSlackBody = bodyGate(logger).handler((req, res) => {
+    // Only the requests this app serves, in Slack's shape, reach Bolt (slack-body-shape.ts).
+    const problem = slackBodyProblem(req as typeof req & { rawBody: Buffer });
+    if (problem !== undefined) {
+      logger.warn({ problem }, 'refused a Slack request this app does not serve');
+      res.writeHead(400);
+      res.end();
+      return;
+    }
+    return receiver.requestListener(req, res);
+  });
   const slackEvents: Handler = (req, res) => {
     if (isFutureDated(req)) {
       logger.warn('refused a Slack request dated in the future');

@@ -108,4 +108,37 @@ describe('hostile Slack requests', () => {
     }
     expect(await jobs()).toBe(1);
   });
+
+  // Bolt read these unguarded: `payload=null` and a JSON `null` threw in a promise nobody
+  // awaited and ended the process; the others were 500s or held for 3 s, then 404.
+  it('answers a signed body that is not a request this app serves with 400, at once, and keeps serving', async () => {
+    const click = (payload: unknown): string =>
+      new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+    const press = {
+      type: 'block_actions',
+      user: { id: 'U0001' },
+      actions: [{ action_id: 'dismiss_result', type: 'button' }],
+    };
+    const cases: [string, string, string?][] = [
+      ['payload=null', 'payload=null'],
+      ['JSON null', 'null', 'application/json'],
+      ['JSON list', '[1,2]', 'application/json'],
+      ['user null', click({ ...press, user: null })],
+      ['actions not a list', click({ ...press, actions: { action_id: 'x' } })],
+      ['no action', click({ ...press, actions: [] })],
+      ['action id a number', click({ ...press, actions: [{ action_id: 7, type: 'button' }] })],
+      ['channel null', click({ ...press, channel: null, container: null })],
+      ['a modal submission', click({ type: 'view_submission', user: { id: 'U0001' }, view: null })],
+      ['an event', '{"type":"event_callback","event":null}', 'application/json'],
+      ['a command without text', slashCommandBody({ text: 'web' }).replace(/&text=web/, '')],
+      ['text twice', `${slashCommandBody({ text: 'web -n shop' })}&text=other`],
+    ];
+    for (const [name, body, type] of cases) {
+      const headers = { ...signedHeaders(SECRET, body), ...(type ? { 'content-type': type } : {}) };
+      const res = await fetch(events, { method: 'POST', headers, body });
+      expect(res.status, name).toBe(400);
+    }
+    expect((await fetch(`${app.handle.url}/healthz`)).status).toBe(200);
+    expect(await jobs()).toBe(1);
+  });
 });
