@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { WORKLOAD_KINDS, type WorkloadKind } from '../diagnosis/workload-ref.js';
 import { isId, type ChatPlatform } from '../platforms/chat-refs.js';
+import { clusterSchema, namespaceSchema, resourceNameSchema } from '../queue/schemas.js';
 
 /** A message nobody asked for (alert and early-warning threads), said so in signed data. */
 export const NO_REQUESTER = '-';
@@ -58,7 +59,6 @@ const shown = z
   .regex(/^[0-9a-f]{64}$/)
   .nullable();
 const requester = z.string().min(1).max(100).nullable();
-const name = z.string().min(1).max(253);
 
 /** A decoded press, validated: adapters parse what the platform sent back with this. */
 export const chatActionSchema: z.ZodType<ChatAction> = z.discriminatedUnion('kind', [
@@ -67,8 +67,12 @@ export const chatActionSchema: z.ZodType<ChatAction> = z.discriminatedUnion('kin
   z
     .object({
       kind: z.literal('rerun'),
-      cluster: name,
-      target: z.object({ namespace: name, name, kind: z.enum(WORKLOAD_KINDS) }).strict(),
+      // Kubernetes names, as the diagnosis job has them: a Re-run that could never be
+      // queued is not a press, and spends no budget (the job's schema refused it after).
+      cluster: clusterSchema,
+      target: z
+        .object({ namespace: namespaceSchema, name: resourceNameSchema, kind: z.enum(WORKLOAD_KINDS) })
+        .strict(),
     })
     .strict(),
   z.object({ kind: z.literal('status'), planId }).strict(),

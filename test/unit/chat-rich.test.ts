@@ -67,5 +67,19 @@ describe('chat port inline content', () => {
         target: { namespace: 'ns', name: 'web', kind: 'Pod' },
       }).success,
     ).toBe(false);
+    // A Re-run of a name no Kubernetes object has is no press: it spent the person's
+    // budget and then failed the job's schema, with no answer.
+    const rerun = (cluster: string, namespace: string, name: string) =>
+      chatActionSchema.safeParse({ kind: 'rerun', cluster, target: { namespace, name, kind: 'Deployment' } })
+        .success;
+    expect(rerun('prod', 'shop', 'web.v2')).toBe(true);
+    for (const [cluster, namespace, name] of [
+      ['prod', 'shop', 'Web_Bad'],
+      ['prod', 'shop', '<!channel>'],
+      ['prod', 'Shop', 'web'],
+      ['Prod', 'shop', 'web'],
+      ['prod', 'shop', 'x'.repeat(254)],
+    ] as const)
+      expect(rerun(cluster, namespace, name), `${cluster}/${namespace}/${name}`).toBe(false);
   });
 });
