@@ -37,14 +37,22 @@ const proxyOn = (nodeName: string): object => ({
   spec: { nodeName, containers: [{ name: 'p', image: 'proxy:1' }] },
 });
 
-const deployment = (image: string): object => ({
+/** shop/web on 100m cpu: 6 replicas, maxSurge 0, maxUnavailable 1 unless `shape` says otherwise. */
+const deployment = (
+  image: string,
+  shape: { replicas?: number; minReadySeconds?: number; maxSurge?: number; maxUnavailable?: number } = {},
+): object => ({
   apiVersion: 'apps/v1',
   kind: 'Deployment',
   metadata: { name: 'web', namespace: 'shop' },
   spec: {
-    replicas: 6,
+    replicas: shape.replicas ?? 6,
+    ...(shape.minReadySeconds ? { minReadySeconds: shape.minReadySeconds } : {}),
     selector: { matchLabels: { app: 'web' } },
-    strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } },
+    strategy: {
+      type: 'RollingUpdate',
+      rollingUpdate: { maxSurge: shape.maxSurge ?? 0, maxUnavailable: shape.maxUnavailable ?? 1 },
+    },
     template: {
       metadata: { labels: { app: 'web' } },
       spec: { containers: [{ name: 'web', image, resources: { requests: { cpu: '100m' } } }] },
@@ -151,6 +159,23 @@ type SimPod = {
   status?: { conditions?: { type: string; status: string }[] };
 };
 
+/** The Deployment's rollout is done: every replica updated and available, and no other left. */
+function rolledOut(
+  sim: ReturnType<typeof startStepped>,
+  namespace: string,
+  name: string,
+  replicas: number,
+): boolean {
+  const d = sim.get('Deployment', namespace, name) as {
+    status?: { availableReplicas?: number; updatedReplicas?: number; replicas?: number };
+  };
+  return (
+    d.status?.availableReplicas === replicas &&
+    d.status.updatedReplicas === replicas &&
+    d.status.replicas === replicas
+  );
+}
+
 describe('a surge rollout waiting out minReadySeconds, read from a dump of its namespace', () => {
   it('reads as moving, not "can never finish", and offers nothing that takes serving pods down', () => {
     const sim = startStepped([
@@ -160,12 +185,7 @@ describe('a surge rollout waiting out minReadySeconds, read from a dump of its n
       tracker('tracker:1'),
     ]);
     try {
-      const done = (): boolean => {
-        const d = sim.get('Deployment', 'vision', 'tracker') as {
-          status?: { availableReplicas?: number; updatedReplicas?: number; replicas?: number };
-        };
-        return d.status?.availableReplicas === 3 && d.status.updatedReplicas === 3 && d.status.replicas === 3;
-      };
+      const done = (): boolean => rolledOut(sim, 'vision', 'tracker', 3);
       expect(sim.advance(600, done)).toBe(true);
       sim.apply(tracker('tracker:2'));
       const pods = (): SimPod[] => sim.list('Pod', 'vision') as unknown as SimPod[];
@@ -204,21 +224,8 @@ describe('a surge rollout waiting out minReadySeconds, read from a dump of its n
  * minReadySeconds: no finding spoke of it, and the report said "No problem found" to
  * someone asking why the rollout was not done.
  */
-const shopWeb = (image: string): object => ({
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'web', namespace: 'shop' },
-  spec: {
-    replicas: 4,
-    minReadySeconds: 30,
-    selector: { matchLabels: { app: 'web' } },
-    strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
-    template: {
-      metadata: { labels: { app: 'web' } },
-      spec: { containers: [{ name: 'web', image, resources: { requests: { cpu: '100m' } } }] },
-    },
-  },
-});
+const shopWeb = (image: string): object =>
+  deployment(image, { replicas: 4, minReadySeconds: 30, maxSurge: 1, maxUnavailable: 0 });
 
 describe('a rolling update mid-way with room to spare', () => {
   it('says it is moving and what it waits for, as a note; a finished rollout gets no such note', () => {
@@ -238,12 +245,7 @@ describe('a rolling update mid-way with room to spare', () => {
         ),
       );
     try {
-      const done = (): boolean => {
-        const d = sim.get('Deployment', 'shop', 'web') as {
-          status?: { availableReplicas?: number; updatedReplicas?: number; replicas?: number };
-        };
-        return d.status?.availableReplicas === 4 && d.status.updatedReplicas === 4 && d.status.replicas === 4;
-      };
+      const done = (): boolean => rolledOut(sim, 'shop', 'web', 4);
       expect(sim.advance(600, done)).toBe(true);
       expect(diagnosed().findings.map((f) => f.code)).toEqual([]);
       sim.apply(shopWeb('web:2'));
