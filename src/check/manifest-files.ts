@@ -5,7 +5,7 @@
  * own that holds no manifest at all (`helm template … | check -f -` where helm failed).
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ManifestError, parseManifests, type ManifestSet } from './manifests.js';
 
 const MANIFEST_FILE = /\.(ya?ml|json)$/i;
@@ -22,6 +22,8 @@ export async function readManifests(
 ): Promise<ManifestSet> {
   const set: ManifestSet = { workloads: [], others: 0 };
   let stdinRead = false;
+  // A file named twice (`-f a.yaml -f .`) is judged once.
+  const read = new Set<string>();
   for (const path of paths) {
     if (path === '-') {
       if (stdinRead) throw new ManifestError('"-" (stdin) given twice');
@@ -36,6 +38,9 @@ export async function readManifests(
     }
     const files = await filesOf(path);
     for (const file of files) {
+      const key = resolve(file);
+      if (read.has(key)) continue;
+      read.add(key);
       const text = await readText(file);
       // A file named on its own that holds nothing is a mistake (a render that failed);
       // an empty file in a folder is one the folder happens to hold.

@@ -139,6 +139,14 @@ describe('readManifests', () => {
       ['b', '/chart/templates/b.yaml'],
       ['c', '-'],
     ]);
+    // A file named again, on its own or in its folder, is judged once.
+    const again = await readManifests(
+      [join(dir, 'chart/a.yml'), join(dir, 'chart'), join(dir, 'chart/a.yml')],
+      {
+        readStdin: () => Promise.resolve(''),
+      },
+    );
+    expect(again.workloads.map((w) => w.object.metadata.name)).toEqual(['a', 'b']);
   });
 
   it('says which path is missing, and refuses stdin twice', async () => {
