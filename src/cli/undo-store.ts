@@ -29,7 +29,7 @@ import {
   type RemediationPlan,
   type UncheckedPlan,
 } from '../remediation/plan.js';
-import { checkPlanWithinKind } from '../remediation/patch-allowlist.js';
+import { checkPlanPayload } from '../remediation/patch-allowlist.js';
 
 /** An undo plan id, as planId makes them: the kind, a dash, 16 hex digits. */
 const UNDO_ID = /^[a-z-]+-[0-9a-f]{16}$/;
@@ -201,8 +201,9 @@ export async function loadUndo(
   // A file kept under another plan's id (renamed or copied over it) is not that undo.
   if (byId && parsed.data.plan.id !== idOrPath)
     return { ok: false, reason: `${path} holds undo ${parsed.data.plan.id}, not ${idOrPath}; not loaded` };
-  // Its payload is its kind's, within what the kind may write, as for a plan from Redis.
-  const within = checkPlanWithinKind(parsed.data.plan as unknown as UncheckedPlan);
+  // Its payload is its kind's; what it writes is held to the kind's paths against the
+  // live object when it is applied (the executor), as for a plan from Redis.
+  const within = checkPlanPayload(parsed.data.plan as unknown as UncheckedPlan);
   if (!within.ok) return { ok: false, reason: `${path} is not an undo apply wrote: ${within.reason}` };
   return { ok: true, undo: parsed.data as UndoFile, path };
 }

@@ -102,6 +102,19 @@ export function patchWrites(
  * chain by the writer (src/kube/write/pod-deleter.ts).
  */
 export function checkPlanWithinKind(plan: UncheckedPlan, live?: unknown): AllowlistVerdict {
+  const payload = checkPlanPayload(plan);
+  const kind = findKind(plan.kind);
+  if (!payload.ok || !plan.patch || !kind) return payload;
+  return checkPatchPaths(plan.kind, plan.patch, kind.paths(plan.target.kind), live);
+}
+
+/**
+ * The first half of checkPlanWithinKind, which needs no live object: a known kind, a
+ * workload it changes, and its kind's payload. For a plan read before the workload is
+ * (an undo file at load: whether a patch that replaces a whole field stays within the
+ * kind's paths depends on what the live object holds there, checked at apply).
+ */
+export function checkPlanPayload(plan: UncheckedPlan): AllowlistVerdict {
   const kind = findKind(plan.kind);
   if (!kind) return { ok: false, reason: `unknown remediation kind '${String(plan.kind)}'` };
   const workloads: readonly string[] = kind.workloads ?? ['Deployment'];
@@ -111,9 +124,7 @@ export function checkPlanWithinKind(plan: UncheckedPlan, live?: unknown): Allowl
       reason: `${plan.kind} plans change ${workloads.map((w) => `${w}s`).join(' and ')} only, not ${String(plan.target.kind)}`,
     };
   }
-  const payload = kind.checkPayload(plan);
-  if (!payload.ok || !plan.patch) return payload;
-  return checkPatchPaths(plan.kind, plan.patch, kind.paths(plan.target.kind), live);
+  return kind.checkPayload(plan);
 }
 
 /** The patch writes only at or below `allowed`, and the restart time only as the marker. */

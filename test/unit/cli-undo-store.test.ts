@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadUndo, saveUndo } from '../../src/cli/undo-store.js';
+import { inversePlan } from '../../src/remediation/inverse.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 
 const CLUSTER = { server: 'https://127.0.0.1:6443', context: 'kind' };
@@ -133,7 +134,7 @@ describe('loading an undo', () => {
     expect(!loaded.ok && loaded.reason).toContain('can be written by other users');
   });
 
-  it('a file whose plan lost its patch, or writes outside what its kind may: not loaded, said why', async () => {
+  it('a file whose plan lost its patch, or carries what its kind does not: not loaded, said why', async () => {
     expect((await saveUndo(plan(ID, 'kube-proxy'), CLUSTER, env)).ok).toBe(true);
     const saved = JSON.parse(readFileSync(file(), 'utf8')) as { plan: Record<string, unknown> };
     const rewrite = (change: (p: Record<string, unknown>) => void): void => {
@@ -144,15 +145,49 @@ describe('loading an undo', () => {
     rewrite((p) => delete p['patch']);
     const noPatch = await loadUndo(ID, env);
     expect(!noPatch.ok && noPatch.reason).toMatch(/is not an undo apply wrote: plan\.patch/);
-    rewrite(
-      (p) => (p['patch'] = { type: 'merge', body: { spec: { template: { spec: { hostPID: true } } } } }),
-    );
-    const outside = await loadUndo(ID, env);
-    expect(!outside.ok && outside.reason).toMatch(
-      /is not an undo apply wrote: .*outside what set-rolling-update may change/,
-    );
+    rewrite((p) => (p['pods'] = [{ name: 'web-1', uid: 'u' }]));
+    const pods = await loadUndo(ID, env);
+    expect(!pods.ok && pods.reason).toMatch(/is not an undo apply wrote: set-rolling-update deletes no pods/);
     rewrite(() => undefined);
     expect((await loadUndo(ID, env)).ok).toBe(true);
+  });
+
+  // Its JSON patch replaces or removes the whole affinity: within the kind's paths only
+  // against the live object, which the executor reads at apply, not at load.
+  it('an exclude-node undo, as inversePlan makes it, is kept and loaded back', async () => {
+    const affinity = {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [
+            { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['node-b'] }] },
+          ],
+        },
+      },
+    };
+    const path = '/spec/template/spec/affinity';
+    const forward = {
+      ...plan('exclude-node-0123456789abcdef', 'web'),
+      kind: 'exclude-node',
+      target: { kind: 'Deployment', namespace: 'shop', name: 'web' },
+      patch: { type: 'json', body: [{ op: 'add', path, value: affinity }] },
+      inverse: {
+        type: 'json',
+        body: [
+          { op: 'test', path, value: affinity },
+          { op: 'remove', path },
+        ],
+      },
+      preconditions: { uid: 'u-1', generation: 3, fields: [{ path, value: undefined }] },
+      addresses: 'CrashLoopOnNode',
+    } as unknown as RemediationPlan;
+    const undo = inversePlan(forward, {
+      generation: 4,
+      changes: [{ path, before: undefined, after: affinity }],
+    });
+    if (!undo) throw new Error('no undo of exclude-node');
+    expect((await saveUndo(undo, CLUSTER, env)).ok).toBe(true);
+    const loaded = await loadUndo(undo.id, env);
+    expect(loaded.ok && loaded.undo.plan.kind).toBe('exclude-node');
   });
 
   it('a file swapped in under this id that holds another plan’s undo: not loaded', async () => {
