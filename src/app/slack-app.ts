@@ -4,7 +4,7 @@ import { boltLogger } from '../chat/slack/bolt-logger.js';
 import { routeTable, startHttpServer, type Handler, type HttpServerHandle } from './http-server.js';
 import { registerListeners } from '../chat/slack/listeners/index.js';
 import { bodyGate } from './body-gate.js';
-import { slackBodyProblem } from './slack-body-shape.js';
+import { slackBodyProblem } from '../chat/slack/request-shape.js';
 import { healthzRoute, readyzRoute } from './routes/health.js';
 import { slackFetch } from '../chat/slack/slack-fetch.js';
 import type { AppServices } from './services.js';
@@ -111,8 +111,8 @@ export async function startSlackApp(
   options.onSlackReady?.();
 
   const readSlackBody = bodyGate(logger).handler((req, res) => {
-    // Only the requests this app serves, in Slack's shape, reach Bolt (slack-body-shape.ts).
-    const problem = slackBodyProblem(req as typeof req & { rawBody: Buffer });
+    // Only the requests this app serves, in Slack's shape, reach Bolt (src/chat/slack/request-shape.ts).
+    const problem = slackBodyProblem(req as typeof req & { rawBody: Buffer }, signingSecret);
     if (problem !== undefined) {
       logger.warn({ problem }, 'refused a Slack request this app does not serve');
       res.writeHead(400);

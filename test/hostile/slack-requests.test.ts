@@ -114,11 +114,14 @@ describe('hostile Slack requests', () => {
   it('answers a signed body that is not a request this app serves with 400, at once, and keeps serving', async () => {
     const click = (payload: unknown): string =>
       new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+    // A press as Slack sends it, but for the one field each case breaks.
     const press = {
       type: 'block_actions',
       user: { id: 'U0001' },
       actions: [{ action_id: 'dismiss_result', type: 'button' }],
+      container: { type: 'message', channel_id: 'C0001', message_ts: '1.2' },
     };
+    const { container: _container, ...noContainer } = press;
     const cases: [string, string, string?][] = [
       ['payload=null', 'payload=null'],
       ['JSON null', 'null', 'application/json'],
@@ -127,7 +130,9 @@ describe('hostile Slack requests', () => {
       ['actions not a list', click({ ...press, actions: { action_id: 'x' } })],
       ['no action', click({ ...press, actions: [] })],
       ['action id a number', click({ ...press, actions: [{ action_id: 7, type: 'button' }] })],
-      ['channel null', click({ ...press, channel: null, container: null })],
+      ['channel null', click({ ...press, channel: null })],
+      // clickContext reads the channel from the container when `channel` is absent.
+      ['no channel, no container', click(noContainer)],
       ['a modal submission', click({ type: 'view_submission', user: { id: 'U0001' }, view: null })],
       ['an event', '{"type":"event_callback","event":null}', 'application/json'],
       ['a command without text', slashCommandBody({ text: 'web' }).replace(/&text=web/, '')],
@@ -138,6 +143,18 @@ describe('hostile Slack requests', () => {
       const res = await fetch(events, { method: 'POST', headers, body });
       expect(res.status, name).toBe(400);
     }
+    // The press each case breaks is served as it is (acked).
+    const whole = click(press);
+    expect(
+      (await fetch(events, { method: 'POST', headers: signedHeaders(SECRET, whole), body: whole })).status,
+    ).toBe(200);
+    // Unsigned, whatever it holds: Bolt's bare 401, as for any unsigned request.
+    const unsigned = await fetch(events, {
+      method: 'POST',
+      headers: { ...signedHeaders('another-secret', 'payload=null') },
+      body: 'payload=null',
+    });
+    expect(unsigned.status).toBe(401);
     expect((await fetch(`${app.handle.url}/healthz`)).status).toBe(200);
     expect(await jobs()).toBe(1);
   });

@@ -12,7 +12,7 @@
  * one it cannot parse is left to Bolt, which answers 400.
  */
 import type { IncomingMessage } from 'node:http';
-import { HTTPModuleFunctions } from '@slack/bolt';
+import { HTTPModuleFunctions, isValidSlackRequest } from '@slack/bolt';
 import { z } from 'zod';
 
 const id = z.string().min(1);
@@ -36,7 +36,9 @@ const blockActions = z
     user: z.object({ id }).loose(),
     actions: z.array(z.object({ action_id: z.string(), type: z.string() }).loose()).min(1),
     channel: z.object({ id: z.string() }).loose().optional(),
-    container: z.object({}).loose().optional(),
+    // Slack sends it with every press (the message, or the view, it came from); the
+    // listeners read the channel from it where `channel` is absent.
+    container: z.object({}).loose(),
     team: z.object({ id: z.string() }).loose().nullable().optional(),
   })
   .loose();
@@ -46,11 +48,33 @@ const sslCheck = z.object({ ssl_check: z.literal('1') }).loose();
 const urlVerification = z.object({ type: z.literal('url_verification'), challenge: z.string() }).loose();
 
 /**
- * Why the body of `req` (its `rawBody`, read by the body gate) is not a request this app
- * serves, in a few words, or undefined when it is one (or when Bolt cannot parse it and
- * answers 400 itself).
+ * Why the body of a signed `req` (its `rawBody`, read by the body gate) is not a request
+ * this app serves, in a few words, or undefined when it is one, when Bolt cannot parse it
+ * (Bolt answers 400), or when it is not signed (Bolt answers 401).
  */
-export function slackBodyProblem(req: IncomingMessage & { rawBody: Buffer }): string | undefined {
+export function slackBodyProblem(
+  req: IncomingMessage & { rawBody: Buffer },
+  signingSecret: string,
+): string | undefined {
+  const problem = shapeProblem(req);
+  // Only a signed request is answered on its shape: an unsigned one goes on to Bolt,
+  // which refuses it with a bare 401 whatever it holds (and the signature is computed
+  // here only for a body already found wrong, never on the path that acks).
+  return problem !== undefined && signed(req, signingSecret) ? problem : undefined;
+}
+
+function signed(req: IncomingMessage & { rawBody: Buffer }, signingSecret: string): boolean {
+  const signature = req.headers['x-slack-signature'];
+  const timestamp = Number(req.headers['x-slack-request-timestamp']);
+  if (typeof signature !== 'string' || !Number.isFinite(timestamp)) return false;
+  return isValidSlackRequest({
+    signingSecret,
+    body: req.rawBody.toString(),
+    headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': timestamp },
+  });
+}
+
+function shapeProblem(req: IncomingMessage & { rawBody: Buffer }): string | undefined {
   let body: unknown;
   try {
     body = HTTPModuleFunctions.parseHTTPRequestBody(
