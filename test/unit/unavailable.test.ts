@@ -249,6 +249,15 @@ describe('Unavailable: unknown is not empty', () => {
       );
       expect(run.stdout()).not.toContain('No problem found');
       expect(status).toBe(1);
+      // Paused, it waits for a person: not this warning (its words are of a rollout under way).
+      for (const o of dump.items) if (o.kind === 'Deployment') Object.assign(o.spec, { paused: true });
+      writeFileSync(file, stringify(dump));
+      const paused = fakeIo();
+      await runCli(
+        ['diagnose', 'deployment/vision-object-tracker', '-n', 'vision', '--from-file', file],
+        paused.io,
+      );
+      expect(paused.stdout()).not.toContain('could not be told');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -29,6 +29,9 @@ type Draft = Omit<Finding, 'remediations'>;
 
 const OUT_OF_SERVICE = 'node.kubernetes.io/out-of-service';
 
+/** Findings that already say what a rollout under way is waiting for. */
+const WAIT_TOLD: ReadonlySet<string> = new Set(['PreemptionUnderWay', 'RolloutPaused']);
+
 export const unavailable: Analyzer = {
   name: 'unavailable',
   analyze(ctx, earlier = []) {
@@ -58,6 +61,8 @@ export const unavailable: Analyzer = {
     // dump of one namespace, OnDelete, devices, and nothing moving), the shortfall is
     // said with why: unknown is not healthy.
     if (kind.underWay(snapshot) !== undefined && !kind.stalled(snapshot)) {
+      // A pause (it waits for a person) or a preemption under way already says what happens.
+      if (kind.paused(object) || earlier.some((f) => WAIT_TOLD.has(f.code))) return [];
       const { asIs } = forwardVerdict(ctx);
       return asIs.result === 'unknown' && !seenMoving(ctx)
         ? [unexplained(snapshot, shortfall, asIs.why)]
