@@ -54,7 +54,9 @@ export async function readManifests(
 
 /** Nothing but white space, comments and document markers: no manifest, not even an empty object. */
 function blank(text: string): boolean {
-  return text.split('\n').every((line) => /^\s*(#.*)?$/.test(line) || /^(---|\.\.\.)\s*(#.*)?$/.test(line));
+  return text
+    .split(/\r?\n|\r/)
+    .every((line) => /^\s*(#.*)?$/.test(line) || /^(---|\.\.\.)\s*(#.*)?$/.test(line));
 }
 
 function merge(into: ManifestSet, from: ManifestSet): void {

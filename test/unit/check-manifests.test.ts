@@ -160,7 +160,7 @@ describe('readManifests', () => {
 
   // `helm template … | check -f -` where helm failed passed as "no Deployment", exit 0.
   it('refuses stdin or a file named on its own that holds no manifest; an empty file in a folder is skipped', async () => {
-    for (const text of ['', '\n  \n', '# nothing\n---\n...\n'])
+    for (const text of ['', '\n  \n', '# nothing\n---\n...\n', '# Source: x\r\n---\r\n'])
       await expect(readManifests(['-'], { readStdin: () => Promise.resolve(text) })).rejects.toThrow(
         '"-" (stdin) is empty: no manifest came in',
       );

@@ -177,5 +177,19 @@ describe('check against a dump of another namespace', () => {
     expect(await runCli(['check', '-f', manifest('payments'), '--from-file', file], run.io)).toBe(1);
     expect(run.stdout()).toContain('not known (new object)');
     expect(run.stdout()).toContain('pods in payments (the dump holds those of vision alone)');
+    // Its ReplicaSets and events were not read either: diagnose says so, never "none".
+    const diagnosed = fakeIo();
+    await runCli(
+      ['diagnose', 'deployment/api', '-n', 'payments', '--from-file', file, '-o', 'json'],
+      diagnosed.io,
+    );
+    const json = JSON.parse(diagnosed.stdout()) as Json;
+    expect(json.coverage).toMatchObject({ replicaSets: 'unread', pods: 'unread', events: 'unread' });
+    const gaps = json.coverage.gaps.map((g) => g.what);
+    for (const what of ['ReplicaSets in payments', 'pods in payments', 'events in payments'])
+      expect(
+        gaps.some((g) => g.startsWith(what)),
+        what,
+      ).toBe(true);
   });
 });

@@ -354,27 +354,34 @@ function dumpCoverage(
     gaps.push({ about, what, reason: 'not-in-dump', settle });
     return 'unread';
   }
-  const replicaSets = state(
+  // A list of two namespaces or more is a cluster-wide one (`kubectl get pods -A`); a list
+  // of one namespace says nothing of another's objects (a dump taken in another namespace).
+  const namespacesOf = (kind: string): Set<string> =>
+    new Set((byKind.get(kind) ?? []).map((o) => o.metadata?.namespace ?? ns));
+  const inNamespace = (
+    kind: string,
+    about: CoverageGap['about'],
+    what: string,
+    settle: string,
+    clusterWide = false,
+  ): ReadState => {
+    const seen = namespacesOf(kind);
+    if (clusterWide || seen.size !== 1 || seen.has(ns)) return state(kind, about, `${what} in ${ns}`, settle);
+    return unreadHere(
+      about,
+      `${what} in ${ns} (the dump holds those of ${[...seen][0] ?? ''} alone)`,
+      settle,
+    );
+  };
+  const replicaSets = inNamespace(
     revisionObjects.kind,
     'replicaSets',
-    `${revisionObjects.kind}s in ${ns}`,
+    `${revisionObjects.kind}s`,
     `kubectl get ${revisionObjects.resource} -n ${ns} -o yaml`,
   );
-  // Pods of two namespaces or more: a cluster-wide list (`kubectl get pods -A`). Pods of
-  // one namespace: a list of that namespace, which says nothing of another one's pods
-  // (a manifest checked for a namespace the dump was not taken in).
-  const podNamespaces = new Set((byKind.get('Pod') ?? []).map((p) => p.metadata?.namespace ?? ns));
-  const clusterWide = podsElsewhereUnparsed || podNamespaces.size >= 2;
-  const podsSettle = `kubectl get pods -n ${ns} -o yaml`;
-  const pods: ReadState =
-    clusterWide || podNamespaces.size === 0 || podNamespaces.has(ns)
-      ? state('Pod', 'pods', `pods in ${ns}`, podsSettle)
-      : unreadHere(
-          'pods',
-          `pods in ${ns} (the dump holds those of ${[...podNamespaces][0] ?? ''} alone)`,
-          podsSettle,
-        );
-  const events = state('Event', 'events', `events in ${ns}`, `kubectl get events -n ${ns} -o yaml`);
+  const clusterWide = podsElsewhereUnparsed || namespacesOf('Pod').size >= 2;
+  const pods = inNamespace('Pod', 'pods', 'pods', `kubectl get pods -n ${ns} -o yaml`, clusterWide);
+  const events = inNamespace('Event', 'events', 'events', `kubectl get events -n ${ns} -o yaml`);
   const nodes = state('Node', 'nodes', 'nodes', 'kubectl get nodes -o yaml');
   if (!clusterWide && pods === 'complete') {
     gaps.push({
