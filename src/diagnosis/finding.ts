@@ -29,6 +29,15 @@ export const FINDING_CODES = [
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 
+/**
+ * Info findings that already say what a rollout under way waits for (a preemption the
+ * scheduler is making, an Argo pause for a person): no other word about the wait is added.
+ */
+export const SAYS_WHAT_IT_WAITS_FOR: ReadonlySet<FindingCode> = new Set([
+  'PreemptionUnderWay',
+  'RolloutPaused',
+]);
+
 export type Severity = 'critical' | 'warning' | 'info';
 
 /** One row of the per-node crash table. */

@@ -15,7 +15,7 @@
  * as unexplained (a warning: exit 1), with what was read.
  */
 import type { Analyzer } from '../analyzer.js';
-import type { Evidence, Finding } from '../finding.js';
+import { SAYS_WHAT_IT_WAITS_FOR, type Evidence, type Finding } from '../finding.js';
 import type { KubeEvent, Node, Pod } from '../k8s.js';
 import { eventsOfPod, eventTime } from '../base/pod-events.js';
 import { isReady, isTerminal, isTerminating, shownPhase } from '../base/pods.js';
@@ -24,13 +24,11 @@ import { workloadKind } from '../workloads/index.js';
 import { codeSpan } from '../../text/code-span.js';
 import { podPhases } from '../forward/pod-phase.js';
 import { forwardVerdict } from '../forward/verdict.js';
+import { visibleSteps } from '../forward/run.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
 const OUT_OF_SERVICE = 'node.kubernetes.io/out-of-service';
-
-/** Findings that already say what a rollout under way is waiting for. */
-const WAIT_TOLD: ReadonlySet<string> = new Set(['PreemptionUnderWay', 'RolloutPaused']);
 
 export const unavailable: Analyzer = {
   name: 'unavailable',
@@ -62,21 +60,15 @@ export const unavailable: Analyzer = {
     // said with why: unknown is not healthy.
     if (kind.underWay(snapshot) !== undefined && !kind.stalled(snapshot)) {
       // A pause (it waits for a person) or a preemption under way already says what happens.
-      if (kind.paused(object) || earlier.some((f) => WAIT_TOLD.has(f.code))) return [];
+      if (kind.paused(object) || earlier.some((f) => SAYS_WHAT_IT_WAITS_FOR.has(f.code))) return [];
       const { asIs } = forwardVerdict(ctx);
-      return asIs.result === 'unknown' && !seenMoving(ctx)
+      return asIs.result === 'unknown' && visibleSteps(ctx).length === 0
         ? [unexplained(snapshot, shortfall, asIs.why)]
         : [];
     }
     return [unexplained(snapshot, shortfall)];
   },
 };
-
-/** A pod of the workload starting (becoming Ready or available) or terminating: the rollout visibly moves. */
-function seenMoving(ctx: Parameters<Analyzer['analyze']>[0]): boolean {
-  const phases = podPhases(ctx);
-  return ctx.snapshot.pods.some((p) => phases.get(p) === 'starting' || phases.get(p) === 'terminating');
-}
 
 /** Pods of the workload Ready but not yet for minReadySeconds (forward/pod-phase.ts: 'starting' while Ready). */
 function settling(ctx: Parameters<Analyzer['analyze']>[0]): number {

@@ -13,7 +13,7 @@
  * analyzers' findings stand as they are.
  */
 import type { AnalysisContext } from '../analysis-context.js';
-import type { Evidence, Finding, FindingCode } from '../finding.js';
+import { SAYS_WHAT_IT_WAITS_FOR, type Evidence, type Finding, type FindingCode } from '../finding.js';
 import type { Pod } from '../k8s.js';
 import { shownPhase } from '../base/pods.js';
 import { workloadKind } from '../workloads/index.js';
@@ -60,9 +60,7 @@ const SAYS_NOT_FINISHING: ReadonlySet<FindingCode> = new Set([
 
 /** Findings that already say what a rollout is doing: a problem, a preemption under way, a pause. */
 function explainsTheWait(finding: Draft): boolean {
-  return (
-    finding.severity !== 'info' || finding.code === 'PreemptionUnderWay' || finding.code === 'RolloutPaused'
-  );
+  return finding.severity !== 'info' || SAYS_WHAT_IT_WAITS_FOR.has(finding.code);
 }
 
 export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Draft[]): Draft[] {

@@ -343,10 +343,20 @@ function draBacked(ctx: AnalysisContext, pod: Pod): boolean {
 }
 
 function movingOrUnknown(ctx: AnalysisContext, why: string): Outcome {
+  const steps = visibleSteps(ctx);
+  return steps.length > 0 ? { result: 'moving', steps } : { result: 'unknown', why };
+}
+
+/**
+ * What the controllers do next that is seen without a model: a new pod of the workload
+ * starting (it becomes Ready, or available after minReadySeconds) or a pod terminating.
+ * Either moves the rollout whatever was not read.
+ */
+export function visibleSteps(ctx: AnalysisContext): Step[] {
   const { current } = workloadKind(ctx.snapshot).revisions(ctx.snapshot);
   const fresh = new Set(current?.pods ?? []);
   const phases = podPhases(ctx);
-  const steps: Step[] = ctx.snapshot.pods.flatMap((pod): Step[] => {
+  return ctx.snapshot.pods.flatMap((pod): Step[] => {
     const phase = phases.get(pod);
     const name = pod.metadata.name ?? '';
     if (phase === 'starting' && fresh.has(pod))
@@ -354,7 +364,6 @@ function movingOrUnknown(ctx: AnalysisContext, why: string): Outcome {
     if (phase === 'terminating') return [{ kind: 'gone', pod: name }];
     return [];
   });
-  return steps.length > 0 ? { result: 'moving', steps } : { result: 'unknown', why };
 }
 
 /** The Deployment-like counts, from what buildModel already derived (the revisions are read once). */
