@@ -62,12 +62,16 @@ const rolloutWithRef = z.object({
   spec: z.object({ workloadRef: z.object({ name: z.string() }).loose() }).loose(),
 });
 
-function kindOf(apiVersion: unknown, kind: unknown): WorkloadKind | undefined {
+/** One of our kinds by its name, with its API, and the apiVersion given; undefined for anything else. */
+function named(apiVersion: unknown, kind: unknown) {
   if (typeof kind !== 'string' || typeof apiVersion !== 'string') return undefined;
   const found = WORKLOAD_KINDS.find((k) => k === kind);
-  if (!found) return undefined;
-  const api = WORKLOAD_NAMES[found];
-  return apiVersion.split('/')[0] === api.group ? found : undefined;
+  return found ? { kind: found, api: WORKLOAD_NAMES[found], apiVersion } : undefined;
+}
+
+function kindOf(apiVersion: unknown, kind: unknown): WorkloadKind | undefined {
+  const ours = named(apiVersion, kind);
+  return ours && ours.apiVersion.split('/')[0] === ours.api.group ? ours.kind : undefined;
 }
 
 /** API groups Kubernetes itself served workloads from: a kind of ours there is ours, at the wrong version. */
@@ -78,11 +82,10 @@ const KUBERNETES_WORKLOAD_GROUPS = new Set(['', 'apps', 'extensions']);
  * `extensions/v1beta1`, removed in Kubernetes 1.16; `v1`, never served), or undefined. A
  * kind of the same name in another group is someone else's resource, not judged.
  */
-function unservedVersion(apiVersion: unknown, kind: unknown): string | undefined {
-  if (typeof kind !== 'string' || typeof apiVersion !== 'string') return undefined;
-  const found = WORKLOAD_KINDS.find((k) => k === kind);
-  if (!found) return undefined;
-  const api = WORKLOAD_NAMES[found];
+function unservedVersion(given: unknown, kindName: unknown): string | undefined {
+  const ours = named(given, kindName);
+  if (!ours) return undefined;
+  const { kind, api, apiVersion } = ours;
   const served = `${api.group}/${api.version}`;
   if (apiVersion === served) return undefined;
   const group = apiVersion.includes('/') ? (apiVersion.split('/')[0] ?? '') : '';

@@ -56,7 +56,7 @@ const undoFileSchema = z.object({
       impact: z.string(),
       warnings: z.array(z.string()),
       // What the write and its preconditions are read from: a file missing them is not
-      // an undo (its kind's payload is checked after: checkPlanWithinKind).
+      // an undo (its kind's payload is checked after: checkPlanPayload).
       patch: z.union([patchSchema, z.null()]),
       inverse: z.union([patchSchema, z.null()]).optional(),
       preconditions: z

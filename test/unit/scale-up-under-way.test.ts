@@ -22,8 +22,6 @@ import { edgeIngress, PORTS_MESSAGE, unschedulablePod } from '../support/rollout
 const TRIGGERED = 'pod triggered scale-up: [{edge-pool-asg 3->4 (max: 6)}]';
 const NOT_TRIGGERED = "pod didn't trigger scale-up: 1 max node group size reached";
 
-const ingress = edgeIngress;
-
 /** The snapshot with autoscaler events on its pending pod, each `minutesAgo` before the capture. */
 function withAutoscaler(
   snapshot: DeploymentSnapshot,
@@ -54,7 +52,7 @@ function withAutoscaler(
 
 describe('a scale-up under way', () => {
   it('is the autoscaler trigger, its latest word on the pod, within the time it waits for a node', () => {
-    const base = ingress();
+    const base = edgeIngress();
     const pod = base.pods.find((p) => !p.spec.nodeName);
     if (!pod) throw new Error('no pending pod');
     const of = (s: DeploymentSnapshot) => scaleUpUnderWay(s, pod);
@@ -85,9 +83,9 @@ describe('a scale-up under way', () => {
   });
 
   it('makes the rollout moving: no deadlock, a note that names the node coming, no plan that takes pods down', () => {
-    expect(diagnose(ingress()).findings[0]?.code).toBe('RolloutSurgeDeadlock');
+    expect(diagnose(edgeIngress()).findings[0]?.code).toBe('RolloutSurgeDeadlock');
     const d = diagnose(
-      withAutoscaler(ingress(), { reason: 'TriggeredScaleUp', message: TRIGGERED, minutesAgo: 3 }),
+      withAutoscaler(edgeIngress(), { reason: 'TriggeredScaleUp', message: TRIGGERED, minutesAgo: 3 }),
     );
     const codes = d.findings.map((f) => f.code);
     expect(codes).not.toContain('RolloutSurgeDeadlock');
@@ -101,7 +99,7 @@ describe('a scale-up under way', () => {
       { reason: 'TriggeredScaleUp', message: TRIGGERED, minutesAgo: 25 },
       { reason: 'NotTriggerScaleUp', message: NOT_TRIGGERED, minutesAgo: 1 },
     ]) {
-      expect(diagnose(withAutoscaler(ingress(), said)).findings[0]?.code).toBe('RolloutSurgeDeadlock');
+      expect(diagnose(withAutoscaler(edgeIngress(), said)).findings[0]?.code).toBe('RolloutSurgeDeadlock');
     }
   });
 
