@@ -1,19 +1,31 @@
 /**
- * Reading `check -f PATH`: a file, a folder (its *.yaml, *.yml and *.json files, sorted,
- * sub-folders included, as `kubectl apply -R -f` reads them), or "-" for stdin. Every
- * mistake is a ManifestError (exit 2) naming the path; so is stdin or a file named on its
- * own that holds no manifest at all (`helm template … | check -f -` where helm failed).
+ * Reading `check -f PATH` as `kubectl apply -R -f PATH` reads it: a file (whatever its
+ * name), a folder (its .yaml, .yml and .json files, names matched case-sensitively and
+ * walked in byte order, sub-folders included, files reached through a symlink read), or
+ * "-" for stdin. What kubectl cannot read is refused instead of skipped: a symlink to a
+ * folder (kubectl's walk opens it as a file), a broken symlink, and anything that is not
+ * a regular file (a FIFO would hang the gate, /dev/zero would never end). All input
+ * together is bounded (MAX_INPUT_BYTES). Every mistake is a ManifestError (exit 2) naming
+ * the path; so is stdin or a file named on its own that holds no manifest at all
+ * (`helm template … | check -f -` where helm failed).
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ManifestError, parseManifests, type ManifestSet } from './manifests.js';
 
-const MANIFEST_FILE = /\.(ya?ml|json)$/i;
-/** Manifests past this size are refused: `check` reads them whole. */
-const MAX_BYTES = 64 * 1024 * 1024;
+/** The file names kubectl reads in a folder (resource.FileExtensions), case-sensitive as it matches them. */
+const MANIFEST_FILE = /\.(yaml|yml|json)$/;
+/**
+ * All manifests of one run together: a rendered chart with its CRDs is a few MiB; YAML
+ * parsing costs about a hundred times the text in memory at worst (a mapping of many
+ * keys), so this keeps a hostile input within a CI runner's means.
+ */
+export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 
 export interface ManifestSources {
-  readStdin: () => Promise<string>;
+  /** Standard input, or undefined once it holds more than `limit` bytes. */
+  readStdin: (limit: number) => Promise<string | undefined>;
 }
 
 export async function readManifests(
@@ -21,6 +33,7 @@ export async function readManifests(
   sources: ManifestSources,
 ): Promise<ManifestSet> {
   const set: ManifestSet = { workloads: [], others: 0 };
+  const budget = { left: MAX_INPUT_BYTES };
   let stdinRead = false;
   // A file named twice (`-f a.yaml -f .`) is judged once.
   const read = new Set<string>();
@@ -28,7 +41,9 @@ export async function readManifests(
     if (path === '-') {
       if (stdinRead) throw new ManifestError('"-" (stdin) given twice');
       stdinRead = true;
-      const text = await sources.readStdin();
+      const text = await sources.readStdin(budget.left);
+      if (text === undefined || Buffer.byteLength(text) > budget.left) throw tooLarge('"-" (stdin)');
+      budget.left -= Buffer.byteLength(text);
       if (blank(text))
         throw new ManifestError(
           '"-" (stdin) is empty: no manifest came in (did the command that writes them fail?)',
@@ -41,7 +56,7 @@ export async function readManifests(
       const key = resolve(file);
       if (read.has(key)) continue;
       read.add(key);
-      const text = await readText(file);
+      const text = await readText(file, budget);
       // A file named on its own that holds nothing is a mistake (a render that failed);
       // an empty file in a folder is one the folder happens to hold.
       if (files.length === 1 && file === path && blank(text))
@@ -50,6 +65,12 @@ export async function readManifests(
     }
   }
   return set;
+}
+
+function tooLarge(what: string): ManifestError {
+  return new ManifestError(
+    `${what}: the manifests come to more than ${MAX_INPUT_BYTES / 1024 / 1024} MiB in all, more than check reads`,
+  );
 }
 
 /** Nothing but white space, comments and document markers: no manifest, not even an empty object. */
@@ -64,22 +85,84 @@ function merge(into: ManifestSet, from: ManifestSet): void {
   into.others += from.others;
 }
 
+function cannotRead(path: string, error: NodeJS.ErrnoException): ManifestError {
+  const why = error.code === 'ENOENT' ? 'no such file or folder' : (error.code ?? String(error));
+  return new ManifestError(`cannot read ${path}: ${why}`);
+}
+
+/** What a path is, in the words an error gives it. */
+function typeWords(info: {
+  isFIFO(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+  isSocket(): boolean;
+}): string {
+  if (info.isFIFO()) return 'a FIFO';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+function special(path: string, what: string): ManifestError {
+  return new ManifestError(
+    `${path} is ${what}, not a file of manifests: check reads regular files and folders (a pipe goes to -f -)`,
+  );
+}
+
 async function filesOf(path: string): Promise<string[]> {
-  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
-    throw new ManifestError(
-      `cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file or folder' : (error.code ?? String(error))}`,
-    );
-  });
-  if (!info.isDirectory()) return [path];
+  // kubectl stats the named path (following a symlink), then walks it without following:
+  // a named symlink is read as a file, so one to a folder fails there.
+  const [target, link] = await Promise.all([stat(path), lstat(path)]).catch(
+    (error: NodeJS.ErrnoException) => {
+      throw cannotRead(path, error);
+    },
+  );
+  if (target.isDirectory()) {
+    if (link.isSymbolicLink())
+      throw new ManifestError(
+        `${path} is a symlink to a folder: kubectl apply -f reads it as a file and fails; name the folder itself`,
+      );
+    return walkFolder(path);
+  }
+  if (!target.isFile()) throw special(path, typeWords(target));
+  return [path];
+}
+
+async function walkFolder(path: string): Promise<string[]> {
   const found: string[] = [];
   const walk = async (dir: string): Promise<void> => {
+    // filepath.Walk: names in byte order.
     const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
-      a.name.localeCompare(b.name),
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
     );
     for (const entry of entries) {
       const full = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(full);
-      else if (entry.isFile() && MANIFEST_FILE.test(entry.name)) found.push(full);
+      if (entry.isDirectory()) {
+        await walk(full);
+        continue;
+      }
+      // kubectl skips what does not end in its extensions, symlinks and special files included.
+      if (!MANIFEST_FILE.test(entry.name)) continue;
+      if (entry.isFile()) {
+        found.push(full);
+        continue;
+      }
+      if (entry.isSymbolicLink()) {
+        const target = await stat(full).catch(() => undefined);
+        if (!target)
+          throw new ManifestError(
+            `${full} is a symlink to nothing that can be read: kubectl apply -R fails on it`,
+          );
+        if (target.isDirectory())
+          throw new ManifestError(
+            `${full} is a symlink to a folder: kubectl apply -R opens it as a file and fails; name the folder itself`,
+          );
+        if (!target.isFile()) throw special(full, `a symlink to ${typeWords(target)}`);
+        found.push(full);
+        continue;
+      }
+      throw special(full, typeWords(entry));
     }
   };
   await walk(path);
@@ -87,8 +170,26 @@ async function filesOf(path: string): Promise<string[]> {
   return found;
 }
 
-async function readText(file: string): Promise<string> {
-  const info = await stat(file);
-  if (info.size > MAX_BYTES) throw new ManifestError(`${file} is larger than ${MAX_BYTES / 1024 / 1024} MiB`);
-  return readFile(file, 'utf8');
+/**
+ * A regular file's text within what the budget has left. Opened without blocking and
+ * checked on the open descriptor, so a file swapped for a FIFO or a device after the walk
+ * is refused rather than waited on or read without end.
+ */
+async function readText(file: string, budget: { left: number }): Promise<string> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK).catch(
+    (error: NodeJS.ErrnoException) => {
+      throw cannotRead(file, error);
+    },
+  );
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw special(file, typeWords(info));
+    if (info.size > budget.left) throw tooLarge(file);
+    const bytes = await handle.readFile();
+    if (bytes.length > budget.left) throw tooLarge(file);
+    budget.left -= bytes.length;
+    return bytes.toString('utf8');
+  } finally {
+    await handle.close();
+  }
 }

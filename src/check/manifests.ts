@@ -6,9 +6,11 @@
  */
 import { isMap, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } from 'yaml';
 import { z } from 'zod';
+import { KUBECTL_YAML } from './kubectl-yaml.js';
 import { WORKLOAD_KINDS, WORKLOAD_NAMES, type WorkloadKind } from '../diagnosis/workload-ref.js';
 import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
+import { parseExact } from '../diagnosis/base/quantity.js';
 
 export interface SourcePosition {
   /** As given on the command line ("-" for stdin); SARIF makes it a URI. */
@@ -99,7 +101,7 @@ function unservedVersion(given: unknown, kindName: unknown): string | undefined 
  */
 export function asWorkload(
   value: unknown,
-): { kind: WorkloadKind; object: WorkloadObject } | { problem: string } {
+): { kind: WorkloadKind; object: WorkloadObject } | { problem: string; path?: (string | number)[] } {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return { problem: 'not an object' };
   const object = value as Record<string, unknown>;
@@ -115,7 +117,41 @@ export function asWorkload(
     const where = issue ? issue.path.join('.') : '';
     return { problem: `${kind} ${where ? `${where} ` : ''}${issue?.message ?? 'is not valid'}` };
   }
+  const quantity = badQuantity(parsed.data.spec.template.spec);
+  if (quantity) return { problem: `${kind} ${quantity.problem}`, path: quantity.path };
   return { kind, object: object as unknown as WorkloadObject };
+}
+
+/**
+ * A resource amount the API server refuses ("quantities must match the regular
+ * expression …"): the apply fails, so check says so at its line instead of judging the
+ * pod as if it asked for nothing.
+ */
+function badQuantity(
+  spec: Record<string, unknown>,
+): { problem: string; path: (string | number)[] } | undefined {
+  const lists = ['initContainers', 'containers'] as const;
+  for (const list of lists) {
+    const containers = spec[list];
+    if (!Array.isArray(containers)) continue;
+    for (const [index, container] of containers.entries()) {
+      const resources = (container as { resources?: unknown } | null)?.resources;
+      for (const field of ['requests', 'limits'] as const) {
+        const amounts = (resources as Record<string, unknown> | undefined)?.[field];
+        if (typeof amounts !== 'object' || amounts === null) continue;
+        for (const [resource, amount] of Object.entries(amounts)) {
+          const valid = (typeof amount === 'string' || typeof amount === 'number') && parseExact(amount);
+          if (valid) continue;
+          const path = ['spec', 'template', 'spec', list, index, 'resources', field, resource];
+          return {
+            problem: `${path.join('.')} is not a quantity (${JSON.stringify(amount) ?? String(amount)}): the API server refuses it`,
+            path,
+          };
+        }
+      }
+    }
+  }
+  return undefined;
 }
 
 function position(file: string, counter: LineCounter, node: YamlNode | null | undefined): SourcePosition {
@@ -131,7 +167,7 @@ function position(file: string, counter: LineCounter, node: YamlNode | null | un
  */
 export function parseManifests(text: string, file: string): ManifestSet {
   const counter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: counter, prettyErrors: false });
+  const docs = parseAllDocuments(text, { ...KUBECTL_YAML, lineCounter: counter, prettyErrors: false });
   const list = Array.isArray(docs) ? docs : [docs];
   const set: ManifestSet = { workloads: [], others: 0 };
   for (const doc of list) {
@@ -216,8 +252,22 @@ function collect(
     return;
   }
   const workload = asWorkload(object);
-  if ('problem' in workload) throw new ManifestError(`${file}:${at.line}: ${workload.problem}`);
+  if ('problem' in workload) {
+    const line = workload.path ? lineOf(node, workload.path, counter) : undefined;
+    throw new ManifestError(`${file}:${line ?? at.line}: ${workload.problem}`);
+  }
   set.workloads.push({ ...workload, at });
+}
+
+/** The line of the value at `path` under `node`, where the text writes it there (not through a merge key). */
+function lineOf(
+  node: YamlNode | null | undefined,
+  path: (string | number)[],
+  counter: LineCounter,
+): number | undefined {
+  const found = isMap(node) ? (node.getIn(path, true) as YamlNode | undefined) : undefined;
+  const offset = found?.range?.[0];
+  return offset === undefined ? undefined : counter.linePos(offset).line;
 }
 
 function hasTemplate(object: Record<string, unknown>): boolean {

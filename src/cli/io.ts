@@ -20,3 +20,16 @@ export async function readAll(stream: CliIo['stdin']): Promise<string> {
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/** The stream's text, or undefined as soon as it holds more than `limit` bytes (reading stops there). */
+export async function readAllWithin(stream: CliIo['stdin'], limit: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += bytes.length;
+    if (size > limit) return undefined;
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

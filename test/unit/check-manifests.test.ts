@@ -3,12 +3,13 @@
  * whether a manifest changes a live pod template once the API server's defaults are set
  * aside.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManifestError, parseManifests } from '../../src/check/manifests.js';
-import { readManifests } from '../../src/check/manifest-files.js';
+import { MAX_INPUT_BYTES, readManifests } from '../../src/check/manifest-files.js';
 import { templateChanges } from '../../src/check/template-change.js';
 
 const deployment = (name: string, image = 'web:1'): string =>
@@ -173,6 +174,98 @@ describe('readManifests', () => {
     writeFileSync(join(dir, 'rendered/b.yaml'), '');
     const set = await readManifests([join(dir, 'rendered')], { readStdin: () => Promise.resolve('') });
     expect(set.workloads.map((w) => w.object.metadata.name)).toEqual(['a']);
+  });
+});
+
+describe('readManifests reads what kubectl apply -R reads (issue 67.3, 67.7)', () => {
+  const none = { readStdin: () => Promise.resolve('') };
+  const names = (set: Awaited<ReturnType<typeof readManifests>>): unknown[] =>
+    set.workloads.map((w) => w.object.metadata.name);
+
+  it('follows a symlinked manifest in a folder, as kubectl does; a link without a manifest name is skipped', async () => {
+    const base = join(dir, 'links');
+    mkdirSync(join(base, 'shared'), { recursive: true });
+    writeFileSync(join(dir, 'outside.yaml'), deployment('linked'));
+    writeFileSync(join(base, 'a.yaml'), deployment('a'));
+    symlinkSync(join(dir, 'outside.yaml'), join(base, 'b.yaml'));
+    symlinkSync(join(dir, 'outside.yaml'), join(base, 'c.txt'));
+    expect(names(await readManifests([base], none))).toEqual(['a', 'linked']);
+  });
+
+  it('matches the extensions case-sensitively and walks names in byte order, as filepath.Walk does', async () => {
+    const base = join(dir, 'order');
+    mkdirSync(base, { recursive: true });
+    writeFileSync(join(base, 'b.yaml'), deployment('lower-b'));
+    writeFileSync(join(base, 'C.yaml'), deployment('upper-c'));
+    writeFileSync(join(base, 'D.YAML'), deployment('shouted'));
+    expect(names(await readManifests([base], none))).toEqual(['upper-c', 'lower-b']);
+  });
+
+  it('refuses, naming it, what kubectl cannot read: a symlink to a folder, a broken one, a FIFO', async () => {
+    const base = join(dir, 'refused');
+    mkdirSync(join(base, 'sub'), { recursive: true });
+    symlinkSync(join(base, 'sub'), join(base, 'folder.yaml'));
+    await expect(readManifests([base], none)).rejects.toThrow(/folder\.yaml is a symlink to a folder/);
+    rmSync(join(base, 'folder.yaml'));
+    symlinkSync(join(base, 'gone'), join(base, 'dangling.yaml'));
+    await expect(readManifests([base], none)).rejects.toThrow(/dangling\.yaml is a symlink to nothing/);
+    rmSync(join(base, 'dangling.yaml'));
+    symlinkSync(join(base, 'sub'), join(dir, 'to-folder'));
+    await expect(readManifests([join(dir, 'to-folder')], none)).rejects.toThrow(
+      /to-folder is a symlink to a folder: kubectl apply -f reads it as a file/,
+    );
+    // A FIFO named directly hung the gate; in a folder kubectl would hang on it too.
+    execFileSync('mkfifo', [join(base, 'pipe.yaml')]);
+    await expect(readManifests([join(base, 'pipe.yaml')], none)).rejects.toThrow(/pipe\.yaml is a FIFO/);
+    await expect(readManifests([base], none)).rejects.toThrow(/pipe\.yaml is a FIFO/);
+  });
+
+  it('refuses a device, directly or through a symlink, instead of reading it without end', async () => {
+    await expect(readManifests(['/dev/zero'], none)).rejects.toThrow(/\/dev\/zero is a character device/);
+    const base = join(dir, 'device');
+    mkdirSync(base, { recursive: true });
+    symlinkSync('/dev/zero', join(base, 'zero.yaml'));
+    await expect(readManifests([base], none)).rejects.toThrow(
+      /zero\.yaml is a symlink to a character device/,
+    );
+  });
+
+  it('bounds all input together: files and stdin share one budget', async () => {
+    const base = join(dir, 'large');
+    mkdirSync(base, { recursive: true });
+    const filler = `# ${'x'.repeat(1024 * 1024)}\n`;
+    const half = Math.ceil(MAX_INPUT_BYTES / 2 / filler.length);
+    writeFileSync(join(base, 'a.yaml'), deployment('a') + filler.repeat(half));
+    writeFileSync(join(base, 'b.yaml'), deployment('b') + filler.repeat(half));
+    await expect(readManifests([base], none)).rejects.toThrow(/more than 16 MiB in all/);
+    // One of them fits; stdin is asked for no more than what is left.
+    let asked = 0;
+    const set = await readManifests([join(base, 'a.yaml'), '-'], {
+      readStdin: (limit) => {
+        asked = limit;
+        return Promise.resolve(deployment('c'));
+      },
+    });
+    expect(names(set)).toEqual(['a', 'c']);
+    expect(asked).toBeLessThan(MAX_INPUT_BYTES / 2);
+    await expect(readManifests(['-'], { readStdin: () => Promise.resolve(undefined) })).rejects.toThrow(
+      /"-" \(stdin\): the manifests come to more than 16 MiB/,
+    );
+  });
+});
+
+describe('parseManifests refuses what the API server refuses', () => {
+  it('a resource amount that is not a quantity, at its own line (it counted as no request)', () => {
+    const text = deployment('q').replace(
+      '      containers: [{name: app, image: "web:1"}]\n',
+      '      containers:\n      - name: app\n        image: web:1\n        resources:\n          requests:\n            cpu: 1_000\n            memory: lots\n',
+    );
+    expect(() => parseManifests(text, 'q.yaml')).toThrow(
+      'q.yaml:16: Deployment spec.template.spec.containers.0.resources.requests.memory is not a quantity ("lots")',
+    );
+    // 1_000 is YAML 1.1's 1000, a quantity; so are the usual spellings.
+    const good = text.replace('memory: lots', 'memory: 1.5Gi');
+    expect(parseManifests(good, 'q.yaml').workloads).toHaveLength(1);
   });
 });
 

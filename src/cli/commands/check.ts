@@ -13,7 +13,7 @@ import { ManifestError, type ManifestSet } from '../../check/manifests.js';
 import { readManifests } from '../../check/manifest-files.js';
 import { counts, renderJson, renderSarif, renderText, type CheckReport } from '../../check/render.js';
 import { checkNamespace, clusterOptions, parseCommandArgs, wantsHelp } from '../args.js';
-import { EXIT, readAll, UsageError, type CliIo } from '../io.js';
+import { EXIT, readAllWithin, UsageError, type CliIo } from '../io.js';
 import { packageVersion } from '../version.js';
 import { quoted } from '../../text/clean.js';
 
@@ -94,7 +94,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const args = parseCheckArgs(argv);
   let manifests: ManifestSet;
   try {
-    manifests = await readManifests(args.files, { readStdin: () => readAll(io.stdin) });
+    manifests = await readManifests(args.files, { readStdin: (limit) => readAllWithin(io.stdin, limit) });
   } catch (error) {
     if (error instanceof ManifestError) throw new UsageError(error.message);
     throw error;
