@@ -802,5 +802,7 @@ export interface ArgoRollout {
     phase?: string;
     message?: string;
     blueGreen?: { activeSelector?: string; previewSelector?: string };
+    /** The weights the traffic router holds now (traffic-routed canary). */
+    canary?: { weights?: { canary?: { weight?: number }; stable?: { weight?: number } } };
   };
 }

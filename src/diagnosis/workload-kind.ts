@@ -307,8 +307,9 @@ export interface WorkloadKindModule<
   /**
    * The controller keeps every old pod until a new one is available, at the counts it
    * observes now: then a new pod refused for what the old pods use waits forever.
+   * `startingNew`: that many new pods starting now counted available (they will be).
    */
-  keepsOldPods(snapshot: WorkloadSnapshot): boolean;
+  keepsOldPods(snapshot: WorkloadSnapshot, startingNew?: number): boolean;
   /** The controller gave up on the rollout, or undefined. */
   stalled(snapshot: WorkloadSnapshot): StalledRollout | undefined;
   /** What kubectl prints for this rollout that reads as if it were progressing (surge deadlock evidence). */

@@ -126,6 +126,36 @@ describe('Argo Rollout surge deadlock', () => {
     expect(routed?.impact).toContain('removed after abortScaleDownDelaySeconds (120 s)');
   });
 
+  it('a traffic-routed canary with a setWeight step ahead: a deadlock beside the kept stable pods, not Unschedulable', () => {
+    // 2 GPUs, 2 stable pods: the step needs 1 canary beside 2 stable ones, the end state 2 beside 2;
+    // with the stable pods gone the 2 canary pods fit, so it is the kept stable pods that block it.
+    const snapshot = trackerMidUpdate(
+      { canary: { trafficRouting: { nginx: {} }, steps: [{ setWeight: 50 }, { pause: {} }] } },
+      2,
+    );
+    const diagnosis = diagnose(snapshot);
+    const codes = diagnosis.findings.map((f) => f.code);
+    expect(codes).toContain('RolloutSurgeDeadlock');
+    expect(codes).not.toContain('Unschedulable');
+    expect(diagnosis.remediations.map((p) => p.kind)).toEqual(['abort-rollout']);
+  });
+
+  it('an aborted traffic-routed canary whose canary pod still waits is no deadlock: it is not trying to finish', () => {
+    const snapshot = trackerMidUpdate({
+      canary: { trafficRouting: { nginx: {} }, abortScaleDownDelaySeconds: 0, steps: [{ setWeight: 50 }] },
+    });
+    const rollout = workloadKind(snapshot).object(snapshot) as ArgoRollout;
+    rollout.status = {
+      ...rollout.status,
+      abort: true,
+      phase: 'Degraded',
+      message: 'RolloutAborted: Rollout aborted update to revision 2',
+    };
+    const codes = diagnose(snapshot).findings.map((f) => f.code);
+    expect(codes).not.toContain('RolloutSurgeDeadlock');
+    expect(codes).not.toContain('Unschedulable');
+  });
+
   it('no deadlock when the canary may take a stable pod down first (maxUnavailable 1)', () => {
     expect(workloadKind('Rollout').keepsOldPods(trackerMidUpdate())).toBe(true);
     const snapshot = trackerMidUpdate({ canary: { maxSurge: 1, maxUnavailable: 1 } });

@@ -131,7 +131,10 @@ describe('assembleSnapshot selection rules', () => {
     expect(snapshot.nodes.map((n) => n.metadata.name)).toEqual(['node-1', 'node-2', 'node-3']);
   });
 
-  it('leaves other pods out when nothing is pending and nothing scarce is asked for', () => {
+  // Kept whatever the template asks for: a quota-refused rollout has no Pending pod and
+  // nothing scarce, yet whether its pods fit once admitted turns on what else the nodes
+  // run (round 6b s211-01129: with them dropped, four pods fit where three did).
+  it('keeps the other pods it read on the nodes kept, when nothing is pending and nothing scarce is asked for', () => {
     const plain = makeDeployment('web', { namespace: 'shop' });
     const plainRs = makeReplicaSet(plain, 'eee');
     const result = assembleSnapshot(
@@ -145,7 +148,8 @@ describe('assembleSnapshot selection rules', () => {
         makeNode('node-2'),
       ),
     );
-    expect(result.otherPods).toEqual([]);
+    expect(result.otherPods.map((p) => p.metadata.name)).toEqual([otherPod.metadata.name]);
+    expect(result.namespacePods?.map((p) => p.metadata.name)).toEqual([otherPod.metadata.name]);
     expect(result.nodesComplete).toBe(true);
     expect(
       assembleSnapshot({ kind: 'Deployment', namespace: 'shop', name: 'web' }, objects(plain)).nodesComplete,

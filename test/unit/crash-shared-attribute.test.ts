@@ -1,10 +1,12 @@
 /**
- * A crash on one node whose separating attribute is shared by nodes the rollout has not
- * reached yet (issue 52.3): the crash follows the pods there. The exclusion is by that
- * attribute, a node label where one selects exactly those nodes (a pool label too), by
- * name where it is a nodeInfo field (said so: a node added later with it is not kept
- * off), and the finding and the plan warn that the other nodes crash too. Without such
- * nodes the exclusion stays the crashing node's name.
+ * A crash whose separating attribute is shared by nodes the rollout has not reached yet
+ * (issue 52.3): with two crashing nodes that share it (and healthy ones without it) the
+ * crash follows the pods there. The exclusion is by that attribute, a node label where one
+ * selects exactly those nodes (a pool label too), by name where it is a nodeInfo field
+ * (said so: a node added later with it is not kept off), and the finding and the plan warn
+ * that the other nodes crash too. One crashing node proves no group (round 7a s7311-00568:
+ * one crash in zone-b excluded two zone-b nodes that never ran a pod): the crashing node
+ * alone is excluded and the others are named as suspects.
  */
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
@@ -16,12 +18,15 @@ import { crashScenario, type CrashScenarioOptions } from '../support/crash-fixtu
 const POOL = 'cloud.google.com/gke-nodepool';
 const KERNEL = '6.8.0-1009-aws';
 
-/** node-b crashes; node-d (no pod yet) has what node-b has; node-e has what the healthy nodes have. */
+/**
+ * node-b and node-c crash; node-d (no pod yet) has what they have; node-e has what the
+ * healthy nodes (node-a, node-f) have.
+ */
 function scenario(odd: CrashScenarioOptions['oddNode'], even: CrashScenarioOptions['evenNode'] = {}) {
   return crashScenario({
-    placement: ['node-a', 'node-b', 'node-c'],
-    crashing: [1],
-    oddNodes: ['node-b', 'node-d'],
+    placement: ['node-a', 'node-b', 'node-c', 'node-f'],
+    crashing: [1, 2],
+    oddNodes: ['node-b', 'node-c', 'node-d'],
     spareNodes: ['node-d', 'node-e'],
     ...(odd ? { oddNode: odd } : {}),
     evenNode: even,
@@ -35,8 +40,8 @@ function exclusion(deployment: Deployment, plan: RemediationPlan | undefined): u
     ?.nodeSelectorTerms;
 }
 
-describe('a crash on one node whose attribute other nodes share', () => {
-  it('a kernel (nodeInfo, not a label): both nodes excluded by name, and the plan says why and what it misses', () => {
+describe('a crash on two nodes whose attribute other nodes share', () => {
+  it('a kernel (nodeInfo, not a label): the three nodes excluded by name, and the plan says why and what it misses', () => {
     const { snapshot, deployment } = scenario({ kernelVersion: KERNEL, osImage: 'Ubuntu 24.04.1 LTS' });
     const result = diagnose(snapshot);
     const finding = result.findings.find((f) => f.code === 'CrashLoopOnNode');
@@ -44,18 +49,18 @@ describe('a crash on one node whose attribute other nodes share', () => {
     expect(note).toMatchObject({
       type: 'note',
       text: expect.stringMatching(
-        /^node-d shares kernelVersion 6\.8\.0-1009-aws with node-b.*crash there too/,
+        /^node-d shares kernelVersion 6\.8\.0-1009-aws with node-b, node-c.*crash there too/,
       ),
     });
     const plan = result.remediations.find((r) => r.kind === 'exclude-node');
     expect(exclusion(deployment, plan)).toEqual([
       {
         matchExpressions: [
-          { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['node-b', 'node-d'] },
+          { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['node-b', 'node-c', 'node-d'] },
         ],
       },
     ]);
-    expect(plan?.summary).toContain('node-b, node-d');
+    expect(plan?.summary).toContain('node-b, node-c, node-d');
     expect(plan?.warnings.join(' ')).toMatch(/kernelVersion is not a node label.*added later/);
     expect(plan?.warnings.join(' ')).toMatch(/node-d .*no pod of this template yet/);
   });
@@ -82,9 +87,52 @@ describe('a crash on one node whose attribute other nodes share', () => {
     expect(exclusion(deployment, plan)).toEqual([
       {
         matchExpressions: [
-          { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['node-b', 'node-d'] },
+          { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['node-b', 'node-c', 'node-d'] },
         ],
       },
+    ]);
+  });
+});
+
+describe('a crash on one node whose attribute other nodes share: a suspicion, not a group', () => {
+  /** node-b alone crashes; node-d (no pod yet) has what node-b has. */
+  function single(odd: CrashScenarioOptions['oddNode'], even: CrashScenarioOptions['evenNode'] = {}) {
+    return crashScenario({
+      placement: ['node-a', 'node-b', 'node-c'],
+      crashing: [1],
+      oddNodes: ['node-b', 'node-d'],
+      spareNodes: ['node-d', 'node-e'],
+      ...(odd ? { oddNode: odd } : {}),
+      evenNode: even,
+    });
+  }
+
+  it('a kernel: only node-b excluded; node-d named as a suspect in the finding and the plan', () => {
+    const { snapshot, deployment } = single({ kernelVersion: KERNEL, osImage: 'Ubuntu 24.04.1 LTS' });
+    const result = diagnose(snapshot);
+    const finding = result.findings.find((f) => f.code === 'CrashLoopOnNode');
+    const notes = finding?.evidence.flatMap((e) => (e.type === 'note' ? [e.text] : [])) ?? [];
+    expect(notes.join(' ')).toMatch(
+      /^node-d shares kernelVersion 6\.8\.0-1009-aws with node-b.*suspect, not excluded/,
+    );
+    expect(notes.join(' ')).not.toMatch(/crash there too/);
+    const plan = result.remediations.find((r) => r.kind === 'exclude-node');
+    expect(exclusion(deployment, plan)).toEqual([
+      { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['node-b'] }] },
+    ]);
+    expect(plan?.warnings.join(' ')).toMatch(
+      /Only the crashing node node-b is excluded\. node-d .*stays eligible/,
+    );
+  });
+
+  it('a pool label that selects exactly node-b and node-d: still node-b alone, by name', () => {
+    const { snapshot, deployment } = single(
+      { kernelVersion: KERNEL, labels: { [POOL]: 'pool-new' } },
+      { labels: { [POOL]: 'pool-old' } },
+    );
+    const plan = diagnose(snapshot).remediations.find((r) => r.kind === 'exclude-node');
+    expect(exclusion(deployment, plan)).toEqual([
+      { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['node-b'] }] },
     ]);
   });
 

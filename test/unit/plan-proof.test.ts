@@ -173,12 +173,14 @@ describe('plans run forward against a pause and a crashing template', () => {
       ['set-rolling-update', 'set-recreate', 'scale-old-replicaset', 'rollout-restart'].includes(p.kind),
     );
     expect(spending).toEqual([]);
-    // The crash leads, with the way back, and the deadlock says room is not all it lacks.
-    expect(d.findings.map((f) => f.code)).toEqual(['CrashLoop', 'RolloutSurgeDeadlock']);
+    // The crash leads, with the way back; the pod waiting for room is a note, not a deadlock.
+    expect(d.findings.map((f) => f.code)).toEqual(['CrashLoop']);
     expect(d.findings[0]?.explanation).toMatch(
       /^Take the update back first: \uE000kubectl rollout undo deployment\/ingress -n vision\uE001/,
     );
-    expect(d.findings[1]?.summary).toContain('its new revision crashes on the 1 node it ran on, edge-4');
+    expect(JSON.stringify(d.findings[0]?.evidence)).toContain(
+      'making that room would only start one more crashing pod',
+    );
   });
 });
 

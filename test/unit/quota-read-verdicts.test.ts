@@ -181,8 +181,12 @@ describe('a paused rollout the quota holds back', () => {
     const objects = surgeRollout([quota('pods', { pods: '3' }, { pods: '3' })]);
     (objects[0] as unknown as { spec: { paused?: boolean } }).spec.paused = true;
     const d = diagnose(assembleSnapshot(WEB, objects));
-    const codes = d.findings.map((f) => f.code);
-    expect(codes).not.toContain('RolloutPaused');
+    // The pause is named once, with what the resume meets; the verdict stands beside it.
+    const paused = d.findings.filter((f) => f.code === 'RolloutPaused');
+    expect(paused).toHaveLength(1);
+    expect(paused[0]?.summary).toMatch(
+      /is paused mid-rollout \(spec\.paused\).*once resumed, it can never finish/,
+    );
     expect(d.findings.some((f) => f.severity !== 'info')).toBe(true);
   });
 });

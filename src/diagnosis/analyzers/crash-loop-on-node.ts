@@ -168,6 +168,8 @@ function evidenceOf(
   }
   const shared = sharedNote(p);
   if (shared) evidence.push({ type: 'note', text: shared });
+  const suspect = suspectNote(p);
+  if (suspect) evidence.push({ type: 'note', text: suspect });
   if (p.unreadNodes.length > 0) {
     evidence.push({
       type: 'note',
@@ -239,6 +241,8 @@ function clueWords(clue: CrashClue, nodes: number): string {
       return 'failing on a host glibc older than the binary needs';
     case 'out-of-memory':
       return 'running out of memory';
+    case 'gpu-driver':
+      return `failing on ${one ? 'its' : 'their'} GPU driver (NVML: kernel module and library out of step, or too old)`;
     case 'device-error':
       return `failing on a hardware fault of ${one ? 'its' : 'their'} device`;
   }
@@ -292,4 +296,16 @@ function sharedNote(p: TemplateCrashPicture): string | undefined {
   if (sharing.length === 0 || !p.separator) return undefined;
   const one = sharing.length === 1;
   return `${list(sharing)} share${one ? 's' : ''} ${attributeWords(p.separator)} with ${list(p.badNodes)} and run${one ? 's' : ''} no pod of this template yet: the pods will crash there too once the rollout reaches ${one ? 'it' : 'them'}.`;
+}
+
+/**
+ * Nodes that share what sets the one crashing node apart and run no pod of the template:
+ * a suspicion, not proof (one node always differs in something), so they are named and
+ * not excluded.
+ */
+function suspectNote(p: TemplateCrashPicture): string | undefined {
+  const suspects = p.suspectNodes;
+  if (suspects.length === 0 || !p.separator) return undefined;
+  const one = suspects.length === 1;
+  return `${list(suspects)} share${one ? 's' : ''} ${attributeWords(p.separator)} with ${list(p.badNodes)} and run${one ? 's' : ''} no pod of this template yet. One crashing node with that value does not show that it causes the crash (the node itself may be at fault), so ${one ? 'it is a suspect' : 'they are suspects'}, not excluded: should pods fail there as well, the attribute is the cause.`;
 }

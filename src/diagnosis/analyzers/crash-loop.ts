@@ -115,5 +115,7 @@ function whyNotNodeLocal(p: TemplateCrashPicture): string {
       '(kubectl get nodes -o yaml, or list permission on nodes, settles it).'
     );
   }
+  if (p.badNodes.length <= p.goodNodes.length)
+    return `The template crashes on ${p.badNodes.length} node${p.badNodes.length === 1 ? '' : 's'} (${p.badNodes.join(', ')}) and runs healthy on ${p.goodNodes.length}, but no node attribute separates them and the failure's own words (or its cause: out of memory, a configuration error) do not point at the node, so the node is not blamed on this evidence.`;
   return `The template crashes on more nodes (${p.badNodes.length}) than it runs healthy on (${p.goodNodes.length}) and no node attribute that could cause a crash (conditions, CPU, kernel, runtime, OS image, kubelet, taints) separates the crashing nodes from the healthy ones, so the nodes do not explain it.`;
 }

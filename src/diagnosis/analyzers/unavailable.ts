@@ -40,9 +40,9 @@ export const unavailable: Analyzer = {
     const { progress } = kind.rolloutStatus(object);
     // No status (a hand-written dump): the counts are unknown, not 0.
     if (desired === 0 || !progress.statusRead || progress.available >= desired) return [];
-    // Ready pods inside minReadySeconds are starting, not unavailable: their controller
-    // counts them as available once that time has passed.
-    if (progress.available + settling(ctx) >= desired) return [];
+    // Pods starting (bound, nothing failing, not Ready yet or inside minReadySeconds)
+    // are not unavailable: they become available by themselves (forward/pod-phase.ts).
+    if (progress.available + starting(ctx) >= desired) return [];
     const shortfall = { desired, available: progress.available };
     const down = downNodes(snapshot);
     if (down.length > 0) return [nodeDown(snapshot, shortfall, down)];
@@ -70,11 +70,10 @@ export const unavailable: Analyzer = {
   },
 };
 
-/** Pods of the workload Ready but not yet for minReadySeconds (forward/pod-phase.ts: 'starting' while Ready). */
-function settling(ctx: Parameters<Analyzer['analyze']>[0]): number {
+/** Pods of the workload on their way to available (forward/pod-phase.ts: 'starting'). */
+function starting(ctx: Parameters<Analyzer['analyze']>[0]): number {
   const phases = podPhases(ctx);
-  return ctx.snapshot.pods.filter((p) => isReady(p) && !isTerminating(p) && phases.get(p) === 'starting')
-    .length;
+  return ctx.snapshot.pods.filter((p) => !isTerminating(p) && phases.get(p) === 'starting').length;
 }
 
 interface Shortfall {

@@ -58,7 +58,13 @@ export function exclusiveClaims(spec: PodSpec, pvcs: readonly PersistentVolumeCl
  * goes. Whether the nodes hold both depends on everything else on them.
  */
 export function runsBesideOld(strategy: ResolvedStrategy | undefined): boolean {
-  return strategy?.stableKept === true || (strategy?.per === 'node' && (strategy.maxSurge?.value ?? 0) > 0);
+  // Any Argo Rollout: its canary steps (and a dynamicStableScale promotion) hold canary
+  // pods beside stable ones too (forward/canary-steps.ts counts them against the nodes).
+  return (
+    strategy?.stableKept === true ||
+    strategy?.argo !== undefined ||
+    (strategy?.per === 'node' && (strategy.maxSurge?.value ?? 0) > 0)
+  );
 }
 
 /**

@@ -17,7 +17,8 @@ export type ClueKind =
   | 'open-files'
   | 'glibc'
   | 'out-of-memory'
-  | 'device-error';
+  | 'device-error'
+  | 'gpu-driver';
 
 export interface CrashClue {
   kind: ClueKind;
@@ -104,6 +105,17 @@ const PATTERNS: Pattern[] = [
     meaning:
       'the device the container uses on this node (a GPU or another accelerator) reports a hardware fault',
   },
+  {
+    // The node's NVIDIA kernel module and user-space library out of step (a driver
+    // upgraded without a reboot), or no driver the container runtime can use there.
+    kind: 'gpu-driver',
+    test: (l) =>
+      /Failed to initialize NVML|Driver\/library version mismatch|NVIDIA driver on your system is too old|CUDA driver version is insufficient|nvidia-container-cli: initialization error|NVIDIA-SMI has failed/i.test(
+        l,
+      ),
+    meaning:
+      "the node's GPU driver does not work for the container (kernel module and user-space library of different versions, or a driver too old)",
+  },
 ];
 
 /** Per clue kind, which node differences it can point at, best first. */
@@ -144,6 +156,11 @@ const TARGETS: Record<ClueKind, ((d: NodeDifference) => boolean)[]> = {
     (d) => /instance-type/.test(d.field),
   ],
   'device-error': [(d) => d.category === 'condition', (d) => /gpu|accelerator|nvidia/i.test(d.field)],
+  'gpu-driver': [
+    (d) => /nvidia|gpu|cuda/i.test(d.field),
+    (d) => d.field === 'kernelVersion',
+    (d) => d.field === 'osImage',
+  ],
 };
 
 /** The instruction set a clue line names ("AVX-512", "AVX2"), as written; letters, digits and -._ only. */

@@ -22,6 +22,7 @@ import type { CrashingContainer, NodeCrashRow } from '../finding.js';
 import type { Node, Pod } from '../k8s.js';
 import {
   diffNodes,
+  fieldValue,
   findSeparator,
   isCauseCategory,
   sharesSeparator,
@@ -72,6 +73,12 @@ export interface TemplateCrashPicture {
    * image): the crash follows the pods there. Only where an attribute is blamed.
    */
   sharingNodes: string[];
+  /**
+   * Nodes the template may use that run no pod of it yet and share what separates the
+   * crashing nodes, where that is not proven: the value is seen on one crashing node
+   * only (one node always differs in something). Named as a suspicion, never excluded.
+   */
+  suspectNodes: string[];
   /** A line of the failing container's message or log naming a node-related cause. */
   clue?: CrashClue;
   /**
@@ -277,7 +284,7 @@ function picture(
     unsettledNodes,
     differences,
     ...(separator ? { separator } : {}),
-    sharingNodes: blame === 'attribute' && separator ? sharingNodesOf(snapshot, separator, rows) : [],
+    ...groupOf(blame === 'attribute' ? separator : undefined, snapshot, rows, bad),
     ...(clue ? { clue } : {}),
     nodeLocal: blame !== undefined,
     ...(blame ? { blame } : {}),
@@ -301,6 +308,34 @@ function sharingNodesOf(
     )
     .map((n) => n.metadata.name ?? '')
     .sort();
+}
+
+/**
+ * A crash is generalised to nodes that run no pod of the template only on evidence: at
+ * least two crashing nodes hold the node's value of the separating attribute (every
+ * field of a pair), and healthy nodes of the template (at least one; the separator keeps
+ * the value off every one of them) do not. Otherwise the node is a suspect, named only.
+ */
+function groupOf(
+  separator: NodeSeparator | undefined,
+  snapshot: WorkloadSnapshot,
+  rows: readonly NodeCrashRow[],
+  bad: readonly Node[],
+): { sharingNodes: string[]; suspectNodes: string[] } {
+  if (!separator) return { sharingNodes: [], suspectNodes: [] };
+  const candidates = sharingNodesOf(snapshot, separator, rows);
+  const byName = new Map(snapshot.nodes.map((n) => [n.metadata.name ?? '', n]));
+  const proven = (name: string): boolean => {
+    const node = byName.get(name);
+    return (
+      node !== undefined &&
+      bad.filter((b) => separator.fields.every((f) => fieldValue(f, b) === fieldValue(f, node))).length >= 2
+    );
+  };
+  return {
+    sharingNodes: candidates.filter(proven),
+    suspectNodes: candidates.filter((n) => !proven(n)),
+  };
 }
 
 /** The container fails for a reason of its own: the kernel killed it for memory, or its configuration is wrong. */

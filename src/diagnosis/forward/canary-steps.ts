@@ -46,32 +46,40 @@ export function canaryStepShortfall(
   const kind = workloadKind(snapshot);
   const argo = kind.strategy(kind.object(snapshot)).argo;
   if (argo !== 'canary' && argo !== 'trafficRouted') return undefined;
+  // A traffic-routed canary's stable count is the controller's, not the order of
+  // replacement: with the old pods gone the question is the end state alone.
+  if (argo === 'trafficRouted' && variant === 'without-old') return undefined;
   const ahead = stepsAhead(snapshot.rollout);
   if (ahead.length === 0) return undefined;
   const stable = (kind.revisions(snapshot).stable?.pods ?? []).filter(
     (p) => holdsResources(p) && !isTerminating(p),
   );
   if (stable.some((p) => !alike(p.spec, incoming.spec))) return undefined;
-  const room = snapshot.nodes
-    .filter((node) => isEligible(node, incoming.spec))
-    .reduce((sum, node) => sum + podsThatFit(node), 0);
+  const eligible = snapshot.nodes.filter((node) => isEligible(node, incoming.spec));
+  const room = eligible.reduce((sum, node) => sum + podsThatFit(node), 0);
+  // Stable pods running on nodes that take no new pod (cordoned, tainted, not selected)
+  // stay there and count among the step's stable pods without using any of that room.
+  const eligibleNames = new Set(eligible.map((n) => n.metadata.name ?? ''));
+  const elsewhere = stable.filter((p) => p.spec.nodeName && !eligibleNames.has(p.spec.nodeName)).length;
   // A stable pod the controller keeps is one that runs now (the ReplicaSet removes
-  // unscheduled pods first); one it creates again may wait unplaced.
+  // unscheduled pods first); one it creates again may wait unplaced. The quota counts
+  // every pod; the nodes' room only those not kept elsewhere.
   const needOf = (counts: CanaryCounts): number => counts.canary + Math.min(counts.stable, stable.length);
-  const short = (count: number): { quota?: QuotaRef } | undefined => {
-    const quota = overQuota(count);
+  const onRoom = (counts: CanaryCounts): number =>
+    counts.canary + Math.max(0, Math.min(counts.stable, stable.length) - elsewhere);
+  const short = (counts: CanaryCounts): { quota?: QuotaRef } | undefined => {
+    const quota = overQuota(needOf(counts));
     if (quota) return { quota };
-    return count > room ? {} : undefined;
+    return onRoom(counts) > room ? {} : undefined;
   };
   for (const step of ahead) {
-    const need = needOf(step);
-    const over = short(need);
+    const over = short(step);
     if (!over) continue;
-    const surgeOnly = short(needOf(step.withoutSurge)) === undefined;
+    const surgeOnly = short(step.withoutSurge) === undefined;
     if (surgeOnly && variant !== 'as-is') continue;
     return {
-      step: { ...step, room, surgeOnly },
-      pending: over.quota ? [] : Array.from({ length: need - room }, () => incoming),
+      step: { ...step, room: room + Math.min(step.stable, elsewhere), surgeOnly },
+      pending: over.quota ? [] : Array.from({ length: onRoom(step) - room }, () => incoming),
       refused: over.quota !== undefined,
       ...(over.quota ? { quota: over.quota } : {}),
     };

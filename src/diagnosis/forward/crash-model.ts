@@ -34,7 +34,13 @@ export function currentTemplateCrash(ctx: AnalysisContext): CrashModel | undefin
     const bad = new Set([...picture.badNodes, ...picture.sharingNodes]);
     const label = picture.separator?.label;
     if (label) {
-      const values = new Set(label.values);
+      // A label value counts for the nodes the rollout has not reached only where two
+      // crashing nodes hold it (crash-distribution.ts groupOf): one node proves no group.
+      const held = (v: string): number =>
+        ctx.snapshot.nodes.filter(
+          (n) => picture.badNodes.includes(n.metadata.name ?? '') && n.metadata.labels?.[label.key] === v,
+        ).length;
+      const values = new Set(label.values.filter((v) => held(v) >= 2));
       for (const node of ctx.snapshot.nodes) {
         const value = node.metadata.labels?.[label.key];
         if (value !== undefined && values.has(value)) bad.add(node.metadata.name ?? '');

@@ -44,8 +44,11 @@ export function leadWithRollback(ctx: AnalysisContext, findings: readonly Draft[
       ? `the 1 node it ran on, ${crash.seen[0] ?? ''}`
       : `all ${crash.seen.length} nodes it ran on`;
   const lead = `Take the update back first: ${codeSpan(back)} (or revert the change in Git). The new revision crashes on ${nodes}, so making room would only replace serving pods with crashing ones.`;
+  // A surge deadlock is no verdict here: room would only start another crashing pod
+  // (the pod that waits for it is one more of the revision that crashes everywhere).
+  const waiting = findings.filter((f) => f.code === 'RolloutSurgeDeadlock');
   const rest = findings
-    .filter((f) => f !== crashing)
+    .filter((f) => f !== crashing && f.code !== 'RolloutSurgeDeadlock')
     .map((f) =>
       WAITS_FOR_ROOM.has(f.code)
         ? {
@@ -55,5 +58,15 @@ export function leadWithRollback(ctx: AnalysisContext, findings: readonly Draft[
           }
         : f,
     );
-  return [{ ...crashing, explanation: `${lead} ${crashing.explanation ?? ''}`.trim() }, ...rest];
+  const evidence =
+    waiting.length > 0
+      ? [
+          ...crashing.evidence,
+          {
+            type: 'note' as const,
+            text: `A new pod also waits for room the old pods hold (${waiting[0]?.summary ?? ''}); making that room would only start one more crashing pod, so it is not the verdict.`,
+          },
+        ]
+      : crashing.evidence;
+  return [{ ...crashing, evidence, explanation: `${lead} ${crashing.explanation ?? ''}`.trim() }, ...rest];
 }

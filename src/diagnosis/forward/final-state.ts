@@ -25,6 +25,8 @@ import { placementContext, portBlockers, type PlacementContext } from '../placem
 import { nextPod } from '../rollout/surge-proof.js';
 import { workloadKind, workloadObject } from '../workloads/index.js';
 import { quotaLimits } from '../base/quota-limits.js';
+import { isRolloutObjects } from '../snapshot/types.js';
+import { rolloutAborted } from '../workloads/rollout/rollout-phase.js';
 import type { QuotaRef } from './world.js';
 import { canaryStepShortfall, type StepShortfall } from './canary-steps.js';
 
@@ -53,6 +55,8 @@ export function finalStateShortfall(
   const object = kind.object(snapshot);
   const strategy = kind.strategy(object);
   if (strategy.type !== 'RollingUpdate') return undefined;
+  // An aborted Rollout's end state is its stable pods: the new revision is not rolled out.
+  if (isRolloutObjects(snapshot) && rolloutAborted(snapshot.rollout)) return undefined;
   const incoming = nextPod(snapshot);
   const { spec } = incoming;
   if ((spec.resourceClaims ?? []).length > 0 || snapshot.dra) return undefined;

@@ -14,20 +14,19 @@
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import { SAYS_WHAT_IT_WAITS_FOR, type Evidence, type Finding, type FindingCode } from '../finding.js';
-import type { Pod } from '../k8s.js';
-import { shownPhase } from '../base/pods.js';
 import { workloadKind } from '../workloads/index.js';
 import type { Step } from './model.js';
 import type { Outcome } from './run.js';
-import type { QuotaRef } from './world.js';
-import type { StepShortfall } from './canary-steps.js';
-import { podPhases } from './pod-phase.js';
 import { pinnedFinding, pinnedReplacement } from '../rollout/volume-pin.js';
-import { codeSpan } from '../../text/code-span.js';
 import { stepsInPlainWords } from './step-words.js';
 import { forwardVerdict, nextRolloutOutcome } from './verdict.js';
 import { waitingAmong } from './daemon-budget.js';
 import { assessRollout, schedulingEvidence } from '../rollout/rollout-assessment.js';
+import { withPauseSaid } from './paused.js';
+import { podsAsTheyAre } from './pods-as-they-are.js';
+import { quotaRefuses } from './quota-words.js';
+import { pendingForGood } from './pending-for-good.js';
+import { currentStepIndex, stableScalesDownOnceStarted, stepNeverReached } from './canary-verdicts.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -64,6 +63,12 @@ function explainsTheWait(finding: Draft): boolean {
 }
 
 export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Draft[]): Draft[] {
+  // A paused Deployment under way is always said to be paused, with what the pause holds
+  // and what resuming does, whatever else is found (paused.ts).
+  return withPauseSaid(ctx, reconcileVerdicts(ctx, findings));
+}
+
+function reconcileVerdicts(ctx: AnalysisContext, findings: readonly Draft[]): Draft[] {
   const { snapshot } = ctx;
   const underWay = workloadKind(snapshot).underWay(snapshot) !== undefined;
   if (!underWay) return notAtRisk(ctx, findings);
@@ -82,19 +87,39 @@ export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Dr
     if (asIs.steps.length === 0) return [...findings];
     // The model moves a replacement it makes without the pod's own claims: a volume that
     // ties the pod to nodes taking no pods stops the rollout there (rollout/volume-pin.ts).
-    // Only that verdict stands: the pods before it move as the model says.
+    // And 'moving' (a kind the model does not follow) says only that the next step
+    // happens: a pod Pending now that no node takes even with every pod of ours gone (a
+    // volume on a cordoned node, storage no node has, a template no node fits) stays
+    // Pending whatever moves (a StatefulSet's controller never replaces a Pending pod).
+    // Only those verdicts stand: the pods before them move as the model says.
     const pinned = pinnedReplacement(ctx);
-    if (pinned) {
-      const verdict = pinnedFinding(ctx, pinned);
-      return [...findings.filter((f) => !STUCK_CODES.has(f.code) || f.summary === verdict.summary)];
+    const verdict = pinned ? pinnedFinding(ctx, pinned) : undefined;
+    const forGood = asIs.result === 'moving' && pendingForGood(ctx).length > 0;
+    if (verdict || forGood) {
+      return findings.filter(
+        (f) =>
+          !STUCK_CODES.has(f.code) ||
+          f.summary === verdict?.summary ||
+          (forGood && f.code === 'Unschedulable'),
+      );
     }
-    const next = paused ? pausedButFinishes(ctx, asIs) : progressing(ctx, asIs);
-    return [...findings.filter((f) => !STUCK_CODES.has(f.code)), next];
+    // Paused: the RolloutPaused the caller adds says it finishes once resumed.
+    return [...findings.filter((f) => !STUCK_CODES.has(f.code)), ...(paused ? [] : [progressing(ctx, asIs)])];
   }
   if (asIs.result !== 'blocked') return [...findings];
   if (asIs.step) {
-    if (findings.some((f) => SAYS_NOT_FINISHING.has(f.code))) return [...findings];
-    return [...findings, stepNeverReached(ctx, asIs, asIs.step)];
+    // A step ahead can never be reached, but the current one still moves: once the canary
+    // pods starting now are available the controller scales the stable ReplicaSet down
+    // (basic-canary.ts), which frees what a waiting canary pod needs. What the analyzers
+    // said of the current step (a surge deadlock) does not hold; the step ahead is the
+    // verdict. (Where the short step is the current one, its surge deadlock stands: it is
+    // only reached later in the same step.)
+    const current =
+      asIs.step.index > currentStepIndex(ctx) && stableScalesDownOnceStarted(ctx)
+        ? findings.filter((f) => !STUCK_CODES.has(f.code))
+        : findings;
+    if (current.some((f) => SAYS_NOT_FINISHING.has(f.code))) return [...current];
+    return [...current, stepNeverReached(ctx, asIs, asIs.step)];
   }
   if (withoutOld?.result === 'blocked') {
     const converted = waitsBesideDeadlock(ctx, asIs, withoutOld)
@@ -143,41 +168,6 @@ function progressing(ctx: AnalysisContext, outcome: Extract<Outcome, { steps: St
       podsAsTheyAre(ctx),
     ],
   };
-}
-
-/** A paused rollout that, run forward as resumed, finishes by itself: nothing is stuck, it waits for the resume. */
-function pausedButFinishes(ctx: AnalysisContext, outcome: Extract<Outcome, { steps: Step[] }>): Draft {
-  const words = stepsInPlainWords(outcome);
-  const { kind, name, namespace } = ctx.snapshot.target;
-  const ref = `${kind.toLowerCase()}/${name}`;
-  return {
-    code: 'RolloutPaused',
-    severity: 'info',
-    summary: `The rollout of ${ref} is paused (spec.paused), not stuck: once resumed, it finishes by itself.`,
-    explanation: `A paused ${workloadKind(ctx.snapshot).words.kind} rolls no new template out until someone runs ${codeSpan(`kubectl rollout resume ${ref} -n ${namespace}`)}. Run forward as resumed, the controllers finish it; nothing needs changing but the resume.`,
-    evidence: [
-      { type: 'note', text: `Once resumed, in order: ${words.slice(0, 6).join('; ')}.` },
-      podsAsTheyAre(ctx),
-    ],
-  };
-}
-
-/** The workload's pods as `kubectl get pods` shows them, with where the model sees them going. */
-function podsAsTheyAre(ctx: AnalysisContext): Evidence {
-  const phases = podPhases(ctx);
-  const shown = (pod: Pod): { name: string; node?: string; phase?: string; detail?: string } => {
-    const phase = shownPhase(pod);
-    const state = phases.get(pod);
-    return {
-      name: pod.metadata.name ?? '',
-      ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
-      ...(phase ? { phase } : {}),
-      ...(state === 'starting' ? { detail: 'starting, not Ready yet' } : {}),
-      ...(state === 'terminating' ? { detail: 'terminating: gone within its grace period' } : {}),
-      ...(state === 'stuck' ? { detail: 'terminating past its deadline' } : {}),
-    };
-  };
-  return { type: 'pods', title: 'Pods of the workload', pods: ctx.snapshot.pods.slice(0, 20).map(shown) };
 }
 
 /**
@@ -230,41 +220,6 @@ function capacityFinding(
       ? `The rollout can never finish: ${asIs.pending.length === 1 ? 'a new pod fits' : `${asIs.pending.length} new pods fit`} no node even with this workload's old pods gone. No strategy change helps, and letting old pods go first only takes serving replicas down: make room, or change the template.`
       : `The rollout can never finish: ${quotaRefuses(asIs.quota)} the new pods even with this workload's old pods gone. Raise the quota or free it elsewhere; letting old pods go first only takes serving replicas down.`,
     evidence: [...evidence, ...scheduling, podsAsTheyAre(ctx)],
-  };
-}
-
-/**
- * Which quota refuses: one that has refused a pod of ours already (its event), or one
- * whose status, as read, leaves no room for what comes next (it has not refused yet).
- */
-function quotaRefuses(quota: QuotaRef | undefined): string {
-  if (!quota) return 'the quota refuses';
-  return quota.source === 'refusal'
-    ? `ResourceQuota ${quota.name} refuses`
-    : `ResourceQuota ${quota.name}, as its status counts it, will refuse`;
-}
-
-/** An Argo canary's step ahead holds more pods at once than the nodes or the quota ever can. */
-function stepNeverReached(
-  ctx: AnalysisContext,
-  asIs: Extract<Outcome, { result: 'blocked' }>,
-  step: StepShortfall['step'],
-): Draft {
-  const { index, weight, canary, stable, room, surgeOnly, withoutSurge } = step;
-  const name = ctx.snapshot.target.name;
-  const pods = (n: number, what: string): string => `${n} ${what} pod${n === 1 ? '' : 's'}`;
-  const limit = asIs.quota
-    ? `${quotaRefuses(asIs.quota)} that many`
-    : `the nodes hold at most ${room} such pods, whatever is moved`;
-  const ways = surgeOnly
-    ? `With maxSurge 0 the step asks ${pods(withoutSurge.canary, 'canary')} beside ${pods(withoutSurge.stable, 'stable')}, which fit: set the canary's maxSurge to 0, promote it past the steps (kubectl argo rollouts promote --full ${name}, which skips the remaining steps and their checks), or make room.`
-    : `Letting old pods go does not help: the stable ReplicaSet makes them again. Promote it past the steps (kubectl argo rollouts promote --full ${name}, which skips the remaining steps and their checks), change the steps, or make room.`;
-  return {
-    code: 'RolloutStuck',
-    severity: 'critical',
-    summary: `The rollout can never finish its canary steps: step ${index + 1} (setWeight ${weight}) needs ${pods(canary, 'canary')} running beside ${pods(stable, 'stable')} before the controller moves on, and ${limit}. The end state alone would fit.`,
-    explanation: `Argo Rollouts passes a setWeight step only once the canary is available at the step's count with the stable ReplicaSet at its own, so both run at once. ${ways}`,
-    evidence: [podsAsTheyAre(ctx)],
   };
 }
 

@@ -426,7 +426,7 @@ function unbound(pod: Pod): Pod {
 function quotasOf(ctx: AnalysisContext): QuotaLedger[] | 'unknown' {
   const { snapshot } = ctx;
   const namespace = workloadObject(snapshot).metadata.namespace ?? '';
-  const charged = [...snapshot.pods, ...snapshot.otherPods].filter(
+  const charged = [...snapshot.pods, ...(snapshot.namespacePods ?? snapshot.otherPods)].filter(
     (p) => p.metadata.namespace === namespace && !isTerminal(p),
   );
   const counted = (resource: string): number =>
@@ -455,6 +455,9 @@ function removeOld(model: Model): void {
     model.pods.delete(pod);
   }
   if (model.shape.kind === 'replicas') model.shape.oldSpec = 0;
+  // The scheduler's "No preemption victims found" was said beside the old pods: with
+  // them gone the room is not what it judged (as when a terminating pod leaves, tick).
+  model.preemptionHeld = undefined;
 }
 
 function tick(model: Model): void {

@@ -18,6 +18,8 @@ export interface NodeAssessment {
    * even releasing every releasable holder is not enough.
    */
   release?: Pod[];
+  /** Lower-priority pods the scheduler preempts once the released ones are gone. */
+  preempts?: Pod[];
   /** What still blocks after every releasable holder is gone: what no strategy change fixes. */
   remaining: Blocker[];
   /**
@@ -106,8 +108,22 @@ function assessKnownPods(
     (pod) => releasable(pod) && !stuck(pod),
   );
   if (candidates.length === 0) return { node, blockers, remaining: blockers };
-  const remaining = blockersOn(ctx, incoming, node, new Set(candidates));
-  if (remaining.length > 0) return { node, blockers, remaining };
+  let remaining = blockersOn(ctx, incoming, node, new Set(candidates));
+  if (remaining.length > 0) {
+    // Once our old pods are gone, the scheduler's preemption takes what pods of lower
+    // priority hold (SelectVictimsOnNode); it found no victim only while they stayed.
+    const victims = preemptable(ctx, incoming, node, new Set(candidates));
+    if (victims.length === 0) return { node, blockers, remaining };
+    remaining = blockersOn(ctx, incoming, node, new Set([...candidates, ...victims]));
+    if (remaining.length > 0) return { node, blockers, remaining };
+    return {
+      node,
+      blockers,
+      release: candidates.filter((p) => !isTerminating(p)),
+      remaining,
+      preempts: victims,
+    };
+  }
   const only = candidates[0];
   if (candidates.length === 1 && only)
     return { node, blockers, release: isTerminating(only) ? [] : [only], remaining };
@@ -126,6 +142,15 @@ function assessKnownPods(
     if (fitsOn(ctx, incoming, node, removed)) break;
   }
   return { node, blockers, release, remaining };
+}
+
+/** Pods on the node of lower priority than `incoming`, which its preemption may take. */
+function preemptable(ctx: PlacementContext, incoming: Pod, node: Node, gone: ReadonlySet<Pod>): Pod[] {
+  if (incoming.spec.preemptionPolicy === 'Never') return [];
+  const priority = incoming.spec.priority ?? 0;
+  return (ctx.occupantsByNode.get(node.metadata.name ?? '') ?? []).filter(
+    (p) => !gone.has(p) && !isTerminating(p) && (p.spec.priority ?? 0) < priority,
+  );
 }
 
 function uniquePods(pods: Pod[]): Pod[] {

@@ -97,7 +97,7 @@ function usedNow(ctx: AnalysisContext): ((resource: string) => number) | undefin
   const { snapshot } = ctx;
   if (snapshot.coverage.podsReadOn !== 'all') return undefined;
   const namespace = snapshot.target.namespace;
-  const charged = [...snapshot.pods, ...snapshot.otherPods].filter(
+  const charged = [...snapshot.pods, ...(snapshot.namespacePods ?? snapshot.otherPods)].filter(
     (p) => p.metadata.namespace === namespace && !isTerminal(p),
   );
   return (resource) => charged.reduce((sum, p) => sum + (quotaCharge(p.spec, resource) ?? 0), 0);

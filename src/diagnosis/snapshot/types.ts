@@ -130,6 +130,11 @@ export interface SnapshotCommon {
    * more pod fits (RolloutAtRisk).
    */
   otherPods: Pod[];
+  /**
+   * Live pods of the workload's namespace that are not ours, on any node (what its
+   * ResourceQuotas charge). Every one of them where `coverage.podsReadOn` is 'all'.
+   */
+  namespacePods?: Pod[];
   /** Previous-container log tails of crashing containers, keyed `pod/container`. */
   logs: Record<string, string>;
   /** Reads that failed for lack of permission; empty when everything was readable. */

@@ -27,7 +27,20 @@ export function admittedSpec(
 ): AdmittedSpec {
   const ours = workloadKind(workload).revisions(workload).current?.pods ?? [];
   const pod = ours.find(isUnscheduled) ?? ours.find((p) => !isTerminating(p));
-  if (!pod) return { spec: podTemplateOf(workload).spec };
+  if (!pod) return { spec: withPriority(podTemplateOf(workload).spec, workload.pods) };
   const { nodeName: _bound, ...spec } = pod.spec;
   return { spec, from: pod.metadata.name ?? '' };
+}
+
+/**
+ * A template carries its priorityClassName, not the priority the Priority admission
+ * plugin resolves it to on each pod: a pod of the workload (any revision) admitted
+ * under the same class says what it resolves to.
+ */
+function withPriority(spec: PodSpec, pods: WorkloadSnapshot['pods']): PodSpec {
+  if (spec.priority !== undefined) return spec;
+  const same = pods.find(
+    (p) => p.spec.priority !== undefined && p.spec.priorityClassName === spec.priorityClassName,
+  );
+  return same ? { ...spec, priority: same.spec.priority } : spec;
 }

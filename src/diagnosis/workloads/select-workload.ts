@@ -9,8 +9,6 @@ import { asCoreEvent } from '../base/event-shape.js';
 import type { KubeEvent, Node, ObjectMeta, PersistentVolumeClaim, Pod } from '../k8s.js';
 import { selectsNode } from '../base/node-match.js';
 import { claimNames } from '../base/pod-constraints.js';
-import { neighboursMatter } from '../base/scarce.js';
-import { crashNodesOf } from '../base/crash-nodes.js';
 import type {
   AccessProblem,
   Coverage,
@@ -78,11 +76,10 @@ export function selectWorkload(
   const pvcs = read.pvcs.filter((pvc) => here(pvc.metadata) && mounted.has(pvc.metadata.name ?? ''));
   // Other workloads' pods matter for what is scarce and for the room an exclude-node
   // plan leaves (a crash loop that may be node-local).
-  const others =
-    neighboursMatter(spec, pods, pvcs, kind.strategy(object)) ||
-    crashNodesOf(pods, kind.revisionLabel) !== undefined
-      ? otherPods(read.neighbours, pods, nodes)
-      : [];
+  // Whatever was read of them is kept: coverage.podsReadOn says their nodes' occupancy
+  // is known, and the forward model places pods on those nodes (a quota-refused rollout
+  // has no Pending pod, yet what fits once admitted turns on them).
+  const others = otherPods(read.neighbours, pods, nodes);
 
   return {
     target,
@@ -94,6 +91,7 @@ export function selectWorkload(
     nodesComplete: options.coverage.nodes === 'complete',
     pvcs,
     otherPods: others,
+    namespacePods: namespacePods(read.neighbours, pods, target.namespace),
     logs: { ...options.logs },
     accessProblems: [...(options.accessProblems ?? [])],
     coverage: options.coverage,
@@ -143,6 +141,18 @@ function relevantNodes(read: readonly Node[], pods: readonly Pod[], specs: reado
       specs.some((spec) => selectsNode(n, spec)) ||
       waiting.some((p) => selectsNode(n, p.spec)),
   );
+}
+
+/** Other live pods of the namespace, on any node, each once (what its quotas charge). */
+function namespacePods(neighbours: readonly Pod[], pods: readonly Pod[], namespace: string): Pod[] {
+  const ours = new Set(pods.map((p) => p.metadata.uid ?? `${p.metadata.namespace}/${p.metadata.name}`));
+  const seen = new Set<string>();
+  return neighbours.filter((p) => {
+    const key = p.metadata.uid ?? `${p.metadata.namespace}/${p.metadata.name}`;
+    if (ours.has(key) || seen.has(key)) return false;
+    seen.add(key);
+    return (p.metadata.namespace ?? namespace) === namespace && !isTerminal(p);
+  });
 }
 
 /** Other workloads' live pods bound to the nodes kept, each once. */

@@ -15,6 +15,8 @@ import { blockersOn, fitsOn, placementContext } from '../../diagnosis/placement/
 import { occupancyKnown } from '../../diagnosis/snapshot/types.js';
 import { pictureOf } from './exclude-node.js';
 import { podTemplateOf, workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
+import { admittedSpec } from '../../diagnosis/workloads/admitted-spec.js';
+import { REVISION_LABEL } from '../../diagnosis/workloads/controller-revisions.js';
 
 export function buildDeletePodsPlans(
   ctx: AnalysisContext,
@@ -83,7 +85,7 @@ export function buildForcedRollbackPlans(
   const name = block.pod.metadata.name ?? '';
   const uid = block.pod.metadata.uid ?? '';
   if (name === '' || uid === '') return [];
-  const nowhere = replacementNowhere(ctx, block.pod);
+  const nowhere = replacementNowhere(ctx, block.pod, block.updateRevision);
   if (nowhere) {
     notOffered?.('delete-pods', `deleting ${name} would not move the rollout: its replacement ${nowhere}`);
     return [];
@@ -112,14 +114,30 @@ export function buildForcedRollbackPlans(
 }
 
 /**
+ * The pod the controller makes in place of `pod` once it is deleted: the update
+ * revision's spec as admitted (admitted-spec.ts: a pod of that revision, else the
+ * template), with `pod`'s own volumes (a StatefulSet's claims are per ordinal and
+ * outlive the pod) and its labels at the update revision. Not `pod` itself: a forced
+ * rollback's pod runs the bad revision, whose requests may be what kept it Pending.
+ */
+function replacementOf(ctx: AnalysisContext, pod: Pod, updateRevision: string): Pod {
+  const { nodeName: _bound, ...spec } = admittedSpec(ctx.snapshot).spec;
+  return {
+    metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, [REVISION_LABEL]: updateRevision } },
+    spec: { ...spec, volumes: pod.spec.volumes ?? [] },
+  };
+}
+
+/**
  * Where the pod the rollout waits for is Pending, its replacement (same name, same
  * claims: a StatefulSet's volumes stay) faces what it faces: a volume whose node
  * affinity leaves only a cordoned or full node, no node with room. Says why, or
  * undefined when a node takes it or the nodes were not all read (unknown, not empty).
  */
-function replacementNowhere(ctx: AnalysisContext, pod: Pod): string | undefined {
+function replacementNowhere(ctx: AnalysisContext, stuck: Pod, updateRevision: string): string | undefined {
   const { snapshot } = ctx;
-  if (pod.spec.nodeName || snapshot.coverage.nodes !== 'complete') return undefined;
+  if (stuck.spec.nodeName || snapshot.coverage.nodes !== 'complete') return undefined;
+  const pod = replacementOf(ctx, stuck, updateRevision);
   if (snapshot.nodes.some((n) => !occupancyKnown(snapshot.coverage, n.metadata.name ?? ''))) return undefined;
   const placement = placementContext(ctx);
   const eligible = snapshot.nodes.filter((n) => isEligible(n, pod.spec));

@@ -183,7 +183,15 @@ function exclusionOf(
     picture.badNodes.length > 1 &&
     label.key !== HOSTNAME_LABEL &&
     label.values.length <= MAX_EXCLUDED_NODES &&
-    all.every((n) => label.values.includes(n.metadata.labels?.[label.key] ?? '\u0000'))
+    all.every((n) => label.values.includes(n.metadata.labels?.[label.key] ?? '\u0000')) &&
+    // A value one crashing node holds proves no group: it may not take out other nodes
+    // read that carry it (crash-distribution.ts groupOf).
+    label.values.every(
+      (v) =>
+        all.filter(
+          (n) => picture.badNodes.includes(n.metadata.name ?? '') && n.metadata.labels?.[label.key] === v,
+        ).length >= 2 || known.every((n) => n.metadata.labels?.[label.key] !== v || all.includes(n)),
+    )
   ) {
     return { key: label.key, values: [...label.values] };
   }

@@ -69,7 +69,15 @@ function list(names: readonly string[]): string {
 export function sharedWarnings(picture: TemplateCrashPicture, exclusion: Exclusion): string[] {
   const sharing = picture.sharingNodes;
   const separator = picture.separator;
-  if (sharing.length === 0 || !separator) return [];
+  if (!separator) return [];
+  const suspects = picture.suspectNodes;
+  const suspected =
+    suspects.length === 0
+      ? []
+      : [
+          `Only the crashing node${picture.badNodes.length === 1 ? '' : 's'} ${list(picture.badNodes)} ${picture.badNodes.length === 1 ? 'is' : 'are'} excluded. ${list(suspects)} ${suspects.length === 1 ? 'has' : 'have'} ${attributeWords(separator)} too and run${suspects.length === 1 ? 's' : ''} no pod of this template yet: a suspicion one crashing node cannot prove, so ${suspects.length === 1 ? 'it stays' : 'they stay'} eligible; if pods crash there as well, exclude ${suspects.length === 1 ? 'it' : 'them'} too.`,
+        ];
+  if (sharing.length === 0) return suspected;
   const one = sharing.length === 1;
   const words = attributeWords(separator);
   const out = [
@@ -83,5 +91,5 @@ export function sharedWarnings(picture: TemplateCrashPicture, exclusion: Exclusi
       : `${fields.join(' and ')} ${fields.length === 1 ? 'is' : 'are'} not a node label (the node's status.nodeInfo or conditions), so the exclusion names the nodes`;
     out.push(`${why}: a node added later with ${words} is not kept off, and its pods will crash there.`);
   }
-  return out;
+  return [...out, ...suspected];
 }

@@ -9,6 +9,7 @@ import { WORKLOAD_NAMES } from '../../diagnosis/workload-ref.js';
 import { PATCH_CONTENT_TYPES } from '../plan.js';
 import { buildAbortRolloutPlans } from '../builders/abort-rollout.js';
 import { workloadPatchKind } from './workload-patch.js';
+import { currentTemplateCrash } from '../../diagnosis/forward/crash-model.js';
 
 const base = workloadPatchKind({
   kind: 'abort-rollout',
@@ -19,6 +20,9 @@ const base = workloadPatchKind({
   answers: {
     RolloutSurgeDeadlock: buildAbortRolloutPlans,
     ProgressDeadlineExceeded: buildAbortRolloutPlans,
+    // A revision that crashes everywhere (forward/crashing-revision.ts leads with the rollback).
+    CrashLoop: (ctx, finding, notOffered) =>
+      currentTemplateCrash(ctx)?.everywhere ? buildAbortRolloutPlans(ctx, finding, notOffered) : [],
   },
   paths: () => ['/status/abort'],
   change: (_plan, target) =>

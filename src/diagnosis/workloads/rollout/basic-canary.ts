@@ -89,6 +89,8 @@ export interface StepCounts extends CanaryCounts {
   weight: number;
   /** The counts with maxSurge 0 (spec.replicas in all): what a strategy change would ask. */
   withoutSurge: CanaryCounts;
+  /** A traffic-routed canary's promotion past its last step (dynamicStableScale), not a setWeight step. */
+  promotion?: true;
 }
 
 /**
@@ -106,29 +108,89 @@ export function stepsAhead(rollout: ArgoRollout): StepCounts[] {
   const replicas = desiredReplicas(rollout);
   const strategy = resolveStrategy(rollout);
   const maxSurge = strategy.maxSurge?.value ?? 0;
-  const counts = (weight: number, surge: number): CanaryCounts =>
-    strategy.argo === 'trafficRouted'
-      ? trafficRoutedCounts(rollout, replicas, weight)
-      : weightedCounts(replicas, weight, surge);
+  const routed = strategy.argo === 'trafficRouted';
+  const dynamic = routed && rollout.spec.strategy?.canary?.dynamicStableScale === true;
+  // The router's canary weight when a step starts: what it holds now, then each step's
+  // once its canary is available (reconcileTrafficRouting).
+  let routerWeight = status.canary?.weights?.canary?.weight ?? 0;
   const ahead: StepCounts[] = [];
-  for (let index = status.currentStepIndex ?? 0; index < steps.length; index += 1) {
+  const start = status.currentStepIndex ?? 0;
+  for (let index = start; index < steps.length; index += 1) {
     const weight = steps[index]?.setWeight;
-    if (typeof weight === 'number' && weight < MAX_WEIGHT)
-      ahead.push({ index, weight, ...counts(weight, maxSurge), withoutSurge: counts(weight, 0) });
+    if (typeof weight !== 'number' || weight >= MAX_WEIGHT) continue;
+    if (routed) {
+      const counts = trafficRoutedCounts(rollout, replicas, index, weight, routerWeight);
+      ahead.push({ index, weight, ...counts, withoutSurge: counts });
+      routerWeight = weight;
+    } else {
+      ahead.push({
+        index,
+        weight,
+        ...weightedCounts(replicas, weight, maxSurge),
+        withoutSurge: weightedCounts(replicas, weight, 0),
+      });
+    }
+  }
+  // The promotion after the last step: the canary goes to every replica while, with
+  // dynamicStableScale, the stable keeps the last weight's share until the canary is
+  // available (the router moves to 100 only then). Without it the end state (both
+  // revisions whole) is final-state.ts's proof.
+  if (dynamic) {
+    const canary = replicas;
+    const stable = trafficWeightToReplicas(replicas, MAX_WEIGHT - routerWeight);
+    const counts = { canary, stable };
+    ahead.push({ index: steps.length, weight: MAX_WEIGHT, promotion: true, ...counts, withoutSurge: counts });
   }
   return ahead;
 }
 
+/** trafficWeightToReplicas: ceil(replicas × weight / 100). */
+function trafficWeightToReplicas(replicas: number, weight: number): number {
+  return Math.ceil((replicas * weight) / MAX_WEIGHT);
+}
+
 /**
- * CalculateReplicaCountsForTrafficRoutedCanary: the canary ceil(replicas × weight); the
- * stable keeps spec.replicas, or with dynamicStableScale what the canary leaves of it
- * (setCanaryScale's explicit counts aside: no claim is made about them, the counts then
- * being the weight's). The surge does not enter: no strategy change moves these counts.
+ * UseSetCanaryScale at step `index`: the last setCanaryScale at or before it, unless a
+ * matchTrafficWeight one ends it.
  */
-function trafficRoutedCounts(rollout: ArgoRollout, replicas: number, weight: number): CanaryCounts {
-  const canary = Math.ceil((replicas * weight) / MAX_WEIGHT);
-  const dynamic = rollout.spec.strategy?.canary?.dynamicStableScale === true;
-  return { canary, stable: dynamic ? Math.max(0, replicas - canary) : replicas };
+function setCanaryScaleAt(
+  rollout: ArgoRollout,
+  index: number,
+): { replicas?: number; weight?: number } | undefined {
+  const steps = rollout.spec.strategy?.canary?.steps ?? [];
+  for (let i = Math.min(index, steps.length - 1); i >= 0; i -= 1) {
+    const scale = steps[i]?.setCanaryScale as
+      { replicas?: number; weight?: number; matchTrafficWeight?: boolean } | undefined;
+    if (!scale) continue;
+    return scale.matchTrafficWeight ? undefined : scale;
+  }
+  return undefined;
+}
+
+/**
+ * CalculateReplicaCountsForTrafficRoutedCanary at a setWeight step: the canary is
+ * setCanaryScale's count, or ceil(replicas × weight); the stable keeps spec.replicas, or
+ * with dynamicStableScale the larger of the desired weight's share and the share the
+ * router still sends it (`routerWeight`: the stable shrinks only after the router moved).
+ * The surge does not enter: no strategy change moves these counts.
+ */
+function trafficRoutedCounts(
+  rollout: ArgoRollout,
+  replicas: number,
+  index: number,
+  weight: number,
+  routerWeight: number,
+): CanaryCounts {
+  const scale = setCanaryScaleAt(rollout, index);
+  // GetCanaryReplicasOrWeight: explicit replicas come with weight 0 (the stable keeps all).
+  const desired = scale?.replicas !== undefined ? 0 : (scale?.weight ?? weight);
+  const canary = scale?.replicas ?? trafficWeightToReplicas(replicas, desired);
+  if (rollout.spec.strategy?.canary?.dynamicStableScale !== true) return { canary, stable: replicas };
+  const stable = Math.max(
+    trafficWeightToReplicas(replicas, MAX_WEIGHT - desired),
+    trafficWeightToReplicas(replicas, MAX_WEIGHT - routerWeight),
+  );
+  return { canary, stable };
 }
 
 /** GetReplicasForScaleDown. */

@@ -18,6 +18,7 @@ import { classifyRollout, HASH_LABEL, REVISION, replicaSetLabel, rolloutRevision
 import {
   phaseLine,
   rolloutHalt,
+  rolloutAborted,
   rolloutProgress,
   rolloutUnderWay,
   stalledRollout,
@@ -41,13 +42,28 @@ function objectsOf<T extends WorkloadObjects>(snapshot: T): T & RolloutObjects {
  * scaling down would take the available pods under replicas − maxUnavailable, or older
  * ReplicaSets still have pods to go first.
  */
-function keepsOldPods(objects: RolloutObjects): boolean {
+function keepsOldPods(objects: RolloutObjects, startingNew = 0): boolean {
+  // Aborted: the update does not go on, nothing waits for a stable pod to go.
+  if (rolloutAborted(objects.rollout)) return false;
   const strategy = resolveStrategy(objects.rollout);
   if (strategy.argo !== 'canary') return true;
   const { current, stable } = classifyRollout(objects);
   if (!stable || stable === current) return false;
   const others = objects.replicaSets.filter((rs) => rs !== current && rs !== stable);
-  return basicCanaryCounts(objects.rollout, current, stable, others).stable >= (stable.spec.replicas ?? 1);
+  // The canary pods starting now, counted available: GetReplicasForScaleDown reads the
+  // canary's availableReplicas, so once they are, the stable ReplicaSet may scale down.
+  const canary =
+    current && startingNew > 0
+      ? {
+          ...current,
+          status: {
+            ...current.status,
+            replicas: current.status?.replicas ?? 0,
+            availableReplicas: (current.status?.availableReplicas ?? 0) + startingNew,
+          },
+        }
+      : current;
+  return basicCanaryCounts(objects.rollout, canary, stable, others).stable >= (stable.spec.replicas ?? 1);
 }
 
 export const rolloutKind: WorkloadKindModule<ArgoRollout, ReplicaSet> = {
@@ -90,7 +106,10 @@ export const rolloutKind: WorkloadKindModule<ArgoRollout, ReplicaSet> = {
   paused: (object) => object.spec.paused === true || (object.status?.pauseConditions ?? []).length > 0,
   strategy: (object) => resolveStrategy(object),
   replacement: (strategy, snapshot) =>
-    strategy.argo !== 'canary' || keepsOldPods(objectsOf(snapshot)) ? 'surge-first' : 'old-first',
+    !rolloutAborted(objectsOf(snapshot).rollout) &&
+    (strategy.argo !== 'canary' || keepsOldPods(objectsOf(snapshot)))
+      ? 'surge-first'
+      : 'old-first',
   revisions: (snapshot) => rolloutRevisions(objectsOf(snapshot)),
   rolloutStatus: (object, sinceGeneration) => rolloutProgress(object, sinceGeneration),
   underWay: (snapshot) => rolloutUnderWay(objectsOf(snapshot)),
@@ -106,7 +125,7 @@ export const rolloutKind: WorkloadKindModule<ArgoRollout, ReplicaSet> = {
     );
   },
   halt: (snapshot) => rolloutHalt(objectsOf(snapshot).rollout),
-  keepsOldPods: (snapshot) => keepsOldPods(objectsOf(snapshot)),
+  keepsOldPods: (snapshot, startingNew) => keepsOldPods(objectsOf(snapshot), startingNew),
   // A new template starts an update from its first step: no pod hash, abort, full promotion or pause yet.
   candidateStatus: ({
     currentPodHash: _hash,

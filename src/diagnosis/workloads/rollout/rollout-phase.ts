@@ -177,6 +177,16 @@ export function stalledRollout(snapshot: RolloutObjects): StalledRollout | undef
   };
 }
 
+/**
+ * status.abort, as the controller acts on it (pauseContext.IsAborted): the update does
+ * not go on; the canary or preview goes to 0 after abortScaleDownDelaySeconds (never
+ * with 0) and the stable pods serve. A template changed since is a new update
+ * (PodTemplateOrStepsChanged resets the abort): not aborted once the hash moved on.
+ */
+export function rolloutAborted(rollout: ArgoRollout): boolean {
+  return rollout.status?.abort === true && observed(rollout);
+}
+
 /** Degraded (aborted, invalid spec) or Paused, as the controller wrote it; undefined otherwise. */
 export function rolloutHalt(rollout: ArgoRollout): RolloutHalt | undefined {
   if (!observed(rollout)) return undefined;

@@ -1,0 +1,70 @@
+/**
+ * What an Argo canary's steps make of the forward model's answer (reconcile.ts): a step
+ * ahead that holds more pods at once than the nodes or the quota ever can (canary-steps.ts
+ * found it), and whether the current step still moves because the controller scales the
+ * stable ReplicaSet down once the canary pods starting now are available.
+ */
+import type { AnalysisContext } from '../analysis-context.js';
+import type { Finding } from '../finding.js';
+import { workloadKind } from '../workloads/index.js';
+import type { StepShortfall } from './canary-steps.js';
+import { podPhases } from './pod-phase.js';
+import { podsAsTheyAre } from './pods-as-they-are.js';
+import { quotaRefuses } from './quota-words.js';
+import type { Outcome } from './run.js';
+
+type Draft = Omit<Finding, 'remediations'>;
+
+/** An Argo canary's step ahead holds more pods at once than the nodes or the quota ever can. */
+export function stepNeverReached(
+  ctx: AnalysisContext,
+  asIs: Extract<Outcome, { result: 'blocked' }>,
+  step: StepShortfall['step'],
+): Draft {
+  const { index, weight, canary, stable, room, surgeOnly, withoutSurge } = step;
+  const name = ctx.snapshot.target.name;
+  const pods = (n: number, what: string): string => `${n} ${what} pod${n === 1 ? '' : 's'}`;
+  const limit = asIs.quota
+    ? `${quotaRefuses(asIs.quota)} that many`
+    : `the nodes hold at most ${room} such pods, whatever is moved`;
+  const canarySpec = workloadKind(ctx.snapshot).object(ctx.snapshot) as {
+    spec?: { strategy?: { canary?: { dynamicStableScale?: boolean } } };
+  };
+  const dynamic = canarySpec.spec?.strategy?.canary?.dynamicStableScale === true;
+  const routed =
+    workloadKind(ctx.snapshot).strategy(workloadKind(ctx.snapshot).object(ctx.snapshot)).argo ===
+    'trafficRouted';
+  const ways = routed
+    ? `A traffic-routed canary's counts are the controller's (CalculateReplicaCountsForTrafficRoutedCanary): no strategy field or deleted pod changes them. ${dynamic ? `Promote it in full (kubectl argo rollouts promote --full ${name}, which skips the remaining steps and their checks): with dynamicStableScale the router then shifts weight as each canary pod becomes available and the stable scales down behind it, so only the end state must fit. Or make` : 'Make'} room for ${canary + stable} such pods at once, change the steps so each holds fewer, or abort (kubectl argo rollouts abort ${name}: the stable pods serve).`
+    : surgeOnly
+      ? `With maxSurge 0 the step asks ${pods(withoutSurge.canary, 'canary')} beside ${pods(withoutSurge.stable, 'stable')}, which fit: set the canary's maxSurge to 0, promote it past the steps (kubectl argo rollouts promote --full ${name}, which skips the remaining steps and their checks), or make room.`
+      : `Letting old pods go does not help: the stable ReplicaSet makes them again. Promote it past the steps (kubectl argo rollouts promote --full ${name}, which skips the remaining steps and their checks), change the steps, or make room.`;
+  return {
+    code: 'RolloutStuck',
+    severity: 'critical',
+    summary: step.promotion
+      ? `The rollout can never finish: its promotion after the last step needs ${pods(canary, 'canary')} running beside ${pods(stable, 'stable')} (dynamicStableScale keeps the stable at the last weight's share until the canary is available), and ${limit}. The end state alone would fit.`
+      : `The rollout can never finish its canary steps: step ${index + 1} (setWeight ${weight}) needs ${pods(canary, 'canary')} running beside ${pods(stable, 'stable')} before the controller moves on, and ${limit}. The end state alone would fit.`,
+    explanation: `Argo Rollouts passes a setWeight step only once the canary is available at the step's count with the stable ReplicaSet at its own, so both run at once. ${ways}`,
+    evidence: [podsAsTheyAre(ctx)],
+  };
+}
+
+/** A basic canary whose stable ReplicaSet the controller scales down once the canary pods starting now are available. */
+export function stableScalesDownOnceStarted(ctx: AnalysisContext): boolean {
+  const { snapshot } = ctx;
+  const kind = workloadKind(snapshot);
+  if (kind.strategy(kind.object(snapshot)).argo !== 'canary') return false;
+  const fresh = new Set(kind.revisions(snapshot).current?.pods ?? []);
+  const phases = podPhases(ctx);
+  const starting = [...fresh].filter((p) => phases.get(p) === 'starting').length;
+  return starting > 0 && kind.keepsOldPods(snapshot) && !kind.keepsOldPods(snapshot, starting);
+}
+
+/** status.currentStepIndex of an Argo Rollout (0 when unset or another kind). */
+export function currentStepIndex(ctx: AnalysisContext): number {
+  const object = workloadKind(ctx.snapshot).object(ctx.snapshot) as {
+    status?: { currentStepIndex?: number };
+  };
+  return object.status?.currentStepIndex ?? 0;
+}

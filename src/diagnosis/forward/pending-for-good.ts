@@ -1,0 +1,35 @@
+/**
+ * Pending pods that stay Pending whatever the rollout does next: 'moving' (a kind the
+ * forward model does not follow step by step) says only that the next step happens, and a
+ * StatefulSet's controller never replaces a Pending pod (stateful_set_control.go deletes
+ * only Failed or Succeeded ones). A pod no eligible node takes even with every pod of
+ * this workload and every terminating pod gone (a volume on a cordoned node, storage no
+ * node has, a template no node fits) is stuck for good (round 7b: "exit 0 while a pod is
+ * already stuck for good").
+ */
+import type { AnalysisContext } from '../analysis-context.js';
+import type { Pod } from '../k8s.js';
+import { isEligible } from '../base/node-match.js';
+import { isTerminating } from '../base/pods.js';
+import { fitsOn, placementContext } from '../placement/placement.js';
+import { assessRollout } from '../rollout/rollout-assessment.js';
+import { occupancyKnown } from '../snapshot/types.js';
+
+/**
+ * Pending pods judged Unschedulable that no eligible node takes even with every pod of
+ * this workload gone and every terminating pod gone: nothing the rollout does next
+ * frees their room. Only from nodes and occupancy read whole.
+ */
+export function pendingForGood(ctx: AnalysisContext): Pod[] {
+  const { snapshot } = ctx;
+  if (snapshot.coverage.nodes !== 'complete') return [];
+  if (snapshot.nodes.some((n) => !occupancyKnown(snapshot.coverage, n.metadata.name ?? ''))) return [];
+  const placement = placementContext(ctx);
+  const removed = new Set<Pod>([...snapshot.pods, ...snapshot.otherPods.filter(isTerminating)]);
+  return assessRollout(ctx)
+    .pending.filter((p) => p.verdict === 'unschedulable' && p.proof !== 'likely')
+    .map((p) => p.pod)
+    .filter((pod) =>
+      snapshot.nodes.filter((n) => isEligible(n, pod.spec)).every((n) => !fitsOn(placement, pod, n, removed)),
+    );
+}
