@@ -10,8 +10,31 @@ import type { AnalysisContext } from '../diagnosis/analysis-context.js';
 import type { NotOffered, RemediationPlan } from '../remediation/plan.js';
 import { kindOf } from '../remediation/kinds/index.js';
 import { planLabel, provePlan, type ProofVerdict } from './plan-proof.js';
+import { autoscalerPlanWarning, workloadAutoscaler } from '../diagnosis/guards/autoscaler.js';
 
 export function offerProved(
+  ctx: AnalysisContext,
+  plans: readonly RemediationPlan[],
+  note: NotOffered,
+): RemediationPlan[] {
+  return provedOnly(ctx, plans, note).map((plan) => withAutoscalerWarning(ctx, plan));
+}
+
+/**
+ * A plan whose arithmetic turns on spec.replicas, under a HorizontalPodAutoscaler: what
+ * the autoscaler does next and the count the plan was run forward at (issue 63.4).
+ */
+function withAutoscalerWarning(ctx: AnalysisContext, plan: RemediationPlan): RemediationPlan {
+  const view = kindOf(plan).turnsOnReplicas ? workloadAutoscaler(ctx) : undefined;
+  if (!view) return plan;
+  const { kind, name } = ctx.snapshot.target;
+  return {
+    ...plan,
+    warnings: [...plan.warnings, autoscalerPlanWarning(view, `${kind.toLowerCase()}/${name}`)],
+  };
+}
+
+function provedOnly(
   ctx: AnalysisContext,
   plans: readonly RemediationPlan[],
   note: NotOffered,

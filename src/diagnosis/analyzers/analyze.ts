@@ -4,6 +4,7 @@ import { analyzers as registeredAnalyzers } from './index.js';
 import type { Finding } from '../finding.js';
 import { reconcileWithForward } from '../forward/reconcile.js';
 import { leadWithRollback } from '../forward/crashing-revision.js';
+import { withAutoscalerSaid } from '../guards/autoscaler.js';
 import { detectOwner, type ManagedBy } from '../ownership.js';
 import { redactSnapshot } from '../redact-secrets.js';
 import type { WorkloadSnapshot } from '../snapshot/types.js';
@@ -55,7 +56,7 @@ export function analyze(collected: WorkloadSnapshot, options: AnalyzeOptions = {
   }
   let reconciled = findings;
   try {
-    reconciled = leadWithRollback(context, reconcileWithForward(context, findings));
+    reconciled = withAutoscalerSaid(context, leadWithRollback(context, reconcileWithForward(context, findings)));
   } catch (error) {
     analyzerErrors.push({ analyzer: 'forward-model', message: errorMessage(error) });
   }

@@ -193,6 +193,13 @@ export interface RemediationKindModule<P extends RemediationPlan = RemediationPl
    */
   proof?: ProofRule<P>;
   /**
+   * Its arithmetic turns on the workload's spec.replicas (a strategy's surge and
+   * unavailability resolve against it; an old ReplicaSet's scale is spread with it):
+   * under a HorizontalPodAutoscaler the plan says what the autoscaler does next and the
+   * count it was run forward at (src/engine/proved-offer.ts, guards/autoscaler.ts).
+   */
+  turnsOnReplicas?: true;
+  /**
    * Relief, not a fix (delete-pods, an Argo Rollout's abort): never ordered ahead of a
    * fix (plan-order.ts), held to no goal by the forward proof and never standing in for
    * a fix that keeps the owners' floor (src/engine/proved-offer.ts).

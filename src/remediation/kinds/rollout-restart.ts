@@ -12,6 +12,7 @@ export const rolloutRestart = workloadPatchKind({
   workloads: ['Deployment', 'DaemonSet', 'StatefulSet'],
   // A restart replaces every pod.
   spendsAvailability: true,
+  turnsOnReplicas: true,
   goal: 'rollout-completes',
   answers: { RolloutSurgeDeadlock: buildRolloutRestartPlans },
   paths: (workload) => [workloadPaths(workload).restartedAt],

@@ -24,6 +24,7 @@ export const scaleOldReplicaSet: RemediationKindModule<ReplicaSetScalePlan> & {
   checkPayload: (plan) => checkScalePayload(plan, 'down'),
   // Scaling the old ReplicaSet down stops old pods before the new ones are Ready.
   spendsAvailability: true,
+  turnsOnReplicas: true,
   proof: {
     // The old ReplicaSets scaled as the plan leaves them: the others as they are, this one at its target.
     intervention: (ctx, plan) => {

@@ -10,6 +10,7 @@ export const setRecreate = workloadPatchKind({
   answers: { RolloutSurgeDeadlock: buildSetRecreatePlans },
   // Recreate stops every old pod before a new one starts.
   spendsAvailability: true,
+  turnsOnReplicas: true,
   goal: 'rollout-completes',
   // Never the strategy the workload already has.
   alreadySet: (_plan, current) => current.type === 'Recreate',

@@ -42,6 +42,7 @@ export const setRollingUpdate = workloadPatchKind({
   workloads: ['Deployment', 'DaemonSet', 'Rollout'],
   // maxUnavailable above 0 lets old pods stop before new ones are Ready.
   spendsAvailability: true,
+  turnsOnReplicas: true,
   goal: 'rollout-completes',
   alreadySet: sameRollingUpdate,
   answers: {

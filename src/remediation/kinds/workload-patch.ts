@@ -208,6 +208,8 @@ export interface WorkloadPatchKindSpec<K extends WorkloadPatchPlan['kind']> {
   paths(workload: WorkloadKind): readonly string[];
   /** Whether its patch takes serving pods down (kind.ts). */
   spendsAvailability: boolean;
+  /** Its arithmetic turns on spec.replicas (kind.ts). */
+  turnsOnReplicas?: true;
   /** Whether the workload already has what the patch sets (kind.ts); absent: never. */
   alreadySet?(plan: WorkloadPatchPlan, current: ResolvedStrategy): boolean;
   /**
@@ -233,6 +235,7 @@ export function workloadPatchKind<K extends WorkloadPatchPlan['kind']>(
     ...(spec.workloads ? { workloads: spec.workloads } : {}),
     paths: spec.paths,
     spendsAvailability: spec.spendsAvailability,
+    ...(spec.turnsOnReplicas ? { turnsOnReplicas: true as const } : {}),
     ...(spec.alreadySet ? { alreadySet: spec.alreadySet } : {}),
     // The proof applies the patch to the workload and runs the strategy and template it
     // leaves; the pods it replaces come from that template.

@@ -1,0 +1,129 @@
+/**
+ * The HorizontalPodAutoscaler that sets a workload's replicas (DESIGN.md §4e, issue 63.4):
+ * it writes spec.replicas through the scale subresource at each sync (every 15 s by
+ * default, --horizontal-pod-autoscaler-sync-period), to its recommendation clamped to
+ * minReplicas..maxReplicas (a scale-down only once the recommendation stayed lower for
+ * the stabilization window, 5 minutes by default; a scale-up at once). While a rollout is
+ * under way the Deployment controller spreads such a change over the ReplicaSets that
+ * still have replicas (`scale`, getReplicaSetFraction), and maxSurge/maxUnavailable
+ * percentages resolve against the new count. Its status and conditions say what it does
+ * next: `desiredReplicas`, AbleToScale (False: it cannot write the scale), ScalingActive
+ * (False: no metrics, it changes nothing) and ScalingLimited (True: held at min or max).
+ * Read from `snapshot.guards` (guards/select-guards.ts picks the HPAs that target the
+ * workload); pure.
+ */
+import type { AnalysisContext } from '../analysis-context.js';
+import type { Condition, HorizontalPodAutoscaler } from '../k8s.js';
+import { workloadKind } from '../workloads/index.js';
+
+export interface AutoscalerView {
+  name: string;
+  min: number;
+  max: number;
+  /** spec.replicas of the workload now. */
+  replicas: number;
+  /** What it sets next, where that differs from `replicas` and it can. */
+  next?: number;
+  /** Why it changes nothing now, in a few words (it cannot write the scale, or has no metrics). */
+  idle?: string;
+  /** It is held at its min or max (ScalingLimited), in its own words. */
+  limited?: string;
+}
+
+function condition(hpa: HorizontalPodAutoscaler, type: string): Condition | undefined {
+  return hpa.status?.conditions?.find((c) => c.type === type);
+}
+
+function reasonWords(c: Condition): string {
+  return [c.reason, c.message].filter((x) => x !== undefined && x !== '').join(': ');
+}
+
+/** The autoscaler that sets the workload's replicas, or undefined (none, or not read). */
+export function workloadAutoscaler(ctx: AnalysisContext): AutoscalerView | undefined {
+  return ctx.once('guards-autoscaler', () => {
+    const hpa = ctx.snapshot.guards?.horizontalPodAutoscalers?.[0];
+    if (!hpa) return undefined;
+    const kind = workloadKind(ctx.snapshot);
+    const replicas = kind.desiredReplicas(kind.object(ctx.snapshot));
+    const max = hpa.spec?.maxReplicas ?? replicas;
+    const min = Math.min(hpa.spec?.minReplicas ?? 1, max);
+    const able = condition(hpa, 'AbleToScale');
+    const active = condition(hpa, 'ScalingActive');
+    const limitedBy = condition(hpa, 'ScalingLimited');
+    const idle =
+      able?.status === 'False'
+        ? `it cannot change the scale (${reasonWords(able)})`
+        : active?.status === 'False'
+          ? `it is not scaling (${reasonWords(active)})`
+          : undefined;
+    const wanted = Math.min(max, Math.max(min, hpa.status?.desiredReplicas ?? replicas));
+    return {
+      name: hpa.metadata.name ?? '',
+      min,
+      max,
+      replicas,
+      ...(!idle && wanted !== replicas ? { next: wanted } : {}),
+      ...(idle ? { idle } : {}),
+      ...(limitedBy?.status === 'True' ? { limited: reasonWords(limitedBy) } : {}),
+    };
+  });
+}
+
+/** "HorizontalPodAutoscaler web sets its replicas (min 2, max 10): it sets 6 next, 4 now." */
+export function autoscalerSentence(view: AutoscalerView, ref: string): string {
+  const what =
+    view.next !== undefined
+      ? `it sets ${view.next} at its next sync (${view.replicas} now)${view.next < view.replicas ? ', once its scale-down stabilization window has passed' : ''}`
+      : view.idle
+        ? `it holds ${view.replicas} for now: ${view.idle}`
+        : `it holds ${view.replicas} for now`;
+  const limited = view.limited ? `; held at a limit (${view.limited})` : '';
+  return `HorizontalPodAutoscaler ${view.name} sets the replicas of ${ref} (min ${view.min}, max ${view.max}): ${what}${limited}.`;
+}
+
+/**
+ * What the autoscaler means for a plan whose arithmetic turns on spec.replicas (a
+ * strategy's surge and unavailability, an old ReplicaSet's scale): the count it was run
+ * forward at, and what the autoscaler does to it.
+ */
+export function autoscalerPlanWarning(view: AutoscalerView, ref: string): string {
+  const base = autoscalerSentence(view, ref);
+  const after =
+    view.next !== undefined
+      ? ` This plan was run forward at ${view.replicas} replicas; at ${view.next} the controller spreads the change over the ReplicaSets that still have pods (proportional scaling) and maxSurge/maxUnavailable percentages resolve against ${view.next}: diagnose again once it has scaled.`
+      : ` Should it scale during the rollout, the controller spreads the change over the ReplicaSets that still have pods (proportional scaling) and percentages resolve against the new count; setting replicas by hand is undone at its next sync unless within min ${view.min} and max ${view.max}.`;
+  return `${base}${after}`;
+}
+
+/** The findings that speak of how the rollout goes, whose verdict an autoscaler's next write may change. */
+const ROLLOUT_VERDICTS = new Set<string>([
+  'RolloutSurgeDeadlock',
+  'Unschedulable',
+  'QuotaExceeded',
+  'RolloutStuck',
+  'RolloutAtRisk',
+  'ProgressDeadlineExceeded',
+  'Unavailable',
+  'PreemptionUnderWay',
+  'RolloutProgressing',
+  'RolloutPaused',
+]);
+
+/**
+ * The first verdict on the rollout names the autoscaler that sets its replicas, and what
+ * it does next (issue 63.4: the HPA was read and named nowhere).
+ */
+export function withAutoscalerSaid<F extends { code: string; evidence: readonly unknown[] }>(
+  ctx: AnalysisContext,
+  findings: readonly F[],
+): F[] {
+  const view = workloadAutoscaler(ctx);
+  if (!view) return [...findings];
+  const lead =
+    findings.find((f) => ROLLOUT_VERDICTS.has(f.code) && (f as { severity?: string }).severity !== 'info') ??
+    findings.find((f) => ROLLOUT_VERDICTS.has(f.code));
+  if (!lead) return [...findings];
+  const { kind, name } = ctx.snapshot.target;
+  const note = { type: 'note' as const, text: autoscalerSentence(view, `${kind.toLowerCase()}/${name}`) };
+  return findings.map((f) => (f === lead ? { ...f, evidence: [...f.evidence, note] } : f));
+}

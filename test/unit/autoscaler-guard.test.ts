@@ -1,0 +1,112 @@
+/**
+ * The HorizontalPodAutoscaler that sets a workload's replicas is named (issue 63.4): the
+ * verdict on its rollout says what it does next, and a plan whose arithmetic turns on
+ * spec.replicas says the count it was run forward at and what the autoscaler does to it.
+ * Each arm of what it does next (scale up, scale down after its window, hold, cannot
+ * scale, no metrics, held at a limit) and the workload without one.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Condition, HorizontalPodAutoscaler } from '../../src/diagnosis/k8s.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
+import { diagnose } from '../../src/engine/diagnose.js';
+import { edgeIngress } from '../support/rollout-scenarios.js';
+
+function hpa(
+  status: HorizontalPodAutoscaler['status'],
+  spec: Partial<HorizontalPodAutoscaler['spec']> = {},
+): HorizontalPodAutoscaler {
+  return {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'ingress-hpa', namespace: 'vision' },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'ingress' },
+      minReplicas: 2,
+      maxReplicas: 6,
+      ...spec,
+    },
+    ...(status ? { status } : {}),
+  };
+}
+
+const cond = (type: string, status: 'True' | 'False', reason: string): Condition => ({
+  type,
+  status,
+  reason,
+});
+
+/** The three-node hostPort ingress (3 replicas) deadlocked, under `autoscaler`. */
+function under(autoscaler?: HorizontalPodAutoscaler): DeploymentSnapshot {
+  return {
+    ...edgeIngress(),
+    guards: { podDisruptionBudgets: [], horizontalPodAutoscalers: autoscaler ? [autoscaler] : [] },
+  };
+}
+
+function notes(snapshot: DeploymentSnapshot): { verdict: string[]; plan: string[] } {
+  const d = diagnose(snapshot);
+  const lead = d.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+  const verdict = (lead?.evidence ?? []).flatMap((e) => (e.type === 'note' ? [e.text] : []));
+  const rolling = d.remediations.find((p) => p.kind === 'set-rolling-update');
+  return {
+    verdict: verdict.filter((t) => t.includes('HorizontalPodAutoscaler')),
+    plan: rolling?.warnings ?? [],
+  };
+}
+
+describe('the autoscaler that sets the replicas, named', () => {
+  it('none: nothing is said of one', () => {
+    const { verdict, plan } = notes(under());
+    expect(verdict).toEqual([]);
+    expect(plan.join(' ')).not.toContain('HorizontalPodAutoscaler');
+  });
+
+  it('scaling up next: the verdict says to what, the plan says it was run at 3 and what 5 does', () => {
+    const { verdict, plan } = notes(under(hpa({ currentReplicas: 3, desiredReplicas: 5 })));
+    expect(verdict).toEqual([
+      'HorizontalPodAutoscaler ingress-hpa sets the replicas of deployment/ingress (min 2, max 6): it sets 5 at its next sync (3 now).',
+    ]);
+    expect(plan.join(' ')).toMatch(/run forward at 3 replicas; at 5 the controller spreads the change/);
+  });
+
+  it('scaling down next: only once its stabilization window has passed', () => {
+    const { verdict } = notes(under(hpa({ currentReplicas: 3, desiredReplicas: 2 })));
+    expect(verdict[0]).toContain(
+      'it sets 2 at its next sync (3 now), once its scale-down stabilization window has passed',
+    );
+  });
+
+  it('a recommendation outside min and max is clamped: desired 9 under max 6 sets 6', () => {
+    const { verdict } = notes(
+      under(
+        hpa({
+          currentReplicas: 3,
+          desiredReplicas: 9,
+          conditions: [cond('ScalingLimited', 'True', 'TooManyReplicas')],
+        }),
+      ),
+    );
+    expect(verdict[0]).toContain('it sets 6 at its next sync (3 now); held at a limit (TooManyReplicas)');
+  });
+
+  it('holding: the same count, and what setting replicas by hand meets', () => {
+    const { verdict, plan } = notes(under(hpa({ currentReplicas: 3, desiredReplicas: 3 })));
+    expect(verdict[0]).toContain('it holds 3 for now.');
+    expect(plan.join(' ')).toContain(
+      'setting replicas by hand is undone at its next sync unless within min 2 and max 6',
+    );
+  });
+
+  it('it cannot change the scale, or has no metrics: it holds, and says why', () => {
+    const stuck = notes(
+      under(hpa({ desiredReplicas: 5, conditions: [cond('AbleToScale', 'False', 'FailedUpdateScale')] })),
+    );
+    expect(stuck.verdict[0]).toContain('it holds 3 for now: it cannot change the scale (FailedUpdateScale)');
+    const blind = notes(
+      under(
+        hpa({ desiredReplicas: 5, conditions: [cond('ScalingActive', 'False', 'FailedGetResourceMetric')] }),
+      ),
+    );
+    expect(blind.verdict[0]).toContain('it is not scaling (FailedGetResourceMetric)');
+  });
+});
