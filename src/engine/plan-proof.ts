@@ -23,6 +23,7 @@ import { currentTemplateCrash } from '../diagnosis/forward/crash-model.js';
 import type { Intervention } from '../diagnosis/forward/model.js';
 import { podPhases } from '../diagnosis/forward/pod-phase.js';
 import { runWithChange, type Outcome, type Trace } from '../diagnosis/forward/run.js';
+import { rivalOwners, rivalsTiedWith } from '../diagnosis/forward/rivals.js';
 import { workloadFloor, type Floor } from '../diagnosis/guards/budgets.js';
 import { nextPod } from '../diagnosis/rollout/surge-proof.js';
 import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
@@ -90,7 +91,8 @@ export function provePlan(ctx: AnalysisContext, plan: RemediationPlan): ProofVer
       steps: stepsInWords(ran.outcome),
       ...atResume,
     };
-    const verdict = judged(proof, floor);
+    const order = orderDependence(ctx, plan, change, label);
+    const verdict = judged(order ? { ...proof, dependsOnOrder: order } : proof, floor);
     const again = trace.failingAtEnd.filter((n) => n && crash?.crashesOn(n));
     return isRelief(plan) &&
       verdict.verdict === 'proved' &&
@@ -115,6 +117,34 @@ export function provePlan(ctx: AnalysisContext, plan: RemediationPlan): ProofVer
     ...atResume,
   };
   return judged(proof, floor);
+}
+
+/**
+ * Other workloads' Pending pods of our priority may be placed first (forward/rivals.ts):
+ * the plan run again with theirs ahead of ours. Undefined where no such pod waits or the
+ * plan reaches its goal either way; otherwise which workloads, and what happens then.
+ */
+function orderDependence(
+  ctx: AnalysisContext,
+  plan: RemediationPlan,
+  change: Intervention | undefined,
+  label: string,
+): PlanProof['dependsOnOrder'] {
+  if (!change) return undefined;
+  const rivals = rivalsTiedWith(ctx, nextPod(ctx.snapshot));
+  if (rivals.length === 0) return undefined;
+  const paused = workloadKind(ctx.snapshot).paused(workloadKind(ctx.snapshot).object(ctx.snapshot));
+  const theirs = runWithChange(ctx, { ...change, ...(paused ? { resumed: true } : {}) }, 'theirs-first');
+  if (!theirs.trace || theirs.outcome.result === 'unknown' || theirs.outcome.result === 'moving')
+    return undefined;
+  const refusal = goalRefusal(ctx, plan, theirs.outcome, theirs.trace, label);
+  if (!refusal) return undefined;
+  const took = new Set(theirs.outcome.steps.flatMap((s) => (s.kind === 'rival-placed' ? [s.pod] : [])));
+  const owners = rivalOwners(rivals.filter((r) => took.has(r.pod.metadata.name ?? '')));
+  return {
+    rivals: owners || rivalOwners(rivals),
+    otherwise: refusal.replace(`${label}: `, '').replace(/^run forward, /, ''),
+  };
 }
 
 function judged(proof: PlanProof, floor: Floor | 'unknown' | undefined): ProofVerdict {

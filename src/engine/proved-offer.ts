@@ -17,7 +17,20 @@ export function offerProved(
   plans: readonly RemediationPlan[],
   note: NotOffered,
 ): RemediationPlan[] {
-  return provedOnly(ctx, plans, note).map((plan) => withAutoscalerWarning(ctx, plan));
+  return provedOnly(ctx, plans, note).map((plan) => withAutoscalerWarning(ctx, withOrderWarning(plan)));
+}
+
+/** A plan that reaches its goal only if ours win the scheduler's queue says so first (plan-proof.ts orderDependence). */
+function withOrderWarning(plan: RemediationPlan): RemediationPlan {
+  const order = plan.proof?.dependsOnOrder;
+  if (!order) return plan;
+  return {
+    ...plan,
+    warnings: [
+      `Pending pods of ${order.rivals} wait for the same room at the same priority: the scheduler may place them first, and then ${order.otherwise}. Apply it only once they are placed or gone, or make room for both.`,
+      ...plan.warnings,
+    ],
+  };
 }
 
 /**

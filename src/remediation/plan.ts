@@ -148,6 +148,12 @@ export interface PlanProof {
   atResume?: true;
   /** Why the plan was checked rather than run. */
   why?: string;
+  /**
+   * It reaches its goal only where the scheduler places our pods before other
+   * workloads' Pending pods of the same priority (forward/rivals.ts): which workloads,
+   * and what happens when theirs go first.
+   */
+  dependsOnOrder?: { rivals: string; otherwise: string };
 }
 
 /**

@@ -13,7 +13,14 @@ export function proofSentence(proof: PlanProof): string {
     proof.method === 'run'
       ? `Run forward${resumed}: serving replicas go no lower than ${lowest} of ${wanted} (${now} now)`
       : `Checked, not run (${proof.why ?? 'the model cannot follow it'})${resumed}: ${lowest} of ${wanted} replicas keep serving while it acts (${now} now)`;
-  return `${head}${floorWords(proof)}.`;
+  return `${head}${floorWords(proof)}.${orderWords(proof)}`;
+}
+
+/** A goal reached only if ours win the scheduler's queue against pods of other workloads. */
+function orderWords(proof: PlanProof): string {
+  const order = proof.dependsOnOrder;
+  if (!order) return '';
+  return ` It depends on the order the scheduler takes pending pods in: ${order.rivals} wait${/ pods\)$|, /.test(order.rivals) ? '' : 's'} for room at the same priority, and if theirs are placed first ${order.otherwise}.`;
 }
 
 export function proofSteps(proof: PlanProof): string | undefined {
@@ -42,5 +49,6 @@ export function proofBrief(proof: PlanProof): string {
         : proof.belowFloor
           ? `, ${proof.belowFloor} below PodDisruptionBudget ${floor.budget}`
           : `; PodDisruptionBudget ${floor.budget} needs ${floor.minServing}`;
-  return `${how}${resumed}: lowest ${lowest} of ${wanted} serving${guard}.`;
+  const order = proof.dependsOnOrder ? `; depends on the order against ${proof.dependsOnOrder.rivals}` : '';
+  return `${how}${resumed}: lowest ${lowest} of ${wanted} serving${guard}${order}.`;
 }

@@ -155,6 +155,22 @@ describe('assembleSnapshot selection rules', () => {
       assembleSnapshot({ kind: 'Deployment', namespace: 'shop', name: 'web' }, objects(plain)).nodesComplete,
     ).toBe(false);
   });
+
+  // They compete with ours for room (forward/rivals.ts): every namespace's, not ours, not going.
+  it("keeps other workloads' pods waiting for a node as rivals, whatever their namespace", () => {
+    const plain = makeDeployment('web', { namespace: 'shop' });
+    const plainRs = makeReplicaSet(plain, 'eee');
+    const batch = makeReplicaSet(makeDeployment('batch', { namespace: 'jobs' }), 'fff');
+    const waiting = makePod(batch, 'w', undefined, { phase: 'Pending' });
+    const going = { ...makePod(batch, 'g', undefined, { phase: 'Pending' }) };
+    going.metadata = { ...going.metadata, deletionTimestamp: '2026-11-22T03:00:00Z' };
+    const ours = makePod(plainRs, 'p', undefined, { phase: 'Pending' });
+    const result = assembleSnapshot(
+      { kind: 'Deployment', namespace: 'shop', name: 'web' },
+      objects(plain, plainRs, ours, waiting, going, makeNode('node-1')),
+    );
+    expect(result.pendingPods?.map((p) => p.metadata.name)).toEqual([waiting.metadata.name]);
+  });
 });
 
 describe('newestTimestamp', () => {

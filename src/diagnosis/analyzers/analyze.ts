@@ -56,7 +56,10 @@ export function analyze(collected: WorkloadSnapshot, options: AnalyzeOptions = {
   }
   let reconciled = findings;
   try {
-    reconciled = withAutoscalerSaid(context, leadWithRollback(context, reconcileWithForward(context, findings)));
+    reconciled = withAutoscalerSaid(
+      context,
+      leadWithRollback(context, reconcileWithForward(context, findings)),
+    );
   } catch (error) {
     analyzerErrors.push({ analyzer: 'forward-model', message: errorMessage(error) });
   }

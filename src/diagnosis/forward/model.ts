@@ -6,6 +6,7 @@
 import type { Node, Pod } from '../k8s.js';
 import type { QuotaLedger, World } from './world.js';
 import type { ModelPod, ModelPods } from './model-pods.js';
+import type { QueueOrder, Rival } from './rivals.js';
 
 export type { ModelPod } from './model-pods.js';
 
@@ -64,7 +65,9 @@ export type Step =
   /** A new pod of a template known to crash there started on `node` and crash-loops. */
   | { kind: 'crashed'; pod: string; node: string }
   /** A pod the plan deletes. */
-  | { kind: 'deleted'; pod: string };
+  | { kind: 'deleted'; pod: string }
+  /** Another workload's Pending pod (rivals.ts) is bound to `node`, taking room there. */
+  | { kind: 'rival-placed'; pod: string; node: string; owner: string };
 
 export interface Model {
   world: World;
@@ -81,6 +84,8 @@ export interface Model {
   refusedBy?: QuotaLedger;
   /** Pods of others the scheduler preempted, gone at the next tick. */
   victims: Pod[];
+  /** Other workloads' terminating pods, gone at the first tick (rivals.ts). */
+  leaving: Pod[];
   /**
    * The scheduler's own latest word says preemption finds no victim for a Pending pod
    * of this priority: the model preempts nothing for pods of this priority or lower
@@ -97,6 +102,9 @@ export interface Model {
    * undefined: no crash known. A pod the model makes on such a node never becomes Ready.
    */
   crashesOn?: (node: string) => boolean;
+  /** Other workloads' Pending pods not placed yet (rivals.ts), and where they stand in the queue. */
+  rivals: Rival[];
+  order: QueueOrder;
   /** The serving (available) pods of the workload: at the start and the lowest on the way. */
   serving: { start: number; lowest: number };
   /** A plan's stepped scale of the old ReplicaSets: one replica at a time, each once the last new pod is Ready. */

@@ -124,9 +124,9 @@ function reconcileVerdicts(ctx: AnalysisContext, findings: readonly Draft[]): Dr
   if (withoutOld?.result === 'blocked') {
     const converted = waitsBesideDeadlock(ctx, asIs, withoutOld)
       ? [...findings]
-      : noOrderHelps(findings, asIs, ctx);
+      : noOrderHelps(findings, asIs, withoutOld, ctx);
     if (converted.some((f) => SAYS_NOT_FINISHING.has(f.code))) return converted;
-    return [...converted, capacityFinding(ctx, asIs, [])];
+    return [...converted, capacityFinding(ctx, asIs, withoutOld, [])];
   }
   // The end-state proof (ticks 0: the kinds not followed step by step) says blocked with
   // the old pods there and makes no claim without them: they hold the room (blue-green).
@@ -187,23 +187,45 @@ function waitsBesideDeadlock(
 function noOrderHelps(
   findings: readonly Draft[],
   asIs: Extract<Outcome, { result: 'blocked' }>,
+  withoutOld: Extract<Outcome, { result: 'blocked' }>,
   ctx: AnalysisContext,
 ): Draft[] {
   const deadlocks = findings.filter((f) => f.code === 'RolloutSurgeDeadlock');
   if (deadlocks.length === 0) return [...findings];
   const rest = findings.filter((f) => f.code !== 'RolloutSurgeDeadlock');
   const code: FindingCode = asIs.pending.length > 0 ? 'Unschedulable' : 'QuotaExceeded';
-  if (rest.some((f) => f.code === code)) return rest;
+  const rivals = rivalsFirst(withoutOld);
+  if (rest.some((f) => f.code === code))
+    return rivals
+      ? rest.map((f) => (f.code === code ? { ...f, evidence: [...f.evidence, rivalsNote(rivals)] } : f))
+      : rest;
   const evidence = deadlocks.flatMap((f) => f.evidence.filter((e) => e.type !== 'strategy'));
-  return [...rest, capacityFinding(ctx, asIs, evidence)];
+  return [...rest, capacityFinding(ctx, asIs, withoutOld, evidence)];
+}
+
+/** The other workloads whose Pending pods took room in the run (rivals.ts), as kubectl names them. */
+function rivalsFirst(outcome: Outcome): string | undefined {
+  if (!('steps' in outcome)) return undefined;
+  const owners = [...new Set(outcome.steps.flatMap((s) => (s.kind === 'rival-placed' ? [s.owner] : [])))];
+  return owners.length > 0 ? owners.join(', ') : undefined;
+}
+
+function rivalsNote(owners: string): Evidence {
+  return {
+    type: 'note',
+    text: `With this workload's old pods gone, the room they free goes first to Pending pods of ${owners}, ahead of ours in the scheduler's queue (a higher priority): they take it in any order.`,
+  };
 }
 
 /** The new pods fit no node, or no quota, whatever happens to the old ones. */
 function capacityFinding(
   ctx: AnalysisContext,
   asIs: Extract<Outcome, { result: 'blocked' }>,
+  withoutOld: Extract<Outcome, { result: 'blocked' }>,
   evidence: Evidence[],
 ): Draft {
+  const rivals = rivalsFirst(withoutOld);
+  if (rivals) evidence = [...evidence, rivalsNote(rivals)];
   const unschedulable = asIs.pending.length > 0;
   const pending = new Set(asIs.pending);
   const scheduling =
@@ -217,7 +239,9 @@ function capacityFinding(
     code: unschedulable ? 'Unschedulable' : 'QuotaExceeded',
     severity: 'critical',
     summary: unschedulable
-      ? `The rollout can never finish: ${asIs.pending.length === 1 ? 'a new pod fits' : `${asIs.pending.length} new pods fit`} no node even with this workload's old pods gone. No strategy change helps, and letting old pods go first only takes serving replicas down: make room, or change the template.`
+      ? rivals
+        ? `The rollout can never finish: with this workload's old pods gone, the room they free goes first to Pending pods of ${rivals} (a higher priority), and ${asIs.pending.length === 1 ? 'the new pod' : `${asIs.pending.length} new pods`} then fit no node. No strategy change helps, and letting old pods go first only takes serving replicas down: make room, or settle the priorities.`
+        : `The rollout can never finish: ${asIs.pending.length === 1 ? 'a new pod fits' : `${asIs.pending.length} new pods fit`} no node even with this workload's old pods gone. No strategy change helps, and letting old pods go first only takes serving replicas down: make room, or change the template.`
       : `The rollout can never finish: ${quotaRefuses(asIs.quota)} the new pods even with this workload's old pods gone. Raise the quota or free it elsewhere; letting old pods go first only takes serving replicas down.`,
     evidence: [...evidence, ...scheduling, podsAsTheyAre(ctx)],
   };

@@ -12,7 +12,7 @@
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Node, Pod, Toleration } from '../k8s.js';
-import { selectsNode, untoleratedTaints } from '../base/node-match.js';
+import { isEligible, selectsNode, untoleratedTaints } from '../base/node-match.js';
 import { claimNames } from '../base/pod-constraints.js';
 import { placementContext, usesClaim } from '../placement/placement.js';
 import { quotaEntries, refusedRevisions } from '../rollout/create-refusals.js';
@@ -47,6 +47,7 @@ import { finalStateShortfall } from './final-state.js';
 import type { StepShortfall } from './canary-steps.js';
 import { proxyStrategy } from './proxy-strategy.js';
 import { assessRollout } from '../rollout/rollout-assessment.js';
+import { leavingNeighbours, rivalsOf, type QueueOrder, type Rival } from './rivals.js';
 
 export type Outcome =
   | { result: 'completes'; ticks: number; steps: Step[] }
@@ -109,8 +110,12 @@ const DAEMON_TOLERATIONS: Toleration[] = [
   { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
 ];
 
-export function runForward(ctx: AnalysisContext, variant: Variant): Outcome {
-  return run(ctx, variant).outcome;
+export function runForward(
+  ctx: AnalysisContext,
+  variant: Variant,
+  order: QueueOrder = 'ours-first',
+): Outcome {
+  return run(ctx, variant, undefined, order).outcome;
 }
 
 /**
@@ -121,20 +126,22 @@ export function runForward(ctx: AnalysisContext, variant: Variant): Outcome {
 export function runWithChange(
   ctx: AnalysisContext,
   change: Intervention,
+  order: QueueOrder = 'ours-first',
 ): { outcome: Outcome; trace?: Trace } {
-  return run(ctx, change.template ? 'next-rollout' : 'as-is', change);
+  return run(ctx, change.template ? 'next-rollout' : 'as-is', change, order);
 }
 
 function run(
   ctx: AnalysisContext,
   variant: Variant,
   change?: Intervention,
+  order: QueueOrder = 'ours-first',
 ): { outcome: Outcome; trace?: Trace } {
   // A manifest's StatefulSet or Argo Rollout: an end state or a canary step no node can
   // hold is proved first (final-state.ts); the stand-in run says the rest.
   const short = variant === 'candidate' && !change ? unheldEndState(ctx) : undefined;
   if (short) return { outcome: { result: 'blocked', ticks: 0, steps: [], ...short } };
-  const built = buildModel(ctx, variant, change);
+  const built = buildModel(ctx, variant, change, order);
   if ('why' in built) {
     if (change) return { outcome: { result: 'unknown', why: built.why } };
     return { outcome: withNodesComing(ctx, variant, unbuilt(ctx, variant, built)) };
@@ -209,7 +216,12 @@ function settle(model: Model): Outcome {
   return { result: 'unknown', why: `the model did not settle within ${cap} steps` };
 }
 
-function buildModel(ctx: AnalysisContext, variant: Variant, change?: Intervention): Model | Unbuilt {
+function buildModel(
+  ctx: AnalysisContext,
+  variant: Variant,
+  change?: Intervention,
+  order: QueueOrder = 'ours-first',
+): Model | Unbuilt {
   const { snapshot } = ctx;
   if (snapshot.coverage.nodes !== 'complete') return { why: 'not every node was read', unread: true };
   const known = new Set(snapshot.nodes.map((n) => n.metadata.name ?? ''));
@@ -281,12 +293,17 @@ function buildModel(ctx: AnalysisContext, variant: Variant, change?: Interventio
     steps: [],
     refused: 0,
     victims: [],
+    // Other workloads' pods on their way out are gone at the first step (rivals.ts).
+    leaving: [...leavingNeighbours(ctx)],
     changes: 0,
+    rivals: [...rivalsOf(ctx)],
+    order,
     preemptionHeld: heldPriority(
       pods.filter((p) => p.phase === 'pending' && schedulerFoundNoVictim(ctx, p.pod)),
     ),
     serving: { start: countServing(pods), lowest: countServing(pods) },
   };
+  for (const pod of model.leaving) model.steps.push({ kind: 'gone', pod: pod.metadata.name ?? '' });
   const crash = currentTemplateCrash(ctx);
   if (crash) model.crashesOn = crash.crashesOn;
   if (change) applyChange(model, change, gone);
@@ -465,6 +482,12 @@ function tick(model: Model): void {
     model.world.remove(victim);
     model.preemptionHeld = undefined;
   }
+  for (const pod of model.leaving.splice(0)) {
+    model.world.remove(pod);
+    // The scheduler's "no victims" stands until room changes where our pods may go.
+    const node = model.nodes.find((n) => n.metadata.name === pod.spec.nodeName);
+    if (node && isEligible(node, model.newTemplate.spec)) model.preemptionHeld = undefined;
+  }
   for (const pod of model.pods.inPhase('terminating')) {
     model.preemptionHeld = undefined;
     model.pods.delete(pod);
@@ -499,12 +522,15 @@ function schedule(model: Model): void {
   let leavingSet: Set<Pod> | undefined;
   const leaving = (): Set<Pod> =>
     (leavingSet ??= new Set<Pod>([...model.victims, ...model.pods.inPhase('terminating').map((p) => p.pod)]));
-  const pending = model.pods
-    .inPhase('pending')
-    .sort((a, b) => (b.pod.spec.priority ?? 0) - (a.pod.spec.priority ?? 0));
+  const pending = queue(model);
   // Pods of one template that found no node this tick: the next one of it finds none either.
   const unplaced = new Set<unknown>();
-  for (const pod of pending) {
+  for (const entry of pending) {
+    if ('owner' in entry) {
+      placeRival(model, entry);
+      continue;
+    }
+    const pod = entry;
     const nodes = pod.target ? model.nodes.filter((n) => n.metadata.name === pod.target) : model.nodes;
     const shape = pod.target ? undefined : pod.pod.spec.containers;
     if (shape && unplaced.has(shape) && held(model, pod.pod)) continue;
@@ -534,6 +560,33 @@ function schedule(model: Model): void {
     });
     model.changes += 1;
   }
+}
+
+/**
+ * The scheduler's queue this tick: by priority, and at equal priority ours and the
+ * rivals in the order the run takes (rivals.ts); each group keeps its own order.
+ */
+function queue(model: Model): (ModelPod | Rival)[] {
+  const ours = model.pods.inPhase('pending');
+  const entries: (ModelPod | Rival)[] =
+    model.order === 'theirs-first' ? [...model.rivals, ...ours] : [...ours, ...model.rivals];
+  return entries.sort((a, b) => (b.pod.spec.priority ?? 0) - (a.pod.spec.priority ?? 0));
+}
+
+/** A rival bound where it fits (it preempts nothing): the room is gone for ours. */
+function placeRival(model: Model, rival: Rival): void {
+  const node = model.world.placeOn(rival.pod, model.nodes);
+  if (!node) return;
+  const name = node.metadata.name ?? '';
+  model.world.bind(rival.pod, name);
+  model.rivals.splice(model.rivals.indexOf(rival), 1);
+  model.steps.push({
+    kind: 'rival-placed',
+    pod: rival.pod.metadata.name ?? '',
+    node: name,
+    owner: rival.owner,
+  });
+  model.changes += 1;
 }
 
 /** A ReadWriteOnce volume the pod needs is held by a pod on another node (it cannot attach here). */

@@ -29,5 +29,7 @@ export function stepWords(step: Step): string {
       return `a new pod starts on ${step.node} and crash-loops there`;
     case 'deleted':
       return `pod ${step.pod} is deleted`;
+    case 'rival-placed':
+      return `${step.owner}'s pending pod ${step.pod} takes the room on ${step.node}`;
   }
 }

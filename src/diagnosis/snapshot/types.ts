@@ -135,6 +135,12 @@ export interface SnapshotCommon {
    * ResourceQuotas charge). Every one of them where `coverage.podsReadOn` is 'all'.
    */
   namespacePods?: Pod[];
+  /**
+   * Other workloads' pods waiting for a node (unbound, not terminating), of any
+   * namespace read: they compete with ours for room the scheduler finds or a plan
+   * frees (DESIGN.md §4e; forward/rivals.ts). Absent: not read.
+   */
+  pendingPods?: Pod[];
   /** Previous-container log tails of crashing containers, keyed `pod/container`. */
   logs: Record<string, string>;
   /** Reads that failed for lack of permission; empty when everything was readable. */

@@ -92,6 +92,7 @@ export function selectWorkload(
     pvcs,
     otherPods: others,
     namespacePods: namespacePods(read.neighbours, pods, target.namespace),
+    pendingPods: pendingPods(read.neighbours, pods),
     logs: { ...options.logs },
     accessProblems: [...(options.accessProblems ?? [])],
     coverage: options.coverage,
@@ -152,6 +153,18 @@ function namespacePods(neighbours: readonly Pod[], pods: readonly Pod[], namespa
     if (ours.has(key) || seen.has(key)) return false;
     seen.add(key);
     return (p.metadata.namespace ?? namespace) === namespace && !isTerminal(p);
+  });
+}
+
+/** Other workloads' pods waiting for a node, each once (they compete with ours for room). */
+function pendingPods(neighbours: readonly Pod[], pods: readonly Pod[]): Pod[] {
+  const ours = new Set(pods.map((p) => p.metadata.uid ?? `${p.metadata.namespace}/${p.metadata.name}`));
+  const seen = new Set<string>();
+  return neighbours.filter((p) => {
+    const key = p.metadata.uid ?? `${p.metadata.namespace}/${p.metadata.name}`;
+    if (ours.has(key) || seen.has(key)) return false;
+    seen.add(key);
+    return isUnscheduled(p) && !isTerminal(p) && !p.metadata.deletionTimestamp;
   });
 }
 

@@ -182,7 +182,7 @@ export async function collectSnapshot(
         ...around.olderLists.flatMap((l) => l?.items ?? []),
         ...around.boundNodes,
       ],
-      neighbours: around.neighbours.pods,
+      neighbours: [...around.neighbours.pods, ...(second.pendingList?.items ?? [])],
       ...(around.dra?.dra ? { dra: around.dra.dra } : {}),
     },
     { capturedAt, coverage, logs: around.logs, accessProblems: reads.problems },
@@ -275,7 +275,12 @@ interface OurObjects {
   ownerSettings?: OwnerSettingsRead;
   serverVersion?: string;
   resourceQuotas?: ResourceQuota[];
+  /** Other workloads' pods waiting for a node, every namespace (forward/rivals.ts). */
+  pendingList?: ListResult<Pod>;
 }
+
+/** Pods waiting for a node, cluster-wide, at most this many (one page). */
+const PENDING_PAGE = 500;
 
 async function readOurObjects(
   reads: Reads,
@@ -293,42 +298,68 @@ async function readOurObjects(
     metadata: object.metadata,
   });
   const asksVersion = workloadKind(ref.kind).readsServerVersion?.(object) === true;
-  const [revisionList, podList, eventList, early, pvcList, draReads, ownerSettings, serverVersion, quotas] =
-    await Promise.all([
-      optional(() =>
-        listObjects<RevisionObject>(client, {
-          resource: workloadKind(ref.kind).revisionObjects.resource,
-          namespace,
-          query: { labelSelector: selector },
-        }),
+  const [
+    revisionList,
+    podList,
+    eventList,
+    early,
+    pvcList,
+    draReads,
+    ownerSettings,
+    serverVersion,
+    quotas,
+    pendingList,
+  ] = await Promise.all([
+    optional(() =>
+      listObjects<RevisionObject>(client, {
+        resource: workloadKind(ref.kind).revisionObjects.resource,
+        namespace,
+        query: { labelSelector: selector },
+      }),
+    ),
+    // Paged and bounded: a DaemonSet on 5,000 nodes has 5,000 pods (one page); past
+    // OUR_PODS_PAGE × OUR_PODS_PAGES the pods are 'partial' and the gap says so.
+    optional(() =>
+      listObjects<Pod>(
+        client,
+        { resource: 'pods', namespace, query: { labelSelector: selector } },
+        { limit: OUR_PODS_PAGE, maxPages: OUR_PODS_PAGES },
       ),
-      // Paged and bounded: a DaemonSet on 5,000 nodes has 5,000 pods (one page); past
-      // OUR_PODS_PAGE × OUR_PODS_PAGES the pods are 'partial' and the gap says so.
-      optional(() =>
-        listObjects<Pod>(
-          client,
-          { resource: 'pods', namespace, query: { labelSelector: selector } },
-          { limit: OUR_PODS_PAGE, maxPages: OUR_PODS_PAGES },
-        ),
+    ),
+    optional(() =>
+      listObjects<KubeEvent>(
+        client,
+        { resource: 'events', namespace },
+        { limit: EVENT_PAGE, maxPages: EVENT_PAGES },
       ),
-      optional(() =>
-        listObjects<KubeEvent>(
-          client,
-          { resource: 'events', namespace },
-          { limit: EVENT_PAGE, maxPages: EVENT_PAGES },
-        ),
+    ),
+    plan.eligibleEarly ? reads.listNodes(plan.nodeSelector) : Promise.resolve(undefined),
+    claims,
+    usesClaims(template)
+      ? readDra(client, namespace, template, problems, gaps)
+      : extendedResources(template).length > 0
+        ? readDeviceClasses(client, problems)
+        : Promise.resolve(undefined),
+    readOwnerSettings(client, owner, { argocdNamespace: options.argocdNamespace }),
+    asksVersion ? readServerVersion(client) : Promise.resolve(undefined),
+    readResourceQuotas(client, namespace, gaps),
+    // Pods of any workload waiting for a node compete with ours for room: one list by
+    // the apiserver's nodeName index (unbound pods only), not a read of every pod.
+    optional(() =>
+      listObjects<Pod>(
+        client,
+        { resource: 'pods', query: { fieldSelector: 'spec.nodeName=' } },
+        { limit: PENDING_PAGE, maxPages: 1 },
       ),
-      plan.eligibleEarly ? reads.listNodes(plan.nodeSelector) : Promise.resolve(undefined),
-      claims,
-      usesClaims(template)
-        ? readDra(client, namespace, template, problems, gaps)
-        : extendedResources(template).length > 0
-          ? readDeviceClasses(client, problems)
-          : Promise.resolve(undefined),
-      readOwnerSettings(client, owner, { argocdNamespace: options.argocdNamespace }),
-      asksVersion ? readServerVersion(client) : Promise.resolve(undefined),
-      readResourceQuotas(client, namespace, gaps),
-    ]);
+    ),
+  ]);
+  if (pendingList?.truncated)
+    gaps.push({
+      about: 'neighbours',
+      what: `pods waiting for a node past the first ${pendingList.items.length}`,
+      reason: 'capped',
+      settle: 'kubectl get pods -A --field-selector spec.nodeName= -o yaml, and diagnose from the dump',
+    });
   const ownerSettingsGap = ownerSettings ? ownerGap(ownerSettings) : undefined;
   if (ownerSettingsGap) gaps.push(ownerSettingsGap);
   return {
@@ -341,6 +372,7 @@ async function readOurObjects(
     ...(ownerSettings ? { ownerSettings } : {}),
     ...(serverVersion ? { serverVersion } : {}),
     ...(quotas ? { resourceQuotas: quotas } : {}),
+    ...(pendingList ? { pendingList } : {}),
   };
 }
 

@@ -1,0 +1,63 @@
+/**
+ * Other workloads beside ours in the forward model (DESIGN.md §4e, issue 63.3):
+ * - their Pending pods (rivals) wait in the scheduler's one queue with ours, ordered by
+ *   priority and then by when each was queued (PrioritySort): a rival of higher priority
+ *   takes room first, one of lower priority after ours, and at equal priority the order
+ *   is not ours to know. A verdict that the rollout can never finish is held to the order
+ *   that favours it (ours first); a plan is proved in both, or says it depends on them;
+ * - their terminating pods (not past their deadline, on a node whose kubelet reports)
+ *   are gone at the first step, as ours are: room a neighbour's progress frees is room.
+ * Rivals bind where they fit and preempt nothing (their preemption, if any, the scheduler
+ * already tried): what they take is lost to ours, what they leave is not.
+ */
+import type { AnalysisContext } from '../analysis-context.js';
+import type { Pod } from '../k8s.js';
+import { workloadOfPod } from '../base/owners.js';
+import { isStuckTerminating, isTerminating } from '../base/pods.js';
+import { heldBeforeScheduling } from '../scheduling/held-back.js';
+import { kubeletReports } from './pod-phase.js';
+
+/** Where rivals of our priority stand in the queue: behind ours, or ahead of them. */
+export type QueueOrder = 'ours-first' | 'theirs-first';
+
+export interface Rival {
+  pod: Pod;
+  /** Its workload as kubectl names it ("deployment/batch"). */
+  owner: string;
+}
+
+/** Other workloads' pods waiting for a node that the scheduler will judge (not held back by a gate). */
+export function rivalsOf(ctx: AnalysisContext): readonly Rival[] {
+  return ctx.once('forward-rivals', () =>
+    (ctx.snapshot.pendingPods ?? [])
+      .filter((pod) => !heldBeforeScheduling(pod))
+      .map((pod) => ({ pod, owner: workloadOfPod(pod) })),
+  );
+}
+
+/** Rivals at the priority of `ours`: those only the queue's order puts ahead of it or behind. */
+export function rivalsTiedWith(ctx: AnalysisContext, ours: Pod): Rival[] {
+  const priority = ours.spec.priority ?? 0;
+  return rivalsOf(ctx).filter((r) => (r.pod.spec.priority ?? 0) === priority);
+}
+
+/** Other workloads' pods on their way out that will be gone soon (their node's kubelet confirms it). */
+export function leavingNeighbours(ctx: AnalysisContext): Pod[] {
+  return ctx.once('forward-leaving-neighbours', () => {
+    const { snapshot } = ctx;
+    const nodes = new Map(snapshot.nodes.map((n) => [n.metadata.name ?? '', n]));
+    return snapshot.otherPods.filter(
+      (p) =>
+        isTerminating(p) &&
+        !isStuckTerminating(p, snapshot.capturedAt) &&
+        kubeletReports(nodes.get(p.spec.nodeName ?? '')),
+    );
+  });
+}
+
+/** "deployment/batch (2 pods), job/nightly": the workloads of `rivals`, each once. */
+export function rivalOwners(rivals: readonly Rival[]): string {
+  const counts = new Map<string, number>();
+  for (const r of rivals) counts.set(r.owner, (counts.get(r.owner) ?? 0) + 1);
+  return [...counts].map(([owner, n]) => (n > 1 ? `${owner} (${n} pods)` : owner)).join(', ');
+}
