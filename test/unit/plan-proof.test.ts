@@ -10,7 +10,7 @@ import { diagnose } from '../../src/engine/diagnose.js';
 import { proofBrief, proofSentence } from '../../src/remediation/proof-text.js';
 import { renderText } from '../../src/report/text.js';
 import type { PlanProof, RemediationPlan } from '../../src/remediation/plan.js';
-import { makeNode, makeSnapshot } from '../support/k8s-builders.js';
+import { makeDeployment, makeNode, makePod, makeReplicaSet, makeSnapshot } from '../support/k8s-builders.js';
 import { edgeIngress, pendingRolloutSnapshot, PORTS_MESSAGE, rollout } from '../support/rollout-scenarios.js';
 import { crashScenario } from '../support/crash-fixtures.js';
 
@@ -102,6 +102,27 @@ describe('plans run forward against the disruption budget', () => {
     const rolling = diagnose(snapshot).remediations.find((p) => p.kind === 'set-rolling-update');
     expect(rolling?.proof?.floor).toMatchObject({ minServing: 2 });
     expect(rolling?.proof?.belowFloor).toBeUndefined();
+  });
+
+  // issue 63.3: a budget shared by two workloads is judged with the other member as it is.
+  it('no status yet: the other member it also selects counts as it is, so one short of serving raises our floor', () => {
+    /** The ingress budget (maxUnavailable 1) also selects 2 pods of deployment/ingress-canary, `ready` of them Ready. */
+    const shared = (ready: number): DeploymentSnapshot => {
+      const snapshot = ingress({ maxUnavailable: 1 });
+      const canaryRs = makeReplicaSet(makeDeployment('ingress-canary', { namespace: 'vision' }), 'c4n4r');
+      const members = [0, 1].map((i) => {
+        const pod = makePod(canaryRs, `m${i}`, 'edge-1', { phase: 'Running', ready: i < ready });
+        pod.metadata.labels = { ...pod.metadata.labels, app: 'ingress' };
+        return pod;
+      });
+      return { ...snapshot, namespacePods: members, otherPods: [...snapshot.otherPods, ...members] };
+    };
+    // 5 expected (3 + 2), 4 must serve: both members serve, so 2 of ours must; one does, 3 of ours.
+    const floorOf = (s: DeploymentSnapshot): unknown =>
+      diagnose(s).remediations.find((p) => p.kind === 'set-rolling-update')?.proof?.floor ??
+      diagnose(s).notOffered?.find((n) => n.kind === 'set-rolling-update')?.reason;
+    expect(floorOf(shared(2))).toMatchObject({ minServing: 2 });
+    expect(String(JSON.stringify(floorOf(shared(1))))).toMatch(/"minServing":3|3 must serve/);
   });
 
   it('budgets not read: the floor is unknown, said so, never taken for none', () => {

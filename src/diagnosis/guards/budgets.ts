@@ -11,7 +11,7 @@
  * own serving pods. Budgets not read leave the floor unknown, never absent.
  */
 import type { AnalysisContext } from '../analysis-context.js';
-import type { PodDisruptionBudget } from '../k8s.js';
+import type { Pod, PodDisruptionBudget } from '../k8s.js';
 import { matchesLabelSelector } from '../base/pod-constraints.js';
 import { isReady } from '../base/pods.js';
 import { workloadKind } from '../workloads/index.js';
@@ -70,17 +70,48 @@ function floorOf(ctx: AnalysisContext, budget: PodDisruptionBudget): Floor | und
   const fresh =
     status?.desiredHealthy !== undefined &&
     (status.observedGeneration ?? 0) >= (budget.metadata.generation ?? 0);
-  const others = fresh ? Math.max(0, (status.currentHealthy ?? 0) - ours) : 0;
-  const desired = fresh ? (status.desiredHealthy ?? 0) : desiredHealthy(spec, scale);
+  if (fresh) {
+    const others = Math.max(0, (status.currentHealthy ?? 0) - ours);
+    return floor(budget, Math.max(0, (status.desiredHealthy ?? 0) - others));
+  }
+  // No status to go by: the other workloads' pods the budget selects count as they are
+  // (their Ready pods serve, the others do not) and are part of the expected count, so a
+  // member short of serving replicas raises our floor (a share of a budget is never
+  // judged as if the other member were healthy).
+  const members = otherMembers(ctx, spec.selector);
+  const othersReady = members.filter(isReady).length;
+  const desired = desiredHealthy(spec, scale + members.length);
   if (desired === undefined) return undefined;
+  return floor(budget, Math.max(0, desired - othersReady));
+}
+
+function floor(budget: PodDisruptionBudget, minServing: number): Floor {
+  const spec = budget.spec ?? {};
   return {
     budget: budget.metadata.name ?? '',
-    minServing: Math.max(0, desired - others),
+    minServing,
     rule:
       spec.maxUnavailable !== undefined
         ? `maxUnavailable ${spec.maxUnavailable}`
         : `minAvailable ${spec.minAvailable ?? 0}`,
   };
+}
+
+/** Other workloads' live pods of the namespace the budget's selector also takes. */
+function otherMembers(
+  ctx: AnalysisContext,
+  selector: NonNullable<PodDisruptionBudget['spec']>['selector'],
+): Pod[] {
+  if (!selector) return [];
+  const { snapshot } = ctx;
+  const namespace = snapshot.target.namespace;
+  const pods = snapshot.namespacePods ?? snapshot.otherPods;
+  return pods.filter(
+    (p) =>
+      (p.metadata.namespace ?? namespace) === namespace &&
+      !p.metadata.deletionTimestamp &&
+      matchesLabelSelector(p.metadata.labels ?? {}, selector),
+  );
 }
 
 /** getExpectedPodCount's desiredHealthy from the spec (a budget whose status was not written yet). */
