@@ -23,7 +23,7 @@ export function planRefusal(
 ): string | undefined {
   if (sameStrategy(ctx, plan)) return 'it would set the strategy the workload already has';
   if (code === 'RolloutAtRisk' || !kindOf(plan).spendsAvailability) return undefined;
-  if (availabilityMayBeSpent(ctx)) return undefined;
+  if (availabilityMayBeSpent(ctx) || kindOf(plan).takesNoServingPod?.(ctx, plan)) return undefined;
   const waits = waitingElsewhere(ctx);
   if (waits) return waits;
   return 'run forward, the controllers finish this rollout by themselves, or it cannot finish even with the old pods gone: taking serving pods down would not help';

@@ -17,6 +17,7 @@ import type { Pod } from '../k8s.js';
 import type { Model, ModelPod, PerNodeShape, ReplicaShape } from './model.js';
 import { countReady, live } from './model.js';
 import type { PodPhase } from './pod-phase.js';
+import { deletionCost } from '../rollout/deletion-order.js';
 
 let serial = 0;
 
@@ -78,8 +79,60 @@ function reconcileReplicaSet(model: Model, revision: 'new' | 'old', spec: number
   if (count < spec) {
     for (let i = count; i < spec; i += 1) if (!createPod(model, revision)) break;
   } else if (count > spec) {
-    for (const pod of model.pods.first(revision, DELETE_ORDER, count - spec)) deletePod(model, pod);
+    for (const pod of deletionOrder(model, revision).slice(0, count - spec)) deletePod(model, pod);
   }
+}
+
+/** Go's string order (bytes), as `s.Pods[i].UID < s.Pods[j].UID`. */
+function byUid(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The ReplicaSet controller's deletion order among its live pods (getPodsToDelete ->
+ * controller.ActivePodsWithRanks.Less, LogarithmicScaleDown on): unscheduled, then not
+ * Ready (the phases of DELETE_ORDER), then the lower pod-deletion-cost, then the pod with
+ * more active pods of the workload on its node, then the more recently Ready by
+ * floor(log2(ns since Ready)) with the smaller UID first where that rank ties (pods Ready
+ * seconds apart days ago), then more restarts, then the newer. A pod the model made
+ * became Ready in the run: the most recent of all.
+ */
+function deletionOrder(model: Model, revision: 'new' | 'old'): ModelPod[] {
+  const now = Date.parse(model.world.ctx.snapshot.capturedAt);
+  const onNode = new Map<string, number>();
+  for (const p of model.pods.filter((x) => x.phase !== 'terminating' && x.phase !== 'stuck')) {
+    const node = p.pod.spec.nodeName;
+    if (node) onNode.set(node, (onNode.get(node) ?? 0) + 1);
+  }
+  const readyRank = (p: ModelPod): number => {
+    if (p.made) return 0;
+    const since = p.pod.status?.conditions?.find(
+      (c) => c.type === 'Ready' && c.status === 'True',
+    )?.lastTransitionTime;
+    const at = since ? Date.parse(since) : NaN;
+    if (Number.isNaN(at) || Number.isNaN(now)) return 0;
+    return Math.floor(Math.log2(Math.max(1, (now - at) * 1e6)));
+  };
+  const restarts = (p: ModelPod): number =>
+    (p.pod.status?.containerStatuses ?? []).reduce((sum, c) => sum + (c.restartCount ?? 0), 0);
+  const created = (p: ModelPod): number =>
+    p.made ? Infinity : Date.parse(p.pod.metadata.creationTimestamp ?? '') || 0;
+  const out: ModelPod[] = [];
+  for (const phase of DELETE_ORDER) {
+    const group = model.pods.inPhase(phase).filter((p) => p.revision === revision);
+    group.sort(
+      (a, b) =>
+        deletionCost(a.pod) - deletionCost(b.pod) ||
+        (onNode.get(b.pod.spec.nodeName ?? '') ?? 0) - (onNode.get(a.pod.spec.nodeName ?? '') ?? 0) ||
+        (phase === 'ready'
+          ? readyRank(a) - readyRank(b) || byUid(a.pod.metadata.uid ?? '', b.pod.metadata.uid ?? '')
+          : 0) ||
+        restarts(b) - restarts(a) ||
+        created(b) - created(a),
+    );
+    out.push(...group);
+  }
+  return out;
 }
 
 export function stepReplicas(model: Model, shape: ReplicaShape): void {

@@ -11,6 +11,7 @@ import type { Finding, FindingCode } from '../finding.js';
 import { codeSpan } from '../../text/code-span.js';
 import { workloadKind } from '../workloads/index.js';
 import { currentTemplateCrash } from './crash-model.js';
+import { podPhases } from './pod-phase.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -22,7 +23,56 @@ const WAITS_FOR_ROOM: ReadonlySet<FindingCode> = new Set([
   'QuotaExceeded',
 ]);
 
+/** Findings that name new pods failing on their own (they never become Ready by themselves). */
+const FAILS_ON_ITS_OWN: ReadonlySet<FindingCode> = new Set([
+  'CrashLoopOnNode',
+  'CrashLoop',
+  'OOMKilled',
+  'ImagePullFailure',
+  'ConfigError',
+  'ExecFormatError',
+  'ProbeFailure',
+]);
+
 export function leadWithRollback(ctx: AnalysisContext, findings: readonly Draft[]): Draft[] {
+  return rollbackFirst(ctx, budgetHeldByFailing(ctx, findings));
+}
+
+/**
+ * A surge deadlock whose unavailable budget the failing new pods hold, not the pending
+ * one: the controllers count a bound new pod that is not available exactly as a Pending
+ * one (rolling.go reconcileOldReplicaSets subtracts newRSUnavailablePodCount; Argo's
+ * CalculateReplicaCountsForBasicCanary reads the canary's availableReplicas), so where
+ * those pods, were they available, would already let an old pod go, room is not what
+ * the rollout waits for: the failure is (a crash on one node, say). Letting old pods go
+ * first then spends serving replicas on a budget the failing pods keep using up, and the
+ * failure finding, with its own fixes, is the verdict. Where the controller would keep
+ * every old pod even with them available (a traffic-routed canary's stable, a budget the
+ * Pending pods alone exhaust), the deadlock is a cause of its own and stands.
+ */
+function budgetHeldByFailing(ctx: AnalysisContext, findings: readonly Draft[]): Draft[] {
+  const deadlocks = findings.filter((f) => f.code === 'RolloutSurgeDeadlock');
+  const failure = findings.find((f) => FAILS_ON_ITS_OWN.has(f.code));
+  if (deadlocks.length === 0 || !failure) return [...findings];
+  const { snapshot } = ctx;
+  const kind = workloadKind(snapshot);
+  const phases = podPhases(ctx);
+  const failing = (kind.revisions(snapshot).current?.pods ?? []).filter(
+    (p) => p.spec.nodeName && phases.get(p) === 'failing',
+  );
+  if (failing.length === 0) return [...findings];
+  if (!kind.keepsOldPods(snapshot) || kind.keepsOldPods(snapshot, failing.length)) return [...findings];
+  const names = failing.map((p) => p.metadata.name ?? '').join(', ');
+  const note = {
+    type: 'note' as const,
+    text: `A new pod also waits for room the old pods hold (${deadlocks[0]?.summary ?? ''}). That is not the verdict: the controller already counts the failing new pod${failing.length === 1 ? '' : 's'} ${names} as unavailable, and were ${failing.length === 1 ? 'it' : 'they'} available it would let an old pod go by itself, so the failure, not the strategy, keeps the old pods; letting old pods go first only spends serving replicas while the failure goes on.`,
+  };
+  return findings
+    .filter((f) => f.code !== 'RolloutSurgeDeadlock')
+    .map((f) => (f === failure ? { ...f, evidence: [...f.evidence, note] } : f));
+}
+
+function rollbackFirst(ctx: AnalysisContext, findings: readonly Draft[]): Draft[] {
   const crash = currentTemplateCrash(ctx);
   const crashing = findings.find((f) => f.code === 'CrashLoop');
   if (!crash?.everywhere || !crashing || !findings.some((f) => WAITS_FOR_ROOM.has(f.code)))

@@ -88,22 +88,6 @@ export class ModelPods implements Iterable<ModelPod> {
     return out;
   }
 
-  /**
-   * Up to `n` pods of the revision, taken phase by phase in `order` (each phase in the
-   * order its pods entered it): a controller's deletion order without sorting them all.
-   */
-  first(revision: Revision, order: readonly PodPhase[], n: number): ModelPod[] {
-    const out: ModelPod[] = [];
-    for (const phase of order) {
-      if (this.#counts[revision][phase] === 0) continue;
-      for (const pod of this.#byPhase.get(phase) ?? []) {
-        if (out.length >= n) return out;
-        if (pod.revision === revision) out.push(pod);
-      }
-    }
-    return out;
-  }
-
   /** Serving: available to their controller, whatever their revision. */
   serving(): number {
     return this.#counts.new.ready + this.#counts.old.ready;

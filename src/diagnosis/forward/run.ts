@@ -542,8 +542,16 @@ function schedule(model: Model): void {
       model.changes += 1;
       continue;
     }
-    if (pod.nominated || held(model, pod.pod)) continue;
-    const preemption = model.world.preemption(pod.pod, nodes, leaving());
+    if (held(model, pod.pod)) continue;
+    // A nominated pod waits while its victims leave (PodEligibleToPreemptOthers: a pod of
+    // lower priority still terminating on the nominated node); once they are gone and it
+    // still found no room (another pod took it), it may preempt again.
+    if (pod.nominated && [...leaving()].some((v) => v.spec.nodeName === pod.nominated)) continue;
+    const nominated = model.pods
+      .inPhase('pending')
+      .filter((p) => p !== pod && p.nominated)
+      .map((p) => ({ pod: p.pod, node: p.nominated ?? '' }));
+    const preemption = model.world.preemption(pod.pod, nodes, leaving(), nominated);
     if (!preemption) continue;
     pod.nominated = preemption.node.metadata.name ?? '';
     for (const victim of preemption.victims) {

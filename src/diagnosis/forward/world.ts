@@ -211,10 +211,42 @@ export class World {
     pod: Pod,
     nodes: readonly Node[],
     leaving: ReadonlySet<Pod>,
+    nominated: readonly { pod: Pod; node: string }[] = [],
   ): { node: Node; victims: Pod[] } | undefined {
     if (pod.spec.preemptionPolicy === 'Never') return undefined;
     const priority = pod.spec.priority ?? 0;
     if (!this.#anyBelow(priority)) return undefined;
+    // Pods already nominated to a node, of this pod's priority or higher, count there as
+    // if they ran (the framework's addNominatedPods, RunFilterPluginsWithNominatedPods):
+    // two pods are never promised the same room.
+    const reserved = nominated
+      .filter((n) => (n.pod.spec.priority ?? 0) >= priority)
+      .map((n) => ({ ...n.pod, spec: { ...n.pod.spec, nodeName: n.node } }));
+    if (reserved.length === 0) return this.#preempt(pod, nodes, leaving, priority);
+    for (const r of reserved) {
+      const list = this.ctx.occupantsByNode.get(r.spec.nodeName ?? '') ?? [];
+      list.push(r);
+      this.ctx.occupantsByNode.set(r.spec.nodeName ?? '', list);
+    }
+    this.changed();
+    try {
+      return this.#preempt(pod, nodes, new Set([...leaving, ...reserved]), priority);
+    } finally {
+      for (const r of reserved) {
+        const list = this.ctx.occupantsByNode.get(r.spec.nodeName ?? '');
+        const at = list?.indexOf(r) ?? -1;
+        if (list && at >= 0) list.splice(at, 1);
+      }
+      this.changed();
+    }
+  }
+
+  #preempt(
+    pod: Pod,
+    nodes: readonly Node[],
+    leaving: ReadonlySet<Pod>,
+    priority: number,
+  ): { node: Node; victims: Pod[] } | undefined {
     let best: { node: Node; victims: Pod[] } | undefined;
     for (const node of nodes) {
       if (!isEligible(node, pod.spec)) continue;

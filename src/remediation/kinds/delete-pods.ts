@@ -5,6 +5,8 @@
  * of one. No patch, no Undo; what is watched is the replacements becoming Ready. Pure.
  */
 import { buildDeletePodsPlans, buildForcedRollbackPlans } from '../builders/delete-pods.js';
+import { isReady } from '../../diagnosis/base/pods.js';
+import { podPhases } from '../../diagnosis/forward/pod-phase.js';
 import type { DeletePodsPlan } from '../plan.js';
 import type { RemediationKindModule } from './kind.js';
 import { names, podLines } from './words.js';
@@ -32,6 +34,19 @@ export const deletePods: RemediationKindModule<DeletePodsPlan> & { kind: 'delete
   },
   // The deleted pods stop serving until their replacements are Ready.
   spendsAvailability: true,
+  // Pods that fail on their own (forward/pod-phase.ts 'failing': crash-looping, a container
+  // that cannot start) serve nothing. A StatefulSet's forced rollback (a pod stuck on the
+  // reverted revision, which OrderedReady never replaces) gets the controller going again
+  // even where the rollout cannot finish for another reason (a later ordinal with no
+  // room): the pod comes back at the good revision.
+  takesNoServingPod: (ctx, plan) =>
+    (plan.pods?.length ?? 0) > 0 &&
+    plan.pods.every((named) => {
+      const pod = ctx.snapshot.pods.find(
+        (p) => (named.uid && p.metadata.uid === named.uid) || p.metadata.name === named.name,
+      );
+      return pod !== undefined && !isReady(pod) && podPhases(ctx).get(pod) === 'failing';
+    }),
   proof: {
     intervention: (_ctx, plan) => ({ deleted: new Set(plan.pods.map((p) => p.uid || p.name)) }),
     takesDown: (plan, serving) => serving(plan.pods),

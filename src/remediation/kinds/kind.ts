@@ -175,6 +175,12 @@ export interface RemediationKindModule<P extends RemediationPlan = RemediationPl
    */
   spendsAvailability: boolean;
   /**
+   * Whether this plan, of a kind that spends availability, takes no serving pod down after
+   * all (pods deleted that fail on their own): the plan gate then offers it whatever the
+   * forward model says of the rollout.
+   */
+  takesNoServingPod?(ctx: AnalysisContext, plan: P): boolean;
+  /**
    * Whether applying it creates, deletes or moves pods (a workload patch that moves the
    * rollout, a ReplicaSet scaled down, pods deleted, a node or device tainted): such a
    * plan is run forward in the cluster it was made for before it is shown

@@ -91,8 +91,9 @@ export function replicaSetCreateFailures(
  * (pkg/controller/deployment/rolling.go, reconcileOldReplicaSets), where the new
  * ReplicaSet's replicas that were never created count as unavailable: with nothing
  * created, a surge of one and maxUnavailable 1 on 2 replicas still removes nothing.
+ * `availableNew`: that many more new pods counted available.
  */
-export function keepsOldPods(snapshot: DeploymentObjects): boolean {
+export function keepsOldPods(snapshot: DeploymentObjects, availableNew = 0): boolean {
   const deployment: Deployment = snapshot.deployment;
   const strategy = resolveStrategy(deployment);
   if (strategy.type === 'Recreate') return false;
@@ -101,7 +102,7 @@ export function keepsOldPods(snapshot: DeploymentObjects): boolean {
   const allPods = snapshot.replicaSets.reduce((sum, rs) => sum + (rs.status?.replicas ?? 0), 0);
   const minAvailable = replicas - (strategy.maxUnavailable?.value ?? 0);
   const newUnavailable = current
-    ? (current.spec.replicas ?? 0) - (current.status?.availableReplicas ?? 0)
+    ? (current.spec.replicas ?? 0) - (current.status?.availableReplicas ?? 0) - availableNew
     : 0;
   return allPods - minAvailable - newUnavailable <= 0;
 }

@@ -96,8 +96,8 @@ export interface StepCounts extends CanaryCounts {
 /**
  * The canary and stable counts of each setWeight step from the current one on (below
  * 100): the controller moves past a step only at those counts
- * (AtDesiredReplicaCountsForCanary: the canary available, the stable created), so both
- * run at once. None once aborted, promoted in full, with no stable yet, or past the steps:
+ * (AtDesiredReplicaCountsForCanary: the canary available, the stable created unless
+ * dynamicStableScale), so both run at once. None once aborted, promoted in full, with no stable yet, or past the steps:
  * then only the end state counts.
  */
 export function stepsAhead(rollout: ArgoRollout): StepCounts[] {
@@ -170,8 +170,8 @@ function setCanaryScaleAt(
 /**
  * CalculateReplicaCountsForTrafficRoutedCanary at a setWeight step: the canary is
  * setCanaryScale's count, or ceil(replicas × weight); the stable keeps spec.replicas, or
- * with dynamicStableScale the larger of the desired weight's share and the share the
- * router still sends it (`routerWeight`: the stable shrinks only after the router moved).
+ * with dynamicStableScale the share the router still sends it (`routerWeight`: the stable
+ * shrinks only after the router moved, and the step does not wait for it to grow).
  * The surge does not enter: no strategy change moves these counts.
  */
 function trafficRoutedCounts(
@@ -186,11 +186,13 @@ function trafficRoutedCounts(
   const desired = scale?.replicas !== undefined ? 0 : (scale?.weight ?? weight);
   const canary = scale?.replicas ?? trafficWeightToReplicas(replicas, desired);
   if (rollout.spec.strategy?.canary?.dynamicStableScale !== true) return { canary, stable: replicas };
-  const stable = Math.max(
-    trafficWeightToReplicas(replicas, MAX_WEIGHT - desired),
-    trafficWeightToReplicas(replicas, MAX_WEIGHT - routerWeight),
-  );
-  return { canary, stable };
+  // With dynamicStableScale the step waits for the canary only (AtDesiredReplicaCountsForCanary
+  // checks the stable ReplicaSet only without it): the stable's desired count (the larger
+  // of the desired weight's share and the router's) may ask for stable pods the step never
+  // waits for (a setCanaryScale replicas step's weight 0 asks for all of them back). What
+  // runs beside the canary for sure is the share the router still sends the stable: it
+  // shrinks no further before the router moves.
+  return { canary, stable: trafficWeightToReplicas(replicas, MAX_WEIGHT - routerWeight) };
 }
 
 /** GetReplicasForScaleDown. */

@@ -1,0 +1,117 @@
+/**
+ * The forward model's controller and scheduler arithmetic, one upstream function per
+ * test (issue 68.2), so whoever breaks a term learns it from a test about that term:
+ * - the ReplicaSet controller's deletion order, controller.ActivePodsWithRanks.Less
+ *   (pkg/controller/controller_utils.go, by getPodsToDelete): not Ready first, then the
+ *   lower pod-deletion-cost, then pods doubled up on a node, then the smaller UID where
+ *   the Ready times' log2 ranks tie;
+ * - scheduler preemption's addNominatedPods (pkg/scheduler/framework/runtime,
+ *   RunFilterPluginsWithNominatedPods): a pod nominated to a node, of the preemptor's
+ *   priority or higher, counts there as if it ran, so two pods are never promised one
+ *   node's room.
+ */
+import { describe, expect, it } from 'vitest';
+import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
+import type { Pod } from '../../src/diagnosis/k8s.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
+import { runWithChange } from '../../src/diagnosis/forward/run.js';
+import { World } from '../../src/diagnosis/forward/world.js';
+import { placementContext } from '../../src/diagnosis/placement/placement.js';
+import { makeDeployment, makeNode, makePod, makeReplicaSet, makeSnapshot } from '../support/k8s-builders.js';
+import { edgeIngress } from '../support/rollout-scenarios.js';
+
+/** The old pods the run removes, in order, with maxSurge 0 / maxUnavailable 1 applied. */
+function removalOrder(snapshot: DeploymentSnapshot): string[] {
+  const { outcome } = runWithChange(new AnalysisContext(snapshot), {
+    strategy: { maxSurge: 0, maxUnavailable: 1, recreate: false },
+  });
+  return 'steps' in outcome ? outcome.steps.flatMap((s) => (s.kind === 'old-removed' ? [s.pod] : [])) : [];
+}
+
+/** The three edge ingress pods with these uids (edge-1, edge-2, edge-3), Ready at one moment. */
+function ingressWithUids(uids: [string, string, string], tweak?: (old: Pod[]) => void): DeploymentSnapshot {
+  const snapshot = edgeIngress();
+  const old = snapshot.pods.filter((p) => p.spec.nodeName);
+  old.forEach((pod, i) => {
+    pod.metadata.uid = uids[i];
+  });
+  tweak?.(old);
+  return snapshot;
+}
+
+const nameOn = (snapshot: DeploymentSnapshot, node: string): string =>
+  snapshot.pods.find((p) => p.spec.nodeName === node)?.metadata.name ?? '';
+
+describe('ActivePodsWithRanks.Less: which old pod the ReplicaSet deletes first', () => {
+  it('Ready at one moment: the smaller UID goes first (not the order pods were read in)', () => {
+    const snapshot = ingressWithUids(['c-3', 'a-1', 'b-2']);
+    expect(removalOrder(snapshot)[0]).toBe(nameOn(snapshot, 'edge-2'));
+  });
+
+  it('a lower controller.kubernetes.io/pod-deletion-cost goes before a smaller UID', () => {
+    const snapshot = ingressWithUids(['c-3', 'a-1', 'b-2'], (old) => {
+      const third = old[2];
+      if (third) third.metadata.annotations = { 'controller.kubernetes.io/pod-deletion-cost': '-100' };
+    });
+    expect(removalOrder(snapshot)[0]).toBe(nameOn(snapshot, 'edge-3'));
+  });
+
+  it('a pod that is not Ready goes before any Ready one, whatever its cost or UID', () => {
+    const snapshot = ingressWithUids(['c-3', 'a-1', 'b-2'], (old) => {
+      const first = old[0];
+      if (first) first.metadata.annotations = { 'controller.kubernetes.io/pod-deletion-cost': '1000' };
+      const ready = first?.status?.conditions?.find((c) => c.type === 'Ready');
+      if (ready) ready.status = 'False';
+    });
+    expect(removalOrder(snapshot)[0]).toBe(nameOn(snapshot, 'edge-1'));
+  });
+});
+
+describe('addNominatedPods: a nominated pod holds its node for preemption', () => {
+  /** Two GPU nodes, each GPU held by a priority-0 batch pod; a priority-1000 pod wants one. */
+  function gpuWorld(): { world: World; nodes: ReturnType<typeof makeNode>[]; pod: Pod; other: Pod } {
+    const nodes = ['gpu-1', 'gpu-2'].map((n) => makeNode(n, { allocatable: { 'nvidia.com/gpu': '1' } }));
+    const gpu = { limits: { 'nvidia.com/gpu': '1' }, requests: { 'nvidia.com/gpu': '1' } };
+    const batchRs = makeReplicaSet(makeDeployment('batch', { namespace: 'jobs', resources: gpu }), 'b4tch');
+    const holders = nodes.map((n, i) => {
+      const pod = makePod(batchRs, `h${i}`, n.metadata.name, { phase: 'Running' });
+      pod.spec.priority = 0;
+      return pod;
+    });
+    const web = makeDeployment('web', { namespace: 'vision', resources: gpu });
+    const webRs = makeReplicaSet(web, 'w3b');
+    const [pod, other] = ['p0', 'p1'].map((s) => {
+      const p = makePod(webRs, s, undefined, { phase: 'Pending' });
+      p.spec.priority = 1000;
+      return p;
+    }) as [Pod, Pod];
+    const snapshot = makeSnapshot({
+      deployment: web,
+      replicaSets: [webRs],
+      pods: [pod, other],
+      nodes,
+      otherPods: holders,
+    });
+    return { world: new World(placementContext(new AnalysisContext(snapshot)), []), nodes, pod, other };
+  }
+
+  it('with no pod nominated, the first node with a victim is chosen', () => {
+    const { world, nodes, pod } = gpuWorld();
+    expect(world.preemption(pod, nodes, new Set())?.node.metadata.name).toBe('gpu-1');
+  });
+
+  it('with a pod of its priority nominated to gpu-1, it preempts on gpu-2 instead', () => {
+    const { world, nodes, pod, other } = gpuWorld();
+    const chosen = world.preemption(pod, nodes, new Set(), [{ pod: other, node: 'gpu-1' }]);
+    expect(chosen?.node.metadata.name).toBe('gpu-2');
+    // The reservation lasts only for the question: the world is as it was after it.
+    expect(world.preemption(pod, nodes, new Set())?.node.metadata.name).toBe('gpu-1');
+  });
+
+  it('a nominated pod of lower priority reserves nothing against it', () => {
+    const { world, nodes, pod, other } = gpuWorld();
+    other.spec.priority = 10;
+    const chosen = world.preemption(pod, nodes, new Set(), [{ pod: other, node: 'gpu-1' }]);
+    expect(chosen?.node.metadata.name).toBe('gpu-1');
+  });
+});
