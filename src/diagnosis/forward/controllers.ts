@@ -15,6 +15,7 @@
  */
 import type { Pod } from '../k8s.js';
 import type { Model, ModelPod, PerNodeShape, ReplicaShape } from './model.js';
+import { DeletionQueue, deletedBefore, type DeletionRank } from './deletion-queue.js';
 import { countReady, live } from './model.js';
 import type { PodPhase } from './pod-phase.js';
 import { deletionCost } from '../rollout/deletion-order.js';
@@ -79,60 +80,106 @@ function reconcileReplicaSet(model: Model, revision: 'new' | 'old', spec: number
   if (count < spec) {
     for (let i = count; i < spec; i += 1) if (!createPod(model, revision)) break;
   } else if (count > spec) {
-    for (const pod of deletionOrder(model, revision).slice(0, count - spec)) deletePod(model, pod);
+    for (const pod of podsToDelete(model, revision, count - spec)) deletePod(model, pod);
   }
 }
 
-/** Go's string order (bytes), as `s.Pods[i].UID < s.Pods[j].UID`. */
-function byUid(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+function fixedRank(model: Model, p: ModelPod): DeletionRank {
+  let rank = model.deletionRanks.get(p);
+  if (rank) return rank;
+  const now = Date.parse(model.world.ctx.snapshot.capturedAt);
+  const since = p.pod.status?.conditions?.find(
+    (c) => c.type === 'Ready' && c.status === 'True',
+  )?.lastTransitionTime;
+  const at = since ? Date.parse(since) : NaN;
+  rank = {
+    cost: deletionCost(p.pod),
+    readyRank:
+      p.made || Number.isNaN(at) || Number.isNaN(now)
+        ? 0
+        : Math.floor(Math.log2(Math.max(1, (now - at) * 1e6))),
+    uid: p.pod.metadata.uid ?? '',
+    restarts: (p.pod.status?.containerStatuses ?? []).reduce((sum, c) => sum + (c.restartCount ?? 0), 0),
+    created: p.made ? Infinity : Date.parse(p.pod.metadata.creationTimestamp ?? '') || 0,
+  };
+  model.deletionRanks.set(p, rank);
+  return rank;
 }
 
 /**
- * The ReplicaSet controller's deletion order among its live pods (getPodsToDelete ->
+ * The first `n` pods of the revision the ReplicaSet controller deletes (getPodsToDelete ->
  * controller.ActivePodsWithRanks.Less, LogarithmicScaleDown on): unscheduled, then not
  * Ready (the phases of DELETE_ORDER), then the lower pod-deletion-cost, then the pod with
  * more active pods of the workload on its node, then the more recently Ready by
  * floor(log2(ns since Ready)) with the smaller UID first where that rank ties (pods Ready
  * seconds apart days ago), then more restarts, then the newer. A pod the model made
- * became Ready in the run: the most recent of all.
+ * became Ready in the run: the most recent of all. Picked, not sorted: a tick of a
+ * 500-replica rollout deletes one or two pods (issue 63.5).
  */
-function deletionOrder(model: Model, revision: 'new' | 'old'): ModelPod[] {
-  const now = Date.parse(model.world.ctx.snapshot.capturedAt);
-  const onNode = new Map<string, number>();
-  for (const p of model.pods.filter((x) => x.phase !== 'terminating' && x.phase !== 'stuck')) {
-    const node = p.pod.spec.nodeName;
-    if (node) onNode.set(node, (onNode.get(node) ?? 0) + 1);
-  }
-  const readyRank = (p: ModelPod): number => {
-    if (p.made) return 0;
-    const since = p.pod.status?.conditions?.find(
-      (c) => c.type === 'Ready' && c.status === 'True',
-    )?.lastTransitionTime;
-    const at = since ? Date.parse(since) : NaN;
-    if (Number.isNaN(at) || Number.isNaN(now)) return 0;
-    return Math.floor(Math.log2(Math.max(1, (now - at) * 1e6)));
-  };
-  const restarts = (p: ModelPod): number =>
-    (p.pod.status?.containerStatuses ?? []).reduce((sum, c) => sum + (c.restartCount ?? 0), 0);
-  const created = (p: ModelPod): number =>
-    p.made ? Infinity : Date.parse(p.pod.metadata.creationTimestamp ?? '') || 0;
+function podsToDelete(model: Model, revision: 'new' | 'old', n: number): ModelPod[] {
+  const here = (p: ModelPod): number => model.pods.onNode(p.pod.spec.nodeName);
   const out: ModelPod[] = [];
+  const taken = new Set<ModelPod>();
   for (const phase of DELETE_ORDER) {
-    const group = model.pods.inPhase(phase).filter((p) => p.revision === revision);
-    group.sort(
-      (a, b) =>
-        deletionCost(a.pod) - deletionCost(b.pod) ||
-        (onNode.get(b.pod.spec.nodeName ?? '') ?? 0) - (onNode.get(a.pod.spec.nodeName ?? '') ?? 0) ||
-        (phase === 'ready'
-          ? readyRank(a) - readyRank(b) || byUid(a.pod.metadata.uid ?? '', b.pod.metadata.uid ?? '')
-          : 0) ||
-        restarts(b) - restarts(a) ||
-        created(b) - created(a),
-    );
-    out.push(...group);
+    if (phase === 'ready') {
+      const queue = readyQueue(model, revision);
+      const still = (p: ModelPod): boolean => p.phase === 'ready' && !taken.has(p) && model.pods.has(p);
+      while (out.length < n) {
+        const next = queue.next(still);
+        if (!next) break;
+        taken.add(next);
+        out.push(next);
+      }
+      continue;
+    }
+    // Not Ready: few pods, ranked each time.
+    while (out.length < n) {
+      let best: ModelPod | undefined;
+      let bestRank: DeletionRank | undefined;
+      let bestOn = 0;
+      model.pods.eachIn(phase, revision, (p) => {
+        if (taken.has(p)) return;
+        const rank = fixedRank(model, p);
+        const on = here(p);
+        if (!bestRank || deletedBefore(rank, on, bestRank, bestOn, false)) {
+          best = p;
+          bestRank = rank;
+          bestOn = on;
+        }
+      });
+      if (!best) break;
+      taken.add(best);
+      out.push(best);
+    }
   }
   return out;
+}
+
+/** The revision's Ready pods in deletion order, brought up to date with what moved since last asked. */
+function readyQueue(model: Model, revision: 'new' | 'old'): DeletionQueue {
+  let state = model.deletionQueues[revision];
+  if (!state) {
+    state = {
+      queue: new DeletionQueue(
+        (p) => fixedRank(model, p),
+        (node) => model.pods.onNode(node),
+      ),
+      moved: model.pods.movedNodes.length,
+      ready: 0,
+    };
+    model.deletionQueues[revision] = state;
+    model.pods.eachIn('ready', revision, (p) => state?.queue.offer(p));
+    state.ready = model.pods.becameReady.length;
+  }
+  const { movedNodes, becameReady } = model.pods;
+  for (; state.ready < becameReady.length; state.ready += 1) {
+    const pod = becameReady[state.ready];
+    if (pod?.revision === revision) state.queue.offer(pod);
+  }
+  const moved = new Set(movedNodes.slice(state.moved));
+  state.moved = movedNodes.length;
+  for (const node of moved) state.queue.nodeMoved(node);
+  return state.queue;
 }
 
 export function stepReplicas(model: Model, shape: ReplicaShape): void {

@@ -28,6 +28,32 @@ export class ModelPods implements Iterable<ModelPod> {
   readonly #all = new Set<ModelPod>();
   readonly #byPhase = new Map<PodPhase, Set<ModelPod>>(PHASES.map((p) => [p, new Set()]));
   readonly #counts: Record<Revision, Record<PodPhase, number>> = { new: zero(), old: zero() };
+  /** Pods not on their way out, per node they are bound to (ActivePodsWithRanks' pods on the same node). */
+  readonly #onNode = new Map<string, number>();
+
+  /** Every node whose count moved, and every pod that became Ready, in order (read from a cursor). */
+  readonly movedNodes: string[] = [];
+  readonly becameReady: ModelPod[] = [];
+
+  #countOnNode(pod: ModelPod, sign: 1 | -1): void {
+    const node = pod.pod.spec.nodeName;
+    if (!node || pod.phase === 'terminating' || pod.phase === 'stuck') return;
+    this.#onNode.set(node, (this.#onNode.get(node) ?? 0) + sign);
+    this.movedNodes.push(node);
+  }
+
+  /** How many pods of the workload, not on their way out, run on `node`. */
+  onNode(node: string | undefined): number {
+    return node ? (this.#onNode.get(node) ?? 0) : 0;
+  }
+
+  /** The pod is bound: `bound` is the pod as bound to its node. */
+  bind(pod: ModelPod, bound: Pod): void {
+    const known = this.#all.has(pod);
+    if (known) this.#countOnNode(pod, -1);
+    pod.pod = bound;
+    if (known) this.#countOnNode(pod, 1);
+  }
 
   constructor(pods: Iterable<ModelPod> = []) {
     for (const pod of pods) this.add(pod);
@@ -35,6 +61,10 @@ export class ModelPods implements Iterable<ModelPod> {
 
   [Symbol.iterator](): Iterator<ModelPod> {
     return this.#all[Symbol.iterator]();
+  }
+
+  has(pod: ModelPod): boolean {
+    return this.#all.has(pod);
   }
 
   get size(): number {
@@ -46,23 +76,36 @@ export class ModelPods implements Iterable<ModelPod> {
     this.#all.add(pod);
     this.#byPhase.get(pod.phase)?.add(pod);
     this.#counts[pod.revision][pod.phase] += 1;
+    this.#countOnNode(pod, 1);
+    if (pod.phase === 'ready') this.becameReady.push(pod);
   }
 
   delete(pod: ModelPod): void {
     if (!this.#all.delete(pod)) return;
+    this.#countOnNode(pod, -1);
     this.#byPhase.get(pod.phase)?.delete(pod);
     this.#counts[pod.revision][pod.phase] -= 1;
   }
 
   setPhase(pod: ModelPod, phase: PodPhase): void {
     if (pod.phase === phase) return;
-    if (this.#all.has(pod)) {
+    const known = this.#all.has(pod);
+    if (known) {
+      this.#countOnNode(pod, -1);
       this.#byPhase.get(pod.phase)?.delete(pod);
       this.#counts[pod.revision][pod.phase] -= 1;
       this.#byPhase.get(phase)?.add(pod);
       this.#counts[pod.revision][phase] += 1;
     }
     pod.phase = phase;
+    if (known) this.#countOnNode(pod, 1);
+    if (known && phase === 'ready') this.becameReady.push(pod);
+  }
+
+  /** The pods of `revision` in `phase`, walked in place: `visit` must not change any pod's phase. */
+  eachIn(phase: PodPhase, revision: Revision, visit: (pod: ModelPod) => void): void {
+    if (this.#counts[revision][phase] === 0) return;
+    for (const pod of this.#byPhase.get(phase) ?? []) if (pod.revision === revision) visit(pod);
   }
 
   /** The pods in `phase`, a copy (safe to change them while walking it). */

@@ -7,6 +7,7 @@ import type { Node, Pod } from '../k8s.js';
 import type { QuotaLedger, World } from './world.js';
 import type { ModelPod, ModelPods } from './model-pods.js';
 import type { QueueOrder, Rival } from './rivals.js';
+import type { DeletionQueue, DeletionRank } from './deletion-queue.js';
 
 export type { ModelPod } from './model-pods.js';
 
@@ -102,6 +103,10 @@ export interface Model {
    * undefined: no crash known. A pod the model makes on such a node never becomes Ready.
    */
   crashesOn?: (node: string) => boolean;
+  /** What ranks each pod for deletion and does not change in the run (controllers.ts podsToDelete). */
+  deletionRanks: WeakMap<ModelPod, DeletionRank>;
+  /** Per revision, its Ready pods in deletion order and how far it has read what moved (deletion-queue.ts). */
+  deletionQueues: Partial<Record<'new' | 'old', { queue: DeletionQueue; moved: number; ready: number }>>;
   /** Other workloads' Pending pods not placed yet (rivals.ts), and where they stand in the queue. */
   rivals: Rival[];
   order: QueueOrder;

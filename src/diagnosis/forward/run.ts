@@ -297,6 +297,8 @@ function buildModel(
     leaving: [...leavingNeighbours(ctx)],
     changes: 0,
     rivals: [...rivalsOf(ctx)],
+    deletionRanks: new WeakMap(),
+    deletionQueues: {},
     order,
     preemptionHeld: heldPriority(
       pods.filter((p) => p.phase === 'pending' && schedulerFoundNoVictim(ctx, p.pod)),
@@ -537,7 +539,7 @@ function schedule(model: Model): void {
     const node = model.world.placeOn(pod.pod, nodes);
     if (!node && shape) unplaced.add(shape);
     if (node) {
-      pod.pod = model.world.bind(pod.pod, node.metadata.name ?? '');
+      model.pods.bind(pod, model.world.bind(pod.pod, node.metadata.name ?? ''));
       model.pods.setPhase(pod, 'starting');
       model.changes += 1;
       continue;
