@@ -233,7 +233,10 @@ export function neighbours(base: GeneratedState, pick: Pick, chance: Chance): Ge
   const slack = pick([0, 0, 1, 2] as const);
   const image = (v: number): string => `shop/${NEIGHBOUR}:${v}`;
   const nothingLeft = room < 1 ? ' (no room left: it starts short)' : '';
-  let objects = state.objects;
+  // The base's quota was drawn for the target alone: in one namespace it would hold the
+  // neighbour too, so only shared-quota keeps one (its own, drawn for both).
+  const quota = state.objects.some((o) => (o as { kind?: string }).kind === 'ResourceQuota');
+  let objects = state.objects.filter((o) => (o as { kind?: string }).kind !== 'ResourceQuota');
   const also: object[] = [];
   const later: NonNullable<GeneratedState['later']> = [];
   let after = state.after;
@@ -292,13 +295,13 @@ export function neighbours(base: GeneratedState, pick: Pick, chance: Chance): Ge
     const hard = chance(0.5)
       ? { pods: String(replicas + n + extra) }
       : { 'requests.cpu': `${ask.cpu * (replicas + n + extra)}m` };
-    const quota = {
+    const shared = {
       apiVersion: 'v1',
       kind: 'ResourceQuota',
       metadata: { name: 'shared', namespace: ns },
       spec: { hard },
     };
-    objects = [...objects.filter((o) => (o as { kind?: string }).kind !== 'ResourceQuota'), w, quota];
+    objects = [...objects, w, shared];
     also.push(next);
     what = `${NEIGHBOUR} ${n} replicas ${JSON.stringify(strategy)} rolling at once, shared quota ${JSON.stringify(hard)}`;
   } else if (variant === 'shared-budget') {
@@ -349,7 +352,7 @@ export function neighbours(base: GeneratedState, pick: Pick, chance: Chance): Ge
     ...(later.length > 0 ? { later: [...(state.later ?? []), ...later] } : {}),
     after,
     neighbour: { name: NEIGHBOUR, variant },
-    description: `${state.description}${variant === 'freeing' && (state.changed as Workload).spec.strategy === surgeOnly ? ', target maxSurge 1 maxUnavailable 0' : ''}, ${variant}: ${what}${nothingLeft}`,
+    description: `${quota ? state.description.replace(/quota \{[^}]*\}\}?/, 'its quota dropped') : state.description}${variant === 'freeing' && (state.changed as Workload).spec.strategy === surgeOnly ? ', target maxSurge 1 maxUnavailable 0' : ''}, ${variant}: ${what}${nothingLeft}`,
   };
 }
 
