@@ -230,7 +230,7 @@ export function neighbours(base: GeneratedState, pick: Pick, chance: Chance): Ge
   const ask = askOf(target.spec.template);
   const replicas = target.spec.replicas ?? 1;
   const room = roomFor(state.objects, ask, { namespace: state.namespace, name: state.name, replicas });
-  const slack = pick([0, 0, 1, 2] as const);
+  const slack = pick([0, 0, 1] as const);
   const image = (v: number): string => `shop/${NEIGHBOUR}:${v}`;
   const nothingLeft = room < 1 ? ' (no room left: it starts short)' : '';
   // The base's quota was drawn for the target alone: in one namespace it would hold the
@@ -242,7 +242,7 @@ export function neighbours(base: GeneratedState, pick: Pick, chance: Chance): Ge
   let after = state.after;
   let what: string;
   if (variant === 'shared-rollout') {
-    const n = clamp(room - slack, 1, 6);
+    const n = clamp(room - slack, 1, 12);
     const strategy = rolling(pick);
     const bigger = chance(0.2);
     const w = deployment(ns, n, strategy, template({ ...ask, image: image(1) }));
@@ -256,7 +256,7 @@ export function neighbours(base: GeneratedState, pick: Pick, chance: Chance): Ge
     also.push(next);
     what = `${NEIGHBOUR} ${n} replicas ${JSON.stringify(strategy)} rolling at once${bigger ? ' to a doubled cpu' : ''}`;
   } else if (variant === 'hpa-pending') {
-    const n = clamp(room - slack, 1, 5);
+    const n = clamp(room - slack, 1, 12);
     const priority = pick([0, 0, 1000, -10] as const);
     const raise = pick([1, 2, 3] as const);
     const strategy = rolling(pick);
@@ -287,7 +287,7 @@ export function neighbours(base: GeneratedState, pick: Pick, chance: Chance): Ge
     after = Math.max(after, 16);
     what = `${NEIGHBOUR} ${n} replicas (priority ${priority}), its HPA raises it to ${n + raise}`;
   } else if (variant === 'shared-quota') {
-    const n = clamp(room - slack, 1, 4);
+    const n = clamp(room - slack, 1, 8);
     const strategy = rolling(pick);
     const w = deployment(ns, n, strategy, template({ ...ask, image: image(1) }));
     const next = deployment(ns, n, strategy, template({ ...ask, image: image(2) }));
@@ -305,7 +305,7 @@ export function neighbours(base: GeneratedState, pick: Pick, chance: Chance): Ge
     also.push(next);
     what = `${NEIGHBOUR} ${n} replicas ${JSON.stringify(strategy)} rolling at once, shared quota ${JSON.stringify(hard)}`;
   } else if (variant === 'shared-budget') {
-    const n = clamp(room - slack, 1, 4);
+    const n = clamp(room - slack, 1, 8);
     const strategy = rolling(pick);
     const labels = { tier: 'front' };
     const w = deployment(ns, n, strategy, template({ ...ask, image: image(1), labels }));
@@ -323,32 +323,42 @@ export function neighbours(base: GeneratedState, pick: Pick, chance: Chance): Ge
       spec: { ...spec, selector: { matchLabels: labels } },
     };
     const short = chance(0.4);
+    const raised = Math.max(n, room) + pick([1, 2] as const);
     objects = [...objects, w, pdb];
-    if (short) also.push(deployment(ns, n + 2, strategy, template({ ...ask, image: image(1), labels })));
+    if (short) also.push(deployment(ns, raised, strategy, template({ ...ask, image: image(1), labels })));
     else also.push(deployment(ns, n, strategy, template({ ...ask, image: image(2), labels })));
-    what = `${NEIGHBOUR} ${n} replicas ${short ? `raised to ${n + 2}, past its room` : `${JSON.stringify(strategy)} rolling at once`}, pdb over tier=front ${JSON.stringify(spec)}`;
+    what = `${NEIGHBOUR} ${n} replicas ${short ? `raised to ${raised}, past its room` : `${JSON.stringify(strategy)} rolling at once`}, pdb over tier=front ${JSON.stringify(spec)}`;
   } else {
-    const n = clamp(room, 1, 6);
+    // Pods k times the target's so that at most 12 fill the room (a remainder below k
+    // of the target's pods a node may stay free); each old one stops slowly (preStop).
+    const k = Math.max(1, Math.ceil(room / 12));
+    const n = Math.max(1, Math.floor(room / k));
+    const big = { ...ask, cpu: ask.cpu * k };
+    const stop = pick([20, 45, 90] as const);
     const terminating = chance(0.5);
+    after = pick([1, 4, 8] as const);
     if (terminating) {
-      const stop = pick([20, 45, 90] as const);
       const down = Math.min(n - 1, pick([1, 2] as const));
-      const t = template({ ...ask, image: image(1), stop });
-      objects = [...objects, deployment(ns, n, rolling(pick), t)];
-      if (down > 0) also.push(deployment(ns, n - down, rolling(pick), t));
-      what = `${NEIGHBOUR} ${n} replicas filling the room, scaled to ${n - down} as the rollout starts (preStop ${stop}s)`;
+      const t = template({ ...big, image: image(1), stop });
+      const strategy = rolling(pick);
+      objects = [...objects, deployment(ns, n, strategy, t)];
+      if (down > 0) also.push(deployment(ns, n - down, strategy, t));
+      what = `${NEIGHBOUR} ${n} replicas of ${big.cpu}m filling the room, scaled to ${n - down} as the rollout starts (preStop ${stop}s)`;
     } else {
       const strategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } };
-      objects = [...objects, deployment(ns, n, strategy, template({ ...ask, image: image(1) }))];
+      objects = [...objects, deployment(ns, n, strategy, template({ ...big, image: image(1), stop }))];
       const smaller = { cpu: Math.max(50, Math.floor(ask.cpu / 4)), gpu: false, port: false };
-      also.push(deployment(ns, n, strategy, template({ ...smaller, image: image(2) })));
-      what = `${NEIGHBOUR} ${n} replicas filling the room, rolling to ${smaller.cpu}m pods without GPU or host port (maxSurge 0)`;
+      const next = deployment(ns, n, strategy, template({ ...smaller, image: image(2) }));
+      also.push({ ...next, spec: { ...next.spec, minReadySeconds: 20 } });
+      what = `${NEIGHBOUR} ${n} replicas of ${big.cpu}m filling the room (preStop ${stop}s), rolling to ${smaller.cpu}m pods without GPU or host port (maxSurge 0, minReadySeconds 20)`;
     }
   }
   return {
     ...state,
     objects,
     also: [...(state.also ?? []), ...also],
+    // The forward run outlasts the neighbour's slow stops and steps.
+    forwardSeconds: 1200,
     ...(later.length > 0 ? { later: [...(state.later ?? []), ...later] } : {}),
     after,
     neighbour: { name: NEIGHBOUR, variant },
