@@ -190,6 +190,21 @@ function loseRace(sim: SteppedSim, state: GeneratedState, app: string): void {
   sim.patch('Deployment', state.namespace, app, 'merge', { spec: { replicas: placed } });
 }
 
+/**
+ * One plan judged on a replay of `state` as judgeSeed judges each offered plan (a plan
+ * written by hand, for tests of the judge itself): undefined when there is no steady state.
+ */
+export function judgeOnePlan(state: GeneratedState, plan: RemediationPlan): PlanVerdict | undefined {
+  const pods = withSim(state, (sim) => (toSnapshot(sim, state) ? podNames(sim, state) : undefined));
+  if (pods === undefined) return undefined;
+  const verdict = withSim(state, (sim) =>
+    toSnapshot(sim, state)
+      ? judgePlan(sim, state, plan, (s, written) => applyPlan(s, state, plan, written))
+      : undefined,
+  );
+  return verdict && orderDependence(state, plan, verdict, pods, {});
+}
+
 function stateFor(
   seed: number,
   kind: GeneratedKind | undefined,
