@@ -362,7 +362,7 @@ export function neighbours(base: GeneratedState, pick: Pick, chance: Chance): Ge
     ...(later.length > 0 ? { later: [...(state.later ?? []), ...later] } : {}),
     after,
     neighbour: { name: NEIGHBOUR, variant },
-    description: `${quota ? state.description.replace(/quota \{[^}]*\}\}?/, 'its quota dropped') : state.description}${variant === 'freeing' && (state.changed as Workload).spec.strategy === surgeOnly ? ', target maxSurge 1 maxUnavailable 0' : ''}, ${variant}: ${what}${nothingLeft}`,
+    description: `${(quota ? state.description.replace(/quota \{[^}]*\}\}?/, 'its quota dropped') : state.description).replace(/snapshot after \d+s/, `snapshot after ${after}s`)}${variant === 'freeing' && (state.changed as Workload).spec.strategy === surgeOnly ? ', target maxSurge 1 maxUnavailable 0' : ''}, ${variant}: ${what}${nothingLeft}`,
   };
 }
 
