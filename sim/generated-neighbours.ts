@@ -231,14 +231,12 @@ export function neighbours(base: GeneratedState, pick: Pick, chance: Chance): Ge
   const replicas = target.spec.replicas ?? 1;
   const room = roomFor(state.objects, ask, { namespace: state.namespace, name: state.name, replicas });
   const slack = pick([0, 0, 1] as const);
-  const image = (v: number): string => `shop/${NEIGHBOUR}:${v}`;
   const nothingLeft = room < 1 ? ' (no room left: it starts short)' : '';
   // The base's quota was drawn for the target alone: in one namespace it would hold the
   // neighbour too, so only shared-quota keeps one (its own, drawn for both).
   const quota = state.objects.some((o) => (o as { kind?: string }).kind === 'ResourceQuota');
   let objects = state.objects.filter((o) => (o as { kind?: string }).kind !== 'ResourceQuota');
   const also: object[] = [];
-  const later: NonNullable<GeneratedState['later']> = [];
   let after = state.after;
   let what: string;
   if (variant === 'shared-rollout') {
@@ -261,26 +259,7 @@ export function neighbours(base: GeneratedState, pick: Pick, chance: Chance): Ge
     const raise = pick([1, 2, 3] as const);
     const strategy = rolling(pick);
     const w = deployment(ns, n, strategy, template({ ...ask, image: image(1), priority }));
-    const hpa = (utilization: number): object => ({
-      apiVersion: 'autoscaling/v2',
-      kind: 'HorizontalPodAutoscaler',
-      metadata: {
-        name: NEIGHBOUR,
-        namespace: ns,
-        annotations: { 'sim.rollout-doctor.io/utilization': String(utilization) },
-      },
-      spec: {
-        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: NEIGHBOUR },
-        minReplicas: 1,
-        maxReplicas: n + raise,
-        metrics: [
-          {
-            type: 'Resource',
-            resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } },
-          },
-        ],
-      },
-    });
+    const hpa = (utilization: number): object => autoscaler(ns, n + raise, utilization);
     objects = [...objects, w, hpa(80)];
     also.push(hpa(200));
     // Its next sync (every 15 s) raises the scale: the snapshot comes after it.
@@ -305,53 +284,16 @@ export function neighbours(base: GeneratedState, pick: Pick, chance: Chance): Ge
     also.push(next);
     what = `${NEIGHBOUR} ${n} replicas ${JSON.stringify(strategy)} rolling at once, shared quota ${JSON.stringify(hard)}`;
   } else if (variant === 'shared-budget') {
-    const n = clamp(room - slack, 1, 8);
-    const strategy = rolling(pick);
-    const labels = { tier: 'front' };
-    const w = deployment(ns, n, strategy, template({ ...ask, image: image(1), labels }));
-    const total = replicas + n;
-    const spec = pick([
-      { minAvailable: total - 1 },
-      { minAvailable: total },
-      { minAvailable: '50%' },
-      { maxUnavailable: 1 },
-    ] as const);
-    const pdb = {
-      apiVersion: 'policy/v1',
-      kind: 'PodDisruptionBudget',
-      metadata: { name: 'front', namespace: ns },
-      spec: { ...spec, selector: { matchLabels: labels } },
-    };
-    const short = chance(0.4);
-    const raised = Math.max(n, room) + pick([1, 2] as const);
-    objects = [...objects, w, pdb];
-    if (short) also.push(deployment(ns, raised, strategy, template({ ...ask, image: image(1), labels })));
-    else also.push(deployment(ns, n, strategy, template({ ...ask, image: image(2), labels })));
-    what = `${NEIGHBOUR} ${n} replicas ${short ? `raised to ${raised}, past its room` : `${JSON.stringify(strategy)} rolling at once`}, pdb over tier=front ${JSON.stringify(spec)}`;
+    const d = sharedBudget({ ns, ask, replicas, room, slack, pick, chance });
+    objects = [...objects, ...d.add];
+    also.push(...d.also);
+    what = d.what;
   } else {
-    // Pods k times the target's so that at most 12 fill the room (a remainder below k
-    // of the target's pods a node may stay free); each old one stops slowly (preStop).
-    const k = Math.max(1, Math.ceil(room / 12));
-    const n = Math.max(1, Math.floor(room / k));
-    const big = { ...ask, cpu: ask.cpu * k };
-    const stop = pick([20, 45, 90] as const);
-    const terminating = chance(0.5);
-    after = pick([1, 4, 8] as const);
-    if (terminating) {
-      const down = Math.min(n - 1, pick([1, 2] as const));
-      const t = template({ ...big, image: image(1), stop });
-      const strategy = rolling(pick);
-      objects = [...objects, deployment(ns, n, strategy, t)];
-      if (down > 0) also.push(deployment(ns, n - down, strategy, t));
-      what = `${NEIGHBOUR} ${n} replicas of ${big.cpu}m filling the room, scaled to ${n - down} as the rollout starts (preStop ${stop}s)`;
-    } else {
-      const strategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } };
-      objects = [...objects, deployment(ns, n, strategy, template({ ...big, image: image(1), stop }))];
-      const smaller = { cpu: Math.max(50, Math.floor(ask.cpu / 4)), gpu: false, port: false };
-      const next = deployment(ns, n, strategy, template({ ...smaller, image: image(2) }));
-      also.push({ ...next, spec: { ...next.spec, minReadySeconds: 20 } });
-      what = `${NEIGHBOUR} ${n} replicas of ${big.cpu}m filling the room (preStop ${stop}s), rolling to ${smaller.cpu}m pods without GPU or host port (maxSurge 0, minReadySeconds 20)`;
-    }
+    const d = freeing({ ns, ask, replicas, room, slack, pick, chance });
+    objects = [...objects, ...d.add];
+    also.push(...d.also);
+    after = d.after ?? after;
+    what = d.what;
   }
   return {
     ...state,
@@ -359,11 +301,113 @@ export function neighbours(base: GeneratedState, pick: Pick, chance: Chance): Ge
     also: [...(state.also ?? []), ...also],
     // The forward run outlasts the neighbour's slow stops and steps.
     forwardSeconds: 1200,
-    ...(later.length > 0 ? { later: [...(state.later ?? []), ...later] } : {}),
     after,
     neighbour: { name: NEIGHBOUR, variant },
     description: `${(quota ? state.description.replace(/quota \{[^}]*\}\}?/, 'its quota dropped') : state.description).replace(/snapshot after \d+s/, `snapshot after ${after}s`)}${variant === 'freeing' && (state.changed as Workload).spec.strategy === surgeOnly ? ', target maxSurge 1 maxUnavailable 0' : ''}, ${variant}: ${what}${nothingLeft}`,
   };
+}
+
+interface Ctx {
+  ns: string;
+  ask: Ask;
+  replicas: number;
+  room: number;
+  slack: number;
+  pick: Pick;
+  chance: Chance;
+}
+/** What a sub-variant adds: objects beside the target, objects applied with the change, a snapshot time. */
+interface Drawn {
+  add: object[];
+  also: object[];
+  what: string;
+  after?: number;
+}
+
+const image = (v: number): string => `shop/${NEIGHBOUR}:${v}`;
+
+function autoscaler(ns: string, maxReplicas: number, utilization: number): object {
+  return {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: {
+      name: NEIGHBOUR,
+      namespace: ns,
+      annotations: { 'sim.rollout-doctor.io/utilization': String(utilization) },
+    },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: NEIGHBOUR },
+      minReplicas: 1,
+      maxReplicas,
+      metrics: [
+        {
+          type: 'Resource',
+          resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } },
+        },
+      ],
+    },
+  };
+}
+
+/** shared-budget: a budget over tier=front, the neighbour rolling or raised past its room. */
+function sharedBudget({ ns, ask, replicas, room, slack, pick, chance }: Ctx): Drawn {
+  const add: object[] = [];
+  const also: object[] = [];
+  const n = clamp(room - slack, 1, 8);
+  const strategy = rolling(pick);
+  const labels = { tier: 'front' };
+  const w = deployment(ns, n, strategy, template({ ...ask, image: image(1), labels }));
+  const total = replicas + n;
+  const spec = pick([
+    { minAvailable: total - 1 },
+    { minAvailable: total },
+    { minAvailable: '50%' },
+    { maxUnavailable: 1 },
+  ] as const);
+  const pdb = {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: 'front', namespace: ns },
+    spec: { ...spec, selector: { matchLabels: labels } },
+  };
+  const short = chance(0.4);
+  const raised = Math.max(n, room) + pick([1, 2] as const);
+  add.push(w, pdb);
+  if (short) also.push(deployment(ns, raised, strategy, template({ ...ask, image: image(1), labels })));
+  else also.push(deployment(ns, n, strategy, template({ ...ask, image: image(2), labels })));
+  const what = `${NEIGHBOUR} ${n} replicas ${short ? `raised to ${raised}, past its room` : `${JSON.stringify(strategy)} rolling at once`}, pdb over tier=front ${JSON.stringify(spec)}`;
+  return { add, also, what };
+}
+
+/** freeing: the neighbour fills the room and frees it (slow stops, or its own rollout to smaller pods). */
+function freeing({ ns, ask, room, pick, chance }: Ctx): Drawn {
+  const add: object[] = [];
+  const also: object[] = [];
+  let what: string;
+  // Pods k times the target's so that at most 12 fill the room (a remainder below k
+  // of the target's pods a node may stay free); each old one stops slowly (preStop).
+  const k = Math.max(1, Math.ceil(room / 12));
+  const n = Math.max(1, Math.floor(room / k));
+  const big = { ...ask, cpu: ask.cpu * k };
+  const stop = pick([20, 45, 90] as const);
+  const terminating = chance(0.5);
+  const after = pick([1, 4, 8] as const);
+  if (terminating) {
+    const down = Math.min(n - 1, pick([1, 2] as const));
+    const t = template({ ...big, image: image(1), stop });
+    const strategy = rolling(pick);
+    add.push(deployment(ns, n, strategy, t));
+    if (down > 0) also.push(deployment(ns, n - down, strategy, t));
+    what = `${NEIGHBOUR} ${n} replicas of ${big.cpu}m filling the room, scaled to ${n - down} as the rollout starts (preStop ${stop}s)`;
+  } else {
+    const strategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } };
+    add.push(deployment(ns, n, strategy, template({ ...big, image: image(1), stop })));
+    const smaller = { cpu: Math.max(50, Math.floor(ask.cpu / 4)), gpu: false, port: false };
+    const next = deployment(ns, n, strategy, template({ ...smaller, image: image(2) }));
+    also.push({ ...next, spec: { ...next.spec, minReadySeconds: 20 } });
+    what = `${NEIGHBOUR} ${n} replicas of ${big.cpu}m filling the room (preStop ${stop}s), rolling to ${smaller.cpu}m pods without GPU or host port (maxSurge 0, minReadySeconds 20)`;
+  }
+  return { add, also, what, after };
 }
 
 const surgeOnly = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
