@@ -81,7 +81,8 @@ const progress = process.stderr.isTTY && !values.json;
 for (const [i, s] of seeds.entries()) {
   const result = judgeSeed(s, kind, values.rules, values.motion, optIn ?? guards);
   results.push(result);
-  if (result.judgement !== 'agree' && result.judgement !== 'skipped' && !values.json) {
+  const ordered = result.planVerdicts.some((v) => v.orderDependent);
+  if (((result.judgement !== 'agree' && result.judgement !== 'skipped') || ordered) && !values.json) {
     process.stdout.write(
       `seed ${s}: ${result.judgement} (${result.completes ? 'completes' : 'never completes'}; findings ${result.codes.join(', ') || 'none'}; plans ${result.plans.join(', ') || 'none'}${harmsOf(result)})\n  ${result.description}\n`,
     );
@@ -113,7 +114,7 @@ if (values.json) {
       `harmful plans    ${t.harmfulPlans}`,
       `missed deadlocks ${t.missedDeadlocks}`,
       `fixes that failed ${t.fixFailed} (and ${t.unforeseeable} on a crash no pod had shown at the snapshot, not counted as disagreement)`,
-      `plans judged     ${t.plansJudged} (replays diverged: ${t.diverged}); harmful ${t.harmfulPlanCount} ${JSON.stringify(t.harms)}; below a floor but labelled an outage ${t.labelledOutages}; swapped for a crash the snapshot showed no sign of ${t.unforeseenPlans}`,
+      `plans judged     ${t.plansJudged} (replays diverged: ${t.diverged}); harmful ${t.harmfulPlanCount} ${JSON.stringify(t.harms)}; below a floor but labelled an outage ${t.labelledOutages}; swapped for a crash the snapshot showed no sign of ${t.unforeseenPlans}; order-dependent (reach the goal only if a neighbour loses the race for the room) ${t.orderDependentPlans}`,
       ...(byFamily
         ? [
             '',
@@ -138,9 +139,18 @@ if (values.json) {
 }
 
 function harmsOf(result: JudgedState): string {
+  const ordered = result.planVerdicts.filter((v) => v.orderDependent && !v.harm);
+  const named =
+    ordered.length === 0
+      ? ''
+      : `; order-dependent, naming the neighbour: ${ordered.map((v) => v.kind).join(', ')}`;
+  return harmfulOf(result) + named;
+}
+
+function harmfulOf(result: JudgedState): string {
   const harmful = result.planVerdicts.filter((v) => v.harm);
   return harmful.length === 0
     ? ''
-    : `; harmful: ${harmful.map((v) => `${v.kind} ${v.harm ?? ''} (serving ${v.startServing}→min ${v.minServing}${v.floor !== undefined ? `, floor ${v.floor}` : ''})`).join(', ')}`;
+    : `; harmful: ${harmful.map((v) => `${v.kind} ${v.harm ?? ''} (serving ${v.startServing}→min ${v.minServing}${v.floor !== undefined ? `, floor ${v.floor}` : ''}${v.sharedBudget ? `; shared budget ${v.sharedBudget}` : ''})`).join(', ')}`;
 }
 process.exit(t.agree + t.unforeseeable === t.judged ? 0 : 1);

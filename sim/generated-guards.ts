@@ -21,10 +21,14 @@
  * - crash-shared (opt-in, OPT_IN_FAMILIES): the new image crashes on the nodes of one
  *   kind (a newer kernel in status.nodeInfo, and half the time a pool label that says
  *   so), one or two of them; a node of that kind the rollout has not reached yet
- *   crashes too once it does (issue 52.3).
+ *   crashes too once it does (issue 52.3);
+ * - neighbours (opt-in): a second Deployment beside the target sharing its capacity, both
+ *   rolling, its HPA raising it, a shared quota or budget, or its progress freeing the
+ *   room the target needs (sim/generated-neighbours.ts, issue 63.3).
  * Each family draws from a stream of its own over the base state of its seed.
  */
 import { blueGreenStrategy, canarySteps, rollout, rolloutServices } from './generated-rollouts.js';
+import { neighbours as withNeighbour } from './generated-neighbours.js';
 import { generateState, random, type GeneratedKind, type GeneratedState } from './generated-states.js';
 
 export const GUARD_FAMILIES = [
@@ -43,7 +47,7 @@ export const GUARD_FAMILIES = [
  * Families drawn only when named (`--family NAME`), from every seed: not in the rotation
  * of familyOfSeed, whose seeds the other families' pinned tests rely on.
  */
-export const OPT_IN_FAMILIES = ['crash-shared'] as const;
+export const OPT_IN_FAMILIES = ['crash-shared', 'neighbours'] as const;
 export type GuardFamily = (typeof GUARD_FAMILIES)[number] | (typeof OPT_IN_FAMILIES)[number];
 
 type Json = Record<string, unknown>;
@@ -435,6 +439,9 @@ const crashShared: Build = (seed, pick, chance) => {
   };
 };
 
+const neighbours: Build = (seed, pick, chance) =>
+  withNeighbour(generateState(seed, 'Deployment'), pick, chance);
+
 const FAMILIES: Record<GuardFamily, Build> = {
   budget,
   paused,
@@ -447,4 +454,5 @@ const FAMILIES: Record<GuardFamily, Build> = {
   'daemonset-pending': daemonSetPending,
   'min-ready': minReady,
   'crash-shared': crashShared,
+  neighbours,
 };

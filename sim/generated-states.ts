@@ -47,6 +47,12 @@ export interface GeneratedState {
   later?: LaterAction[];
   /** Images known to crash wherever they run: a plan must not swap serving pods for them. */
   crashImages?: string[];
+  /**
+   * A second Deployment of the namespace moving at once, sharing the target's capacity
+   * (the `neighbours` family, sim/generated-neighbours.ts): a plan's replay is judged
+   * again with it losing the race for the room the plan frees (plan-judge.ts).
+   */
+  neighbour?: { name: string; variant: string };
 }
 
 /**

@@ -17,6 +17,13 @@
  *   for relief, pods deleted, no fewer serving at the end);
  * - unpaused: the workload was paused, the plan's write left it resumed, and the plan
  *   does not say it resumes it.
+ * - order-dependent (a state with a neighbour, sim/generated-neighbours.ts; state-judge.ts
+ *   sets it): the goal is not reached as replayed, where the neighbour's Pending pods are
+ *   older and take the room the plan frees first, but is reached on a second replay where
+ *   they get none of it; harmful unless the plan's warnings name the neighbour.
+ * A budget whose selector covers the target's pods and another workload's (a shared one)
+ * is held over all the pods it selects: the plan must not take them below its floor and
+ * below both where they stood and the lowest the run without the plan went.
  * A paused Deployment is resumed by the judge after the write, as its person would.
  * The minimum of serving pods over the run is tracked at every controller pass.
  */
@@ -26,7 +33,7 @@ import type { GeneratedState } from '../../sim/generated-states.js';
 import type { SteppedSim } from '../../sim/stepped.js';
 import { scaledValue } from '../../sim/controllers/disruption.js';
 
-export type PlanHarm = 'below-floor' | 'crash-swap' | 'finishes-nothing' | 'unpaused';
+export type PlanHarm = 'below-floor' | 'crash-swap' | 'finishes-nothing' | 'unpaused' | 'order-dependent';
 
 export interface PlanVerdict {
   id: string;
@@ -43,6 +50,13 @@ export interface PlanVerdict {
    * the cluster could have known the new template crashes. Counted apart from harm.
    */
   unforeseen?: 'crash-swap';
+  /**
+   * Reached its goal only on the replay where the neighbour lost the race for the room it
+   * frees (harm 'order-dependent' unless its warnings name the neighbour).
+   */
+  orderDependent?: boolean;
+  /** A shared budget it took below its floor: name, its pods serving at the start and at the fewest. */
+  sharedBudget?: string;
 }
 
 interface PodView {
@@ -144,6 +158,65 @@ export function floorOf(sim: SteppedSim, state: GeneratedState): number | undefi
   return floors.length > 0 ? Math.max(...floors) : undefined;
 }
 
+interface BudgetView {
+  metadata: { name: string };
+  spec?: {
+    minAvailable?: number | string;
+    maxUnavailable?: number | string;
+    selector?: { matchLabels?: Record<string, string> };
+  };
+}
+
+const selects = (selector: Record<string, string>, labels: Record<string, string> | undefined): boolean =>
+  Object.entries(selector).every(([k, v]) => labels?.[k] === v);
+
+/**
+ * The budgets that select the target's pods and another workload's too (a selector other
+ * than the target's own `app` label, that its template's labels match), each with its
+ * floor over every pod it selects (the replicas of the Deployments whose templates it
+ * selects, for a percentage).
+ */
+export function sharedBudgets(
+  sim: SteppedSim,
+  state: GeneratedState,
+): { name: string; selector: Record<string, string>; floor: number }[] {
+  const w = sim.get(state.kind, state.namespace, state.name) as
+    { spec?: { template?: { metadata?: { labels?: Record<string, string> } } } } | undefined;
+  const labels = w?.spec?.template?.metadata?.labels;
+  const workloads = sim.list('Deployment', state.namespace) as unknown as {
+    spec?: { replicas?: number; template?: { metadata?: { labels?: Record<string, string> } } };
+  }[];
+  return (sim.list('PodDisruptionBudget', state.namespace) as unknown as BudgetView[]).flatMap((b) => {
+    const selector = b.spec?.selector?.matchLabels ?? {};
+    const own = Object.entries(selector).every(([k, v]) => k === 'app' && v === state.name);
+    if (own || !selects(selector, labels)) return [];
+    const replicas = workloads
+      .filter((d) => selects(selector, d.spec?.template?.metadata?.labels))
+      .reduce((n, d) => n + (d.spec?.replicas ?? 1), 0);
+    const floor =
+      b.spec?.maxUnavailable !== undefined
+        ? Math.max(0, replicas - scaledValue(b.spec.maxUnavailable, replicas))
+        : b.spec?.minAvailable !== undefined
+          ? scaledValue(b.spec.minAvailable, replicas)
+          : undefined;
+    return floor === undefined ? [] : [{ name: b.metadata.name, selector, floor }];
+  });
+}
+
+/** Pods a selector covers that serve: Ready, not terminating. */
+export function servingSelected(
+  sim: SteppedSim,
+  state: GeneratedState,
+  selector: Record<string, string>,
+): number {
+  return (sim.list('Pod', state.namespace) as unknown as PodView[]).filter(
+    (p) =>
+      !p.metadata.deletionTimestamp &&
+      selects(selector, p.metadata.labels) &&
+      p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+  ).length;
+}
+
 /** The simulator with every `advance` sampling the serving pods first (each pass, each timer). */
 export function sampling(sim: SteppedSim, sample: () => void): SteppedSim {
   return {
@@ -165,6 +238,8 @@ export function judgePlan(
   state: GeneratedState,
   plan: RemediationPlan,
   apply: (sim: SteppedSim, written: () => void) => boolean,
+  /** Per shared budget (by name), the fewest pods it selects served over the run without the plan. */
+  sharedBaseline: Record<string, number> = {},
 ): PlanVerdict {
   const crash = state.crashImages ?? [];
   const pausedBefore = paused(sim, state);
@@ -173,13 +248,22 @@ export function judgePlan(
   const startServing = serving(sim, state);
   const floor = floorOf(sim, state);
   let minServing = startServing;
+  const shared = sharedBudgets(sim, state).map((b) => {
+    const start = servingSelected(sim, state, b.selector);
+    return { ...b, start, min: start };
+  });
+  const sampleShared = (): void => {
+    for (const b of shared) b.min = Math.min(b.min, servingSelected(sim, state, b.selector));
+  };
   const watched = sampling(sim, () => {
     minServing = Math.min(minServing, serving(sim, state));
+    sampleShared();
   });
   const reached = apply(watched, () => {
     unpaused = pausedBefore && !paused(sim, state) && !/resum/i.test(`${plan.summary} ${plan.impact}`);
   });
   minServing = Math.min(minServing, serving(sim, state));
+  sampleShared();
   const endServing = serving(sim, state);
   const crashing =
     crash.length > 0 &&
@@ -197,6 +281,17 @@ export function judgePlan(
     const says = (plan as { proof?: { belowFloor?: number } }).proof?.belowFloor ?? 0;
     const labelled = says > 0 && says >= floor - minServing;
     return labelled ? { ...base, labelledOutage: true } : { ...base, harm: 'below-floor' };
+  }
+  const broken = shared.find(
+    (b) => b.min < b.floor && b.min < Math.min(b.start, sharedBaseline[b.name] ?? b.start),
+  );
+  if (broken) {
+    const sharedBudget = `${broken.name}: serving ${broken.start}→min ${broken.min}, floor ${broken.floor}`;
+    const says = (plan as { proof?: { belowFloor?: number } }).proof?.belowFloor ?? 0;
+    const labelled = says > 0 && says >= broken.floor - broken.min;
+    return labelled
+      ? { ...base, floor: broken.floor, sharedBudget, labelledOutage: true }
+      : { ...base, floor: broken.floor, sharedBudget, harm: 'below-floor' };
   }
   if (unpaused) return { ...base, harm: 'unpaused' };
   if (crashing && endServing < startServing)

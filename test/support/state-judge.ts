@@ -28,7 +28,14 @@ import { startStepped, type SteppedSim } from '../../sim/stepped.js';
 import { abortSettled, rolloutRolledOut, runPromoting } from './rollout-judge.js';
 import { guardState, type GuardFamily } from '../../sim/generated-guards.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
-import { judgePlan, plansNow, type PlanVerdict } from './plan-judge.js';
+import {
+  judgePlan,
+  plansNow,
+  sampling,
+  servingSelected,
+  sharedBudgets,
+  type PlanVerdict,
+} from './plan-judge.js';
 
 export type Judgement =
   | 'agree'
@@ -103,9 +110,15 @@ export function judgeSeed(
   for (const plan of first.plans) {
     const verdict = withSim(state, (sim) => {
       if (!toSnapshot(sim, state) || podNames(sim, state) !== first.pods) return undefined;
-      return judgePlan(sim, state, plan, (s, written) => applyPlan(s, state, plan, written));
+      return judgePlan(
+        sim,
+        state,
+        plan,
+        (s, written) => applyPlan(s, state, plan, written),
+        first.sharedBaseline,
+      );
     });
-    if (verdict) verdicts.push(verdict);
+    if (verdict) verdicts.push(orderDependence(state, plan, verdict, first.pods, first.sharedBaseline));
     else diverged += 1;
   }
   const harmful = verdicts.some((v) => v.harm !== undefined);
@@ -116,6 +129,80 @@ export function judgeSeed(
   const settled = failed === 'fix-failed' && verdicts.some((v) => v.unforeseen) ? 'unforeseeable' : failed;
   const judgement = settled === 'agree' && harmful ? 'harmful-plan' : settled;
   return { ...first.result, judgement, planVerdicts: verdicts, diverged };
+}
+
+/**
+ * A plan that finished nothing beside a neighbour with Pending pods (sim/generated-neighbours.ts)
+ * is replayed once more with the neighbour losing the race: as the plan is written, the
+ * neighbour's HorizontalPodAutoscaler is removed and the neighbour scaled to the pods it
+ * has on nodes (its Pending ones go first), so none of the room the plan frees goes to
+ * it. Reached then, the plan depends on the order: harmful unless its warnings name the
+ * neighbour (an approver then knows the room may go to it first).
+ */
+function orderDependence(
+  state: GeneratedState,
+  plan: RemediationPlan,
+  verdict: PlanVerdict,
+  pods: string,
+  sharedBaseline: Record<string, number>,
+): PlanVerdict {
+  const neighbour = state.neighbour?.name;
+  if (!neighbour || verdict.harm !== 'finishes-nothing') return verdict;
+  const lost = withSim(state, (sim) => {
+    if (!toSnapshot(sim, state) || podNames(sim, state) !== pods) return undefined;
+    if (pendingOf(sim, state, neighbour).length === 0) return undefined;
+    return judgePlan(
+      sim,
+      state,
+      plan,
+      (s, written) => applyPlan(s, state, plan, written, () => loseRace(sim, state, neighbour)),
+      sharedBaseline,
+    );
+  });
+  if (!lost || lost.harm !== undefined) return verdict;
+  const named = new RegExp(`\\b${neighbour}\\b`).test(plan.warnings.join(' '));
+  const { harm: _harm, ...rest } = verdict;
+  return named
+    ? { ...rest, orderDependent: true }
+    : { ...rest, orderDependent: true, harm: 'order-dependent' };
+}
+
+interface NeighbourPod {
+  metadata: { name: string; labels?: Record<string, string>; deletionTimestamp?: string };
+  spec?: { nodeName?: string };
+}
+
+function podsOfApp(sim: SteppedSim, state: GeneratedState, app: string): NeighbourPod[] {
+  return (sim.list('Pod', state.namespace) as unknown as NeighbourPod[]).filter(
+    (p) => p.metadata.labels?.['app'] === app && !p.metadata.deletionTimestamp,
+  );
+}
+
+function pendingOf(sim: SteppedSim, state: GeneratedState, app: string): NeighbourPod[] {
+  return podsOfApp(sim, state, app).filter((p) => !p.spec?.nodeName);
+}
+
+/** The neighbour gets none of the room: its autoscaler gone, its scale the pods it has on nodes. */
+function loseRace(sim: SteppedSim, state: GeneratedState, app: string): void {
+  if (sim.get('HorizontalPodAutoscaler', state.namespace, app))
+    sim.delete('HorizontalPodAutoscaler', state.namespace, app);
+  const placed = podsOfApp(sim, state, app).filter((p) => p.spec?.nodeName).length;
+  sim.patch('Deployment', state.namespace, app, 'merge', { spec: { replicas: placed } });
+}
+
+/**
+ * One plan judged on a replay of `state` as judgeSeed judges each offered plan (a plan
+ * written by hand, for tests of the judge itself): undefined when there is no steady state.
+ */
+export function judgeOnePlan(state: GeneratedState, plan: RemediationPlan): PlanVerdict | undefined {
+  const pods = withSim(state, (sim) => (toSnapshot(sim, state) ? podNames(sim, state) : undefined));
+  if (pods === undefined) return undefined;
+  const verdict = withSim(state, (sim) =>
+    toSnapshot(sim, state)
+      ? judgePlan(sim, state, plan, (s, written) => applyPlan(s, state, plan, written))
+      : undefined,
+  );
+  return verdict && orderDependence(state, plan, verdict, pods, {});
 }
 
 function stateFor(
@@ -200,6 +287,8 @@ function judge(
   result: JudgedState;
   plans: RemediationPlan[];
   pods: string;
+  /** Per shared budget, the fewest pods it selects served over the forward run without a plan. */
+  sharedBaseline: Record<string, number>;
   /** A fix the executor would refuse once the forward run moved on: judged on its replay. */
   refusedFix?: string;
 } {
@@ -212,7 +301,7 @@ function judge(
   };
   if (!toSnapshot(sim, state)) {
     const result = { ...base, judgement: 'skipped' as const, completes: false, codes: [], plans: [] };
-    return { judgement: 'skipped', result, plans: [], pods: '' };
+    return { judgement: 'skipped', result, plans: [], pods: '', sharedBaseline: {} };
   }
   const pods = podNames(sim, state);
   const diagnosis = diagnoseNow(sim, state);
@@ -220,7 +309,18 @@ function judge(
   const plans = diagnosis.remediations.map((p) => p.kind);
   // RolloutAtRisk's plans change the next rollout's strategy; they take nothing down now.
   const now = plansNow(diagnosis).map((p) => p.kind);
-  const completes = runForward(sim, state);
+  const shared = sharedBudgets(sim, state);
+  const sharedBaseline: Record<string, number> = Object.fromEntries(
+    shared.map((b) => [b.name, servingSelected(sim, state, b.selector)]),
+  );
+  const sample = (): void => {
+    for (const b of shared)
+      sharedBaseline[b.name] = Math.min(
+        sharedBaseline[b.name] ?? Infinity,
+        servingSelected(sim, state, b.selector),
+      );
+  };
+  const completes = runForward(shared.length > 0 ? sampling(sim, sample) : sim, state);
   const saysStuck = codes.some((c) => STUCK_CODES.includes(c));
   const spends = now.some((k) => spendingPlans(state.kind).includes(k));
   const problems = diagnosis.findings.some((f) => f.severity !== 'info');
@@ -239,6 +339,7 @@ function judge(
     result: { ...base, judgement, completes, codes, plans },
     plans: plansNow(diagnosis),
     pods,
+    sharedBaseline,
     ...(refusedFix ? { refusedFix } : {}),
   };
 }
@@ -306,20 +407,26 @@ function applyPlan(
   state: GeneratedState,
   plan: RemediationPlan,
   written: () => void = () => undefined,
+  /** Run at once after the write, before any controller pass (the neighbour losing the race). */
+  wrote: () => void = () => undefined,
 ): boolean {
   if (plan.kind === 'abort-rollout') {
     // kinds/abort-rollout.ts writes the status subresource; it promises the stable pods, not the update.
     sim.patch(state.kind, state.namespace, state.name, plan.patch.type, plan.patch.body, 'status');
+    wrote();
     written();
     return sim.advance(state.forwardSeconds ?? FORWARD_SECONDS, () => abortSettled(sim, state));
   }
   if (plan.kind === 'scale-old-replicaset') {
     sim.patch('ReplicaSet', state.namespace, plan.replicaSet.name, plan.patch.type, plan.patch.body);
+    wrote();
     if (plan.replicaSet.stepped) walkSteps(sim, state, plan.replicaSet);
   } else if (plan.kind === 'delete-pods') {
     for (const pod of plan.pods) sim.delete('Pod', state.namespace, pod.name);
+    wrote();
   } else if (plan.patch) {
     sim.patch(state.kind, state.namespace, state.name, plan.patch.type, plan.patch.body);
+    wrote();
   } else return false;
   written();
   return runForward(sim, state);
@@ -394,6 +501,8 @@ export interface Tally {
   labelledOutages: number;
   /** Plans that swapped serving pods for a crashing template the snapshot showed no sign of (not counted as harm). */
   unforeseenPlans: number;
+  /** Plans that reached their goal only where a neighbour lost the race for the room (harmful unless they name it). */
+  orderDependentPlans: number;
   /** Harmful plans by what was wrong with them. */
   harms: Record<string, number>;
   /** Plans whose replay diverged (not judged). */
@@ -421,6 +530,7 @@ export function tally(results: readonly JudgedState[]): Tally {
     harmfulPlanCount: verdicts.filter((v) => v.harm !== undefined).length,
     labelledOutages: verdicts.filter((v) => v.labelledOutage).length,
     unforeseenPlans: verdicts.filter((v) => v.unforeseen !== undefined).length,
+    orderDependentPlans: verdicts.filter((v) => v.orderDependent).length,
     harms,
     diverged: results.reduce((n, r) => n + r.diverged, 0),
     judged: results.length - skipped,
