@@ -13,6 +13,7 @@ import { predictRollout, type CheckFinding, type Prediction, type Verdict } from
 import type { CheckSource } from './source.js';
 import type { StrategyFix } from './strategy-fix.js';
 import { templateChanges } from './template-change.js';
+import { omittedFields, withStoredFields, type OmittedField } from './stored-fields.js';
 
 export interface CheckItem {
   kind: WorkloadKind;
@@ -38,6 +39,8 @@ export interface CheckResult {
   /** What keeps it from finishing, in a few words ("its new pod needs 1 nvidia.com/gpu, held by its old pods"). */
   reason?: string;
   fix?: StrategyFix;
+  /** Fields the manifest leaves out that the live object sets, and what the apply stores (stored-fields.ts). */
+  omitted?: OmittedField[];
 }
 
 /** One object, judged against `source`. */
@@ -77,27 +80,77 @@ export async function checkOne(
     : [];
   if (live.object && changes.length === 0)
     return { ...base, rollout: 'none', changes, verdict: 'no-rollout', findings: [] };
-  const candidate = candidateObject(item.kind, item.object, live.object, namespace);
+  // What the apply stores where the manifest leaves out a field the live object sets
+  // (stored-fields.ts). An admission request's object is already what will be stored.
+  const omitted = item.old ? [] : omittedFields(item.kind, item.object, live.object);
   const liveTemplate = live.object ? module.podTemplate(live.object).spec : undefined;
-  const judge = async (sample: boolean): Promise<{ prediction: Prediction; sampled: boolean }> => {
-    const read = await source.snapshot(item.kind, candidate, { sample });
-    return {
-      prediction: predictRollout(withAdmissionTolerations(read.snapshot, liveTemplate)),
-      sampled: read.sampled,
+  const judge = async (manifest: WorkloadObject): Promise<Prediction> => {
+    const candidate = candidateObject(item.kind, manifest, live.object, namespace);
+    const once = async (sample: boolean): Promise<{ prediction: Prediction; sampled: boolean }> => {
+      const read = await source.snapshot(item.kind, candidate, { sample });
+      return {
+        prediction: predictRollout(withAdmissionTolerations(read.snapshot, liveTemplate)),
+        sampled: read.sampled,
+      };
     };
+    const first = await once(true);
+    // Finishing on a sample of the nodes proves it for them all; anything else is asked whole.
+    return first.sampled && first.prediction.verdict !== 'finishes'
+      ? (await once(false)).prediction
+      : first.prediction;
   };
-  const first = await judge(true);
-  // Finishing on a sample of the nodes proves it for them all; anything else is asked whole.
-  const { prediction } =
-    first.sampled && first.prediction.verdict !== 'finishes' ? await judge(false) : first;
-  return {
+  const kept = (keepUnknown: boolean) =>
+    withStoredFields(
+      item.object,
+      omitted,
+      (f) => f.stored === 'live' || (f.stored === 'unknown' && keepUnknown),
+    );
+  const prediction = await judge(kept(true));
+  const open = omitted.filter((f) => f.stored === 'unknown');
+  const result = {
     ...base,
-    rollout: live.object ? 'template' : 'new',
+    rollout: live.object ? ('template' as const) : ('new' as const),
     changes,
+    ...(omitted.length > 0 ? { omitted } : {}),
+  };
+  if (open.length > 0) {
+    const otherwise = await judge(kept(false));
+    if (otherwise.verdict !== prediction.verdict)
+      return { ...result, verdict: 'unknown', findings: [storedNotKnown(open, prediction, otherwise)] };
+  }
+  return {
+    ...result,
     verdict: prediction.verdict,
     findings: prediction.findings,
     ...(prediction.reason ? { reason: prediction.reason } : {}),
     ...(prediction.fix ? { fix: prediction.fix } : {}),
+  };
+}
+
+/**
+ * The apply may keep live fields the manifest leaves out, or drop them, and the rollout's
+ * fate turns on which: not known (exit 1), with both outcomes said.
+ */
+function storedNotKnown(open: readonly OmittedField[], kept: Prediction, dropped: Prediction): CheckFinding {
+  const fields = open.map((f) => `spec.${f.field}`).join(', ');
+  const words = (p: Prediction): string =>
+    p.verdict === 'finishes'
+      ? 'it finishes'
+      : p.verdict === 'never-finishes'
+        ? `it can never finish${p.reason ? ` (${p.reason})` : ''}`
+        : 'whether it finishes is not known';
+  return {
+    code: 'IncompleteEvidence',
+    severity: 'warning',
+    summary: `Whether the rollout finishes turns on what the apply stores for ${fields}, which the manifest leaves out: with the live value ${words(kept)}; with the default ${words(dropped)}.`,
+    explanation: `${open.map((f) => `spec.${f.field}: ${f.why}`).join('; ')}. kubectl apply keeps a field its last-applied configuration never listed, server-side apply and Helm keep one their manifest never set, and each removes one its manifest set and dropped. Set the field in the manifest to say what you mean.`,
+    evidence: [
+      ...open.map((f) => ({
+        type: 'note' as const,
+        text: `Live spec.${f.field}: ${JSON.stringify(f.live)}`,
+      })),
+      ...kept.findings.flatMap((f) => f.evidence).slice(0, 3),
+    ],
   };
 }
 

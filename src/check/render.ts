@@ -57,6 +57,14 @@ export function renderText(report: CheckReport, color = false): string {
           ? `template changes: ${r.changes.slice(0, 3).join(', ')}${r.changes.length > 3 ? ', …' : ''}`
           : '';
     lines.push(`${style.bold(refOf(r))}${where(r)}: ${label}${why ? ` (${why})` : ''}`);
+    for (const o of r.omitted ?? []) {
+      if (o.stored === 'unknown') continue;
+      const what =
+        o.stored === 'live'
+          ? `keeps the live value ${JSON.stringify(o.live)}`
+          : 'removes it (the default applies)';
+      lines.push(...indent([`The manifest leaves out spec.${o.field}: the apply ${what}; ${o.why}.`], 2));
+    }
     for (const f of r.findings) {
       lines.push(...indent([`${f.code}: ${f.summary}`], 2));
       if (r.verdict === 'never-finishes') {

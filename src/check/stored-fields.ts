@@ -1,0 +1,128 @@
+/**
+ * What an apply stores where the manifest leaves out a field the live object sets
+ * (DESIGN.md §4e, issue 64.1): a manifest without `strategy` keeps the live strategy
+ * when its owner never set it, and gets the default when its owner did and dropped it.
+ * - kubectl client-side apply (and Argo CD's default) patches only the fields in the
+ *   manifest, and removes those the last-applied-configuration annotation lists and the
+ *   manifest dropped;
+ * - server-side apply (kubectl --server-side, Argo CD ServerSideApply, Flux) removes a
+ *   field the applier owned and dropped, unless another manager holds it too; a field
+ *   only others own stays;
+ * - Helm 3/4 three-way merge the old release's manifest, the new one and the live
+ *   object: a field the old chart set and the new one drops is removed, one the chart
+ *   never set stays.
+ * Which of those the field is comes from the live object's owner (ownership.ts: its
+ * tool, the manifest it last applied, the managers holding the field). Where nothing
+ * says, both are possible: check judges the rollout with each and says "not known"
+ * when they differ, never the default silently.
+ */
+import { detectOwner, desiredManifest, manifestSets, otherHolders } from '../diagnosis/ownership.js';
+import { semanticEqual } from '../diagnosis/base/semantic-equal.js';
+import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
+import { WORKLOAD_NAMES, type WorkloadKind } from '../diagnosis/workload-ref.js';
+import { workloadKind } from '../diagnosis/workloads/index.js';
+
+/** The spec fields whose live value decides how a rollout goes, per kind. */
+function fieldsThatShapeTheRollout(kind: WorkloadKind): string[] {
+  const strategy = workloadKind(kind).strategyAt.field;
+  return [...new Set([strategy, 'minReadySeconds', 'paused'])];
+}
+
+/** What the apply stores for one field the manifest leaves out and the live object sets. */
+export interface OmittedField {
+  field: string;
+  /** The live value, as the API server holds it. */
+  live: unknown;
+  /** 'live': the apply keeps it; 'default': it removes it; 'unknown': nothing says which. */
+  stored: 'live' | 'default' | 'unknown';
+  /** Why, in a clause ("the manifest kubectl last applied never set it"). */
+  why: string;
+}
+
+/** Scalar fields, by the API's default a removed one reads as once stored. */
+const SCALAR_DEFAULTS: Record<string, unknown> = { minReadySeconds: 0, paused: false };
+
+/**
+ * The live value differs from what the field reads as once removed: for the strategy,
+ * the kind resolves it (type, surge, unavailability) differently without it.
+ */
+function differsFromDefault(kind: WorkloadKind, live: WorkloadObject, field: string): boolean {
+  const value = (live.spec as unknown as Record<string, unknown>)[field];
+  if (value === undefined) return false;
+  if (field in SCALAR_DEFAULTS) return !semanticEqual(value, SCALAR_DEFAULTS[field]);
+  const module = workloadKind(kind);
+  const { [field]: _dropped, ...rest } = live.spec as unknown as Record<string, unknown>;
+  const without = { ...live, spec: rest } as unknown as WorkloadObject;
+  const key = (o: WorkloadObject): string => {
+    const s = module.strategy(o);
+    return JSON.stringify([s.type, s.maxSurge?.value, s.maxUnavailable?.value, s.partition]);
+  };
+  return key(live) !== key(without);
+}
+
+/**
+ * The fields of the manifest's spec left out where the live object sets a value other
+ * than the default, each with what the apply will store.
+ */
+export function omittedFields(
+  kind: WorkloadKind,
+  manifest: WorkloadObject,
+  live: WorkloadObject | undefined,
+): OmittedField[] {
+  if (!live) return [];
+  const manifestSpec = manifest.spec as unknown as Record<string, unknown>;
+  const liveSpec = live.spec as unknown as Record<string, unknown>;
+  const out: OmittedField[] = [];
+  for (const field of fieldsThatShapeTheRollout(kind)) {
+    if (manifestSpec[field] !== undefined || !differsFromDefault(kind, live, field)) continue;
+    out.push({ field, live: liveSpec[field], ...storedFor(kind, live, field) });
+  }
+  return out;
+}
+
+function storedFor(
+  kind: WorkloadKind,
+  live: WorkloadObject,
+  field: string,
+): Pick<OmittedField, 'stored' | 'why'> {
+  const owner = detectOwner({ group: WORKLOAD_NAMES[kind].group, kind, metadata: live.metadata });
+  if (!owner)
+    return {
+      stored: 'unknown',
+      why: 'no owner of the live object is recorded (no last-applied configuration, no field manager that applies manifests), so whether the apply keeps it is not known',
+    };
+  const manifest = desiredManifest(live.metadata, owner);
+  const tokens = ['spec', field];
+  const set = manifestSets(manifest, tokens);
+  const who = `${owner.tool === 'kubectl' ? 'kubectl' : owner.tool} (${owner.evidence})`;
+  if (set === undefined)
+    return {
+      stored: 'unknown',
+      why: `the manifest ${who} last applied is not recorded (${manifest.source === 'unknown' ? manifest.reason : 'unreadable'}), so whether the apply keeps it is not known`,
+    };
+  if (!set)
+    return { stored: 'live', why: `the manifest ${who} last applied never set it, so the apply keeps it` };
+  const others = manifest.source === 'managed-fields' ? otherHolders(live.metadata, manifest, tokens) : [];
+  if (others.length > 0)
+    return {
+      stored: 'live',
+      why: `${others.join(', ')} also hold${others.length === 1 ? 's' : ''} it, so the apply leaves it`,
+    };
+  return {
+    stored: 'default',
+    why: `the manifest ${who} last applied set it and this one drops it, so the apply removes it and the default applies`,
+  };
+}
+
+/** The manifest with each omitted field as the apply stores it: `keep` the live value, or leave it out. */
+export function withStoredFields(
+  manifest: WorkloadObject,
+  fields: readonly OmittedField[],
+  keep: (field: OmittedField) => boolean,
+): WorkloadObject {
+  const kept = fields.filter(keep);
+  if (kept.length === 0) return manifest;
+  const spec = { ...(manifest.spec as unknown as Record<string, unknown>) };
+  for (const f of kept) spec[f.field] = f.live;
+  return { ...manifest, spec } as unknown as WorkloadObject;
+}

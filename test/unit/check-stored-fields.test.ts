@@ -1,0 +1,102 @@
+/**
+ * What an apply stores for a field the manifest leaves out (src/check/stored-fields.ts,
+ * issue 64.1), one arm per way of knowing: kubectl's last-applied configuration with the
+ * field and without it, a server-side apply entry that owns it, one that does not, one
+ * that owns it beside another manager, nothing that says, and a live value that is the
+ * default (nothing to decide).
+ */
+import { describe, expect, it } from 'vitest';
+import type { WorkloadObject } from '../../src/diagnosis/snapshot/types.js';
+import { omittedFields } from '../../src/check/stored-fields.js';
+import { makeDeployment } from '../support/k8s-builders.js';
+
+const STRATEGY = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
+
+/** The live Deployment with a non-default strategy, and `meta` for who wrote what. */
+function live(
+  meta: { lastApplied?: object; managedFields?: object[] },
+  strategy: object = STRATEGY,
+): WorkloadObject {
+  const d = makeDeployment('web', { namespace: 'shop', replicas: 4 });
+  d.spec.strategy = strategy as never;
+  if (meta.lastApplied)
+    d.metadata.annotations = {
+      ...d.metadata.annotations,
+      'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(meta.lastApplied),
+    };
+  if (meta.managedFields) (d.metadata as { managedFields?: object[] }).managedFields = meta.managedFields;
+  return d as unknown as WorkloadObject;
+}
+
+/** The manifest: the same Deployment without strategy. */
+function manifest(): WorkloadObject {
+  const d = makeDeployment('web', { namespace: 'shop', replicas: 4 });
+  delete (d.spec as { strategy?: unknown }).strategy;
+  return d as unknown as WorkloadObject;
+}
+
+const ssa = (manager: string, spec: object, operation = 'Apply'): object => ({
+  manager,
+  operation,
+  apiVersion: 'apps/v1',
+  fieldsType: 'FieldsV1',
+  fieldsV1: { 'f:spec': spec },
+});
+
+describe('a manifest that leaves out strategy', () => {
+  it("kubectl's last-applied never listed it: the apply keeps the live strategy", () => {
+    const [field] = omittedFields('Deployment', manifest(), live({ lastApplied: { spec: { replicas: 4 } } }));
+    expect(field).toMatchObject({ field: 'strategy', stored: 'live', live: STRATEGY });
+  });
+
+  it("kubectl's last-applied listed it: the apply removes it and the default applies", () => {
+    const [field] = omittedFields(
+      'Deployment',
+      manifest(),
+      live({ lastApplied: { spec: { replicas: 4, strategy: STRATEGY } } }),
+    );
+    expect(field).toMatchObject({ field: 'strategy', stored: 'default' });
+  });
+
+  it('a server-side apply entry that owns it: removed; one that does not: kept', () => {
+    const owned = live({ managedFields: [ssa('kubectl', { 'f:replicas': {}, 'f:strategy': {} })] });
+    expect(omittedFields('Deployment', manifest(), owned)[0]?.stored).toBe('default');
+    const notOwned = live({
+      managedFields: [
+        ssa('kubectl', { 'f:replicas': {} }),
+        ssa('kubectl-patch', { 'f:strategy': {} }, 'Update'),
+      ],
+    });
+    expect(omittedFields('Deployment', manifest(), notOwned)[0]?.stored).toBe('live');
+  });
+
+  it('owned by the applier and held by another manager too: the apply leaves it', () => {
+    const shared = live({
+      managedFields: [
+        ssa('kubectl', { 'f:replicas': {}, 'f:strategy': {} }),
+        ssa('kubectl-patch', { 'f:strategy': { 'f:rollingUpdate': {} } }, 'Update'),
+      ],
+    });
+    const [field] = omittedFields('Deployment', manifest(), shared);
+    expect(field?.stored).toBe('live');
+    expect(field?.why).toContain('kubectl-patch also holds it');
+  });
+
+  it('nothing records an owner: not known, never the default silently', () => {
+    const [field] = omittedFields('Deployment', manifest(), live({}));
+    expect(field?.stored).toBe('unknown');
+  });
+
+  it('a live strategy that is the default: nothing to decide', () => {
+    const defaulted = live(
+      {},
+      { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+    );
+    expect(omittedFields('Deployment', manifest(), defaulted)).toEqual([]);
+  });
+
+  it('a manifest that sets strategy: nothing omitted, whatever the live one is', () => {
+    const given = { ...manifest(), spec: { ...manifest().spec, strategy: STRATEGY } } as WorkloadObject;
+    expect(omittedFields('Deployment', given, live({}))).toEqual([]);
+  });
+});
