@@ -39,6 +39,8 @@ export interface SimOptions {
   latencyMs?: number;
   /** Run no controllers (a static API server over the scenario). */
   controllers?: boolean;
+  /** PEM of the client certificate and key presented to webhooks (AdmissionConfiguration's kubeConfigFile). */
+  webhookClient?: { cert: string; key: string };
 }
 
 export interface Simulator {
@@ -106,6 +108,7 @@ async function scenarioObjects(scenario: SimOptions['scenario']): Promise<readon
 /** Starts the simulator and resolves once it is listening. */
 export async function startSimulator(options: SimOptions): Promise<Simulator> {
   const store = new Store();
+  if (options.webhookClient) store.webhookClient = options.webhookClient;
   const logs = new LogStore();
   const faults = new FaultList();
   let requests: RecordedRequest[] = [];

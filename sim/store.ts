@@ -67,6 +67,12 @@ export class Store {
    * controller (sim/stored-kinds.ts). Mutated in place; discovery reads it live.
    */
   readonly storedTypes: ResourceType[] = [];
+  /**
+   * The client certificate the API server presents to webhooks (kube-apiserver's
+   * AdmissionConfiguration, WebhookAdmission kubeConfigFile): PEM of the certificate and
+   * key; absent: none, as without that configuration (sim/webhooks/call.ts).
+   */
+  webhookClient?: { cert: string; key: string };
 
   /** The current cluster resourceVersion (of the newest write). */
   get resourceVersion(): number {

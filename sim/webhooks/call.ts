@@ -41,6 +41,9 @@ function goError(err: Error & { code?: string; cert?: PeerCertificate }, ep: End
     : `${ep.connectHost}:${ep.connectPort}`;
   if (code === 'ECONNREFUSED') return `dial tcp ${addr}: connect: connection refused`;
   if (code === 'ECONNRESET' || err.message === 'socket hang up') return 'EOF';
+  // A server that asked for a client certificate and refused ours (or none) ends the handshake.
+  if (/alert (certificate required|bad certificate|unknown ca)/i.test(err.message))
+    return 'remote error: tls: certificate required';
   if (code === 'EPROTO') return 'http: server gave HTTP response to HTTPS client';
   if (UNKNOWN_AUTHORITY.has(code))
     return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
@@ -83,6 +86,7 @@ function post(
   hook: ValidatingWebhook,
   review: string,
   timeoutSeconds: number,
+  client: Store['webhookClient'],
 ): Promise<Answer> {
   const ca = hook.clientConfig.caBundle ? Buffer.from(hook.clientConfig.caBundle, 'base64') : undefined;
   return new Promise((resolve, reject) => {
@@ -98,6 +102,7 @@ function post(
       },
       agent: false,
       ...(ca ? { ca } : {}),
+      ...(client ? { cert: client.cert, key: client.key } : {}),
       ...(isIP(ep.serverName) === 0 ? { servername: ep.serverName } : {}),
       checkServerIdentity: (_host, cert) => checkServerIdentity(ep.serverName, cert),
       signal: AbortSignal.timeout(timeoutSeconds * 1000),
@@ -163,7 +168,7 @@ export async function callHook(
   });
   let answer: Answer;
   try {
-    answer = await post(endpoint, hook, review, timeoutSeconds);
+    answer = await post(endpoint, hook, review, timeoutSeconds, store.webhookClient);
   } catch (err) {
     const e = err as Error & { code?: string; name?: string };
     if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.code === 'ABORT_ERR')

@@ -17,6 +17,12 @@ export interface ServeOptions {
   host?: string;
   tlsCert: string;
   tlsKey: string;
+  /** PEM of the CA that signs the API server's client certificate (server.ts); absent: any caller. */
+  clientCa?: string;
+  /** Names the caller's certificate must carry (CN or DNS SAN); empty: any the CA signed. */
+  clientNames?: readonly string[];
+  /** Plain-HTTP port of /healthz, /readyz and /metrics. */
+  probePort?: number;
   budgetMs: number;
   cacheSeconds: number;
   logger: Logger;
@@ -52,6 +58,9 @@ export async function serveAdmission(options: ServeOptions): Promise<ServingAdmi
     ...(options.host !== undefined ? { host: options.host } : {}),
     tlsCert: options.tlsCert,
     tlsKey: options.tlsKey,
+    ...(options.clientCa !== undefined ? { clientCa: options.clientCa } : {}),
+    ...(options.clientNames !== undefined ? { clientNames: options.clientNames } : {}),
+    ...(options.probePort !== undefined ? { probePort: options.probePort } : {}),
     logger: options.logger,
     ready,
     deps: {

@@ -1,13 +1,22 @@
 /**
- * The admission webhook's HTTPS server: POST /validate (AdmissionReview v1), GET
- * /healthz, GET /metrics. A process of its own (`rollout-doctor serve-admission`): no
- * Redis, no chat, read-only cluster credentials. The serving certificate is read again
- * when its files change (a cert-manager renewal, a rotated Secret), without a restart.
+ * The admission webhook's HTTPS server: POST /validate (AdmissionReview v1). A process
+ * of its own (`rollout-doctor serve-admission`): no Redis, no chat, read-only cluster
+ * credentials. The serving certificate is read again when its files change (a
+ * cert-manager renewal, a rotated Secret), without a restart.
+ *
+ * Only the API server should speak to it (issue 67.1). With a client CA the serving port
+ * takes only callers whose certificate that CA signed (the API server presents one
+ * through its AdmissionConfiguration kubeConfigFile; DESIGN.md §4e), and, with allowed
+ * names, only those whose certificate names one of them; everyone else is refused in
+ * the TLS handshake or with 403. /healthz, /readyz and /metrics are served apart, in
+ * plain HTTP on the probe port (the kubelet and Prometheus present no client
+ * certificate), never on the serving port.
  */
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { createServer, type Server } from 'node:https';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import type { Logger } from '../logger.js';
 import { answerReview, type ReviewDeps } from './review-handler.js';
 
@@ -19,6 +28,16 @@ export interface AdmissionServerOptions {
   host?: string;
   tlsCert: string;
   tlsKey: string;
+  /**
+   * PEM file of the CA that signs the API server's client certificate: only callers it
+   * signed are answered. Absent: any caller that reaches the port is (and nothing it
+   * sends is announced: serve-admission refuses announce without it).
+   */
+  clientCa?: string;
+  /** Names (certificate CN or DNS SAN) a caller's certificate must carry; empty: any the CA signed. */
+  clientNames?: readonly string[];
+  /** Plain-HTTP port of /healthz, /readyz and /metrics; absent: none served (tests). */
+  probePort?: number;
   deps: ReviewDeps;
   logger: Logger;
   /** Resolves once the webhook's first read is done (serve.ts); /readyz says 503 until then. */
@@ -28,7 +47,22 @@ export interface AdmissionServerOptions {
 export interface AdmissionServer {
   server: Server;
   port: number;
+  /** The probe port's actual port, when one is served. */
+  probePort?: number;
   close(): Promise<void>;
+}
+
+/** The caller's certificate names one of `names` (its CN, or a DNS name among its SANs). */
+function callerNamed(req: IncomingMessage, names: readonly string[]): boolean {
+  if (names.length === 0) return true;
+  const cert = (req.socket as TLSSocket).getPeerCertificate?.();
+  if (!cert || !('subject' in cert)) return false;
+  const cn = cert.subject?.CN;
+  const sans = (cert.subjectaltname ?? '')
+    .split(', ')
+    .filter((s) => s.startsWith('DNS:'))
+    .map((s) => s.slice(4));
+  return names.some((n) => n === cn || sans.includes(n));
 }
 
 function readBody(req: IncomingMessage): Promise<string | undefined> {
@@ -54,22 +88,35 @@ function send(res: ServerResponse, status: number, body: string, type = 'applica
   res.end(body);
 }
 
-async function route(
+/** The probe port: health, readiness and metrics, nothing else. */
+async function probeRoute(
   req: IncomingMessage,
   res: ServerResponse,
   options: AdmissionServerOptions,
   isReady: () => boolean,
 ): Promise<void> {
   const path = (req.url ?? '').split('?')[0];
-  if (req.method === 'GET' && path === '/healthz') return send(res, 200, 'ok\n', 'text/plain');
-  if (req.method === 'GET' && path === '/readyz')
+  if (req.method !== 'GET') return send(res, 405, 'GET only\n', 'text/plain');
+  if (path === '/healthz') return send(res, 200, 'ok\n', 'text/plain');
+  if (path === '/readyz')
     return isReady()
       ? send(res, 200, 'ok\n', 'text/plain')
       : send(res, 503, 'reading the cluster\n', 'text/plain');
-  if (req.method === 'GET' && path === '/metrics') {
+  if (path === '/metrics') {
     const { registry } = options.deps.metrics;
     return send(res, 200, await registry.metrics(), registry.contentType);
   }
+  return send(res, 404, 'not found\n', 'text/plain');
+}
+
+async function route(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: AdmissionServerOptions,
+): Promise<void> {
+  const path = (req.url ?? '').split('?')[0];
+  if (!callerNamed(req, options.clientNames ?? []))
+    return send(res, 403, '{"message":"the client certificate names no caller this webhook answers"}');
   if (path !== '/validate') return send(res, 404, '{"message":"not found"}');
   if (req.method !== 'POST') return send(res, 405, '{"message":"POST an AdmissionReview"}');
   const text = await readBody(req);
@@ -94,12 +141,24 @@ export async function startAdmissionServer(options: AdmissionServerOptions): Pro
   void options.ready?.finally(() => {
     ready = true;
   });
-  const server = createServer({ ...credentials(), minVersion: 'TLSv1.2' }, (req, res) => {
-    route(req, res, options, () => ready).catch((error: unknown) => {
+  const clientAuth = options.clientCa
+    ? { requestCert: true, rejectUnauthorized: true, ca: readFileSync(options.clientCa) }
+    : {};
+  const failed =
+    (res: ServerResponse) =>
+    (error: unknown): void => {
       options.logger.error({ err: error }, 'admission route failed');
       if (!res.headersSent) send(res, 500, '{"message":"internal error"}');
-    });
+    };
+  const server = createServer({ ...credentials(), ...clientAuth, minVersion: 'TLSv1.2' }, (req, res) => {
+    route(req, res, options).catch(failed(res));
   });
+  const probes =
+    options.probePort === undefined
+      ? undefined
+      : createHttpServer((req, res) => {
+          probeRoute(req, res, options, () => ready).catch(failed(res));
+        });
   // The API server keeps its connections to a webhook open: closing them sooner than it
   // expects makes it resend on a socket we just closed (ECONNRESET).
   server.keepAliveTimeout = 65_000;
@@ -115,18 +174,32 @@ export async function startAdmissionServer(options: AdmissionServerOptions): Pro
     }
   };
   for (const file of [options.tlsCert, options.tlsKey]) watchFile(file, { interval: 10_000 }, reload);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
-  });
+  const listen = (s: Server | ReturnType<typeof createHttpServer>, port: number): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      s.once('error', reject);
+      s.listen(port, options.host ?? '0.0.0.0', () => resolve());
+    });
+  await listen(server, options.port);
+  if (probes && options.probePort !== undefined) {
+    try {
+      await listen(probes, options.probePort);
+    } catch (error) {
+      server.close();
+      throw error;
+    }
+  }
+  const stop = (s: Server | ReturnType<typeof createHttpServer>): Promise<void> =>
+    new Promise<void>((resolve) => {
+      s.close(() => resolve());
+      s.closeAllConnections();
+    });
   return {
     server,
     port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const file of [options.tlsCert, options.tlsKey]) unwatchFile(file, reload);
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    ...(probes ? { probePort: (probes.address() as AddressInfo).port } : {}),
+    close: async () => {
+      for (const file of [options.tlsCert, options.tlsKey]) unwatchFile(file, reload);
+      await Promise.all([stop(server), ...(probes ? [stop(probes)] : [])]);
+    },
   };
 }

@@ -28,7 +28,12 @@ describe('the Redis user of the admission webhook', () => {
 
   beforeAll(async () => {
     const objects = helmTemplate({
-      set: ['admission.enabled=true', 'admission.announce.enabled=true', 'redis.mode=bundled'],
+      set: [
+        'admission.enabled=true',
+        'admission.announce.enabled=true',
+        'admission.clientAuth.caSecretName=apiserver-client-ca',
+        'redis.mode=bundled',
+      ],
     });
     const acl = find(objects, 'ConfigMap', 'rollout-doctor-redis-acl') as { data?: Record<string, string> };
     const rule = (acl.data?.['users.acl'] ?? '')

@@ -44,9 +44,20 @@ describe('admission webhook in the chart', () => {
   it('announces warned applies only when asked: its own Redis user and key, nothing of the app or workers', () => {
     const objects = helmTemplate({
       values: [ciValues('admission-webhook')],
-      set: ['admission.announce.enabled=true'],
+      set: ['admission.announce.enabled=true', 'admission.clientAuth.caSecretName=apiserver-client-ca'],
     });
     const pod = get(objects, 'Deployment')['spec']['template']['spec'];
+    // issue 67.1: only the API server's reviews are announced; a dry run posts nothing.
+    expect(pod['containers'][0]['args'] ?? pod['containers'][0]['command']).toContain(
+      '--client-ca=/etc/rollout-doctor/client-ca/ca.crt',
+    );
+    const hooks = (objects.find((o) => o.kind === 'ValidatingWebhookConfiguration') as unknown as Json)[
+      'webhooks'
+    ];
+    expect(hooks[0]['sideEffects']).toBe('NoneOnDryRun');
+    expect(() =>
+      helmTemplate({ values: [ciValues('admission-webhook')], set: ['admission.announce.enabled=true'] }),
+    ).toThrow(/admission.announce.enabled needs admission.clientAuth.caSecretName/);
     const env = pod['containers'][0]['env'] as Json[];
     const named = (name: string): Json | undefined => env.find((e) => e['name'] === name);
     expect(named('REDIS_URL')?.['value']).toMatch(/^redis:\/\/admission:\$\(REDIS_PASSWORD\)@/);
@@ -68,6 +79,18 @@ describe('admission webhook in the chart', () => {
     const off = rendered('admission-webhook');
     expect(JSON.stringify(get(off, 'Deployment'))).not.toMatch(/REDIS|ADMISSION_SIGNING/);
     expect(JSON.stringify(off)).not.toContain('user admission');
+  });
+
+  // issue 67.1, 67.7: only the webhook port and the probe port, and probes off the webhook's port.
+  it('ships a NetworkPolicy for its pods and serves probes and metrics on a port of their own', () => {
+    const objects = rendered('admission-webhook');
+    const policy = find(objects, 'NetworkPolicy', NAME) as unknown as Json;
+    expect(policy['spec']['podSelector']['matchLabels']['app.kubernetes.io/name']).toBe(NAME);
+    expect(policy['spec']['ingress'].map((r: Json) => r['ports'][0]['port'])).toEqual(['https', 'probes']);
+    const container = get(objects, 'Deployment')['spec']['template']['spec']['containers'][0];
+    expect(container['readinessProbe']['httpGet']).toEqual({ path: '/readyz', port: 'probes' });
+    expect(container['livenessProbe']['httpGet']).toEqual({ path: '/healthz', port: 'probes' });
+    expect(JSON.stringify(container)).not.toContain('--client-ca');
   });
 
   it('installs its own Deployment of 2, read-only, and a webhook that never blocks an apply', () => {

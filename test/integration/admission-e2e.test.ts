@@ -1,13 +1,16 @@
 /**
  * The admission webhook end to end, as a cluster runs it: `rollout-doctor serve-admission`
- * as its own process over TLS, registered in the simulator by a ValidatingWebhookConfiguration
- * (failurePolicy Ignore, the caBundle of its serving certificate), and the real kubectl 1.35
- * and helm 4 applying. The seed incident's image bump prints the warning and is applied;
+ * as its own process over TLS, taking only callers whose client certificate its
+ * --client-ca signed (the simulated API server presents one, as an AdmissionConfiguration's
+ * kubeConfigFile makes kube-apiserver do), its probes on a port of their own, registered in
+ * the simulator by a ValidatingWebhookConfiguration (failurePolicy Ignore, the caBundle of
+ * its serving certificate), and the real kubectl 1.35 and helm 4 applying. The seed incident's image bump prints the warning and is applied;
  * a safe apply prints none; helm shows the warning on install; with the webhook process
  * gone, the apply succeeds with no warning.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { get as httpGet } from 'node:http';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +18,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
 import { k8sTools } from '../../scripts/k8s-tools.js';
 import { startSimulator, type Simulator } from '../../sim/index.js';
-import { servingCertificate, type ServingCertificate } from '../support/serving-certificate.js';
+import {
+  clientAuthority,
+  servingCertificate,
+  type ClientAuthority,
+  type ServingCertificate,
+} from '../support/serving-certificate.js';
 import { deploymentWebhook, webhookConfiguration } from '../support/stub-webhook.js';
 import { runTool, type ToolRun } from '../support/tool-run.js';
 import { transpiledEntry } from '../../scripts/transpiled-tree.js';
@@ -29,8 +37,10 @@ let dir: string;
 let sim: Simulator;
 let kubeconfig: string;
 let tls: ServingCertificate;
+let clients: ClientAuthority;
 let webhook: ChildProcess | undefined;
 let port: number;
+let probePort: number;
 
 const tool = (binary: string, args: readonly string[]): Promise<ToolRun> =>
   runTool(binary, args, { kubeconfig, home: dir });
@@ -42,14 +52,38 @@ async function apply(manifest: Json): Promise<ToolRun> {
   return kubectl('apply', '-f', file);
 }
 
+/** GET on the probe port (plain HTTP). */
 function get(path: string): Promise<number> {
   return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path, ca: tls.ca, timeout: 2000 }, (res) => {
+    const req = httpGet({ host: '127.0.0.1', port: probePort, path, timeout: 2000 }, (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
     });
     req.on('error', () => resolve(0));
-    req.end();
+  });
+}
+
+/** POST a review to the webhook's port as `who` (a client certificate, or none): the status, or the error's words. */
+function postAs(who: { cert: string; key: string } | undefined): Promise<string> {
+  return new Promise((resolve) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/validate',
+        method: 'POST',
+        ca: tls.ca,
+        timeout: 2000,
+        ...(who ? { cert: who.cert, key: who.key } : {}),
+        headers: { 'content-type': 'application/json' },
+      },
+      (res) => {
+        res.resume();
+        resolve(String(res.statusCode));
+      },
+    );
+    req.on('error', (error) => resolve(`error: ${error.message}`));
+    req.end(JSON.stringify({ kind: 'Nope' }));
   });
 }
 
@@ -66,7 +100,12 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'rd-admission-e2e-'));
   await mkdir(join(dir, 'chart/templates'), { recursive: true });
   tls = servingCertificate(dir);
-  sim = await startSimulator({ scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 });
+  clients = clientAuthority(dir);
+  sim = await startSimulator({
+    scenario: 'sim/scenarios/gpu-deadlock.yaml',
+    timeScale: 50,
+    webhookClient: { cert: clients.cert, key: clients.key },
+  });
   kubeconfig = join(dir, 'kubeconfig');
   await sim.writeKubeconfig(kubeconfig);
   await sim.settle();
@@ -76,6 +115,7 @@ beforeAll(async () => {
         0) === 1,
   );
   port = 20000 + Math.floor(Math.random() * 20000);
+  probePort = port + 1;
   webhook = spawn(
     process.execPath,
     [
@@ -84,6 +124,9 @@ beforeAll(async () => {
       `--port=${port}`,
       `--tls-cert=${tls.cert}`,
       `--tls-key=${tls.key}`,
+      `--client-ca=${clients.caFile}`,
+      '--client-name=kube-apiserver',
+      `--probe-port=${probePort}`,
       `--kubeconfig=${kubeconfig}`,
       '--cache-seconds=1',
     ],
@@ -110,6 +153,13 @@ afterAll(async () => {
 });
 
 describe('kubectl and helm against serve-admission in the simulator', () => {
+  it('answers only the API server: no certificate, or one another CA signed, is refused in the handshake', async () => {
+    expect(await postAs(undefined)).toMatch(/^error: /);
+    expect(await postAs({ cert: clients.strangerCert, key: clients.strangerKey })).toMatch(/^error: /);
+    // The API server's own certificate reaches it (a body that is no review: 400, but answered).
+    expect(await postAs({ cert: clients.cert, key: clients.key })).toBe('400');
+  });
+
   it('a safe apply prints no warning', async () => {
     const manifest = await seedManifest();
     manifest['metadata']['labels'] = { ...manifest['metadata']['labels'], team: 'vision' };

@@ -6,11 +6,12 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
+import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
-import { startLocalAdmission } from '../support/serving-certificate.js';
+import { clientAuthority, startLocalAdmission } from '../support/serving-certificate.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixtures
 
@@ -43,7 +44,12 @@ async function start(budgetMs = 2000, beforeStart?: (s: SimClient) => void): Pro
   return sim;
 }
 
-function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> {
+function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  who?: { cert: string; key: string },
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const text = body === undefined ? '' : JSON.stringify(body);
     const req = request(
@@ -53,6 +59,7 @@ function call(method: string, path: string, body?: unknown): Promise<{ status: n
         method,
         path,
         ca: server?.tls.ca,
+        ...(who ? { cert: who.cert, key: who.key } : {}),
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
       },
       (res) => {
@@ -63,6 +70,17 @@ function call(method: string, path: string, body?: unknown): Promise<{ status: n
     );
     req.on('error', reject);
     req.end(text);
+  });
+}
+
+/** GET on the probe port (plain HTTP: health, readiness, metrics). */
+function probe(path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    httpGet({ host: '127.0.0.1', port: server?.probePort, path }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+    }).on('error', reject);
   });
 }
 
@@ -115,7 +133,7 @@ describe('serve-admission', () => {
     );
     expect(warnings[1]).toContain('1 nvidia.com/gpu, held by its old pods');
     for (const w of warnings) expect(w.length).toBeLessThanOrEqual(120);
-    expect(await call('GET', '/metrics').then((r) => r.body)).toMatch(
+    expect(await probe('/metrics').then((r) => r.body)).toMatch(
       /rollout_doctor_admission_reviews_total\{outcome="warned"\} 1/,
     );
   });
@@ -172,7 +190,7 @@ describe('serve-admission', () => {
     expect(performance.now() - started).toBeLessThan(1400);
     expect(response['allowed']).toBe(true);
     expect(response['warnings']).toBeUndefined();
-    expect(await call('GET', '/metrics').then((r) => r.body)).toMatch(
+    expect(await probe('/metrics').then((r) => r.body)).toMatch(
       /rollout_doctor_admission_reviews_total\{outcome="budget"\} 1/,
     );
   });
@@ -185,12 +203,12 @@ describe('serve-admission', () => {
     expect(performance.now() - started).toBeLessThan(1000);
     expect(response['allowed']).toBe(true);
     expect(response['warnings']).toBeUndefined();
-    expect((await call('GET', '/readyz')).status).toBe(503);
-    expect(await call('GET', '/metrics').then((r) => r.body)).toMatch(
+    expect((await probe('/readyz')).status).toBe(503);
+    expect(await probe('/metrics').then((r) => r.body)).toMatch(
       /rollout_doctor_admission_reviews_total\{outcome="cold"\} 1/,
     );
     await server?.ready;
-    expect((await call('GET', '/readyz')).status).toBe(200);
+    expect((await probe('/readyz')).status).toBe(200);
     expect((await validate(review('UPDATE', bump(old), old)))['warnings']).toHaveLength(2);
   });
 
@@ -202,10 +220,32 @@ describe('serve-admission', () => {
     expect(s.sim.requests.filter((r) => r.namespace === 'vision' || r.resource === 'nodes')).toEqual([]);
   });
 
-  it('refuses what is not an AdmissionReview, and serves /healthz', async () => {
+  it('refuses what is not an AdmissionReview; health and metrics only on the probe port', async () => {
     await start();
     expect((await call('POST', '/validate', { kind: 'Nope' })).status).toBe(400);
     expect((await call('GET', '/validate')).status).toBe(405);
-    expect(await call('GET', '/healthz')).toEqual({ status: 200, body: 'ok\n' });
+    expect(await probe('/healthz')).toEqual({ status: 200, body: 'ok\n' });
+    // issue 67.7: the webhook's port serves no metrics to whoever reaches it.
+    expect((await call('GET', '/metrics')).status).toBe(404);
+    expect((await call('GET', '/healthz')).status).toBe(404);
+    expect((await probe('/validate')).status).toBe(404);
+  });
+
+  it('with allowed names, a certificate its CA signed for another name is refused (403), the named one answered', async () => {
+    const s = await start();
+    await server?.close();
+    const clients = clientAuthority(dir, 'kube-apiserver');
+    server = await startLocalAdmission(s.client, dir, {
+      clientCa: clients.caFile,
+      clientNames: ['apiserver-webhook'],
+    });
+    const as = (who: { cert: string; key: string }) => call('POST', '/validate', { kind: 'Nope' }, who);
+    expect((await as({ cert: clients.cert, key: clients.key })).status).toBe(403);
+    await server.close();
+    server = await startLocalAdmission(s.client, dir, {
+      clientCa: clients.caFile,
+      clientNames: ['kube-apiserver'],
+    });
+    expect((await as({ cert: clients.cert, key: clients.key })).status).toBe(400);
   });
 });

@@ -59,7 +59,7 @@ async function kubectl(s: SimClient, args: string[]): Promise<void> {
   if (run.code !== 0) throw new Error(`kubectl ${args.join(' ')}: ${run.stderr}`);
 }
 
-async function availableWith(s: SimClient, image: string): Promise<boolean> {
+function availableWith(s: SimClient, image: string): boolean {
   const d = s.sim.get('Deployment', 'vision', 'vision-object-tracker') as Json;
   const pods = (s.sim.list('Pod', 'vision') as Json[]).filter((p) => !p['metadata']['deletionTimestamp']);
   return (

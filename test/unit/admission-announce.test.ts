@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
+import { generatePlanKeys } from '../../src/trust/keygen.js';
 import { fakeIo } from '../support/cli-io.js';
 import { parsePublicKeys } from '../../src/trust/approval-signature.js';
 import {
@@ -263,5 +264,24 @@ describe('serve-admission’s announcement settings', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY is not a valid key');
     expect(bad.stderr).not.toContain('s3cr3t-value');
+  });
+
+  // issue 67.1: only the API server's reviews may open a thread.
+  it('announcing needs --client-ca; --client-name needs it too', async () => {
+    const signing = generatePlanKeys({ seal: 's1', approval: 'a1' }).ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY;
+    const open = await serve({
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY: signing,
+    });
+    expect(open.code).toBe(2);
+    expect(open.stderr).toContain('announcing warned applies needs --client-ca');
+    const io = fakeIo();
+    io.io.env = {};
+    const named = await runCli(
+      ['serve-admission', '--tls-cert', cert, '--tls-key', key, '--client-name', 'kube-apiserver'],
+      io.io,
+    );
+    expect(named).toBe(2);
+    expect(io.stderr()).toContain('--client-name needs --client-ca');
   });
 });

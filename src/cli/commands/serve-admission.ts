@@ -17,6 +17,7 @@ import { EXIT, UsageError, type CliIo } from '../io.js';
 import { quoted } from '../../text/clean.js';
 
 const HELP = `Usage: rollout-doctor serve-admission --tls-cert FILE --tls-key FILE [--port P]
+                                       [--client-ca FILE [--client-name NAME]...] [--probe-port P]
                                        [--kubeconfig F] [--context C] [--budget-ms MS] [--cache-seconds S]
 
 Serves the admission webhook: POST /validate answers AdmissionReviews (admission.k8s.io/v1)
@@ -25,20 +26,30 @@ that starts a rollout that can never finish gets a warning kubectl, helm and Arg
 (a namespace labelled rollout-doctor.io/admission=refuse gets a refusal instead).
   --port            HTTPS port (default 8443)
   --tls-cert, --tls-key  the serving certificate and key (PEM), read again when they change
+  --client-ca       PEM of the CA that signs the API server's client certificate (its
+                    AdmissionConfiguration kubeConfigFile): only callers it signed are answered
+  --client-name     a name (CN or DNS SAN) the caller's certificate must carry; repeatable
+  --probe-port      plain-HTTP port of /healthz, /readyz and /metrics (default 8080; 0 = none)
   --budget-ms       answer time past which a review gets no warning (default 2000)
   --cache-seconds   how long one read of a namespace serves reviews (default 10)
   --kubeconfig, --context  which cluster to read (default: in-cluster, else KUBECONFIG)
-Also GET /healthz, GET /readyz (503 until the first read is done) and GET /metrics.
+GET /healthz, GET /readyz (503 until the first read is done) and GET /metrics are served on
+the probe port, never on the webhook's: with --client-ca no caller without a certificate
+reaches the webhook's port at all.
 
 With REDIS_URL and ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY set (and ROLLOUT_DOCTOR_CLUSTER,
 default "default"), a warned apply is announced to the app, which opens the workload's
-incident thread in its alert channel; the answer never waits for it.
+incident thread in its alert channel; the answer never waits for it. Announcing needs
+--client-ca: only reviews the API server sent are announced.
 `;
 
 interface ServeArgs {
   port: number;
   tlsCert: string;
   tlsKey: string;
+  clientCa?: string;
+  clientNames: string[];
+  probePort?: number;
   budgetMs: number;
   cacheSeconds: number;
   kubeconfig?: string;
@@ -66,6 +77,9 @@ export function parseServeArgs(argv: string[]): ServeArgs {
       port: { type: 'string' },
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
+      'client-ca': { type: 'string' },
+      'client-name': { type: 'string', multiple: true },
+      'probe-port': { type: 'string' },
       'budget-ms': { type: 'string' },
       'cache-seconds': { type: 'string' },
       kubeconfig: { type: 'string' },
@@ -78,12 +92,22 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     throw new UsageError(
       '--tls-cert and --tls-key are required: the API server calls webhooks over HTTPS only',
     );
-  for (const file of [tlsCert, tlsKey])
+  const clientCa = values['client-ca'];
+  for (const file of [tlsCert, tlsKey, ...(clientCa !== undefined ? [clientCa] : [])])
     if (!existsSync(file)) throw new UsageError(`cannot read ${quoted(file)}: no such file`);
+  const clientNames = (values['client-name'] ?? []) as string[];
+  if (clientNames.length > 0 && clientCa === undefined)
+    throw new UsageError(
+      '--client-name needs --client-ca: a name is only checked on a certificate the CA signed',
+    );
+  const probePort = integer(values['probe-port'], '--probe-port', 8080, 0, 65535);
   return {
     port: integer(values.port, '--port', 8443, 0, 65535),
     tlsCert,
     tlsKey,
+    ...(clientCa !== undefined ? { clientCa } : {}),
+    clientNames,
+    ...(probePort !== 0 ? { probePort } : {}),
     // Well inside the webhook's timeoutSeconds (the chart sets 5).
     budgetMs: integer(values['budget-ms'], '--budget-ms', 2000, 50, 25_000),
     cacheSeconds: integer(values['cache-seconds'], '--cache-seconds', 10, 1, 300),
@@ -99,6 +123,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const args = parseServeArgs(argv);
   const settings = announceSettings(io.env);
+  if (settings && args.clientCa === undefined)
+    throw new UsageError(
+      "announcing warned applies needs --client-ca: without it anyone who reaches the port could open incident threads; give the CA that signs the API server's client certificate, or unset REDIS_URL and ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY",
+    );
   const { createKubeClient } = await import('../../kube/client.js');
   const { serveAdmission } = await import('../../admission/serve.js');
   const logger = createLogger({ level: io.env['LOG_LEVEL'] ?? 'info', name: 'admission' });
@@ -118,6 +146,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       port: args.port,
       tlsCert: args.tlsCert,
       tlsKey: args.tlsKey,
+      ...(args.clientCa !== undefined ? { clientCa: args.clientCa } : {}),
+      clientNames: args.clientNames,
+      ...(args.probePort !== undefined ? { probePort: args.probePort } : {}),
       budgetMs: args.budgetMs,
       cacheSeconds: args.cacheSeconds,
       logger,
@@ -126,7 +157,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES') {
-      io.stderr.write(`rollout-doctor serve-admission: cannot listen on port ${args.port} (${code})\n`);
+      io.stderr.write(
+        `rollout-doctor serve-admission: cannot listen on port ${args.port}${args.probePort !== undefined ? ` or probe port ${args.probePort}` : ''} (${code})\n`,
+      );
       return EXIT.cluster;
     }
     throw new UsageError(
@@ -134,9 +167,19 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     );
   }
   logger.info(
-    { port: server.port, budgetMs: args.budgetMs, cacheSeconds: args.cacheSeconds },
+    {
+      port: server.port,
+      probePort: server.probePort,
+      clientAuth: args.clientCa !== undefined,
+      budgetMs: args.budgetMs,
+      cacheSeconds: args.cacheSeconds,
+    },
     'admission webhook listening',
   );
+  if (args.clientCa === undefined)
+    logger.warn(
+      "no --client-ca: any caller that reaches the port is answered; give the CA of the API server's client certificate so only it is",
+    );
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
