@@ -20,6 +20,25 @@ import type { TLSSocket } from 'node:tls';
 import type { Logger } from '../logger.js';
 import { answerReview, type ReviewDeps } from './review-handler.js';
 
+/**
+ * What the webhook's TLS 1.2 accepts: ECDHE key exchange with an AEAD cipher (AES-GCM,
+ * ChaCha20-Poly1305) only; no CBC suite with its SHA-1 MAC (Lucky13-style padding
+ * oracles), no static RSA key exchange (no forward secrecy). TLS 1.3's suites, all AEAD,
+ * are named so that they stay what Node offers by default. The API server (Go's
+ * crypto/tls) offers every one of these.
+ */
+export const ADMISSION_CIPHERS = [
+  'TLS_AES_128_GCM_SHA256',
+  'TLS_AES_256_GCM_SHA384',
+  'TLS_CHACHA20_POLY1305_SHA256',
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+].join(':');
+
 /** AdmissionReviews carry whole objects (etcd's limit is 1.5 MiB); anything past this is refused. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -132,25 +151,31 @@ async function route(
 }
 
 export async function startAdmissionServer(options: AdmissionServerOptions): Promise<AdmissionServer> {
-  const credentials = (): { cert: Buffer; key: Buffer } => ({
+  // The whole of the TLS settings each time: setSecureContext replaces them all, and a
+  // renewal read with the key pair alone would serve Node's default ciphers (CBC-SHA1 too).
+  // The client CA is part of the context too: a reload without it would trust Node's roots.
+  const tls = () => ({
     cert: readFileSync(options.tlsCert),
     key: readFileSync(options.tlsKey),
+    ...(options.clientCa ? { ca: readFileSync(options.clientCa) } : {}),
+    minVersion: 'TLSv1.2' as const,
+    ciphers: ADMISSION_CIPHERS,
+    honorCipherOrder: true,
   });
   let ready = options.ready === undefined;
   // Ready either way once the read is over: a failed read is retried by the reviews themselves.
   void options.ready?.finally(() => {
     ready = true;
   });
-  const clientAuth = options.clientCa
-    ? { requestCert: true, rejectUnauthorized: true, ca: readFileSync(options.clientCa) }
-    : {};
   const failed =
     (res: ServerResponse) =>
     (error: unknown): void => {
       options.logger.error({ err: error }, 'admission route failed');
       if (!res.headersSent) send(res, 500, '{"message":"internal error"}');
     };
-  const server = createServer({ ...credentials(), ...clientAuth, minVersion: 'TLSv1.2' }, (req, res) => {
+  // Client certificates (issue 67.1): asked for and required where a CA is given.
+  const clientAuth = options.clientCa ? { requestCert: true, rejectUnauthorized: true } : {};
+  const server = createServer({ ...tls(), ...clientAuth }, (req, res) => {
     route(req, res, options).catch(failed(res));
   });
   const probes =
@@ -166,7 +191,7 @@ export async function startAdmissionServer(options: AdmissionServerOptions): Pro
   server.requestTimeout = 30_000;
   const reload = (): void => {
     try {
-      server.setSecureContext(credentials());
+      server.setSecureContext(tls());
       options.logger.info('serving certificate read again');
     } catch (error) {
       // A half-written pair (the key renewed before the certificate): keep the last good one.

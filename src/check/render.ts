@@ -2,12 +2,25 @@
  * `check`'s outputs: text for a terminal or a CI log, JSON (per object: the verdict,
  * diagnose's finding codes, the explanation, the evidence, the fix), and SARIF 2.1.0 so
  * GitHub code scanning puts each finding on the manifest's line in the pull request.
- * Cluster text is cleaned for the terminal; JSON escaping covers the rest.
+ * Values we did not write (the manifest's paths and keys, `# Source:` comments, names
+ * and messages from the cluster, finding summaries that embed them) enter the text as
+ * one line each, their breaks and controls shown as escapes, nothing in them a CI
+ * runner reads as a command (lineValue); SARIF messages are our words with such values
+ * quoted and defanged (sarifText, sarifQuoted); JSON escaping covers the rest.
  */
 import { renderEvidence } from '../report/terminal.js';
 import { indent, makeStyle } from '../report/format.js';
 import { typeOfKind } from '../diagnosis/workload-ref.js';
-import { cleanText, escapeJsonControls } from '../text/clean.js';
+import {
+  ciSafeLine,
+  cleanText,
+  escapeJsonControls,
+  lineValue,
+  sarifMessage,
+  sarifQuoted,
+  sarifText,
+} from '../text/clean.js';
+import type { Evidence } from '../diagnosis/finding.js';
 import type { CheckResult } from './check.js';
 
 export interface CheckReport {
@@ -32,12 +45,27 @@ const LABEL: Record<CheckResult['verdict'], string> = {
 };
 
 function refOf(r: CheckResult): string {
-  return `${r.target.namespace}/${typeOfKind(r.target.kind)}/${r.target.name}`;
+  return `${lineValue(r.target.namespace)}/${typeOfKind(r.target.kind)}/${lineValue(r.target.name)}`;
 }
 
 function where(r: CheckResult): string {
   if (!r.at) return '';
-  return ` (${r.at.file}:${r.at.line}${r.at.template ? `, from ${r.at.template}` : ''})`;
+  return ` (${lineValue(r.at.file)}:${r.at.line}${r.at.template ? `, from ${lineValue(r.at.template)}` : ''})`;
+}
+
+/** Evidence with every string in it one line (lineValue): node, pod and quota names, notes. */
+function oneLineEvidence<T>(value: T): T {
+  if (typeof value === 'string') return lineValue(value) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => oneLineEvidence(v)) as T;
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, oneLineEvidence(v)]),
+    ) as T;
+  return value;
+}
+
+function evidenceLines(evidence: Evidence, style: ReturnType<typeof makeStyle>): string[] {
+  return renderEvidence(oneLineEvidence(evidence), style);
 }
 
 export function renderText(report: CheckReport, color = false): string {
@@ -54,27 +82,29 @@ export function renderText(report: CheckReport, color = false): string {
       r.rollout === 'new'
         ? 'new object'
         : r.rollout === 'template'
-          ? `template changes: ${r.changes.slice(0, 3).join(', ')}${r.changes.length > 3 ? ', …' : ''}`
+          ? `template changes: ${r.changes.slice(0, 3).map(lineValue).join(', ')}${r.changes.length > 3 ? ', …' : ''}`
           : '';
     lines.push(`${style.bold(refOf(r))}${where(r)}: ${label}${why ? ` (${why})` : ''}`);
     for (const o of r.omitted ?? []) {
       if (o.stored === 'unknown') continue;
       const what =
         o.stored === 'live'
-          ? `keeps the live value ${JSON.stringify(o.live)}`
+          ? `keeps the live value ${lineValue(JSON.stringify(o.live) ?? String(o.live))}`
           : 'removes it (the default applies)';
-      lines.push(...indent([`The manifest leaves out spec.${o.field}: the apply ${what}; ${o.why}.`], 2));
+      lines.push(
+        ...indent([`The manifest leaves out spec.${o.field}: the apply ${what}; ${lineValue(o.why)}.`], 2),
+      );
     }
     for (const f of r.findings) {
-      lines.push(...indent([`${f.code}: ${f.summary}`], 2));
-      if (r.verdict === 'never-finishes') {
-        lines.push(...indent([f.explanation], 4));
-        for (const e of f.evidence) lines.push(...indent(renderEvidence(e, style), 4));
-      } else for (const e of f.evidence) lines.push(...indent(renderEvidence(e, style), 4));
+      lines.push(...indent([`${f.code}: ${lineValue(f.summary)}`], 2));
+      if (r.verdict === 'never-finishes') lines.push(...indent([lineValue(f.explanation)], 4));
+      for (const e of f.evidence) lines.push(...indent(evidenceLines(e, style), 4));
     }
     if (r.fix) {
-      lines.push(...indent([`Fix: set ${r.fix.words} in the manifest (a merge into the object):`], 2));
-      lines.push(...indent(r.fix.yaml.split('\n'), 6));
+      lines.push(
+        ...indent([`Fix: set ${lineValue(r.fix.words)} in the manifest (a merge into the object):`], 2),
+      );
+      lines.push(...indent(r.fix.yaml.split('\n').map(lineValue), 6));
     }
   }
   const tally = counts(report.results);
@@ -84,12 +114,23 @@ export function renderText(report: CheckReport, color = false): string {
     '',
     `${report.results.length} workload(s): ${tally['never-finishes']} can never finish, ${tally.unknown} not known, ${tally.finishes} will finish, ${tally['no-rollout']} start no rollout${report.others > 0 ? ` (${report.others} other object(s) not judged)` : ''}.`,
   );
-  for (const note of report.notes) lines.push(`Note: ${note}`);
-  return cleanText(`${lines.join('\n')}\n`);
+  for (const note of report.notes) lines.push(`Note: ${lineValue(note)}`);
+  // Every value went in as one line above; this guard stays for what a change adds later.
+  return `${cleanText(lines.join('\n')).split('\n').map(ciSafeLine).join('\n')}\n`;
 }
 
 export function renderJson(report: CheckReport): string {
-  return escapeJsonControls(`${JSON.stringify({ ...report, summary: counts(report.results) }, null, 2)}\n`);
+  return jsonText({ ...report, summary: counts(report.results) });
+}
+
+/**
+ * JSON for stdout (a CI log): C1, bidi and line separators as \u escapes
+ * (escapeJsonControls), and `##vso[` / `##[` inside strings as `\u0023#…` (ciSafeLine),
+ * which JSON decodes to the same value.
+ */
+function jsonText(value: unknown): string {
+  const json = escapeJsonControls(JSON.stringify(value, null, 2));
+  return `${json.split('\n').map(ciSafeLine).join('\n')}\n`;
 }
 
 /** A file path as a SARIF artifact URI: relative paths stay relative (to the checkout), "-" is stdin. */
@@ -120,8 +161,13 @@ export function renderSarif(report: CheckReport, version: string): string {
       ruleId: f.code,
       ruleIndex: Math.max(0, ruleIds.indexOf(f.code as keyof typeof RULES)),
       level: f.severity === 'critical' ? 'error' : 'warning',
+      // Our words with the values quoted and defanged: the summary embeds names (escaped
+      // as a whole, its own words hold nothing to escape but parentheses), the template
+      // path is the `# Source:` comment's word as written. The fix's YAML is in properties.
       message: {
-        text: `${f.summary}${r.at?.template ? ` (rendered from ${r.at.template})` : ''}${r.fix ? `\n\nFix, in the manifest:\n${r.fix.yaml}` : ''}`,
+        text: sarifMessage(
+          `${sarifText(f.summary)}${r.at?.template ? ` (rendered from ${sarifQuoted(r.at.template)})` : ''}${r.fix ? ` Fix: set ${sarifText(r.fix.words)} in the manifest (a merge into the object, properties.fix).` : ''}`,
+        ),
       },
       locations: [
         {
@@ -133,6 +179,7 @@ export function renderSarif(report: CheckReport, version: string): string {
         },
       ],
       partialFingerprints: { workload: `${refOf(r)}:${f.code}` },
+      ...(r.fix ? { properties: { fix: r.fix.yaml } } : {}),
     })),
   );
   const sarif = {
@@ -151,5 +198,5 @@ export function renderSarif(report: CheckReport, version: string): string {
       },
     ],
   };
-  return escapeJsonControls(`${JSON.stringify(sarif, null, 2)}\n`);
+  return jsonText(sarif);
 }

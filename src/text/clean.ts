@@ -134,3 +134,63 @@ export function errorLineText(message: string): string {
   if (points.length <= ERROR_LINE_CHARS) return shown;
   return `${points.slice(0, ERROR_LINE_CHARS).join('')}… (${points.length - ERROR_LINE_CHARS} more characters)`;
 }
+
+/**
+ * Azure Pipelines' `##vso[` and the runners' older `##[` commands, read anywhere in a
+ * line (case aside); GitHub Actions' `::name::` commands, read at a line's start once
+ * its leading whitespace is trimmed.
+ */
+const CI_COMMAND_ANYWHERE = /##(?=vso\\?\[|\\?\[)/gi;
+const CI_COMMAND_AT_START = /^(\s*):(?=:)/;
+
+/**
+ * A line a CI runner does not read as a workflow or logging command: the `#` of `##vso[`
+ * or `##[` (or of their backslash-escaped forms) and the first `:` of a leading `::`
+ * written as \u escapes. What `check` prints goes to CI logs. In JSON text, where `#`
+ * and `:` only occur inside strings, the escapes decode to the same value.
+ * @example ciSafeLine('  ::error::x') === '  \\u003a:error::x'
+ */
+export function ciSafeLine(line: string): string {
+  return line.replace(CI_COMMAND_ANYWHERE, '\\u0023#').replace(CI_COMMAND_AT_START, '$1\\u003a');
+}
+
+/**
+ * A value we did not write, for one line of a CI log or terminal: every line break,
+ * control, bidi or invisible character shown as an escape (showControls), so it can
+ * neither start a line of its own nor style or reorder one, and nothing in it a CI
+ * runner reads as a command (ciSafeLine).
+ * @example lineValue('a\n::error::x') === 'a\\n::error::x'
+ */
+export function lineValue(value: string): string {
+  return ciSafeLine(showControls(typeof value === 'string' ? value : String(value)));
+}
+
+/** The longest message text a SARIF result carries. */
+export const SARIF_MESSAGE_CHARS = 1000;
+
+/**
+ * Text for a SARIF message (plain text, where `[label](target)` is an embedded link and
+ * GitHub renders some markdown): backslash, brackets, backticks, angle brackets and `!`
+ * escaped with a backslash (SARIF 2.1.0 §3.11.6 escapes `[` and `]` so), parentheses too
+ * with `parens` (a value; our own words keep theirs, harmless without a bracket),
+ * controls shown as escapes: never a link, image, HTML or code span.
+ */
+export function sarifText(text: string, options: { parens?: boolean } = {}): string {
+  const special = options.parens ? /[\\[\]()`<>!]/g : /[\\[\]`<>!]/g;
+  return lineValue(text.replace(special, (c) => `\\${c}`));
+}
+
+/** A value for a SARIF message: in double quotes, defanged (sarifText), cut after QUOTED_CHARS characters. */
+export function sarifQuoted(value: string): string {
+  const points = [...value];
+  const shown = (text: string): string => sarifText(text, { parens: true }).replace(/"/g, '\\"');
+  if (points.length <= QUOTED_CHARS) return `"${shown(value)}"`;
+  return `"${shown(points.slice(0, QUOTED_CHARS).join(''))}…" (${points.length} characters)`;
+}
+
+/** A SARIF message of at most SARIF_MESSAGE_CHARS characters, what was cut counted. */
+export function sarifMessage(text: string): string {
+  const points = [...text];
+  if (points.length <= SARIF_MESSAGE_CHARS) return text;
+  return `${points.slice(0, SARIF_MESSAGE_CHARS).join('')}… (${points.length - SARIF_MESSAGE_CHARS} more characters)`;
+}
