@@ -154,6 +154,11 @@ export function ciSafeLine(line: string): string {
   return line.replace(CI_COMMAND_ANYWHERE, '\\u0023#').replace(CI_COMMAND_AT_START, '$1\\u003a');
 }
 
+/** Every line of a text a CI runner may read, as ciSafeLine leaves it (the last guard of each command's output). */
+export function ciSafeText(text: string): string {
+  return text.split('\n').map(ciSafeLine).join('\n');
+}
+
 /**
  * A value we did not write, for one line of a CI log or terminal: every line break,
  * control, bidi or invisible character shown as an escape (showControls), so it can

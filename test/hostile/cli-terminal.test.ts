@@ -88,6 +88,14 @@ describe('CLI text report of hostile cluster text', () => {
     expect(text).not.toContain('8;;https://evil');
   });
 
+  // A GitHub Actions or Azure Pipelines runner reads a line starting with :: (or holding
+  // ##vso[) as a command: a termination message or log tail must not write one (issue 67.6).
+  it('no line a CI runner reads as a command, in text or JSON', async () => {
+    for (const out of [await diagnose({ tty: false }), await diagnose({ tty: false, json: true })]) {
+      for (const line of out.split('\n')) expect(line).not.toMatch(/^\s*::|##vso\[|##\[/);
+    }
+  });
+
   it('on a TTY: only our own colour sequences (SGR) remain', async () => {
     const text = await diagnose({ tty: true });
     // eslint-disable-next-line no-control-regex -- our colours are ESC [ n m

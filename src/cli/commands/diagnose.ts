@@ -4,7 +4,7 @@
  * a saved dump. Exit: 0 no problem, 1 problems found, 2 bad arguments or input or
  * not found, 3 cluster unreachable or forbidden, 4 internal error (a check that threw).
  */
-import { escapeJsonControls } from '../../text/clean.js';
+import { ciSafeText, escapeJsonControls } from '../../text/clean.js';
 import { assembleSnapshot } from '../../diagnosis/snapshot/dump/assemble.js';
 import { withDump } from '../dump-file.js';
 import { dumpReading, relevantTo } from '../../diagnosis/snapshot/dump/dump-relevance.js';
@@ -70,7 +70,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const diagnosis = diagnose(snapshot);
   const color = Boolean(io.stdout.isTTY) && !io.env['NO_COLOR'];
   io.stdout.write(
-    options.output === 'json' ? escapeJsonControls(renderJson(diagnosis)) : renderText(diagnosis, { color }),
+    ciSafeText(
+      options.output === 'json'
+        ? escapeJsonControls(renderJson(diagnosis))
+        : renderText(diagnosis, { color }),
+    ),
   );
   if (hasProblems(diagnosis)) return EXIT.problems;
   // A check that threw is a bug, and its silence is not an all clear.

@@ -10,7 +10,7 @@
  * message and an array of them, in input order, for several; each object also
  * carries `changes` and `changeNotes` (explain-scheduling-advice.ts).
  */
-import { cleanText, escapeJsonControls, quoted } from '../../text/clean.js';
+import { ciSafeText, cleanText, escapeJsonControls, quoted } from '../../text/clean.js';
 import { parseArgs } from 'node:util';
 import {
   parseSchedulingMessage,
@@ -134,7 +134,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const value = objects.length === 1 ? objects[0] : objects;
     io.stdout.write(escapeJsonControls(`${JSON.stringify(value, null, 2)}\n`));
   } else {
-    io.stdout.write(cleanText(renderAll(explained)));
+    io.stdout.write(ciSafeText(cleanText(renderAll(explained))));
   }
   return EXIT.ok;
 }

@@ -5,7 +5,7 @@
  * 4 internal error.
  */
 import { kindsPhrase, typeOfKind } from '../../diagnosis/workload-ref.js';
-import { cleanText, escapeJsonControls } from '../../text/clean.js';
+import { ciSafeText, cleanText, escapeJsonControls } from '../../text/clean.js';
 import { table } from '../../report/format.js';
 import { checkNamespace, clusterOptions, outputFormat, parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
@@ -72,9 +72,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const report = args.fromFile !== undefined ? await fromDump(args, args.fromFile, io) : await live(args, io);
   // JSON output stays raw data (JSON escaping covers controls); text is for a terminal.
   io.stdout.write(
-    args.output === 'json'
-      ? escapeJsonControls(`${JSON.stringify(report, null, 2)}\n`)
-      : cleanText(renderScan(report)),
+    ciSafeText(
+      args.output === 'json'
+        ? escapeJsonControls(`${JSON.stringify(report, null, 2)}\n`)
+        : cleanText(renderScan(report)),
+    ),
   );
   return report.entries.length > 0 ? EXIT.problems : EXIT.ok;
 }

@@ -25,6 +25,8 @@ export const HOSTILE_PIECES = [
   '\u009b31m\u009d8;;https://evil.example\u009c',
   'bell\u0007 back\u0008\u0008 cr\roverwrite',
   'a&b @channel @here',
+  // CI runners' workflow commands, at the start of a line of a log (issue 67.6).
+  'x\n::error::pwned\n  ::add-mask::x\n##vso[task.setvariable variable=x]1',
 ];
 export const HOSTILE = HOSTILE_PIECES.join(' ');
 
