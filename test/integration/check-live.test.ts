@@ -267,5 +267,8 @@ describe('check against a dump', () => {
     expect(verdict['findings'][0]['code']).toBe('IncompleteEvidence');
     expect(unknown.code).toBe(1);
     expect((await check(['-f', manifest, '--from-file', noNodes, '--allow-unknown'])).code).toBe(0);
+    // The other arm (issue 68.1): --allow-unknown lets a doubt pass, never a rollout that
+    // can never finish; a CI gate that passes it silently is the worst failure there is.
+    expect((await check(['-f', manifest, '--from-file', full, '--allow-unknown'])).code).toBe(1);
   });
 });
