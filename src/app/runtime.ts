@@ -52,6 +52,12 @@ export interface AppRuntime {
   notify: Worker[];
   /** Stops taking requests and jobs, lets running ones finish, closes connections. */
   stop(): Promise<void>;
+  /**
+   * Cuts the Redis connections at once (no QUIT): what the shutdown bound does to a
+   * stop() that Redis holds up (src/config/process-entry.ts). A notify job still running
+   * is retried by the stalled-job check once its lock lapses.
+   */
+  abandon(): Record<string, unknown>;
 }
 
 /**
@@ -217,6 +223,12 @@ export async function startAppRuntime(
       clockWatch.stop();
       services.replication?.stop();
       return stopRuntime({ handle, notify, producers, workerConnection, redis, logger });
+    },
+    abandon() {
+      for (const lane of notify) lane.disconnect().catch(() => undefined);
+      workerConnection.disconnect();
+      redis.disconnect();
+      return {};
     },
   };
 }
