@@ -224,12 +224,7 @@ export async function startAppRuntime(
       services.replication?.stop();
       return stopRuntime({ handle, notify, producers, workerConnection, redis, logger });
     },
-    abandon() {
-      for (const lane of notify) lane.disconnect().catch(() => undefined);
-      workerConnection.disconnect();
-      redis.disconnect();
-      return {};
-    },
+    abandon: () => abandonRuntime(notify, [workerConnection, redis]),
   };
 }
 
@@ -330,6 +325,13 @@ function tamperReporter(logger: Logger, metrics: Metrics): (record: string, key:
     );
     metrics.tamperedRecords.inc({ record });
   };
+}
+
+/** Cuts the notify lanes' and the app's Redis connections at once (the shutdown bound). */
+function abandonRuntime(notify: Worker[], connections: Redis[]): Record<string, unknown> {
+  for (const lane of notify) lane.disconnect().catch(() => undefined);
+  for (const connection of connections) connection.disconnect();
+  return {};
 }
 
 /** Stops taking requests and jobs, lets running ones finish (bounded), closes connections. */
