@@ -90,7 +90,10 @@ const port = z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(6
  * ROLLOUT_DOCTOR_SHUTDOWN_SECONDS: from SIGTERM to exit at most, whatever Redis does
  * (issue 67.10). Unset: the process's default (the app 10 s, the worker its drain grace + 3 s).
  */
-const shutdownSeconds = z.preprocess(emptyToUndefined, z.coerce.number().int().positive().max(3600).optional());
+const shutdownSeconds = z.preprocess(
+  emptyToUndefined,
+  z.coerce.number().int().positive().max(3600).optional(),
+);
 
 /** The app's shutdown bound when ROLLOUT_DOCTOR_SHUTDOWN_SECONDS is unset. */
 export const APP_SHUTDOWN_SECONDS = 10;
@@ -568,8 +571,8 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
     remediateConcurrency: e.ROLLOUT_DOCTOR_REMEDIATE_CONCURRENCY,
     drainGraceMs: e.ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS * 1000,
     shutdownMs:
-      (e.ROLLOUT_DOCTOR_SHUTDOWN_SECONDS ?? e.ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS + WORKER_SHUTDOWN_MARGIN_SECONDS) *
-      1000,
+      (e.ROLLOUT_DOCTOR_SHUTDOWN_SECONDS ??
+        e.ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS + WORKER_SHUTDOWN_MARGIN_SECONDS) * 1000,
     jobLockMs: e.ROLLOUT_DOCTOR_JOB_LOCK_MS,
     stalledIntervalMs: e.ROLLOUT_DOCTOR_STALLED_INTERVAL_MS,
     rolloutTimeoutMs: e.ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS * 1000,
