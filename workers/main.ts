@@ -42,7 +42,13 @@ const health =
         startHealthServer(runtime.health, { port: healthPort }),
       );
 if (health) logger.info({ port: health.port }, 'worker health endpoint: GET /healthz, GET /readyz');
-stopOnSignals(logger, async () => {
-  await runtime.stop();
-  await health?.close();
-});
+// Bounded (ROLLOUT_DOCTOR_SHUTDOWN_SECONDS): whatever Redis does, the process exits in
+// time; past the bound its connections are cut and running jobs left to the stalled check.
+stopOnSignals(
+  logger,
+  async () => {
+    await runtime.stop();
+    await health?.close();
+  },
+  { boundMs: config.shutdownMs, abandon: () => runtime.abandon() },
+);

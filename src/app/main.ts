@@ -12,4 +12,8 @@ helpOrExit(
 const config = loadConfigOrExit(() => loadAppConfig(process.env));
 const logger = createLogger({ level: config.logLevel, name: 'rollout-doctor-app' });
 const runtime = await startOrExit(logger, 'app', () => startAppRuntime(config, logger));
-stopOnSignals(logger, () => runtime.stop());
+// Bounded (ROLLOUT_DOCTOR_SHUTDOWN_SECONDS): past the bound the Redis connections are cut and it exits.
+stopOnSignals(logger, () => runtime.stop(), {
+  boundMs: config.shutdownMs,
+  abandon: () => runtime.abandon(),
+});

@@ -52,6 +52,12 @@ export interface AppRuntime {
   notify: Worker[];
   /** Stops taking requests and jobs, lets running ones finish, closes connections. */
   stop(): Promise<void>;
+  /**
+   * Cuts the Redis connections at once (no QUIT): what the shutdown bound does to a
+   * stop() that Redis holds up (src/config/process-entry.ts). A notify job still running
+   * is retried by the stalled-job check once its lock lapses.
+   */
+  abandon(): Record<string, unknown>;
 }
 
 /**
@@ -218,6 +224,7 @@ export async function startAppRuntime(
       services.replication?.stop();
       return stopRuntime({ handle, notify, producers, workerConnection, redis, logger });
     },
+    abandon: () => abandonRuntime(notify, [workerConnection, redis]),
   };
 }
 
@@ -318,6 +325,13 @@ function tamperReporter(logger: Logger, metrics: Metrics): (record: string, key:
     );
     metrics.tamperedRecords.inc({ record });
   };
+}
+
+/** Cuts the notify lanes' and the app's Redis connections at once (the shutdown bound). */
+function abandonRuntime(notify: Worker[], connections: Redis[]): Record<string, unknown> {
+  for (const lane of notify) lane.disconnect().catch(() => undefined);
+  for (const connection of connections) connection.disconnect();
+  return {};
 }
 
 /** Stops taking requests and jobs, lets running ones finish (bounded), closes connections. */

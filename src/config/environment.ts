@@ -86,6 +86,20 @@ const positiveInt = (fallback: number) =>
 
 const port = z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000));
 
+/**
+ * ROLLOUT_DOCTOR_SHUTDOWN_SECONDS: from SIGTERM to exit at most, whatever Redis does
+ * (issue 67.10). Unset: the process's default (the app 10 s, the worker its drain grace + 3 s).
+ */
+const shutdownSeconds = z.preprocess(
+  emptyToUndefined,
+  z.coerce.number().int().positive().max(3600).optional(),
+);
+
+/** The app's shutdown bound when ROLLOUT_DOCTOR_SHUTDOWN_SECONDS is unset. */
+export const APP_SHUTDOWN_SECONDS = 10;
+/** What the worker's bound adds to its drain grace when ROLLOUT_DOCTOR_SHUTDOWN_SECONDS is unset: hand-back and close. */
+export const WORKER_SHUTDOWN_MARGIN_SECONDS = 3;
+
 const logLevel = z.preprocess(emptyToUndefined, z.enum(LOG_LEVELS).default('info'));
 
 /** A comma-separated setting parsed by `parse`, which throws an Error naming the bad entry. */
@@ -182,6 +196,7 @@ const appSchema = z.object({
   ROLLOUT_DOCTOR_PLAN_TTL_SECONDS: positiveInt(900),
   ROLLOUT_DOCTOR_USERGROUP_CACHE_SECONDS: positiveInt(300),
   ROLLOUT_DOCTOR_NOTIFY_CONCURRENCY: positiveInt(1),
+  ROLLOUT_DOCTOR_SHUTDOWN_SECONDS: shutdownSeconds,
   ROLLOUT_DOCTOR_COMMANDS_PER_USER_PER_MINUTE: positiveInt(10),
   ROLLOUT_DOCTOR_COMMANDS_PER_CHANNEL_PER_MINUTE: positiveInt(30),
   ROLLOUT_DOCTOR_RUN_DEADLINE_SECONDS: positiveInt(600),
@@ -237,6 +252,7 @@ const workerSchema = z.object({
   ROLLOUT_DOCTOR_DIAGNOSE_CONCURRENCY: positiveInt(4),
   ROLLOUT_DOCTOR_REMEDIATE_CONCURRENCY: positiveInt(2),
   ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: positiveInt(25),
+  ROLLOUT_DOCTOR_SHUTDOWN_SECONDS: shutdownSeconds,
   ROLLOUT_DOCTOR_JOB_LOCK_MS: positiveInt(15_000),
   ROLLOUT_DOCTOR_STALLED_INTERVAL_MS: positiveInt(5_000),
   ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: positiveInt(300),
@@ -330,6 +346,8 @@ export interface AppConfig {
   };
   /** /metrics on a port of its own (never the public one); undefined port: not served. */
   readonly metrics: { readonly port: number | undefined; readonly host: string | undefined };
+  /** From SIGTERM to exit at most (ROLLOUT_DOCTOR_SHUTDOWN_SECONDS): past it the Redis connections are cut. */
+  readonly shutdownMs: number;
   /** Microsoft Teams (src/config/teams.ts); undefined: Teams is off. */
   readonly teams: TeamsConfig | undefined;
   readonly logLevel: (typeof LOG_LEVELS)[number];
@@ -352,6 +370,11 @@ export interface WorkerConfig {
   readonly diagnoseConcurrency: number;
   readonly remediateConcurrency: number;
   readonly drainGraceMs: number;
+  /**
+   * From SIGTERM to exit at most (ROLLOUT_DOCTOR_SHUTDOWN_SECONDS): past it the Redis
+   * connections are cut and the process exits, its running jobs left to the stalled check.
+   */
+  readonly shutdownMs: number;
   /** BullMQ lock of a running job; a dead worker's job is re-queued once it lapses. */
   readonly jobLockMs: number;
   /** How often workers look for jobs whose lock lapsed (stalled: their worker died). */
@@ -443,6 +466,7 @@ export function loadAppConfig(env: Env): AppConfig {
       keepAliveTimeoutMs: 5_000,
     }),
     metrics: Object.freeze({ port: e.METRICS_PORT, host: e.METRICS_HOST }),
+    shutdownMs: (e.ROLLOUT_DOCTOR_SHUTDOWN_SECONDS ?? APP_SHUTDOWN_SECONDS) * 1000,
     teams: teamsSettings(e),
     logLevel: e.LOG_LEVEL,
   } satisfies AppConfig);
@@ -525,6 +549,11 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
       problems.push(
         `ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS holds the public half of ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY (as "${own}"): it takes the app's approval public keys (\`rollout-doctor keygen\`, docs/operations.md)`,
       );
+    const { ROLLOUT_DOCTOR_SHUTDOWN_SECONDS: bound, ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: drain } = parsed.data;
+    if (bound !== undefined && bound <= drain)
+      problems.push(
+        `ROLLOUT_DOCTOR_SHUTDOWN_SECONDS (${bound}) must be longer than ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS (${drain}): the bound would cut running jobs off before their grace period ends`,
+      );
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
@@ -541,6 +570,9 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
     diagnoseConcurrency: e.ROLLOUT_DOCTOR_DIAGNOSE_CONCURRENCY,
     remediateConcurrency: e.ROLLOUT_DOCTOR_REMEDIATE_CONCURRENCY,
     drainGraceMs: e.ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS * 1000,
+    shutdownMs:
+      (e.ROLLOUT_DOCTOR_SHUTDOWN_SECONDS ??
+        e.ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS + WORKER_SHUTDOWN_MARGIN_SECONDS) * 1000,
     jobLockMs: e.ROLLOUT_DOCTOR_JOB_LOCK_MS,
     stalledIntervalMs: e.ROLLOUT_DOCTOR_STALLED_INTERVAL_MS,
     rolloutTimeoutMs: e.ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS * 1000,

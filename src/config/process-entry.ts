@@ -47,21 +47,71 @@ export async function startOrExit<T>(logger: Logger, what: string, start: () => 
   }
 }
 
-/** Stops once on the first SIGTERM or SIGINT, then exits 0 (1 if stopping failed). */
-export function stopOnSignals(logger: Logger, stop: () => Promise<void>): void {
+/** How the shutdown is bounded: past `boundMs` from the signal, `abandon` cuts what still waits. */
+export interface ShutdownBound {
+  boundMs: number;
+  /**
+   * Cuts the Redis connections at once (ioredis `disconnect()`, no QUIT) and says what
+   * was left: the running jobs, which BullMQ's stalled-job check retries once their lock
+   * lapses. Synchronous: nothing it does may wait on Redis.
+   */
+  abandon: () => Record<string, unknown>;
+}
+
+/**
+ * Stops once on the first SIGTERM or SIGINT, then exits 0 (1 if stopping failed).
+ * With `bound`, the process exits within `boundMs` of the signal whatever Redis does
+ * (issue 67.10: a worker whose Redis had gone waited on it until the kubelet's SIGKILL):
+ * a stop still running then is abandoned (`bound.abandon`), logged, and the process exits 0,
+ * its running jobs left for another worker.
+ */
+export function stopOnSignals(logger: Logger, stop: () => Promise<void>, bound?: ShutdownBound): void {
   let stopping = false;
   const shutdown = (signal: string): void => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    logger.info({ signal, boundMs: bound?.boundMs }, 'shutting down');
+    void boundedStop(logger, stop, bound).then((code) => process.exit(code));
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+/**
+ * Runs `stop`; resolves with the exit code: 0 once it finished, 1 if it failed, and 0
+ * when `bound.boundMs` passed first (then `bound.abandon` has cut the connections).
+ * Never rejects, and with a bound never takes longer than it.
+ */
+export async function boundedStop(
+  logger: Logger,
+  stop: () => Promise<void>,
+  bound?: ShutdownBound,
+): Promise<number> {
+  const started = Date.now();
+  const stopped = stop().then(
+    () => 0,
+    (error: unknown) => {
+      logger.error({ err: error }, 'shutdown failed');
+      return 1;
+    },
+  );
+  if (bound === undefined) return stopped;
+  let timer: NodeJS.Timeout | undefined;
+  const cut = new Promise<'cut'>((resolve) => {
+    timer = setTimeout(() => resolve('cut'), bound.boundMs);
+  });
+  const first = await Promise.race([stopped, cut]);
+  clearTimeout(timer);
+  if (first !== 'cut') return first;
+  let left: Record<string, unknown> = {};
+  try {
+    left = bound.abandon();
+  } catch (error) {
+    logger.error({ err: error }, 'cutting the connections failed');
+  }
+  logger.warn(
+    { boundMs: bound.boundMs, ms: Date.now() - started, ...left },
+    'shutdown bound reached: Redis connections cut; running jobs are retried once their lock lapses',
+  );
+  return 0;
 }

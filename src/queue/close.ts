@@ -10,15 +10,23 @@ import type { Worker } from 'bullmq';
  * `pause()` does the waiting and `close()` comes only after it: BullMQ's `close()`
  * returns the close already in flight, so a graceful `close()` followed by
  * `close(true)` would never force anything and the grace period would not hold.
+ *
+ * `idle` (src/worker/running-jobs.ts) ends the wait too, once no job runs: `pause()`
+ * waits for BullMQ's fetch loop and then reconnects its blocking connection, and with
+ * Redis gone neither ever ends, so a worker with nothing running sat out the whole grace
+ * period (25 s by default) before it even began to close (issue 67.10).
  * @returns 'drained' or 'forced'.
  */
 export async function closeWorkerWithGrace(
   worker: Worker,
   graceMs: number,
   handBack?: () => Promise<unknown>,
+  idle?: () => Promise<void>,
 ): Promise<'drained' | 'forced'> {
   let timer: NodeJS.Timeout | undefined;
-  const graceful = worker.pause().then(() => 'drained' as const);
+  // A pause that fails is not a drain: idle() or the grace period decides then.
+  const paused = worker.pause().catch(() => new Promise<void>(() => undefined));
+  const graceful = Promise.race([paused, ...(idle ? [idle()] : [])]).then(() => 'drained' as const);
   const deadline = new Promise<'forced'>((resolve) => {
     timer = setTimeout(() => resolve('forced'), graceMs);
   });

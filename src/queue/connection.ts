@@ -119,11 +119,32 @@ export async function whileRedisAway<T>(work: () => Promise<T>, forMs = REDIS_AW
   }
 }
 
-/** Closes a connection without throwing when it is already gone. */
+/** How long a QUIT may wait for its answer before the socket is simply closed. */
+const QUIT_BOUND_MS = 1_000;
+
+/**
+ * Closes a connection without throwing when it is already gone, and without waiting on
+ * a Redis that is not there: QUIT only on a ready connection, and for at most a second;
+ * otherwise, and after that, `disconnect()`. A QUIT sent while the connection was away
+ * sat in the offline queue until Redis came back, which with a Sentinel set shut down
+ * was never, and held a worker's SIGTERM up until the kubelet's SIGKILL (issue 67.10).
+ */
 export async function closeConnection(connection: Redis): Promise<void> {
+  if (connection.status !== 'ready') {
+    connection.disconnect();
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await connection.quit();
+    await Promise.race([
+      connection.quit(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no answer to QUIT')), QUIT_BOUND_MS);
+      }),
+    ]);
   } catch {
     connection.disconnect();
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -15,6 +15,13 @@ export interface RunningJobs<D, R> {
   processor: (job: Job<D>, token?: string) => Promise<R>;
   /** Moves every job still running back to wait; the ids handed back (a job whose lock was already lost is not). */
   handBack(): Promise<string[]>;
+  /** The ids of the jobs running now. */
+  ids(): string[];
+  /**
+   * Resolves once no job runs (at once when none does). Unlike BullMQ's `pause()` it asks
+   * Redis nothing: with Redis gone, `pause()` never resolves (issue 67.10).
+   */
+  idle(): Promise<void>;
 }
 
 /** How long one hand-back may take: a Redis that does not answer leaves the job to the stalled check. */
@@ -22,6 +29,13 @@ const HAND_BACK_MS = 2_000;
 
 export function trackRunning<D, R>(process: (job: Job<D>, token?: string) => Promise<R>): RunningJobs<D, R> {
   const running = new Map<string, { job: Job<D>; token: string }>();
+  let waiting: (() => void)[] = [];
+  const settle = (): void => {
+    if (running.size > 0) return;
+    const resolve = waiting;
+    waiting = [];
+    for (const done of resolve) done();
+  };
   return {
     async processor(job, token) {
       const id = String(job.id);
@@ -30,11 +44,16 @@ export function trackRunning<D, R>(process: (job: Job<D>, token?: string) => Pro
         return await process(job, token);
       } finally {
         running.delete(id);
+        settle();
       }
     },
+    ids: () => [...running.keys()],
+    idle: () =>
+      running.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)),
     async handBack() {
       const jobs = [...running.entries()];
       running.clear();
+      settle();
       const moved = await Promise.all(
         jobs.map(async ([id, { job, token }]) => {
           let timer: NodeJS.Timeout | undefined;

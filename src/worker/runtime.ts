@@ -49,6 +49,12 @@ export interface WorkerRuntime {
   outbox: Outbox;
   /** Stop taking jobs, let running ones finish within the grace period, close connections. */
   stop(): Promise<void>;
+  /**
+   * Cuts every Redis connection at once (no QUIT, nothing waited for) and names the jobs
+   * still running, which the stalled-job check retries once their lock lapses: what the
+   * shutdown bound does to a stop() that Redis holds up (src/config/process-entry.ts).
+   */
+  abandon(): { jobsLeft: Record<string, string[]> };
 }
 
 /**
@@ -248,9 +254,20 @@ export function startWorkers(
         const jobs = await running.handBack();
         if (jobs.length > 0) logger.info({ queue, jobs }, 'running jobs handed back to the queue');
       };
+      // Drained once nothing runs: BullMQ's pause() alone waits on Redis (src/queue/close.ts).
       const results = await Promise.all([
-        closeWorkerWithGrace(diagnose, config.drainGraceMs, handBack(diagnosing, diagnose.name)),
-        closeWorkerWithGrace(remediate, config.drainGraceMs, handBack(remediating, remediate.name)),
+        closeWorkerWithGrace(
+          diagnose,
+          config.drainGraceMs,
+          handBack(diagnosing, diagnose.name),
+          diagnosing.idle,
+        ),
+        closeWorkerWithGrace(
+          remediate,
+          config.drainGraceMs,
+          handBack(remediating, remediate.name),
+          remediating.idle,
+        ),
       ]);
       logger.info({ diagnose: results[0], remediate: results[1] }, 'workers stopped');
       // Outcomes still kept: a short last try, then they wait in the journal (if any) for the next worker.
@@ -262,6 +279,18 @@ export function startWorkers(
       await producers.close();
       connection.disconnect();
       await closeConnection(producerConnection);
+    },
+    abandon() {
+      clockWatch.stop();
+      outbox.stop();
+      replication.stop();
+      // The workers' own connections (the blocking one is a duplicate of `connection`).
+      for (const worker of [diagnose, remediate] as Worker[]) worker.disconnect().catch(() => undefined);
+      connection.disconnect();
+      producerConnection.disconnect();
+      return {
+        jobsLeft: { [diagnose.name]: diagnosing.ids(), [remediate.name]: remediating.ids() },
+      };
     },
   };
 }
