@@ -136,7 +136,8 @@ describe('what the collector could not read', () => {
   it("other workloads' pods are read on every eligible node, and where that is refused occupancy is unknown", async () => {
     const full = await collectSnapshot(client, INCIDENT_A);
     expect(full.coverage.podsReadOn).toEqual(['gpu-node-1']);
-    sim.addFault({ match: { verb: 'list', resource: 'pods', namespace: '' }, status: 403, times: 1 });
+    // Every cluster-wide read of pods refused: the pods waiting for a node (rivals) and those per node.
+    sim.addFault({ match: { verb: 'list', resource: 'pods', namespace: '' }, status: 403, times: 2 });
     const refused = await collectSnapshot(client, INCIDENT_A);
     expect(refused.coverage.podsReadOn).toEqual([]);
     // The old pod holds every GPU the new pod asks for, so the proof does not need the neighbours.
