@@ -69,7 +69,10 @@ export async function answerReview(
     };
   return {
     status: 200,
-    body: admissionResponse(request.uid, { allowed: true, warnings: warningsFor(result) }),
+    body: admissionResponse(request.uid, {
+      allowed: true,
+      warnings: warningsFor(result, { dryRun: request.dryRun === true }),
+    }),
     outcome,
   };
 }

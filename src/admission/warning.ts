@@ -9,6 +9,7 @@
  * shortened first and the reason dropped before the verdict is.
  */
 import { typeOfKind } from '../diagnosis/workload-ref.js';
+import { rollBackCommand } from '../diagnosis/workloads/index.js';
 import type { CheckResult } from '../check/check.js';
 
 export const WARNING_MAX = 120;
@@ -34,23 +35,36 @@ function refFor(result: CheckResult, room: number): string {
 }
 
 /**
- * One or two warnings: the verdict (with the fix when there is one), then what blocks it.
+ * The verdict (with the fix when there is one), then what blocks it, and, on an apply
+ * that is not a dry run (it is stored and its rollout starts), how to take it back
+ * (issue 64.2): `kubectl rollout undo …`, an Argo Rollout's `kubectl argo rollouts abort …`.
  * @example warningsFor(result) // ['rollout-doctor: rollout of deployment/embedder can never finish; maxSurge 0, maxUnavailable 1 would let it', …]
  */
-export function warningsFor(result: CheckResult): string[] {
+export function warningsFor(result: CheckResult, options: { dryRun?: boolean } = {}): string[] {
   if (result.verdict !== 'never-finishes') return [];
   const fix = result.fix ? `; ${result.fix.words} would let it` : '';
   const head = (ref: string): string => `${PREFIX}rollout of ${ref} can never finish${fix}`;
   const room = WARNING_MAX - head('').length;
   const warnings = [bounded(head(refFor(result, room)))];
   if (result.reason) warnings.push(bounded(`${PREFIX}${result.reason}`));
+  if (options.dryRun !== true) warnings.push(undoWarning(result));
   return warnings;
+}
+
+/** How to take the applied change back, the name cut (not the command's words) where it would not fit. */
+function undoWarning(result: CheckResult): string {
+  const { kind, namespace } = result.target;
+  const say = (name: string): string =>
+    `${PREFIX}applied; to take it back: ${rollBackCommand(kind, name, headerSafe(namespace))}`;
+  const name = headerSafe(result.target.name);
+  const over = say(name).length - WARNING_MAX;
+  return bounded(over <= 0 ? say(name) : say(`${name.slice(0, Math.max(8, name.length - over - 3))}...`));
 }
 
 /** The refusal message where the namespace asks for refusals instead of warnings. */
 export function refusalFor(result: CheckResult): string {
   return bounded(
-    `${warningsFor(result).join('. ')} (refused: the namespace is labelled rollout-doctor.io/admission=refuse)`,
+    `${warningsFor(result, { dryRun: true }).join('. ')} (refused: the namespace is labelled rollout-doctor.io/admission=refuse)`,
     1024,
   );
 }

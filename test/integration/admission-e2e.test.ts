@@ -160,6 +160,17 @@ describe('kubectl and helm against serve-admission in the simulator', () => {
     expect(await postAs({ cert: clients.cert, key: clients.key })).toBe('400');
   });
 
+  it('a server-side dry run of the bump prints the warning, and no undo (nothing was stored)', async () => {
+    const manifest = await seedManifest();
+    manifest['spec']['template']['spec']['containers'][0]['image'] = 'vision/boost-track-app:1.1';
+    const file = join(dir, 'dry.yaml');
+    await writeFile(file, stringify(manifest));
+    const run = await kubectl('apply', '--dry-run=server', '-f', file);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain(`${WARNING}\n`);
+    expect(run.stderr).not.toContain('to take it back');
+  });
+
   it('a safe apply prints no warning', async () => {
     const manifest = await seedManifest();
     manifest['metadata']['labels'] = { ...manifest['metadata']['labels'], team: 'vision' };
@@ -178,6 +189,10 @@ describe('kubectl and helm against serve-admission in the simulator', () => {
     expect(run.stderr).toContain(`${WARNING}\n`);
     expect(run.stderr).toContain(
       'Warning: rollout-doctor: its new pod needs 1 nvidia.com/gpu, held by its old pods',
+    );
+    // Stored, its rollout started: how to take it back (issue 64.2).
+    expect(run.stderr).toContain(
+      'Warning: rollout-doctor: applied; to take it back: kubectl rollout undo deployment/vision-object-tracker -n vision',
     );
     expect(run.stdout).toContain('deployment.apps/vision-object-tracker configured');
     const stored = sim.get('Deployment', 'vision', 'vision-object-tracker') as Json;

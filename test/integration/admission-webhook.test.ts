@@ -209,14 +209,14 @@ describe('serve-admission', () => {
     );
     await server?.ready;
     expect((await probe('/readyz')).status).toBe(200);
-    expect((await validate(review('UPDATE', bump(old), old)))['warnings']).toHaveLength(2);
+    expect((await validate(review('UPDATE', bump(old), old)))['warnings']).toHaveLength(3);
   });
 
   it('reads the namespaces where workloads run before it is Ready: their first review reads nothing', async () => {
     const s = await start();
     s.sim.clearRequests();
     const old = seed(s);
-    expect((await validate(review('UPDATE', bump(old), old)))['warnings']).toHaveLength(2);
+    expect((await validate(review('UPDATE', bump(old), old)))['warnings']).toHaveLength(3);
     expect(s.sim.requests.filter((r) => r.namespace === 'vision' || r.resource === 'nodes')).toEqual([]);
   });
 

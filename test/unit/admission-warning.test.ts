@@ -53,6 +53,27 @@ describe('warningsFor', () => {
     expect(warnings[1]).toContain('quota ?[31mred?[0m??Warning');
   });
 
+  // issue 64.2: the change is stored and its rollout starts; a dry run stored nothing.
+  it('on an apply that is stored, a third line says how to take it back; a dry run gets none', () => {
+    const applied = warningsFor(result('web', 'x'));
+    expect(applied[2]).toBe(
+      'rollout-doctor: applied; to take it back: kubectl rollout undo deployment/web -n ns',
+    );
+    expect(warningsFor(result('web', 'x'), { dryRun: true })).toHaveLength(2);
+    const rollout = warningsFor({
+      ...result('tracker', 'x'),
+      target: { kind: 'Rollout', namespace: 'ml', name: 'tracker' },
+    });
+    expect(rollout[2]).toBe(
+      'rollout-doctor: applied; to take it back: kubectl argo rollouts abort tracker -n ml',
+    );
+    const long = warningsFor(result('a'.repeat(253), 'x'))[2] ?? '';
+    expect(long.length).toBeLessThanOrEqual(WARNING_MAX);
+    expect(long).toMatch(
+      /^rollout-doctor: applied; to take it back: kubectl rollout undo deployment\/a+\.\.\. -n ns$/,
+    );
+  });
+
   it('says nothing for a rollout that finishes or whose outcome is not known', () => {
     expect(warningsFor({ ...result('web', 'x'), verdict: 'finishes' })).toEqual([]);
     expect(warningsFor({ ...result('web', 'x'), verdict: 'unknown' })).toEqual([]);

@@ -9,7 +9,7 @@
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Finding, FindingCode } from '../finding.js';
 import { codeSpan } from '../../text/code-span.js';
-import { workloadKind } from '../workloads/index.js';
+import { rollBackCommand, workloadKind } from '../workloads/index.js';
 import { currentTemplateCrash } from './crash-model.js';
 import { podPhases } from './pod-phase.js';
 
@@ -86,9 +86,7 @@ function rollbackFirst(ctx: AnalysisContext, findings: readonly Draft[]): Draft[
   // Only while an older revision still has pods: otherwise there is nothing to go back to that serves.
   if (!old.some((r) => r.pods.length > 0)) return [...findings];
   const { name, namespace } = snapshot.target;
-  const back =
-    kind.words.rollBack?.(name, namespace) ??
-    `kubectl rollout undo ${snapshot.target.kind.toLowerCase()}/${name} -n ${namespace}`;
+  const back = rollBackCommand(snapshot.target.kind, name, namespace);
   const nodes =
     crash.seen.length === 1
       ? `the 1 node it ran on, ${crash.seen[0] ?? ''}`

@@ -52,4 +52,12 @@ export function podTemplateOf(snapshot: KindOf): PodTemplateSpec {
   return kind.podTemplate(kind.object(snapshot));
 }
 
+/** How a person takes an update back: the kind's own words (an Argo Rollout's abort), else `kubectl rollout undo`. */
+export function rollBackCommand(kind: WorkloadKind, name: string, namespace: string): string {
+  return (
+    workloadKind(kind).words.rollBack?.(name, namespace) ??
+    `kubectl rollout undo ${kind.toLowerCase()}/${name} -n ${namespace}`
+  );
+}
+
 export type { Revision, Revisions, WorkloadKindModule } from '../workload-kind.js';
