@@ -8,16 +8,26 @@
  * - scheduler preemption's addNominatedPods (pkg/scheduler/framework/runtime,
  *   RunFilterPluginsWithNominatedPods): a pod nominated to a node, of the preemptor's
  *   priority or higher, counts there as if it ran, so two pods are never promised one
- *   node's room.
+ *   node's room;
+ * - the DaemonSet controller's rollingUpdate without surge (pkg/controller/daemon/update.go,
+ *   its maxSurge == 0 branch): a node whose pod is missing, doubled or new and not
+ *   available counts in numUnavailable, and only maxUnavailable - numUnavailable of the
+ *   available old pods are deleted (issue 68.1).
  */
 import { describe, expect, it } from 'vitest';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 import type { Pod } from '../../src/diagnosis/k8s.js';
-import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
+import type { DeploymentSnapshot, WorkloadSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { runWithChange } from '../../src/diagnosis/forward/run.js';
 import { World } from '../../src/diagnosis/forward/world.js';
 import { placementContext } from '../../src/diagnosis/placement/placement.js';
 import { makeDeployment, makeNode, makePod, makeReplicaSet, makeSnapshot } from '../support/k8s-builders.js';
+import {
+  makeControllerRevision,
+  makeDaemonPod,
+  makeDaemonSet,
+  makeDaemonSetSnapshot,
+} from '../support/daemonset-builders.js';
 import { edgeIngress } from '../support/rollout-scenarios.js';
 
 /** The old pods the run removes, in order, with maxSurge 0 / maxUnavailable 1 applied. */
@@ -114,4 +124,72 @@ describe('addNominatedPods: a nominated pod holds its node for preemption', () =
     const chosen = world.preemption(pod, nodes, new Set(), [{ pod: other, node: 'gpu-1' }]);
     expect(chosen?.node.metadata.name).toBe('gpu-1');
   });
+});
+
+/**
+ * rollingUpdate, maxSurge == 0 (pkg/controller/daemon/update.go): numUnavailable counts
+ * the nodes whose daemon pod is missing (or doubled, or new and not available yet);
+ * remainingUnavailable = maxUnavailable - numUnavailable old available pods are deleted
+ * (the unavailable old ones go besides, as allowedReplacementPods). The manage loop
+ * creates a missing node's pod in the same pass.
+ */
+describe("rollingUpdate: a DaemonSet's maxUnavailable less the nodes already unavailable", () => {
+  const NODES = ['node-1', 'node-2', 'node-3', 'node-4', 'node-5'];
+
+  /** agent on five nodes, rolling 2.0 -> 2.1 with maxSurge 0 and maxUnavailable 2; `podless`: nodes with no pod of it. */
+  function agent(podless: string[]): WorkloadSnapshot {
+    const running = NODES.length - podless.length;
+    const ds = makeDaemonSet('agent', {
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 2 } },
+      image: 'registry.example/agent:2.1',
+      status: {
+        observedGeneration: 2,
+        desiredNumberScheduled: NODES.length,
+        currentNumberScheduled: running,
+        numberReady: running,
+        numberAvailable: running,
+        updatedNumberScheduled: 0,
+        numberMisscheduled: 0,
+      },
+    });
+    const oldTemplate = structuredClone(ds.spec.template);
+    const container = oldTemplate.spec.containers[0];
+    if (container) container.image = 'registry.example/agent:2.0';
+    const oldRev = makeControllerRevision(ds, '6d5cb9ff66', 1, oldTemplate);
+    const newRev = makeControllerRevision(ds, '65dd7fb447', 2);
+    const pods = NODES.filter((n) => !podless.includes(n)).map((n, i) =>
+      makeDaemonPod(ds, oldRev, `p${i}x`, n, { phase: 'Running' }),
+    );
+    return makeDaemonSetSnapshot({
+      daemonSet: ds,
+      controllerRevisions: [newRev, oldRev],
+      pods,
+      nodes: NODES.map((n) => makeNode(n)),
+    });
+  }
+
+  /** The old pods deleted in the controller's first pass, and the fewest serving on the way to the end. */
+  function firstPass(podless: string[]): { deleted: number; lowest: number | undefined; result: string } {
+    const { outcome, trace } = runWithChange(new AnalysisContext(agent(podless)), {
+      strategy: { maxSurge: 0, maxUnavailable: 2, recreate: false },
+    });
+    const steps = 'steps' in outcome ? outcome.steps : [];
+    const firstOther = steps.findIndex((s) => s.kind !== 'old-removed');
+    return {
+      deleted: firstOther === -1 ? steps.length : firstOther,
+      lowest: trace?.serving.lowest,
+      result: outcome.result,
+    };
+  }
+
+  it.each<[string, string, string[], number]>([
+    ['no node', 'two old pods', [], 2],
+    ['node-5', 'one old pod', ['node-5'], 1],
+    ['node-4 and node-5', 'no old pod', ['node-4', 'node-5'], 0],
+  ])(
+    'maxUnavailable 2, %s without its pod: %s deleted in the first pass, never fewer than 3 serving',
+    (_without, _first, podless, deleted) => {
+      expect(firstPass(podless)).toEqual({ deleted, lowest: 3, result: 'completes' });
+    },
+  );
 });

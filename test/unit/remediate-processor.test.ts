@@ -521,5 +521,40 @@ describe('remediate processor', () => {
       await createRemediateProcessor({ ...h.deps, audit })(h.job('prod'));
       expect(events()[0]).toMatchObject({ outcome: 'applied', approvedBy: ['U0LEAD'] });
     });
+
+    /**
+     * Issue 68.1: the approvers a job names are exactly the ones the app's signature
+     * covers (src/trust/approval-signature.ts verifyApproval), as a set: every other
+     * set is refused whatever its size, and the signed ones in any order are applied.
+     */
+    describe("a job's approvers against the signed ones", () => {
+      it.each([
+        ['another approver in the place of the signed one', ['U0LEAD'], ['U0MALLORY']],
+        ['fewer approvers than were signed', ['U0LEAD', 'U0TWO'], ['U0LEAD']],
+        ['more approvers than were signed', ['U0LEAD'], ['U0LEAD', 'U0MALLORY']],
+        ['one signed approver twice, the other left out', ['U0LEAD', 'U0TWO'], ['U0LEAD', 'U0LEAD']],
+      ])('refuses a job that names %s, applies nothing', async (_name, signed, named) => {
+        const h = harness('prod');
+        const { audit, events } = auditLines();
+        const job = h.job('prod', 1, { data: { approval: approve(h.stored, signed), approvedBy: named } });
+        await expect(createRemediateProcessor({ ...h.deps, audit })(job)).resolves.toBe('refused');
+        expect(h.applied).toEqual([]);
+        expect(events()).toMatchObject([
+          { outcome: 'tampered', detail: 'the job names other approvers than the approval' },
+        ]);
+      });
+
+      it('applies a job naming the signed approvers in another order, and audits them as signed', async () => {
+        const h = harness('prod');
+        const { audit, events } = auditLines();
+        // The app signs its approvers sorted (approvalClaims); the job names them as they approved.
+        const approval = approve(h.stored, ['U0TWO', 'U0LEAD']);
+        expect(approval.claims.approvers).toEqual(['U0LEAD', 'U0TWO']);
+        const job = h.job('prod', 1, { data: { approval, approvedBy: ['U0TWO', 'U0LEAD'] } });
+        await expect(createRemediateProcessor({ ...h.deps, audit })(job)).resolves.toBe('rolled-out');
+        expect(h.applied).toHaveLength(1);
+        expect(events()[0]).toMatchObject({ outcome: 'applied', approvedBy: ['U0LEAD', 'U0TWO'] });
+      });
+    });
   });
 });
