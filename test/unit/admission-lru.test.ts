@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Lru } from '../../src/admission/lru.js';
+import { Lru } from '../../src/lru.js';
 
 describe('Lru', () => {
   it('holds at most max entries, forgetting the least recently used and telling of it', () => {
