@@ -91,6 +91,8 @@ export interface ViewOptions {
   bounds?: Partial<ViewBounds>;
   /** Something forgotten to stay within a bound (the webhook counts them). */
   onEvict?: (what: Evicted) => void;
+  /** A renewed window took over, having read `namespaces` namespaces again. */
+  onRenewed?: (namespaces: number) => void;
 }
 
 interface NamespaceInfo {
@@ -174,14 +176,14 @@ export function cachedView(
     if (age >= ttlMs && !next) {
       const warming = fresh(at);
       next = warming;
-      void renew(window.source.plan(), warming)
-        .then((plan) => warming.source.warm(plan))
-        .then(() => {
-          if (next === warming) {
-            window = { ...warming, at: now() };
-            next = undefined;
-          }
-        });
+      void renew(window.source.plan(), warming).then(async (plan) => {
+        await warming.source.warm(plan);
+        if (next === warming) {
+          window = { ...warming, at: now() };
+          next = undefined;
+          options.onRenewed?.(plan.namespaces.length);
+        }
+      });
     }
     if (age >= 2 * ttlMs && next) {
       window = { ...next, at };

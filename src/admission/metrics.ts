@@ -1,5 +1,5 @@
 /** The admission webhook's Prometheus metrics, on a private registry. */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface AdmissionMetrics {
   registry: Registry;
@@ -12,6 +12,9 @@ export interface AdmissionMetrics {
   busy: Counter<'reason'>;
   /** What the cluster view forgot to stay within its bounds (cached-source.ts BOUNDS), by which. */
   evicted: Counter<'cache'>;
+  /** Windows renewed (their reads done before taking over), and how many namespaces the last one read. */
+  renewals: Counter;
+  renewedNamespaces: Gauge;
 }
 
 export function createAdmissionMetrics(defaults = false): AdmissionMetrics {
@@ -47,6 +50,16 @@ export function createAdmissionMetrics(defaults = false): AdmissionMetrics {
       name: 'rollout_doctor_admission_evicted_total',
       help: 'Entries the cluster view forgot to stay within its bounds, by cache (renew: namespaces renewed with the next window; reads: namespaces whose lists a window keeps; namespaces: namespace objects; answers: verdicts).',
       labelNames: ['cache'] as const,
+      registers: [registry],
+    }),
+    renewals: new Counter({
+      name: 'rollout_doctor_admission_renewals_total',
+      help: 'Windows of the cluster view renewed: their reads done in the background, then taking over.',
+      registers: [registry],
+    }),
+    renewedNamespaces: new Gauge({
+      name: 'rollout_doctor_admission_renewed_namespaces',
+      help: 'Namespaces the last renewed window read again (those reviewed in the last 5 minutes that still exist, at most 200).',
       registers: [registry],
     }),
   };

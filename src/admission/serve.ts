@@ -27,6 +27,8 @@ export interface ServeOptions {
   cacheSeconds: number;
   /** The cluster view's sizes (cached-source.ts BOUNDS); absent: those. Tests make them small. */
   bounds?: Partial<ViewBounds>;
+  /** The view's clock (tests move it to end windows); absent: Date.now. */
+  now?: () => number;
   /** Limits on request bodies (server.ts BODY_LIMITS); absent: those. */
   bodyLimits?: Partial<BodyLimits>;
   logger: Logger;
@@ -48,9 +50,13 @@ export interface ServingAdmission extends AdmissionServer {
 /** @example const hook = await serveAdmission({ client, port: 8443, tlsCert, tlsKey, budgetMs: 2000, cacheSeconds: 10, logger }) */
 export async function serveAdmission(options: ServeOptions): Promise<ServingAdmission> {
   const metrics = createAdmissionMetrics(options.processMetrics ?? false);
-  const view = cachedView(options.client, options.cacheSeconds * 1000, Date.now, {
+  const view = cachedView(options.client, options.cacheSeconds * 1000, options.now ?? Date.now, {
     ...(options.bounds ? { bounds: options.bounds } : {}),
     onEvict: (cache) => metrics.evicted.inc({ cache }),
+    onRenewed: (namespaces) => {
+      metrics.renewals.inc();
+      metrics.renewedNamespaces.set(namespaces);
+    },
   });
   // Ready either way once the first read is over: a failed read is retried by the reviews.
   let warm = false;

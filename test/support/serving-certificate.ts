@@ -61,6 +61,7 @@ export async function startLocalAdmission(
     clientNames?: string[];
     bounds?: ServeOptions['bounds'];
     bodyLimits?: ServeOptions['bodyLimits'];
+    now?: ServeOptions['now'];
   } = {},
 ): Promise<ServingAdmission & { tls: ServingCertificate }> {
   const tls = servingCertificate(dir, 'admission');
@@ -77,6 +78,7 @@ export async function startLocalAdmission(
     ...(options.clientNames ? { clientNames: options.clientNames } : {}),
     ...(options.bounds ? { bounds: options.bounds } : {}),
     ...(options.bodyLimits ? { bodyLimits: options.bodyLimits } : {}),
+    ...(options.now ? { now: options.now } : {}),
     logger: createLogger({ level: 'silent', name: 'admission' }),
   });
   if (options.waitReady !== false) await server.ready;
