@@ -161,6 +161,7 @@ describe('serve-admission under a flood', () => {
     }
     // At most the lookup of each namespace (GET namespace, 404): none of check's lists.
     const reads = madeUp(s);
+    console.log(`made-up namespaces: ${reads.length} reads for 300 reviews`);
     expect(reads.length).toBeLessThanOrEqual(300);
     expect(reads.filter((r) => r.resource !== 'namespaces')).toEqual([]);
     const metrics = await probe('/metrics');
@@ -219,7 +220,7 @@ describe('serve-admission under a flood', () => {
     expect(busy).toBeGreaterThanOrEqual(10);
     expect(statuses.filter((c) => c === 200).length).toBeGreaterThanOrEqual(1);
     expect(warned['warnings']).toHaveLength(2);
-    expect(peak - base).toBeLessThan(150 * 2 ** 20);
+    expect(peak - base).toBeLessThan(64 * 2 ** 20); // 20 held at once: over 100 MiB
     expect(
       metric(await probe('/metrics'), 'rollout_doctor_admission_busy_total{reason="large-bodies"}'),
     ).toBe(busy);
