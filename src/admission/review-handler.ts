@@ -14,6 +14,7 @@ import type { CheckSource } from '../check/source.js';
 import { admissionResponse, admissionReviewSchema, type AdmissionRequest } from './review.js';
 import { refusalFor, warningsFor } from './warning.js';
 import type { AdmissionMetrics } from './metrics.js';
+import { ViewBusy } from './view-busy.js';
 
 /** The namespace label that turns warnings into refusals there: `kubectl label ns NS rollout-doctor.io/admission=refuse`. */
 export const REFUSE_LABEL = 'rollout-doctor.io/admission';
@@ -30,7 +31,13 @@ export interface ReviewDeps {
    * is answered at once with no warning (outcome `cold`), so none waits for a cold cluster.
    */
   ready?: () => boolean;
-  /** A review of the namespace came (cached-source.ts renews its reads). */
+  /**
+   * Whether the namespace exists (cached-source.ts); absent: taken to. A review of one
+   * that does not is answered with no warning and reads nothing more (outcome `absent`);
+   * a lookup that cannot start now rejects with ViewBusy (outcome `busy`, no warning).
+   */
+  exists?: (namespace: string) => Promise<boolean>;
+  /** A review of the namespace (one that exists) came (cached-source.ts renews its reads). */
   touch?: (namespace: string) => void;
   budgetMs: number;
   metrics: AdmissionMetrics;
@@ -39,7 +46,8 @@ export interface ReviewDeps {
   onWarned?: (result: CheckResult, request: AdmissionRequest) => void;
 }
 
-export type Outcome = 'warned' | 'refused' | 'clear' | 'skipped' | 'unknown' | 'cold' | 'budget' | 'error';
+export type Outcome =
+  'warned' | 'refused' | 'clear' | 'skipped' | 'unknown' | 'cold' | 'absent' | 'busy' | 'budget' | 'error';
 
 /** The HTTP answer to a POST /validate body: 400 for what is not an AdmissionReview, else 200. */
 export async function answerReview(
@@ -52,6 +60,7 @@ export async function answerReview(
   const { request } = parsed.data;
   const started = performance.now();
   const decided = await withinBudget(decide(request, deps), deps.budgetMs).catch((error: unknown) => {
+    if (error instanceof ViewBusy) return { outcome: 'busy' as const };
     deps.logger.warn({ err: error, uid: request.uid }, 'admission review failed: no warning');
     return { outcome: 'error' as const };
   });
@@ -99,8 +108,11 @@ async function decide(
   if ('problem' in workload) return { outcome: 'skipped' };
   const old = request.operation === 'UPDATE' ? asWorkload(request.oldObject) : undefined;
   const namespace = request.namespace ?? workload.object.metadata.namespace ?? 'default';
-  deps.touch?.(namespace);
   if (deps.ready && !deps.ready()) return { outcome: 'cold' };
+  // Nothing more is read for a namespace that does not exist (only a caller other than
+  // the API server names one: issue 67.4), and it is not renewed.
+  if (deps.exists && !(await deps.exists(namespace))) return { outcome: 'absent' };
+  deps.touch?.(namespace);
   const object = { ...workload.object, metadata: { ...workload.object.metadata, namespace } };
   const oldObject = old && 'object' in old ? old.object : undefined;
   const judge = (): Promise<CheckResult> =>

@@ -6,9 +6,9 @@
  */
 import type { KubeClient } from '../kube/client.js';
 import type { Logger } from '../logger.js';
-import { cachedView } from './cached-source.js';
+import { cachedView, type ViewBounds } from './cached-source.js';
 import { createAdmissionMetrics, type AdmissionMetrics } from './metrics.js';
-import { startAdmissionServer, type AdmissionServer } from './server.js';
+import { startAdmissionServer, type AdmissionServer, type BodyLimits } from './server.js';
 import type { ReviewDeps } from './review-handler.js';
 
 export interface ServeOptions {
@@ -25,6 +25,12 @@ export interface ServeOptions {
   probePort?: number;
   budgetMs: number;
   cacheSeconds: number;
+  /** The cluster view's sizes (cached-source.ts BOUNDS); absent: those. Tests make them small. */
+  bounds?: Partial<ViewBounds>;
+  /** The view's clock (tests move it to end windows); absent: Date.now. */
+  now?: () => number;
+  /** Limits on request bodies (server.ts BODY_LIMITS); absent: those. */
+  bodyLimits?: Partial<BodyLimits>;
   logger: Logger;
   /** Process metrics beside the webhook's (the command; not tests). */
   processMetrics?: boolean;
@@ -43,8 +49,15 @@ export interface ServingAdmission extends AdmissionServer {
 
 /** @example const hook = await serveAdmission({ client, port: 8443, tlsCert, tlsKey, budgetMs: 2000, cacheSeconds: 10, logger }) */
 export async function serveAdmission(options: ServeOptions): Promise<ServingAdmission> {
-  const view = cachedView(options.client, options.cacheSeconds * 1000);
   const metrics = createAdmissionMetrics(options.processMetrics ?? false);
+  const view = cachedView(options.client, options.cacheSeconds * 1000, options.now ?? Date.now, {
+    ...(options.bounds ? { bounds: options.bounds } : {}),
+    onEvict: (cache) => metrics.evicted.inc({ cache }),
+    onRenewed: (namespaces) => {
+      metrics.renewals.inc();
+      metrics.renewedNamespaces.set(namespaces);
+    },
+  });
   // Ready either way once the first read is over: a failed read is retried by the reviews.
   let warm = false;
   const ready = view
@@ -61,6 +74,7 @@ export async function serveAdmission(options: ServeOptions): Promise<ServingAdmi
     ...(options.clientCa !== undefined ? { clientCa: options.clientCa } : {}),
     ...(options.clientNames !== undefined ? { clientNames: options.clientNames } : {}),
     ...(options.probePort !== undefined ? { probePort: options.probePort } : {}),
+    ...(options.bodyLimits ? { bodyLimits: options.bodyLimits } : {}),
     logger: options.logger,
     ready,
     deps: {

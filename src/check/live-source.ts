@@ -26,6 +26,7 @@ import { secondaryRead } from '../kube/read/secondary-read.js';
 import { withAllOccupants, type CheckSource, type LiveObject } from './source.js';
 import { sampleable, sampleNodes } from './sampling.js';
 import { occupancyCoverage, podReads } from './pod-reads.js';
+import { Lru } from '../lru.js';
 
 const PAGE = 500;
 
@@ -65,11 +66,25 @@ export interface LiveSource extends CheckSource {
    * workloads. Reads only what check reads (no list of namespaces: the pods name them).
    */
   warmStart(maxNamespaces: number, skip?: readonly string[]): Promise<void>;
+  /** Whether this source has read (or is reading) the namespace. */
+  holds(namespace: string): boolean;
 }
 
-export function liveSource(client: KubeClient): LiveSource {
+export interface LiveSourceOptions {
+  /**
+   * At most this many namespaces' reads are kept, the least recently used forgotten
+   * past it (`onEvict` told): the webhook's bound (cached-source.ts). Absent: all kept
+   * (`check` reads the namespaces its manifests name, once).
+   */
+  maxNamespaces?: number;
+  onEvict?: (namespace: string) => void;
+}
+
+export function liveSource(client: KubeClient, options: LiveSourceOptions = {}): LiveSource {
   const problems: AccessProblem[] = [];
-  const namespaces = new Map<string, NamespaceRead>();
+  const namespaces = new Lru<string, NamespaceRead>(options.maxNamespaces ?? Number.MAX_SAFE_INTEGER, (ns) =>
+    options.onEvict?.(ns),
+  );
   let nodes: Promise<NodeObjects> | undefined;
 
   const namespace = (ns: string): NamespaceRead => {
@@ -86,7 +101,7 @@ export function liveSource(client: KubeClient): LiveSource {
   return {
     problems,
     plan: () => ({
-      namespaces: [...namespaces].map(([name, read]) => ({ name, revisions: read.revisionsAsked() })),
+      namespaces: namespaces.entries().map(([name, read]) => ({ name, revisions: read.revisionsAsked() })),
       nodes: nodes !== undefined,
       ...occupants.asked(),
     }),
@@ -115,6 +130,7 @@ export function liveSource(client: KubeClient): LiveSource {
         }),
       );
     },
+    holds: (ns) => namespaces.has(ns),
     async live(kind, ns, name): Promise<LiveObject> {
       const read = await namespace(ns).workloads(kind);
       if (read.unknown) return { unknown: read.unknown };

@@ -180,6 +180,7 @@ describe('serve-admission', () => {
   it('answers with no warning when the cluster is slower than the budget, and counts it', async () => {
     const s = await start(300);
     // A namespace the first read did not hold (no workload runs there yet): read on its first review.
+    s.sim.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'newcomers' } });
     s.sim.addFault({ match: { resource: 'pods' }, delayMs: 1500 });
     const fresh = bump(seed(s));
     fresh['metadata'] = { name: 'tracker', namespace: 'newcomers' };

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serveAdmission, type ServingAdmission } from '../../src/admission/serve.js';
+import { serveAdmission, type ServeOptions, type ServingAdmission } from '../../src/admission/serve.js';
 import type { KubeClient } from '../../src/kube/client.js';
 import { createLogger } from '../../src/logger.js';
 
@@ -59,6 +59,9 @@ export async function startLocalAdmission(
     waitReady?: boolean;
     clientCa?: string;
     clientNames?: string[];
+    bounds?: ServeOptions['bounds'];
+    bodyLimits?: ServeOptions['bodyLimits'];
+    now?: ServeOptions['now'];
   } = {},
 ): Promise<ServingAdmission & { tls: ServingCertificate }> {
   const tls = servingCertificate(dir, 'admission');
@@ -73,6 +76,9 @@ export async function startLocalAdmission(
     probePort: 0,
     ...(options.clientCa ? { clientCa: options.clientCa } : {}),
     ...(options.clientNames ? { clientNames: options.clientNames } : {}),
+    ...(options.bounds ? { bounds: options.bounds } : {}),
+    ...(options.bodyLimits ? { bodyLimits: options.bodyLimits } : {}),
+    ...(options.now ? { now: options.now } : {}),
     logger: createLogger({ level: 'silent', name: 'admission' }),
   });
   if (options.waitReady !== false) await server.ready;
