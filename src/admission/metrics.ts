@@ -5,6 +5,8 @@ export interface AdmissionMetrics {
   registry: Registry;
   /** Reviews by outcome: warned, refused, clear, skipped, unknown, cold (before the first read), budget (no answer in time), error. */
   reviews: Counter<'outcome'>;
+  /** Reviews whose verdict is not known, by why (unknown-reason.ts). */
+  unknown: Counter<'reason'>;
   seconds: Histogram;
   /** Warned applies announced to the app (announce.ts), by outcome. */
   announcements: Counter<'outcome'>;
@@ -26,6 +28,12 @@ export function createAdmissionMetrics(defaults = false): AdmissionMetrics {
       name: 'rollout_doctor_admission_reviews_total',
       help: 'AdmissionReviews answered, by outcome (budget: past the budget, answered with no warning; cold: before the first read of the cluster, answered at once with no warning; absent: in a namespace that does not exist, no warning; busy: too many unknown namespaces being looked up, no warning).',
       labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    unknown: new Counter({
+      name: 'rollout_doctor_admission_unknown_total',
+      help: 'Reviews whose verdict is not known (no warning), by reason: unread (nodes or pods not read), unmodelled (an update the model does not follow), paused, devices (DRA), on-delete, held (a pod held before scheduling), stored-field (what the apply stores decides it), scheduler-disagrees, unsettled, live-object (not read), other.',
+      labelNames: ['reason'] as const,
       registers: [registry],
     }),
     seconds: new Histogram({

@@ -13,6 +13,7 @@ import { asWorkload } from '../check/manifests.js';
 import type { CheckSource } from '../check/source.js';
 import { admissionResponse, admissionReviewSchema, type AdmissionRequest } from './review.js';
 import { refusalFor, warningsFor } from './warning.js';
+import { unknownReason } from './unknown-reason.js';
 import type { AdmissionMetrics } from './metrics.js';
 import { ViewBusy } from './view-busy.js';
 
@@ -143,7 +144,16 @@ async function decide(
     found.target.name === object.metadata.name
       ? found
       : { ...found, target: { ...found.target, name: object.metadata.name ?? '' } };
-  if (result.verdict === 'unknown') return { outcome: 'unknown', result };
+  if (result.verdict === 'unknown') {
+    // Counted and logged by why: a webhook silent on a class of workloads says which.
+    const reason = unknownReason(result);
+    deps.metrics.unknown.inc({ reason });
+    deps.logger.info(
+      { reason, target: result.target, summary: result.findings[0]?.summary },
+      'admission review not known: no warning',
+    );
+    return { outcome: 'unknown', result };
+  }
   if (result.verdict !== 'never-finishes') return { outcome: 'clear', result };
   const refuse = await deps.refuses(namespace).catch(() => false);
   if (!refuse) deps.onWarned?.(result, request);

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
 import { clientAuthority, startLocalAdmission } from '../support/serving-certificate.js';
+import { createKubeClient } from '../../src/kube/client.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixtures
 
@@ -248,5 +249,56 @@ describe('serve-admission', () => {
       clientNames: ['kube-apiserver'],
     });
     expect((await as({ cert: clients.cert, key: clients.key })).status).toBe(400);
+  });
+
+  // issue 64.2: with --budget-ms 50 a review whose reads do not finish in time is budget
+  // (or, where a read failed fast, not known, counted by why), never clear.
+  it('reads slower than a 50 ms budget (and a client that gives up at 50 ms): budget or not known, never clear', async () => {
+    const s = await start();
+    await server?.close();
+    const client = createKubeClient({
+      kubeconfig: s.kubeconfig,
+      requestTimeoutMs: 50,
+      retry: { attempts: 1, baseMs: 50, maxMs: 50 },
+    });
+    server = await startLocalAdmission(client, dir, { budgetMs: 50 });
+    const old = seed(s);
+    for (const delayMs of [0, 80, 200]) {
+      s.sim.clearFaults();
+      if (delayMs > 0) s.sim.addFault({ match: {}, delayMs });
+      for (let i = 0; i < 2; i += 1) {
+        const next = bump(old);
+        next['spec']['template']['spec']['containers'][0]['image'] = `vision/boost-track-app:${delayMs}.${i}`;
+        await validate(review('UPDATE', next, old));
+        const fresh = structuredClone(next);
+        fresh['metadata'] = { name: `fresh-${delayMs}-${i}`, namespace: 'vision' };
+        await validate(review('CREATE', fresh));
+      }
+    }
+    const metrics = await probe('/metrics').then((r) => r.body);
+    expect(metrics).not.toMatch(/rollout_doctor_admission_reviews_total\{outcome="clear"\}/);
+    expect(metrics).toMatch(/rollout_doctor_admission_reviews_total\{outcome="budget"\} [1-9]/);
+    for (const line of metrics
+      .split('\n')
+      .filter((l) => l.startsWith('rollout_doctor_admission_unknown_total{')))
+      expect(line).toMatch(/reason="(unread|live-object|other)"/);
+  });
+
+  // issue 64.2: a workload already mid-rollout (here stuck) is judged with the cluster as it is.
+  it('judges a change to a workload already stuck mid-rollout: another bump is warned, the fix clears', async () => {
+    const s = await start();
+    const stuck = bump(seed(s));
+    stuck['spec']['template']['spec']['containers'][0]['image'] = 'vision/boost-track-app:stuck';
+    s.sim.apply(stuck);
+    await s.sim.waitFor(() =>
+      s.sim.list('Event', 'vision').some((e) => (e as Json)['reason'] === 'FailedScheduling'),
+    );
+    const old = seed(s);
+    const again = structuredClone(old);
+    again['spec']['template']['spec']['containers'][0]['image'] = 'vision/boost-track-app:again';
+    expect((await validate(review('UPDATE', again, old)))['warnings']?.[0]).toContain('can never finish');
+    const fixed = structuredClone(again);
+    fixed['spec']['strategy'] = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } };
+    expect((await validate(review('UPDATE', fixed, old)))['warnings']).toBeUndefined();
   });
 });
