@@ -5,10 +5,17 @@
  * workload (pod-reads.ts; past 50 nodes, one paged list of every pod instead). So the
  * request count grows with namespaces and nodes that matter, not with manifests.
  */
-import type { KubeEvent, PersistentVolumeClaim, Pod, ResourceQuota } from '../diagnosis/k8s.js';
+import type {
+  KubeEvent,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  ResourceQuota,
+} from '../diagnosis/k8s.js';
 import type {
   AccessProblem,
   CoverageGap,
+  Guards,
   ReadState,
   RevisionObject,
   WorkloadObject,
@@ -26,6 +33,7 @@ import { secondaryRead } from '../kube/read/secondary-read.js';
 import { withAllOccupants, type CheckSource, type LiveObject } from './source.js';
 import { sampleable, sampleNodes } from './sampling.js';
 import { occupancyCoverage, podReads } from './pod-reads.js';
+import { mountsClaims } from '../diagnosis/guards/select-guards.js';
 
 const PAGE = 500;
 
@@ -47,6 +55,8 @@ interface NamespaceRead {
 export interface ReadPlan {
   namespaces: { name: string; revisions: ListedKind[] }[];
   nodes: boolean;
+  /** The PersistentVolumes were read (a template mounts claims). */
+  volumes?: boolean;
   allPods: boolean;
   podsOnNodes: string[];
 }
@@ -71,6 +81,7 @@ export function liveSource(client: KubeClient): LiveSource {
   const problems: AccessProblem[] = [];
   const namespaces = new Map<string, NamespaceRead>();
   let nodes: Promise<NodeObjects> | undefined;
+  let volumes: Promise<VolumesRead> | undefined;
 
   const namespace = (ns: string): NamespaceRead => {
     let read = namespaces.get(ns);
@@ -88,12 +99,15 @@ export function liveSource(client: KubeClient): LiveSource {
     plan: () => ({
       namespaces: [...namespaces].map(([name, read]) => ({ name, revisions: read.revisionsAsked() })),
       nodes: nodes !== undefined,
+      volumes: volumes !== undefined,
       ...occupants.asked(),
     }),
     async warm(plan) {
       nodes ??= plan.nodes ? readNodes(client, problems) : undefined;
+      volumes ??= plan.volumes ? readVolumes(client) : undefined;
       const reads: Promise<unknown>[] = [
         nodes ?? Promise.resolve(),
+        volumes ?? Promise.resolve(),
         plan.allPods ? occupants.read([], true) : occupants.read(plan.podsOnNodes),
         ...plan.namespaces.flatMap(({ name, revisions }) => {
           const read = namespace(name);
@@ -145,7 +159,12 @@ export function liveSource(client: KubeClient): LiveSource {
         ...(dra?.coverage ? { coverage: dra.coverage } : {}),
       };
       const empty = { pods: [], readOn: [], gaps: [] };
-      const whole = buildScanSnapshot(kind, candidate, objects, nodeList, empty, problems, draParts);
+      // The PersistentVolumes the new pods' claims may be bound to: a volume's node affinity pins them.
+      const pinned = mountsClaims(module.podTemplate(candidate).spec, candidate)
+        ? await (volumes ??= readVolumes(client))
+        : undefined;
+      const built = buildScanSnapshot(kind, candidate, objects, nodeList, empty, problems, draParts);
+      const whole = pinned ? withVolumes(built, pinned) : built;
       const sampled = options.sample === true && sampleable(whole, common.quotas?.length);
       const first = sampled ? { ...whole, nodes: sampleNodes(whole) } : whole;
       const names = first.nodes.map((n) => n.metadata.name ?? '');
@@ -160,6 +179,44 @@ export function liveSource(client: KubeClient): LiveSource {
       };
     },
   };
+}
+
+/** Every PersistentVolume (cluster-scoped, one paged list per source), or why not. */
+type VolumesRead = { items: PersistentVolume[] } | { gap: CoverageGap };
+
+async function readVolumes(client: KubeClient): Promise<VolumesRead> {
+  const gap = (reason: CoverageGap['reason']): VolumesRead => ({
+    gap: {
+      about: 'persistentVolumes',
+      what: 'PersistentVolumes (cluster-wide)',
+      reason,
+      settle:
+        reason === 'forbidden'
+          ? 'grant list on persistentvolumes (cluster-wide)'
+          : 'kubectl get persistentvolumes -o yaml',
+    },
+  });
+  try {
+    const list = await listObjects<PersistentVolume>(
+      client,
+      { resource: 'persistentvolumes' },
+      { limit: PAGE, maxPages: 20 },
+    );
+    return list.truncated ? gap('capped') : { items: list.items };
+  } catch (error) {
+    if (!(error instanceof KubeApiError)) throw error;
+    return gap(error.isAccessDenied ? 'forbidden' : 'failed');
+  }
+}
+
+/** The snapshot with the volumes read (guards.persistentVolumes), or the gap that says they were not. */
+function withVolumes<S extends { guards?: Guards; coverage: { gaps: CoverageGap[] } }>(
+  snapshot: S,
+  read: VolumesRead,
+): S {
+  if ('gap' in read)
+    return { ...snapshot, coverage: { ...snapshot.coverage, gaps: [...snapshot.coverage.gaps, read.gap] } };
+  return { ...snapshot, guards: { ...snapshot.guards, persistentVolumes: read.items } };
 }
 
 /** Namespaces of pods a workload controller owns, the most pods first. */

@@ -12,7 +12,10 @@ import { AnalysisContext } from '../diagnosis/analysis-context.js';
 import type { Evidence, FindingCode, Severity } from '../diagnosis/finding.js';
 import { runForward, type Outcome } from '../diagnosis/forward/run.js';
 import { capacityRows, describeBlocker } from '../diagnosis/placement/capacity-rows.js';
-import { placementContext, type Blocker } from '../diagnosis/placement/placement.js';
+import { blockersOn, placementContext, type Blocker } from '../diagnosis/placement/placement.js';
+import { matchesTerms } from '../diagnosis/base/node-match.js';
+import { claimNames } from '../diagnosis/base/pod-constraints.js';
+import type { Pod } from '../diagnosis/k8s.js';
 import { formatAmount } from '../diagnosis/base/quantity.js';
 import { formatHostPort } from '../diagnosis/base/pod-constraints.js';
 import { strategyPhrase } from '../diagnosis/rollout/strategy-words.js';
@@ -99,7 +102,8 @@ function blocked(
   const fix = strategyFix(snapshot, object, (candidate) =>
     runForward(new AnalysisContext(candidate), 'candidate'),
   );
-  const first = firstBlocker(ctx);
+  const pinned = pinnedBlock(ctx, outcome.pending);
+  const first = pinned ?? firstBlocker(ctx);
   const need = first ? ` (${first.words})` : '';
   if (fix) {
     return {
@@ -125,21 +129,67 @@ function blocked(
     verdict: 'never-finishes',
     reason: quota
       ? `quota ${quota.name} refuses its new pods`
-      : `its new pods fit no node${first ? ` (they need ${first.short})` : ''}`,
+      : pinned
+        ? `its new pod ${pinned.pod} is pinned by volume ${pinned.volume} to ${pinned.nodes}, which has no room for it`
+        : `its new pods fit no node${first ? ` (they need ${first.short})` : ''}`,
     findings: [
       {
         code,
         severity: 'critical',
         summary: quota
           ? `The rollout of ${ref} can never finish: ResourceQuota ${quota.name} refuses its new pods, whatever order the old ones go in.`
-          : `The rollout of ${ref} can never finish: its new pods fit no node${need}, even with its old pods gone; no strategy change helps.`,
+          : pinned
+            ? `The rollout of ${ref} can never finish: its new pod ${pinned.pod} mounts claim ${pinned.claim}, bound to volume ${pinned.volume}, which only ${pinned.nodes} may use, and there ${pinned.words}, even with its old pods gone; no strategy change helps.`
+            : `The rollout of ${ref} can never finish: its new pods fit no node${need}, even with its old pods gone; no strategy change helps.`,
         explanation: quota
           ? `The quota has no room for the new pods even once every old pod is gone. Raise the quota, or ask for less per pod.`
-          : `Run forward with every old pod of ${ref} gone first, the new pods still find no node. Recommending maxSurge 0 here would only cost availability: the template asks for what the cluster does not have (a node selection, a resource, a port).`,
+          : pinned
+            ? `The volume's node affinity (spec.nodeAffinity of PersistentVolume ${pinned.volume}, a local volume) places every pod mounting claim ${pinned.claim} on ${pinned.nodes}, whatever room other nodes have: the scheduler reports "volume node affinity conflict" there, and the pod stays Pending for good. Ask for what that node has left, make room on it, or move the data to a volume other nodes can use.`
+            : `Run forward with every old pod of ${ref} gone first, the new pods still find no node. Recommending maxSurge 0 here would only cost availability: the template asks for what the cluster does not have (a node selection, a resource, a port).`,
         evidence,
       },
     ],
   };
+}
+
+/**
+ * A new pod left Pending that mounts a claim bound to a volume with node affinity, and
+ * what it lacks on the nodes that volume allows (this workload's pods gone from them).
+ */
+function pinnedBlock(
+  ctx: AnalysisContext,
+  pending: readonly Pod[],
+): { words: string; short: string; pod: string; claim: string; volume: string; nodes: string } | undefined {
+  const { snapshot } = ctx;
+  for (const pod of pending) {
+    for (const claim of claimNames(pod.spec)) {
+      const pvc = snapshot.pvcs.find(
+        (p) =>
+          p.metadata.name === claim &&
+          (p.metadata.namespace ?? pod.metadata.namespace) === pod.metadata.namespace,
+      );
+      const volume = pvc?.spec.volumeName
+        ? snapshot.guards?.persistentVolumes?.find((v) => v.metadata.name === pvc.spec.volumeName)
+        : undefined;
+      const terms = volume?.spec?.nodeAffinity?.required?.nodeSelectorTerms;
+      if (!volume || !terms || terms.length === 0) continue;
+      const placement = placementContext(ctx);
+      const allowed = snapshot.nodes.filter((n) => matchesTerms(n, terms));
+      const blocker = allowed
+        .flatMap((n) => blockersOn(placement, pod, n, placement.ours))
+        .find((b) => b.kind !== 'volume');
+      const nodes = allowed.map((n) => n.metadata.name ?? '').join(', ') || 'no node the cluster has';
+      return {
+        words: blocker ? `it needs ${describeBlocker(blocker)}` : 'no node takes it',
+        short: blocker ? shortBlocker(blocker) : `a node volume ${volume.metadata.name ?? ''} allows`,
+        pod: pod.metadata.name ?? '',
+        claim,
+        volume: volume.metadata.name ?? '',
+        nodes,
+      };
+    }
+  }
+  return undefined;
 }
 
 /** What the first new pod needs and no eligible node has: in a sentence, and in a few words. */
