@@ -7,6 +7,7 @@
  */
 import type {
   KubeEvent,
+  LimitRange,
   PersistentVolume,
   PersistentVolumeClaim,
   Pod,
@@ -25,7 +26,7 @@ import { workloadKind } from '../diagnosis/workloads/index.js';
 import type { KubeClient } from '../kube/client.js';
 import { KubeApiError } from '../kube/errors.js';
 import { listObjects } from '../kube/list.js';
-import { readResourceQuotas } from '../kube/read/quota-read.js';
+import { readLimitRanges, readResourceQuotas } from '../kube/read/quota-read.js';
 import { namespacedListState, type ListedKind } from '../kube/read/read-coverage.js';
 import { draOfNamespace, readNodes } from '../kube/read/scan.js';
 import { buildScanSnapshot, type NodeObjects } from '../kube/read/scan-snapshot.js';
@@ -47,6 +48,7 @@ interface NamespaceRead {
     events: { items: KubeEvent[]; state: ReadState };
     pvcs: { items: PersistentVolumeClaim[]; state: ReadState };
     quotas?: ResourceQuota[];
+    limitRanges?: LimitRange[];
   }>;
   gaps: CoverageGap[];
 }
@@ -174,6 +176,7 @@ export function liveSource(client: KubeClient): LiveSource {
         snapshot: {
           ...withAllOccupants(snapshot, pods),
           ...(common.quotas ? { resourceQuotas: common.quotas } : {}),
+          ...(common.limitRanges ? { limitRanges: common.limitRanges } : {}),
         },
         sampled,
       };
@@ -258,7 +261,14 @@ function readNamespace(client: KubeClient, namespace: string, problems: AccessPr
     list<KubeEvent>('events'),
     list<PersistentVolumeClaim>('persistentvolumeclaims'),
     readResourceQuotas(client, namespace, gaps),
-  ]).then(([pods, events, pvcs, quotas]) => ({ pods, events, pvcs, ...(quotas ? { quotas } : {}) }));
+    readLimitRanges(client, namespace, gaps),
+  ]).then(([pods, events, pvcs, quotas, limitRanges]) => ({
+    pods,
+    events,
+    pvcs,
+    ...(quotas ? { quotas } : {}),
+    ...(limitRanges ? { limitRanges } : {}),
+  }));
   return {
     workloads: once((kind: WorkloadKind) => listWorkloads(client, kind, namespace)),
     revisions,

@@ -24,6 +24,7 @@ import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/typ
 import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { strategyFix, type StrategyFix } from './strategy-fix.js';
+import { admitTemplate, type Admission } from './admission.js';
 
 export type Verdict = 'finishes' | 'never-finishes' | 'unknown';
 
@@ -44,8 +45,11 @@ export interface Prediction {
   fix?: StrategyFix;
 }
 
-/** The rollout of the candidate snapshot, run forward. */
-export function predictRollout(snapshot: WorkloadSnapshot): Prediction {
+/** The rollout of the candidate snapshot: its pods through admission (admission.ts), then run forward. */
+export function predictRollout(candidate: WorkloadSnapshot): Prediction {
+  const admission = admitTemplate(candidate);
+  if (admission.result !== 'admitted') return notAdmitted(candidate, admission);
+  const { snapshot } = admission;
   const ctx = new AnalysisContext(snapshot);
   const outcome = runForward(ctx, 'candidate');
   const kind = workloadKind(snapshot);
@@ -88,6 +92,45 @@ export function predictRollout(snapshot: WorkloadSnapshot): Prediction {
     case 'blocked':
       return blocked(snapshot, ctx, outcome, ref, strategy, object);
   }
+}
+
+/** Admission refuses every new pod (a LimitRange, a quota's "must specify"), or whether it does is not known. */
+function notAdmitted(
+  snapshot: WorkloadSnapshot,
+  admission: Exclude<Admission, { result: 'admitted' }>,
+): Prediction {
+  const ref = `${typeOfKind(snapshot.target.kind)}/${snapshot.target.name}`;
+  if (admission.result === 'unknown')
+    return {
+      verdict: 'unknown',
+      findings: [
+        {
+          code: 'IncompleteEvidence',
+          severity: 'warning',
+          summary: `Whether the rollout of ${ref} finishes is not known: ${admission.why}.`,
+          explanation:
+            'Quota admission refuses a pod whose containers do not set what a ResourceQuota limits, unless a LimitRange of the namespace sets it first. Grant list on limitranges, or set the requests and limits in the template.',
+          evidence: gapsOf(snapshot),
+        },
+      ],
+    };
+  const { by, message } = admission;
+  const quota = by.kind === 'ResourceQuota';
+  return {
+    verdict: 'never-finishes',
+    reason: `${by.kind} ${by.name} refuses its new pods`,
+    findings: [
+      {
+        code: 'AdmissionDenied',
+        severity: 'critical',
+        summary: `The rollout of ${ref} can never finish: ${by.kind} ${by.name} refuses every new pod (${message}); no pod of the new template is created.`,
+        explanation: quota
+          ? `Quota admission refuses a pod any of whose containers does not set a resource the quota limits, before counting anything: the controller's creates fail (FailedCreate) whatever room there is. Set the named requests or limits on every container (init containers too), or give the namespace a LimitRange whose defaults set them.`
+          : `LimitRanger sets a container's missing requests and limits from the LimitRange's defaults, then refuses a pod outside its min, max and limit-to-request ratio: the controller's creates fail (FailedCreate). Bring the template's requests and limits within the LimitRange, or change it.`,
+        evidence: [{ type: 'note', text: `${by.kind} ${by.name}: ${message}` }],
+      },
+    ],
+  };
 }
 
 function blocked(
