@@ -167,6 +167,9 @@ function blocked(
     };
   }
   const quota = outcome.refused && outcome.quota;
+  const resolved = workloadKind(snapshot).strategy(object);
+  if (!quota && !pinned && resolved.stableKept)
+    return stableKeptBlock(snapshot, ref, need, resolved, evidence);
   const code: FindingCode = quota ? 'QuotaExceeded' : 'Unschedulable';
   return {
     verdict: 'never-finishes',
@@ -189,6 +192,34 @@ function blocked(
           : pinned
             ? `The volume's node affinity (spec.nodeAffinity of PersistentVolume ${pinned.volume}, a local volume) places every pod mounting claim ${pinned.claim} on ${pinned.nodes}, whatever room other nodes have: the scheduler reports "volume node affinity conflict" there, and the pod stays Pending for good. Ask for what that node has left, make room on it, or move the data to a volume other nodes can use.`
             : `Run forward with every old pod of ${ref} gone first, the new pods still find no node. Recommending maxSurge 0 here would only cost availability: the template asks for what the cluster does not have (a node selection, a resource, a port).`,
+        evidence,
+      },
+    ],
+  };
+}
+
+/**
+ * Blue-green (or a traffic-routed canary without dynamicStableScale) keeps every stable
+ * pod until the new revision is promoted: room the stable pods hold is never freed for
+ * it, and no field of the strategy changes that, so no fix is offered.
+ */
+function stableKeptBlock(
+  snapshot: WorkloadSnapshot,
+  ref: string,
+  need: string,
+  strategy: ReturnType<ReturnType<typeof workloadKind>['strategy']>,
+  evidence: Evidence[],
+): Prediction {
+  const words = strategy.argo === 'blueGreen' ? 'blue-green' : 'its traffic-routed canary';
+  return {
+    verdict: 'never-finishes',
+    reason: `its new pods need room its stable pods keep (${words})`,
+    findings: [
+      {
+        code: 'Unschedulable',
+        severity: 'critical',
+        summary: `The rollout of ${ref} can never finish: with ${words} every stable pod stays until the new revision is promoted, and no node has room for the new pods beside them${need}; no strategy change helps.`,
+        explanation: `Run forward, the new pods wait for room the stable pods hold, and ${words} lets those go only after promotion. The way out: ${workloadKind(snapshot).surgeWayOut(strategy)}`,
         evidence,
       },
     ],
