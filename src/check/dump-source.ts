@@ -5,7 +5,7 @@
  * there as here. An object the dump does not hold is new only where the dump lists its
  * kind in its namespace.
  */
-import type { KubeObject, Pod } from '../diagnosis/k8s.js';
+import type { KubeObject, LimitRange, Pod } from '../diagnosis/k8s.js';
 import { assembleSnapshot, newestTimestamp } from '../diagnosis/snapshot/dump/assemble.js';
 import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import { WORKLOAD_NAMES, type WorkloadKind } from '../diagnosis/workload-ref.js';
@@ -43,7 +43,16 @@ export function dumpSource(objects: readonly KubeObject[]): CheckSource {
           capturedAt,
         },
       );
-      return Promise.resolve({ snapshot: withAllOccupants(snapshot, pods), sampled: false });
+      // LimitRanges count as read when the dump holds any (as ResourceQuotas do: assemble.ts).
+      const ranges = objects.some((o) => o.kind === 'LimitRange')
+        ? (objects.filter(
+            (o) => o.kind === 'LimitRange' && (o.metadata?.namespace ?? namespace) === namespace,
+          ) as unknown as LimitRange[])
+        : undefined;
+      return Promise.resolve({
+        snapshot: { ...withAllOccupants(snapshot, pods), ...(ranges ? { limitRanges: ranges } : {}) },
+        sampled: false,
+      });
     },
   };
 }

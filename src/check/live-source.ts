@@ -5,10 +5,18 @@
  * workload (pod-reads.ts; past 50 nodes, one paged list of every pod instead). So the
  * request count grows with namespaces and nodes that matter, not with manifests.
  */
-import type { KubeEvent, PersistentVolumeClaim, Pod, ResourceQuota } from '../diagnosis/k8s.js';
+import type {
+  KubeEvent,
+  LimitRange,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  ResourceQuota,
+} from '../diagnosis/k8s.js';
 import type {
   AccessProblem,
   CoverageGap,
+  Guards,
   ReadState,
   RevisionObject,
   WorkloadObject,
@@ -18,7 +26,7 @@ import { workloadKind } from '../diagnosis/workloads/index.js';
 import type { KubeClient } from '../kube/client.js';
 import { KubeApiError } from '../kube/errors.js';
 import { listObjects } from '../kube/list.js';
-import { readResourceQuotas } from '../kube/read/quota-read.js';
+import { readLimitRanges, readResourceQuotas } from '../kube/read/quota-read.js';
 import { namespacedListState, type ListedKind } from '../kube/read/read-coverage.js';
 import { draOfNamespace, readNodes } from '../kube/read/scan.js';
 import { buildScanSnapshot, type NodeObjects } from '../kube/read/scan-snapshot.js';
@@ -27,6 +35,7 @@ import { withAllOccupants, type CheckSource, type LiveObject } from './source.js
 import { sampleable, sampleNodes } from './sampling.js';
 import { occupancyCoverage, podReads } from './pod-reads.js';
 import { Lru } from '../lru.js';
+import { mountsClaims } from '../diagnosis/guards/select-guards.js';
 
 const PAGE = 500;
 
@@ -40,6 +49,7 @@ interface NamespaceRead {
     events: { items: KubeEvent[]; state: ReadState };
     pvcs: { items: PersistentVolumeClaim[]; state: ReadState };
     quotas?: ResourceQuota[];
+    limitRanges?: LimitRange[];
   }>;
   gaps: CoverageGap[];
 }
@@ -48,6 +58,8 @@ interface NamespaceRead {
 export interface ReadPlan {
   namespaces: { name: string; revisions: ListedKind[] }[];
   nodes: boolean;
+  /** The PersistentVolumes were read (a template mounts claims). */
+  volumes?: boolean;
   allPods: boolean;
   podsOnNodes: string[];
 }
@@ -86,6 +98,7 @@ export function liveSource(client: KubeClient, options: LiveSourceOptions = {}):
     options.onEvict?.(ns),
   );
   let nodes: Promise<NodeObjects> | undefined;
+  let volumes: Promise<VolumesRead> | undefined;
 
   const namespace = (ns: string): NamespaceRead => {
     let read = namespaces.get(ns);
@@ -103,12 +116,15 @@ export function liveSource(client: KubeClient, options: LiveSourceOptions = {}):
     plan: () => ({
       namespaces: namespaces.entries().map(([name, read]) => ({ name, revisions: read.revisionsAsked() })),
       nodes: nodes !== undefined,
+      volumes: volumes !== undefined,
       ...occupants.asked(),
     }),
     async warm(plan) {
       nodes ??= plan.nodes ? readNodes(client, problems) : undefined;
+      volumes ??= plan.volumes ? readVolumes(client) : undefined;
       const reads: Promise<unknown>[] = [
         nodes ?? Promise.resolve(),
+        volumes ?? Promise.resolve(),
         plan.allPods ? occupants.read([], true) : occupants.read(plan.podsOnNodes),
         ...plan.namespaces.flatMap(({ name, revisions }) => {
           const read = namespace(name);
@@ -161,7 +177,12 @@ export function liveSource(client: KubeClient, options: LiveSourceOptions = {}):
         ...(dra?.coverage ? { coverage: dra.coverage } : {}),
       };
       const empty = { pods: [], readOn: [], gaps: [] };
-      const whole = buildScanSnapshot(kind, candidate, objects, nodeList, empty, problems, draParts);
+      // The PersistentVolumes the new pods' claims may be bound to: a volume's node affinity pins them.
+      const pinned = mountsClaims(module.podTemplate(candidate).spec, candidate)
+        ? await (volumes ??= readVolumes(client))
+        : undefined;
+      const built = buildScanSnapshot(kind, candidate, objects, nodeList, empty, problems, draParts);
+      const whole = pinned ? withVolumes(built, pinned) : built;
       const sampled = options.sample === true && sampleable(whole, common.quotas?.length);
       const first = sampled ? { ...whole, nodes: sampleNodes(whole) } : whole;
       const names = first.nodes.map((n) => n.metadata.name ?? '');
@@ -171,11 +192,50 @@ export function liveSource(client: KubeClient, options: LiveSourceOptions = {}):
         snapshot: {
           ...withAllOccupants(snapshot, pods),
           ...(common.quotas ? { resourceQuotas: common.quotas } : {}),
+          ...(common.limitRanges ? { limitRanges: common.limitRanges } : {}),
         },
         sampled,
       };
     },
   };
+}
+
+/** Every PersistentVolume (cluster-scoped, one paged list per source), or why not. */
+type VolumesRead = { items: PersistentVolume[] } | { gap: CoverageGap };
+
+async function readVolumes(client: KubeClient): Promise<VolumesRead> {
+  const gap = (reason: CoverageGap['reason']): VolumesRead => ({
+    gap: {
+      about: 'persistentVolumes',
+      what: 'PersistentVolumes (cluster-wide)',
+      reason,
+      settle:
+        reason === 'forbidden'
+          ? 'grant list on persistentvolumes (cluster-wide)'
+          : 'kubectl get persistentvolumes -o yaml',
+    },
+  });
+  try {
+    const list = await listObjects<PersistentVolume>(
+      client,
+      { resource: 'persistentvolumes' },
+      { limit: PAGE, maxPages: 20 },
+    );
+    return list.truncated ? gap('capped') : { items: list.items };
+  } catch (error) {
+    if (!(error instanceof KubeApiError)) throw error;
+    return gap(error.isAccessDenied ? 'forbidden' : 'failed');
+  }
+}
+
+/** The snapshot with the volumes read (guards.persistentVolumes), or the gap that says they were not. */
+function withVolumes<S extends { guards?: Guards; coverage: { gaps: CoverageGap[] } }>(
+  snapshot: S,
+  read: VolumesRead,
+): S {
+  if ('gap' in read)
+    return { ...snapshot, coverage: { ...snapshot.coverage, gaps: [...snapshot.coverage.gaps, read.gap] } };
+  return { ...snapshot, guards: { ...snapshot.guards, persistentVolumes: read.items } };
 }
 
 /** Namespaces of pods a workload controller owns, the most pods first. */
@@ -217,7 +277,14 @@ function readNamespace(client: KubeClient, namespace: string, problems: AccessPr
     list<KubeEvent>('events'),
     list<PersistentVolumeClaim>('persistentvolumeclaims'),
     readResourceQuotas(client, namespace, gaps),
-  ]).then(([pods, events, pvcs, quotas]) => ({ pods, events, pvcs, ...(quotas ? { quotas } : {}) }));
+    readLimitRanges(client, namespace, gaps),
+  ]).then(([pods, events, pvcs, quotas, limitRanges]) => ({
+    pods,
+    events,
+    pvcs,
+    ...(quotas ? { quotas } : {}),
+    ...(limitRanges ? { limitRanges } : {}),
+  }));
   return {
     workloads: once((kind: WorkloadKind) => listWorkloads(client, kind, namespace)),
     revisions,

@@ -12,7 +12,10 @@ import { AnalysisContext } from '../diagnosis/analysis-context.js';
 import type { Evidence, FindingCode, Severity } from '../diagnosis/finding.js';
 import { runForward, type Outcome } from '../diagnosis/forward/run.js';
 import { capacityRows, describeBlocker } from '../diagnosis/placement/capacity-rows.js';
-import { placementContext, type Blocker } from '../diagnosis/placement/placement.js';
+import { blockersOn, placementContext, type Blocker } from '../diagnosis/placement/placement.js';
+import { matchesTerms } from '../diagnosis/base/node-match.js';
+import { claimNames } from '../diagnosis/base/pod-constraints.js';
+import type { Pod } from '../diagnosis/k8s.js';
 import { formatAmount } from '../diagnosis/base/quantity.js';
 import { formatHostPort } from '../diagnosis/base/pod-constraints.js';
 import { strategyPhrase } from '../diagnosis/rollout/strategy-words.js';
@@ -21,6 +24,7 @@ import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/typ
 import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { strategyFix, type StrategyFix } from './strategy-fix.js';
+import { admitTemplate, type Admission } from './admission.js';
 
 export type Verdict = 'finishes' | 'never-finishes' | 'unknown';
 
@@ -41,8 +45,11 @@ export interface Prediction {
   fix?: StrategyFix;
 }
 
-/** The rollout of the candidate snapshot, run forward. */
-export function predictRollout(snapshot: WorkloadSnapshot): Prediction {
+/** The rollout of the candidate snapshot: its pods through admission (admission.ts), then run forward. */
+export function predictRollout(candidate: WorkloadSnapshot): Prediction {
+  const admission = admitTemplate(candidate);
+  if (admission.result !== 'admitted') return notAdmitted(candidate, admission);
+  const { snapshot } = admission;
   const ctx = new AnalysisContext(snapshot);
   const outcome = runForward(ctx, 'candidate');
   const kind = workloadKind(snapshot);
@@ -87,6 +94,45 @@ export function predictRollout(snapshot: WorkloadSnapshot): Prediction {
   }
 }
 
+/** Admission refuses every new pod (a LimitRange, a quota's "must specify"), or whether it does is not known. */
+function notAdmitted(
+  snapshot: WorkloadSnapshot,
+  admission: Exclude<Admission, { result: 'admitted' }>,
+): Prediction {
+  const ref = `${typeOfKind(snapshot.target.kind)}/${snapshot.target.name}`;
+  if (admission.result === 'unknown')
+    return {
+      verdict: 'unknown',
+      findings: [
+        {
+          code: 'IncompleteEvidence',
+          severity: 'warning',
+          summary: `Whether the rollout of ${ref} finishes is not known: ${admission.why}.`,
+          explanation:
+            'Quota admission refuses a pod whose containers do not set what a ResourceQuota limits, unless a LimitRange of the namespace sets it first. Grant list on limitranges, or set the requests and limits in the template.',
+          evidence: gapsOf(snapshot),
+        },
+      ],
+    };
+  const { by, message } = admission;
+  const quota = by.kind === 'ResourceQuota';
+  return {
+    verdict: 'never-finishes',
+    reason: `${by.kind} ${by.name} refuses its new pods`,
+    findings: [
+      {
+        code: 'AdmissionDenied',
+        severity: 'critical',
+        summary: `The rollout of ${ref} can never finish: ${by.kind} ${by.name} refuses every new pod (${message}); no pod of the new template is created.`,
+        explanation: quota
+          ? `Quota admission refuses a pod any of whose containers does not set a resource the quota limits, before counting anything: the controller's creates fail (FailedCreate) whatever room there is. Set the named requests or limits on every container (init containers too), or give the namespace a LimitRange whose defaults set them.`
+          : `LimitRanger sets a container's missing requests and limits from the LimitRange's defaults, then refuses a pod outside its min, max and limit-to-request ratio: the controller's creates fail (FailedCreate). Bring the template's requests and limits within the LimitRange, or change it.`,
+        evidence: [{ type: 'note', text: `${by.kind} ${by.name}: ${message}` }],
+      },
+    ],
+  };
+}
+
 function blocked(
   snapshot: WorkloadSnapshot,
   ctx: AnalysisContext,
@@ -99,7 +145,8 @@ function blocked(
   const fix = strategyFix(snapshot, object, (candidate) =>
     runForward(new AnalysisContext(candidate), 'candidate'),
   );
-  const first = firstBlocker(ctx);
+  const pinned = pinnedBlock(ctx, outcome.pending);
+  const first = pinned ?? firstBlocker(ctx);
   const need = first ? ` (${first.words})` : '';
   if (fix) {
     return {
@@ -120,26 +167,103 @@ function blocked(
     };
   }
   const quota = outcome.refused && outcome.quota;
+  const resolved = workloadKind(snapshot).strategy(object);
+  if (!quota && !pinned && resolved.stableKept)
+    return stableKeptBlock(snapshot, ref, need, resolved, evidence);
   const code: FindingCode = quota ? 'QuotaExceeded' : 'Unschedulable';
   return {
     verdict: 'never-finishes',
     reason: quota
       ? `quota ${quota.name} refuses its new pods`
-      : `its new pods fit no node${first ? ` (they need ${first.short})` : ''}`,
+      : pinned
+        ? `its new pod ${pinned.pod} is pinned by volume ${pinned.volume} to ${pinned.nodes}, which has no room for it`
+        : `its new pods fit no node${first ? ` (they need ${first.short})` : ''}`,
     findings: [
       {
         code,
         severity: 'critical',
         summary: quota
           ? `The rollout of ${ref} can never finish: ResourceQuota ${quota.name} refuses its new pods, whatever order the old ones go in.`
-          : `The rollout of ${ref} can never finish: its new pods fit no node${need}, even with its old pods gone; no strategy change helps.`,
+          : pinned
+            ? `The rollout of ${ref} can never finish: its new pod ${pinned.pod} mounts claim ${pinned.claim}, bound to volume ${pinned.volume}, which only ${pinned.nodes} may use, and there ${pinned.words}, even with its old pods gone; no strategy change helps.`
+            : `The rollout of ${ref} can never finish: its new pods fit no node${need}, even with its old pods gone; no strategy change helps.`,
         explanation: quota
           ? `The quota has no room for the new pods even once every old pod is gone. Raise the quota, or ask for less per pod.`
-          : `Run forward with every old pod of ${ref} gone first, the new pods still find no node. Recommending maxSurge 0 here would only cost availability: the template asks for what the cluster does not have (a node selection, a resource, a port).`,
+          : pinned
+            ? `The volume's node affinity (spec.nodeAffinity of PersistentVolume ${pinned.volume}, a local volume) places every pod mounting claim ${pinned.claim} on ${pinned.nodes}, whatever room other nodes have: the scheduler reports "volume node affinity conflict" there, and the pod stays Pending for good. Ask for what that node has left, make room on it, or move the data to a volume other nodes can use.`
+            : `Run forward with every old pod of ${ref} gone first, the new pods still find no node. Recommending maxSurge 0 here would only cost availability: the template asks for what the cluster does not have (a node selection, a resource, a port).`,
         evidence,
       },
     ],
   };
+}
+
+/**
+ * Blue-green (or a traffic-routed canary without dynamicStableScale) keeps every stable
+ * pod until the new revision is promoted: room the stable pods hold is never freed for
+ * it, and no field of the strategy changes that, so no fix is offered.
+ */
+function stableKeptBlock(
+  snapshot: WorkloadSnapshot,
+  ref: string,
+  need: string,
+  strategy: ReturnType<ReturnType<typeof workloadKind>['strategy']>,
+  evidence: Evidence[],
+): Prediction {
+  const words = strategy.argo === 'blueGreen' ? 'blue-green' : 'its traffic-routed canary';
+  return {
+    verdict: 'never-finishes',
+    reason: `its new pods need room its stable pods keep (${words})`,
+    findings: [
+      {
+        code: 'Unschedulable',
+        severity: 'critical',
+        summary: `The rollout of ${ref} can never finish: with ${words} every stable pod stays until the new revision is promoted, and no node has room for the new pods beside them${need}; no strategy change helps.`,
+        explanation: `Run forward, the new pods wait for room the stable pods hold, and ${words} lets those go only after promotion. The way out: ${workloadKind(snapshot).surgeWayOut(strategy)}`,
+        evidence,
+      },
+    ],
+  };
+}
+
+/**
+ * A new pod left Pending that mounts a claim bound to a volume with node affinity, and
+ * what it lacks on the nodes that volume allows (this workload's pods gone from them).
+ */
+function pinnedBlock(
+  ctx: AnalysisContext,
+  pending: readonly Pod[],
+): { words: string; short: string; pod: string; claim: string; volume: string; nodes: string } | undefined {
+  const { snapshot } = ctx;
+  for (const pod of pending) {
+    for (const claim of claimNames(pod.spec)) {
+      const pvc = snapshot.pvcs.find(
+        (p) =>
+          p.metadata.name === claim &&
+          (p.metadata.namespace ?? pod.metadata.namespace) === pod.metadata.namespace,
+      );
+      const volume = pvc?.spec.volumeName
+        ? snapshot.guards?.persistentVolumes?.find((v) => v.metadata.name === pvc.spec.volumeName)
+        : undefined;
+      const terms = volume?.spec?.nodeAffinity?.required?.nodeSelectorTerms;
+      if (!volume || !terms || terms.length === 0) continue;
+      const placement = placementContext(ctx);
+      const allowed = snapshot.nodes.filter((n) => matchesTerms(n, terms));
+      const blocker = allowed
+        .flatMap((n) => blockersOn(placement, pod, n, placement.ours))
+        .find((b) => b.kind !== 'volume');
+      const nodes = allowed.map((n) => n.metadata.name ?? '').join(', ') || 'no node the cluster has';
+      return {
+        words: blocker ? `it needs ${describeBlocker(blocker)}` : 'no node takes it',
+        short: blocker ? shortBlocker(blocker) : `a node volume ${volume.metadata.name ?? ''} allows`,
+        pod: pod.metadata.name ?? '',
+        claim,
+        volume: volume.metadata.name ?? '',
+        nodes,
+      };
+    }
+  }
+  return undefined;
 }
 
 /** What the first new pod needs and no eligible node has: in a sentence, and in a few words. */

@@ -33,17 +33,21 @@ const OLD_FIRST = { maxSurge: 0, maxUnavailable: 1 };
  * The old-pods-first strategies the kind has, as merge patches of its strategy field
  * (the kind module says which field, and whether Recreate is one); for an Argo Rollout
  * its canary's bounds (the steps stay as written). None for a kind that never surges (a
- * StatefulSet).
+ * StatefulSet), nor for a blue-green Rollout: it keeps every stable pod until promotion
+ * whatever its bounds, and a canary block beside blueGreen is a second strategy the
+ * Rollout's validation refuses (InvalidSpec), not a fix.
  */
-function candidates(kind: WorkloadKind): Candidate[] {
+function candidates(kind: WorkloadKind, object: WorkloadObject): Candidate[] {
   const module = workloadKind(kind);
-  if (module.surgeFix === 'canary')
+  if (module.surgeFix === 'canary') {
+    if (!canaryOf(object)) return [];
     return [
       {
         words: 'canary maxSurge 0, maxUnavailable 1',
         body: { spec: { [module.strategyAt.field]: { canary: OLD_FIRST } } },
       },
     ];
+  }
   if (module.surgeFix !== 'replicas' && module.surgeFix !== 'per-node') return [];
   const field = module.strategyAt.field;
   return [
@@ -60,6 +64,12 @@ function candidates(kind: WorkloadKind): Candidate[] {
         ]
       : []),
   ];
+}
+
+/** An Argo Rollout's strategy is not blue-green (a canary, or none: the controller's default canary). */
+function canaryOf(object: WorkloadObject): boolean {
+  const strategy = (object.spec as { strategy?: { blueGreen?: unknown } }).strategy;
+  return strategy?.blueGreen === undefined || strategy.blueGreen === null;
 }
 
 /** JSON merge patch (RFC 7386) of plain data: null removes a key. */
@@ -86,7 +96,7 @@ export function strategyFix(
   run: (candidate: WorkloadSnapshot) => Outcome,
 ): StrategyFix | undefined {
   const replicas = workloadKind(snapshot).desiredReplicas(object);
-  for (const candidate of candidates(snapshot.target.kind)) {
+  for (const candidate of candidates(snapshot.target.kind, object)) {
     const patched = mergePatch(object, candidate.body) as WorkloadObject;
     if (run(withObject(snapshot, patched)).result !== 'completes') continue;
     return {

@@ -487,6 +487,28 @@ export interface ResourceQuota {
 }
 
 /**
+ * A LimitRange of the namespace: the LimitRanger admission plugin sets a container's
+ * missing requests and limits from its Container items' `defaultRequest` and `default`,
+ * and refuses a pod outside their `min`, `max` and `maxLimitRequestRatio` (per Container
+ * and per Pod).
+ */
+export interface LimitRange {
+  apiVersion?: string;
+  kind?: 'LimitRange';
+  metadata: ObjectMeta;
+  spec?: {
+    limits?: {
+      type?: string;
+      min?: Record<string, Quantity>;
+      max?: Record<string, Quantity>;
+      default?: Record<string, Quantity>;
+      defaultRequest?: Record<string, Quantity>;
+      maxLimitRequestRatio?: Record<string, Quantity>;
+    }[];
+  };
+}
+
+/**
  * policy/v1 PodDisruptionBudget. The disruption controller (pkg/controller/disruption)
  * writes the status: `expectedPods`, `currentHealthy`, `desiredHealthy` and
  * `disruptionsAllowed`, and the `DisruptionAllowed` condition. The eviction API honours

@@ -36,6 +36,8 @@ const OTHER_RESOURCES = {
   persistentvolumeclaims: { prefix: GROUP_PREFIX.core, namespaced: true },
   // The namespace's quotas: hard and used as admission counts them (read only, optional).
   resourcequotas: { prefix: GROUP_PREFIX.core, namespaced: true },
+  // The namespace's LimitRanges (check: their defaults fill missing requests; optional).
+  limitranges: { prefix: GROUP_PREFIX.core, namespaced: true },
   nodes: { prefix: GROUP_PREFIX.core, namespaced: false },
   // What guards the workload (read only, each optional: guard-reads.ts): the namespace's
   // disruption budgets and autoscalers, the volumes its claims are bound to (by name),

@@ -11,7 +11,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
+import { parseAllDocuments, stringify } from 'yaml';
+import { readFileSync } from 'node:fs';
+import { kubectlIn } from '../support/kubectl-run.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
 import { fakeIo } from '../support/cli-io.js';
@@ -241,5 +244,70 @@ describe('check: Argo Rollouts (basic canary)', () => {
     expect(result['verdict']).toBe('never-finishes');
     expect(result['findings'][0]['code']).toBe('Unschedulable');
     expect(result['fix']).toBeUndefined();
+  });
+});
+
+describe('check: Argo Rollouts (blue-green)', () => {
+  /** The seed tracker as a blue-green Rollout: the preview pod needs the GPU the active one holds. */
+  function scenario(): Json[] {
+    const docs = parseAllDocuments(readFileSync('sim/scenarios/gpu-deadlock-rollout.yaml', 'utf8'))
+      .map((d) => d.toJS() as Json)
+      .filter((d) => d && typeof d === 'object');
+    const rollout = docs.find((d) => d['kind'] === 'Rollout') as Json;
+    rollout['spec']['strategy'] = { blueGreen: { activeService: 'tracker', autoPromotionEnabled: true } };
+    const service = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'tracker', namespace: 'vision' },
+      spec: { selector: { app: 'vision-object-tracker' }, ports: [{ port: 80, targetPort: 8004 }] },
+    };
+    return [...docs, service];
+  }
+
+  it('its preview pod needs the GPU the active pod keeps until promotion: can never finish, and no canary block as the fix', async () => {
+    sim = await startSimClient({ scenario: scenario(), timeScale: 50 }, 'kinds-bg');
+    const s = sim;
+    await s.sim.settle();
+    await s.sim.waitFor(
+      () =>
+        ((s.sim.list('Rollout', 'vision')[0] as Json | undefined)?.['status']?.['availableReplicas'] ?? 0) ===
+        1,
+    );
+    const live = structuredClone(s.sim.list('Rollout', 'vision')[0]) as Json;
+    const manifest: Json = {
+      apiVersion: live['apiVersion'],
+      kind: 'Rollout',
+      metadata: { name: live['metadata']['name'], namespace: 'vision' },
+      spec: live['spec'],
+    };
+    manifest['spec']['template']['spec']['containers'][0]['image'] = 'vision/boost-track-app:1.1';
+    const file = write('rollout-bg.yaml', manifest);
+    const { code, report } = await check(file);
+    expect(code).toBe(1);
+    const result = only(report);
+    expect(result['verdict']).toBe('never-finishes');
+    expect(result['fix']).toBeUndefined();
+    expect(JSON.stringify(result)).not.toContain('canary');
+    expect(result['findings'][0]['summary']).toContain(
+      'with blue-green every stable pod stays until the new revision is promoted',
+    );
+
+    // Applied, the preview pod waits for the GPU the active pod keeps.
+    const run = await kubectlIn(s.kubeconfig, 'vision', ['apply', '-f', file]);
+    expect(run.code).toBe(0);
+    await s.sim.waitFor(
+      () =>
+        (s.sim.list('Pod', 'vision') as Json[]).some(
+          (p) =>
+            !p['spec']['nodeName'] &&
+            p['spec']['containers'][0]['image'] === 'vision/boost-track-app:1.1' &&
+            /Insufficient nvidia.com\/gpu/.test(
+              (p['status']?.['conditions'] ?? []).find((c: Json) => c['type'] === 'PodScheduled')?.[
+                'message'
+              ] ?? '',
+            ),
+        ),
+      SIGNAL_WAIT_MS,
+    );
   });
 });

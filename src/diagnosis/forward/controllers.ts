@@ -19,6 +19,7 @@ import { DeletionQueue, deletedBefore, type DeletionRank } from './deletion-queu
 import { countReady, live } from './model.js';
 import type { PodPhase } from './pod-phase.js';
 import { deletionCost } from '../rollout/deletion-order.js';
+import { ordinalPod } from './ordinal-claims.js';
 
 let serial = 0;
 
@@ -43,7 +44,9 @@ function createPod(model: Model, revision: 'new' | 'old', target?: string): bool
     ...template,
     metadata: { ...template.metadata, name: `${template.metadata.name ?? ''}-${serial}` },
   };
-  const pod = target ? pinnedTo(named, target) : named;
+  const ordinal =
+    revision === 'new' && model.ordinals ? ordinalPod(model.pods, model.ordinals, named) : named;
+  const pod = target ? pinnedTo(ordinal, target) : ordinal;
   const refusing = model.world.refusing(pod);
   if (refusing) {
     model.refused += 1;

@@ -8,6 +8,7 @@ import type { QuotaLedger, World } from './world.js';
 import type { ModelPod, ModelPods } from './model-pods.js';
 import type { QueueOrder, Rival } from './rivals.js';
 import type { DeletionQueue, DeletionRank } from './deletion-queue.js';
+import type { Ordinals } from './ordinal-claims.js';
 
 export type { ModelPod } from './model-pods.js';
 
@@ -116,6 +117,8 @@ export interface Model {
   steppedTo?: number;
   /** The stepped walk waits for a new pod to become Ready before its next step. */
   stepAwaits?: boolean;
+  /** A manifest's StatefulSet: each new pod takes an ordinal and its bound claims (ordinal-claims.ts). */
+  ordinals?: Ordinals;
 }
 
 /** Pods of the workload that serve now: available to their controller, not on their way out. */

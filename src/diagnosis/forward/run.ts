@@ -48,6 +48,7 @@ import type { StepShortfall } from './canary-steps.js';
 import { proxyStrategy } from './proxy-strategy.js';
 import { assessRollout } from '../rollout/rollout-assessment.js';
 import { leavingNeighbours, rivalsOf, type QueueOrder, type Rival } from './rivals.js';
+import { ordinalsOf, unreadVolumes } from './ordinal-claims.js';
 
 export type Outcome =
   | { result: 'completes'; ticks: number; steps: Step[] }
@@ -262,6 +263,12 @@ function buildModel(
     return { why: "the pods' extended resources are devices a DeviceClass backs (DRA)" };
   if (snapshot.dra && draBacked(ctx, newTemplate))
     return { why: 'the template asks for devices a DeviceClass may back (DRA)' };
+  // A manifest's new pods go where their claims' volumes allow (ordinal-claims.ts).
+  const ordinals = variant === 'candidate' && !change ? ordinalsOf(snapshot) : undefined;
+  if (variant === 'candidate' && !change) {
+    const unread = unreadVolumes(snapshot, newTemplate, ordinals);
+    if (unread) return { why: unread };
+  }
   const quotas = quotasOf(ctx);
   if (quotas === 'unknown')
     return { why: "the quota's usage: not every pod of the namespace was read", unread: true };
@@ -304,6 +311,7 @@ function buildModel(
       pods.filter((p) => p.phase === 'pending' && schedulerFoundNoVictim(ctx, p.pod)),
     ),
     serving: { start: countServing(pods), lowest: countServing(pods) },
+    ...(ordinals ? { ordinals } : {}),
   };
   for (const pod of model.leaving) model.steps.push({ kind: 'gone', pod: pod.metadata.name ?? '' });
   const crash = currentTemplateCrash(ctx);
@@ -534,7 +542,8 @@ function schedule(model: Model): void {
     }
     const pod = entry;
     const nodes = pod.target ? model.nodes.filter((n) => n.metadata.name === pod.target) : model.nodes;
-    const shape = pod.target ? undefined : pod.pod.spec.containers;
+    // A StatefulSet's pods differ by their ordinal's claims: one that found no node says nothing of the next.
+    const shape = pod.target || model.ordinals ? undefined : pod.pod.spec.containers;
     if (shape && unplaced.has(shape) && held(model, pod.pod)) continue;
     const node = model.world.placeOn(pod.pod, nodes);
     if (!node && shape) unplaced.add(shape);

@@ -9,6 +9,7 @@ import type {
   Pod,
   PodDisruptionBudget,
   ResourceClaim,
+  LimitRange,
   ResourceQuota,
   ResourceClaimTemplate,
   ResourceSlice,
@@ -179,6 +180,11 @@ export interface SnapshotCommon {
    * refusing, nor as proof that nothing refuses.
    */
   resourceQuotas?: ResourceQuota[];
+  /**
+   * The LimitRanges of the workload's namespace (check reads them: their defaults fill a
+   * template's missing requests before quota admission looks). Absent: not read.
+   */
+  limitRanges?: LimitRange[];
   /**
    * What guards the workload (DESIGN.md §4d, issue 52), each read where RBAC allows.
    * Absent: not read (forbidden, failed, a dump without it: `coverage.gaps` says which),

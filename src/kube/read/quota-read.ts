@@ -5,7 +5,7 @@
  * quota only from its refusal of a pod, as they did before this read existed. No
  * AccessDenied finding: a missing grant here hides nothing the diagnosis claims.
  */
-import type { ResourceQuota } from '../../diagnosis/k8s.js';
+import type { LimitRange, ResourceQuota } from '../../diagnosis/k8s.js';
 import type { CoverageGap } from '../../diagnosis/snapshot/types.js';
 import type { KubeClient } from '../client.js';
 import { KubeApiError } from '../errors.js';
@@ -35,6 +35,40 @@ export async function readResourceQuotas(
     const list = await listObjects<ResourceQuota>(
       client,
       { resource: 'resourcequotas', namespace },
+      { limit: QUOTA_PAGE, maxPages: 1 },
+    );
+    return list.truncated ? gap('capped') : list.items;
+  } catch (error) {
+    if (!(error instanceof KubeApiError)) throw error;
+    return gap(error.isAccessDenied ? 'forbidden' : 'failed');
+  }
+}
+
+/**
+ * The LimitRanges of the namespace (check: their defaults fill a template's missing
+ * requests before quota admission looks), read as the quotas are: quiet, a gap when not.
+ */
+export async function readLimitRanges(
+  client: KubeClient,
+  namespace: string,
+  gaps: CoverageGap[],
+): Promise<LimitRange[] | undefined> {
+  const gap = (reason: CoverageGap['reason']): undefined => {
+    gaps.push({
+      about: 'quotas',
+      what: `LimitRanges in ${namespace}`,
+      reason,
+      settle:
+        reason === 'forbidden'
+          ? `grant list on limitranges in ${namespace}`
+          : `kubectl get limitranges -n ${namespace} -o yaml`,
+    });
+    return undefined;
+  };
+  try {
+    const list = await listObjects<LimitRange>(
+      client,
+      { resource: 'limitranges', namespace },
       { limit: QUOTA_PAGE, maxPages: 1 },
     );
     return list.truncated ? gap('capped') : list.items;

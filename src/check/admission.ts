@@ -1,0 +1,241 @@
+/**
+ * What pod admission does to a manifest's new pods before any controller or scheduler
+ * sees them (issue 64.1), in kube-apiserver's order:
+ * - API defaulting: a container's limit stands for its missing request (SetDefaults_Pod);
+ * - LimitRanger (plugin/pkg/admission/limitranger): each Container item's
+ *   `defaultRequest` and `default` fill what a container still lacks (the item itself
+ *   defaulted as the API stores it: default from max, defaultRequest from default, then
+ *   from min), then `min`, `max` and `maxLimitRequestRatio` per Container and per Pod
+ *   refuse a pod outside them;
+ * - ResourceQuota (plugin/pkg/admission/resourcequota, pkg/quota/v1/evaluator/core/pods.go
+ *   Constraints): a quota whose hard limits name cpu or memory (`cpu`, `requests.cpu`,
+ *   `limits.cpu`, the same for memory) refuses a pod any of whose containers (init ones
+ *   too) does not set it: `failed quota: <quota>: must specify requests.cpu for: app`.
+ * Every new pod is refused alike, so the rollout can never finish. Quotas with scopes
+ * are left out (which pods they match is not judged here: no claim). Where a quota needs
+ * what a container lacks and the LimitRanges were not read, whether a default fills it
+ * is not known. Admitted, the template carries the defaults, so the model charges and
+ * places what the pods will ask for. Pure.
+ */
+import type { Container, LimitRange, PodSpec, Quantity, ResourceQuota } from '../diagnosis/k8s.js';
+import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
+import { schedulerAmount } from '../diagnosis/base/quantity.js';
+import { workloadKind } from '../diagnosis/workloads/index.js';
+import { withObject } from './candidate.js';
+
+export type Admission =
+  | { result: 'admitted'; snapshot: WorkloadSnapshot }
+  | { result: 'refused'; by: { kind: 'LimitRange' | 'ResourceQuota'; name: string }; message: string }
+  | { result: 'unknown'; why: string };
+
+type Amounts = Record<string, Quantity>;
+type LimitItem = NonNullable<NonNullable<LimitRange['spec']>['limits']>[number];
+
+/** Quota entries the pod evaluator's Constraints require every container to set. */
+const VALIDATION = ['cpu', 'memory', 'requests.cpu', 'requests.memory', 'limits.cpu', 'limits.memory'];
+
+export function admitTemplate(snapshot: WorkloadSnapshot): Admission {
+  const kind = workloadKind(snapshot);
+  const object = kind.object(snapshot);
+  const template = kind.podTemplate(object);
+  const namespace = snapshot.target.namespace;
+  const ranges = snapshot.limitRanges
+    ?.filter((r) => (r.metadata.namespace ?? namespace) === namespace)
+    .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
+  const defaulted = withLimitDefaults(template.spec, ranges ?? []);
+  if (ranges) {
+    for (const range of ranges) {
+      const errors = validatePod(defaulted, range);
+      const first = errors[0];
+      if (first)
+        return {
+          result: 'refused',
+          by: { kind: 'LimitRange', name: range.metadata.name ?? '' },
+          message: errors.length === 1 ? first : `[${errors.join(', ')}]`,
+        };
+    }
+  }
+  const quotas = (snapshot.resourceQuotas ?? [])
+    .filter((q) => (q.metadata.namespace ?? namespace) === namespace && unscoped(q))
+    .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
+  for (const quota of quotas) {
+    const required = Object.keys(quota.status?.hard ?? quota.spec?.hard ?? {}).filter((r) =>
+      VALIDATION.includes(r),
+    );
+    const missing = mustSpecify(defaulted, required);
+    if (!missing) continue;
+    const name = quota.metadata.name ?? '';
+    if (!ranges)
+      return {
+        result: 'unknown',
+        why: `ResourceQuota ${name} requires ${missing.replace(/^must specify /, '')}, and the namespace's LimitRanges, whose defaults may set it, were not read`,
+      };
+    return {
+      result: 'refused',
+      by: { kind: 'ResourceQuota', name },
+      message: `failed quota: ${name}: ${missing}`,
+    };
+  }
+  if (defaulted === template.spec || !('template' in object.spec)) return { result: 'admitted', snapshot };
+  const patched = {
+    ...object,
+    spec: { ...object.spec, template: { ...template, spec: defaulted } },
+  } as WorkloadObject;
+  return { result: 'admitted', snapshot: withObject(snapshot, patched) };
+}
+
+function unscoped(quota: ResourceQuota): boolean {
+  return (quota.spec?.scopes ?? []).length === 0 && !quota.spec?.scopeSelector;
+}
+
+/** A Container item as the API stores it (SetDefaults_LimitRangeItem). */
+function containerDefaults(item: LimitItem): { limits: Amounts; requests: Amounts } {
+  const limits: Amounts = { ...item.max, ...item.default };
+  const requests: Amounts = { ...item.min, ...limits, ...item.defaultRequest };
+  return { limits, requests };
+}
+
+/** The spec as LimitRanger leaves it: each container's missing requests and limits from the Container items. */
+function withLimitDefaults(spec: PodSpec, ranges: readonly LimitRange[]): PodSpec {
+  const limits: Amounts = {};
+  const requests: Amounts = {};
+  for (const range of ranges)
+    for (const item of range.spec?.limits ?? []) {
+      if (item.type !== 'Container') continue;
+      const d = containerDefaults(item);
+      Object.assign(limits, d.limits);
+      Object.assign(requests, d.requests);
+    }
+  if (Object.keys(limits).length === 0 && Object.keys(requests).length === 0) return spec;
+  const fill = (c: Container): Container => {
+    const own = {
+      limits: { ...c.resources?.limits },
+      requests: { ...c.resources?.limits, ...c.resources?.requests },
+    };
+    for (const [k, v] of Object.entries(limits)) own.limits[k] ??= v;
+    for (const [k, v] of Object.entries(requests)) own.requests[k] ??= v;
+    return { ...c, resources: { ...c.resources, limits: own.limits, requests: own.requests } };
+  };
+  return {
+    ...spec,
+    containers: spec.containers.map(fill),
+    ...(spec.initContainers ? { initContainers: spec.initContainers.map(fill) } : {}),
+  };
+}
+
+/** A container's requests as the API defaults them: its limit for a request it lacks. */
+function requestsOf(c: Container): Amounts {
+  return { ...c.resources?.limits, ...c.resources?.requests };
+}
+
+/** The evaluator's Constraints: "must specify …", or undefined when every container sets what the quota needs. */
+function mustSpecify(spec: PodSpec, required: readonly string[]): string | undefined {
+  if (required.length === 0) return undefined;
+  const missing = new Map<string, Set<string>>();
+  for (const c of [...spec.containers, ...(spec.initContainers ?? [])]) {
+    const usage = new Set<string>();
+    for (const r of Object.keys(requestsOf(c))) usage.add(r).add(`requests.${r}`);
+    for (const r of Object.keys(c.resources?.limits ?? {})) usage.add(`limits.${r}`);
+    for (const r of required) {
+      if (usage.has(r)) continue;
+      const names = missing.get(r) ?? new Set<string>();
+      names.add(c.name);
+      missing.set(r, names);
+    }
+  }
+  if (missing.size === 0) return undefined;
+  const parts = [...missing.keys()]
+    .sort()
+    .map((r) => `${r} for: ${[...(missing.get(r) ?? [])].sort().join(',')}`);
+  return `must specify ${parts.join('; ')}`;
+}
+
+function amount(resource: string, q: Quantity): number {
+  try {
+    return schedulerAmount(resource, q);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** PodValidateLimitFunc for one LimitRange, worded as the plugin words its errors. */
+function validatePod(spec: PodSpec, range: LimitRange): string[] {
+  const errors: string[] = [];
+  for (const item of range.spec?.limits ?? []) {
+    if (item.type === 'Container')
+      for (const c of [...spec.containers, ...(spec.initContainers ?? [])])
+        errors.push(...bounds(item, 'Container', requestsOf(c), c.resources?.limits ?? {}));
+    if (item.type === 'Pod')
+      errors.push(...bounds(item, 'Pod', podTotal(spec, 'requests'), podTotal(spec, 'limits')));
+  }
+  return errors;
+}
+
+/** Per Pod: containers summed where every one sets the resource, each init container a floor. */
+function podTotal(spec: PodSpec, field: 'requests' | 'limits'): Record<string, number> {
+  const of = (c: Container): Amounts => (field === 'requests' ? requestsOf(c) : (c.resources?.limits ?? {}));
+  const lists = spec.containers.map(of);
+  const total: Record<string, number> = {};
+  for (const k of new Set(lists.flatMap((l) => Object.keys(l)))) {
+    if (!lists.every((l) => l[k] !== undefined)) continue;
+    total[k] = lists.reduce((sum, l) => sum + amount(k, l[k] ?? 0), 0);
+  }
+  for (const c of spec.initContainers ?? [])
+    for (const [k, v] of Object.entries(of(c))) total[k] = Math.max(total[k] ?? 0, amount(k, v));
+  return total;
+}
+
+function bounds(
+  item: LimitItem,
+  kind: 'Container' | 'Pod',
+  requests: Amounts | Record<string, number>,
+  limits: Amounts | Record<string, number>,
+): string[] {
+  const errors: string[] = [];
+  const get = (list: Amounts | Record<string, number>, r: string): number | undefined => {
+    const v = list[r];
+    return v === undefined ? undefined : typeof v === 'number' ? v : amount(r, v);
+  };
+  const show = (list: Amounts | Record<string, number>, r: string): string => String(list[r]);
+  for (const [r, q] of Object.entries(item.min ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
+    const min = amount(r, q);
+    const request = get(requests, r);
+    const limit = get(limits, r);
+    if (request === undefined)
+      errors.push(`minimum ${r} usage per ${kind} is ${q}.  No request is specified.`);
+    else if (request < min)
+      errors.push(`minimum ${r} usage per ${kind} is ${q}, but request is ${show(requests, r)}.`);
+    else if (limit !== undefined && limit < min)
+      errors.push(`minimum ${r} usage per ${kind} is ${q}, but limit is ${show(limits, r)}.`);
+  }
+  for (const [r, q] of Object.entries(item.max ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
+    const max = amount(r, q);
+    const request = get(requests, r);
+    const limit = get(limits, r);
+    if (limit === undefined) errors.push(`maximum ${r} usage per ${kind} is ${q}.  No limit is specified.`);
+    else if (limit > max)
+      errors.push(`maximum ${r} usage per ${kind} is ${q}, but limit is ${show(limits, r)}.`);
+    else if (request !== undefined && request > max)
+      errors.push(`maximum ${r} usage per ${kind} is ${q}, but request is ${show(requests, r)}.`);
+  }
+  for (const [r, q] of Object.entries(item.maxLimitRequestRatio ?? {}).sort(([a], [b]) =>
+    a.localeCompare(b),
+  )) {
+    const ratio = Number(q);
+    const request = get(requests, r);
+    const limit = get(limits, r);
+    if (!request)
+      errors.push(
+        `${r} max limit to request ratio per ${kind} is ${q}, but no request is specified or request is 0.`,
+      );
+    else if (!limit)
+      errors.push(
+        `${r} max limit to request ratio per ${kind} is ${q}, but no limit is specified or limit is 0.`,
+      );
+    else if (Number.isFinite(ratio) && limit / request > ratio)
+      errors.push(
+        `${r} max limit to request ratio per ${kind} is ${q}, but provided ratio is ${(limit / request).toFixed(6)}.`,
+      );
+  }
+  return errors;
+}
