@@ -122,7 +122,10 @@ export class World {
     }
     const holder = this.ctx.antiAffinityHolders.indexOf(pod);
     if (holder >= 0) this.ctx.antiAffinityHolders.splice(holder, 1);
-    if (node) this.#departed.push(node);
+    if (node) {
+      this.#departed.push(node);
+      this.#leftNode.set(node, (this.#leftNode.get(node) ?? 0) + 1);
+    }
     this.charge(pod, -1);
     this.changed();
   }
@@ -160,6 +163,14 @@ export class World {
   readonly #departed: string[] = [];
   /** By spec: pods made from one template (which share their spec object) fit alike. */
   readonly #noRoom = new WeakMap<object, { version: number; departures: number }>();
+  /** How many pods left each node: a node's room for a node-scoped fit grows only then. */
+  readonly #leftNode = new Map<string, number>();
+  /**
+   * By spec, for fits that turn on the node alone: the nodes found without room, with how
+   * many pods had left each then. Such a node is not asked again until a pod leaves it,
+   * so a rollout of a thousand ticks does not search every node at every tick.
+   */
+  readonly #fullFor = new WeakMap<object, Map<string, number>>();
 
   /** A node (of `nodes`) that selects, tolerates and has room for the pod. */
   placeOn(pod: Pod, nodes: readonly Node[]): Node | undefined {
@@ -170,13 +181,20 @@ export class World {
     const candidates = last && nodeScoped ? this.#departedAmong(nodes, last.departures) : nodes;
     const count = candidates.length;
     const from = candidates === nodes ? this.#start : 0;
+    let full = nodeScoped ? this.#fullFor.get(pod.spec) : undefined;
+    if (nodeScoped && !full) this.#fullFor.set(pod.spec, (full = new Map()));
     for (let i = 0; i < count; i += 1) {
       const at = (from + i) % count;
       const node = candidates[at];
-      if (node && !this.#tooSmall(pod, node) && isEligible(node, pod.spec) && fitsOn(this.ctx, pod, node)) {
+      if (!node) continue;
+      const name = node.metadata.name ?? '';
+      const left = this.#leftNode.get(name) ?? 0;
+      if (full?.get(name) === left) continue;
+      if (!this.#tooSmall(pod, node) && isEligible(node, pod.spec) && fitsOn(this.ctx, pod, node)) {
         if (candidates === nodes) this.#start = at;
         return node;
       }
+      full?.set(name, left);
     }
     this.#noRoom.set(pod.spec, { version: this.#version, departures: this.#departed.length });
     return undefined;
