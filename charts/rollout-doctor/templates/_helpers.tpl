@@ -21,6 +21,10 @@ rollout-doctor-slack, ...
 {{- define "rollout-doctor.redisName" -}}{{ default (printf "%s-redis" (include "rollout-doctor.fullname" .)) .Values.redis.bundled.name }}{{- end -}}
 {{- define "rollout-doctor.appSecret" -}}{{ default (printf "%s-slack" (include "rollout-doctor.fullname" .)) .Values.app.secretName }}{{- end -}}
 {{- define "rollout-doctor.workerSecret" -}}{{ default (printf "%s-worker-keys" (include "rollout-doctor.fullname" .)) .Values.worker.secretName }}{{- end -}}
+{{- /* Whether anything in this release speaks to Redis: the app, the worker, or a webhook that announces. */}}
+{{- define "rollout-doctor.usesRedis" -}}
+{{- if or .Values.app.enabled .Values.worker.enabled (and .Values.admission.enabled .Values.admission.announce.enabled) -}}true{{- end -}}
+{{- end -}}
 {{- define "rollout-doctor.redisSecret" -}}
 {{- if eq .Values.redis.mode "bundled" -}}
 {{- default (printf "%s-redis" (include "rollout-doctor.fullname" .)) .Values.redis.bundled.passwordSecret -}}
