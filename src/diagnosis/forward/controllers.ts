@@ -171,7 +171,9 @@ function readyQueue(model: Model, revision: 'new' | 'old'): DeletionQueue {
       ready: 0,
     };
     model.deletionQueues[revision] = state;
-    model.pods.eachIn('ready', revision, (p) => state?.queue.offer(p));
+    const ready: ModelPod[] = [];
+    model.pods.eachIn('ready', revision, (p) => ready.push(p));
+    state.queue.offerAll(ready);
     state.ready = model.pods.becameReady.length;
   }
   const { movedNodes, becameReady } = model.pods;

@@ -61,15 +61,29 @@ export class DeletionQueue {
     private readonly onNode: (node: string | undefined) => number,
   ) {}
 
+  /**
+   * Every Ready pod of the revision at once: entries laid out and made a heap bottom-up
+   * (Floyd), linear in the pods rather than a push each.
+   */
+  offerAll(pods: readonly ModelPod[]): void {
+    for (const pod of pods) this.#know(pod);
+    for (const pod of pods)
+      this.#heap.push({ pod, rank: this.rankOf(pod), on: this.onNode(pod.pod.spec.nodeName) });
+    for (let i = (this.#heap.length >> 1) - 1; i >= 0; i -= 1) this.#siftDown(i);
+  }
+
+  #know(pod: ModelPod): void {
+    if (this.#known.has(pod)) return;
+    this.#known.add(pod);
+    const node = pod.pod.spec.nodeName ?? '';
+    let list = this.#byNode.get(node);
+    if (!list) this.#byNode.set(node, (list = new Set()));
+    list.add(pod);
+  }
+
   /** A Ready pod of the revision, ranked now (again, where it is known). */
   offer(pod: ModelPod): void {
-    if (!this.#known.has(pod)) {
-      this.#known.add(pod);
-      const node = pod.pod.spec.nodeName ?? '';
-      let list = this.#byNode.get(node);
-      if (!list) this.#byNode.set(node, (list = new Set()));
-      list.add(pod);
-    }
+    this.#know(pod);
     this.#push({ pod, rank: this.rankOf(pod), on: this.onNode(pod.pod.spec.nodeName) });
   }
 
@@ -108,11 +122,20 @@ export class DeletionQueue {
     const top = heap[0];
     const last = heap.pop();
     if (heap.length === 0 || !last) return top;
-    let i = 0;
+    heap[0] = last;
+    this.#siftDown(0);
+    return top;
+  }
+
+  /** Moves the entry at `i` down until neither child comes before it. */
+  #siftDown(i: number): void {
+    const heap = this.#heap;
+    const entry = heap[i];
+    if (!entry) return;
     for (;;) {
       const l = 2 * i + 1;
       const r = l + 1;
-      let best = last;
+      let best = entry;
       let at = -1;
       const left = heap[l];
       const right = heap[r];
@@ -128,7 +151,6 @@ export class DeletionQueue {
       heap[i] = best;
       i = at;
     }
-    heap[i] = last;
-    return top;
+    heap[i] = entry;
   }
 }
