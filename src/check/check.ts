@@ -8,7 +8,7 @@ import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { candidateObject, withAdmissionTolerations } from './candidate.js';
-import type { SourcePosition } from './manifests.js';
+import type { Locate, SourcePosition } from './manifests.js';
 import { predictRollout, type CheckFinding, type Prediction, type Verdict } from './predict.js';
 import type { CheckSource } from './source.js';
 import type { StrategyFix } from './strategy-fix.js';
@@ -20,6 +20,8 @@ export interface CheckItem {
   /** The object as it will be applied (a manifest as written, or an admission request's object). */
   object: WorkloadObject;
   at?: SourcePosition;
+  /** Where the manifest writes a field (manifests.ts), for the line a finding belongs on. */
+  locate?: Locate;
   /** The stored object it replaces, when the caller has it (an admission UPDATE's oldObject). */
   old?: WorkloadObject;
   /** The caller knows it creates the object (an admission CREATE): nothing live to read. */
@@ -33,6 +35,12 @@ export interface CheckResult {
   rollout: 'new' | 'template' | 'none' | 'unknown';
   /** Where the template changes (at most 10 paths). */
   changes: string[];
+  /**
+   * The line a reviewer should look at, where the manifest writes it: the first template
+   * change (the field the pull request changed), else the strategy; SARIF puts its
+   * results there. Absent where the manifest writes neither (the document's line, `at`).
+   */
+  focus?: SourcePosition & { path: string };
   /** no-rollout when none starts. */
   verdict: Verdict | 'no-rollout';
   findings: CheckFinding[];
@@ -107,10 +115,12 @@ export async function checkOne(
     );
   const prediction = await judge(kept(true));
   const open = omitted.filter((f) => f.stored === 'unknown');
+  const focus = focusOf(item, changes);
   const result = {
     ...base,
     rollout: live.object ? ('template' as const) : ('new' as const),
     changes,
+    ...(focus ? { focus } : {}),
     ...(omitted.length > 0 ? { omitted } : {}),
   };
   if (open.length > 0) {
@@ -125,6 +135,23 @@ export async function checkOne(
     ...(prediction.reason ? { reason: prediction.reason } : {}),
     ...(prediction.fix ? { fix: prediction.fix } : {}),
   };
+}
+
+/** The first template change the manifest writes (or the nearest parent it writes), else its strategy. */
+function focusOf(item: CheckItem, changes: readonly string[]): CheckResult['focus'] {
+  if (!item.locate) return undefined;
+  for (const change of changes) {
+    const path = `spec.template.${change}`;
+    const at = item.locate(path);
+    if (at && at.line > 0) return { ...withoutExact(at), path };
+  }
+  const path = `spec.${workloadKind(item.kind).strategyAt.field}`;
+  const strategy = item.locate(path);
+  return strategy?.exact ? { ...withoutExact(strategy), path } : undefined;
+}
+
+function withoutExact({ exact: _exact, ...at }: SourcePosition & { exact: boolean }): SourcePosition {
+  return at;
 }
 
 /**

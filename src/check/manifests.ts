@@ -4,7 +4,7 @@
  * written (file, line, column), so a finding lands on its line in a pull request
  * (SARIF). Pure: text in, objects out; reading files is manifest-files.ts.
  */
-import { isMap, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } from 'yaml';
 import { z } from 'zod';
 import { KUBECTL_YAML } from './kubectl-yaml.js';
 import { WORKLOAD_KINDS, WORKLOAD_NAMES, type WorkloadKind } from '../diagnosis/workload-ref.js';
@@ -26,7 +26,17 @@ export interface ManifestWorkload {
   kind: WorkloadKind;
   object: WorkloadObject;
   at: SourcePosition;
+  /** Where the text writes a field of this object (fieldAt). */
+  locate: Locate;
 }
+
+/**
+ * Where the text writes the field at `path` (`spec.template.spec.containers[0].image`;
+ * a key with dots, such as `nvidia.com/gpu`, as written): the key's position, or the
+ * nearest written parent's with `exact` false (a field the manifest removes, or one
+ * written through a merge key); undefined where not even the object's first key matches.
+ */
+export type Locate = (path: string) => (SourcePosition & { exact: boolean }) | undefined;
 
 export interface ManifestSet {
   workloads: ManifestWorkload[];
@@ -256,7 +266,52 @@ function collect(
     const line = workload.path ? lineOf(node, workload.path, counter) : undefined;
     throw new ManifestError(`${file}:${line ?? at.line}: ${workload.problem}`);
   }
-  set.workloads.push({ ...workload, at });
+  set.workloads.push({ ...workload, at, locate: locator(node, file, counter, template) });
+}
+
+function locator(
+  node: YamlNode | null | undefined,
+  file: string,
+  counter: LineCounter,
+  template: string | undefined,
+): Locate {
+  return (path) => {
+    const found = fieldAt(node, path);
+    if (!found) return undefined;
+    return {
+      ...position(file, counter, found.node),
+      ...(template ? { template } : {}),
+      exact: found.exact,
+    };
+  };
+}
+
+/** The node that writes `rest` under `node` (a mapping's key, a list's item), or its nearest written parent. */
+function fieldAt(
+  node: YamlNode | null | undefined,
+  rest: string,
+): { node: YamlNode; exact: boolean } | undefined {
+  if (isSeq(node)) {
+    const index = /^\[(\d+)\]\.?/.exec(rest);
+    const item = index ? (node.items[Number(index[1])] as YamlNode | undefined) : undefined;
+    if (!index || !item) return undefined;
+    const after = rest.slice(index[0].length);
+    if (after === '') return { node: item, exact: true };
+    return fieldAt(item, after) ?? { node: item, exact: false };
+  }
+  if (!isMap(node)) return undefined;
+  // The longest key that starts the path first: `nvidia.com/gpu` before a key `nvidia`.
+  const pairs = node.items
+    .flatMap((pair) => (isScalar(pair.key) ? [{ key: String(pair.key.value), pair }] : []))
+    .sort((a, b) => b.key.length - a.key.length);
+  for (const { key, pair } of pairs) {
+    const keyNode = pair.key as YamlNode;
+    if (rest === key) return { node: keyNode, exact: true };
+    if (!rest.startsWith(`${key}.`) && !rest.startsWith(`${key}[`)) continue;
+    const after = rest.slice(key.length).replace(/^\./, '');
+    return fieldAt(pair.value as YamlNode | null, after) ?? { node: keyNode, exact: false };
+  }
+  return undefined;
 }
 
 /** The line of the value at `path` under `node`, where the text writes it there (not through a merge key). */

@@ -1,25 +1,15 @@
 /**
  * `check`'s outputs: text for a terminal or a CI log, JSON (per object: the verdict,
- * diagnose's finding codes, the explanation, the evidence, the fix), and SARIF 2.1.0 so
- * GitHub code scanning puts each finding on the manifest's line in the pull request.
+ * diagnose's finding codes, the explanation, the evidence, the fix); SARIF is sarif.ts.
  * Values we did not write (the manifest's paths and keys, `# Source:` comments, names
  * and messages from the cluster, finding summaries that embed them) enter the text as
  * one line each, their breaks and controls shown as escapes, nothing in them a CI
- * runner reads as a command (lineValue); SARIF messages are our words with such values
- * quoted and defanged (sarifText, sarifQuoted); JSON escaping covers the rest.
+ * runner reads as a command (lineValue); JSON escaping covers the rest. SARIF is sarif.ts.
  */
 import { renderEvidence } from '../report/terminal.js';
 import { indent, makeStyle } from '../report/format.js';
 import { typeOfKind } from '../diagnosis/workload-ref.js';
-import {
-  ciSafeLine,
-  cleanText,
-  escapeJsonControls,
-  lineValue,
-  sarifMessage,
-  sarifQuoted,
-  sarifText,
-} from '../text/clean.js';
+import { ciSafeLine, cleanText, escapeJsonControls, lineValue } from '../text/clean.js';
 import type { Evidence } from '../diagnosis/finding.js';
 import type { CheckResult } from './check.js';
 
@@ -44,7 +34,7 @@ const LABEL: Record<CheckResult['verdict'], string> = {
   'no-rollout': 'no rollout',
 };
 
-function refOf(r: CheckResult): string {
+export function refOf(r: CheckResult): string {
   return `${lineValue(r.target.namespace)}/${typeOfKind(r.target.kind)}/${lineValue(r.target.name)}`;
 }
 
@@ -128,75 +118,7 @@ export function renderJson(report: CheckReport): string {
  * (escapeJsonControls), and `##vso[` / `##[` inside strings as `\u0023#…` (ciSafeLine),
  * which JSON decodes to the same value.
  */
-function jsonText(value: unknown): string {
+export function jsonText(value: unknown): string {
   const json = escapeJsonControls(JSON.stringify(value, null, 2));
   return `${json.split('\n').map(ciSafeLine).join('\n')}\n`;
-}
-
-/** A file path as a SARIF artifact URI: relative paths stay relative (to the checkout), "-" is stdin. */
-function artifactUri(file: string): string {
-  if (file === '-') return 'stdin';
-  return file
-    .replace(/^\.\//, '')
-    .split('/')
-    .map((part) => encodeURIComponent(part))
-    .join('/');
-}
-
-const RULES = {
-  RolloutSurgeDeadlock:
-    'A rollout that can never finish: the new pods need room the old pods hold, and a surging strategy keeps them.',
-  Unschedulable: 'A rollout that can never finish: the new pods fit no node, whatever the strategy.',
-  QuotaExceeded: 'A rollout that can never finish: a ResourceQuota refuses the new pods.',
-  RolloutStuck: 'A rollout that will not finish: its new pods do not become Ready.',
-  IncompleteEvidence:
-    'Whether the rollout finishes is not known: part of the cluster was not read, or the model does not follow this update.',
-} as const;
-
-/** `version`: the tool's, as SARIF names the driver (the command line passes the package's). */
-export function renderSarif(report: CheckReport, version: string): string {
-  const ruleIds = Object.keys(RULES) as (keyof typeof RULES)[];
-  const results = report.results.flatMap((r) =>
-    r.findings.map((f) => ({
-      ruleId: f.code,
-      ruleIndex: Math.max(0, ruleIds.indexOf(f.code as keyof typeof RULES)),
-      level: f.severity === 'critical' ? 'error' : 'warning',
-      // Our words with the values quoted and defanged: the summary embeds names (escaped
-      // as a whole, its own words hold nothing to escape but parentheses), the template
-      // path is the `# Source:` comment's word as written. The fix's YAML is in properties.
-      message: {
-        text: sarifMessage(
-          `${sarifText(f.summary)}${r.at?.template ? ` (rendered from ${sarifQuoted(r.at.template)})` : ''}${r.fix ? ` Fix: set ${sarifText(r.fix.words)} in the manifest (a merge into the object, properties.fix).` : ''}`,
-        ),
-      },
-      locations: [
-        {
-          physicalLocation: {
-            artifactLocation: { uri: artifactUri(r.at?.file ?? 'manifest') },
-            region: { startLine: r.at?.line ?? 1, startColumn: r.at?.column ?? 1 },
-          },
-          logicalLocations: [{ name: refOf(r), kind: 'resource' }],
-        },
-      ],
-      partialFingerprints: { workload: `${refOf(r)}:${f.code}` },
-      ...(r.fix ? { properties: { fix: r.fix.yaml } } : {}),
-    })),
-  );
-  const sarif = {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    version: '2.1.0',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: 'rollout-doctor check',
-            version,
-            rules: ruleIds.map((id) => ({ id, shortDescription: { text: RULES[id] } })),
-          },
-        },
-        results,
-      },
-    ],
-  };
-  return jsonText(sarif);
 }

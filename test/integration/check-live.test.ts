@@ -177,7 +177,7 @@ describe('check against a live cluster', () => {
     expect(run.code).toBe(1);
   });
 
-  it('SARIF puts the finding on the line of the Deployment in a multi-document file', async () => {
+  it('SARIF puts the finding on the changed line (the image) of the Deployment in a multi-document file', async () => {
     const s = await started();
     const service =
       'apiVersion: v1\nkind: Service\nmetadata:\n  name: tracker\n  namespace: vision\nspec:\n  ports: [{port: 80}]\n';
@@ -189,7 +189,10 @@ describe('check against a live cluster', () => {
     expect(result['ruleId']).toBe('RolloutSurgeDeadlock');
     expect(result['level']).toBe('error');
     const region = result['locations'][0]['physicalLocation']['region'] as Json;
-    expect(region['startLine']).toBe(service.split('\n').length + 1);
+    // The line the pull request changed, not the document's first line.
+    const imageLine = text.split('\n').findIndex((l) => l.includes('image: vision/boost-track-app:1.1')) + 1;
+    expect(imageLine).toBeGreaterThan(service.split('\n').length + 1);
+    expect(region['startLine']).toBe(imageLine);
     expect(result['locations'][0]['physicalLocation']['artifactLocation']['uri']).toContain('chart.yaml');
     expect(run.code).toBe(1);
   });

@@ -11,7 +11,10 @@ import { checkAll, type CheckItem } from '../../check/check.js';
 import type { CheckSource } from '../../check/source.js';
 import { ManifestError, type ManifestSet } from '../../check/manifests.js';
 import { readManifests } from '../../check/manifest-files.js';
-import { counts, renderJson, renderSarif, renderText, type CheckReport } from '../../check/render.js';
+import { counts, renderJson, renderText, type CheckReport } from '../../check/render.js';
+import { renderSarif, renderSarifFailure } from '../../check/sarif.js';
+import { templateLines } from '../../check/template-lines.js';
+import { ClusterError, KubeconfigError } from '../../kube/errors.js';
 import { checkNamespace, clusterOptions, parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, readAllWithin, UsageError, type CliIo } from '../io.js';
 import { packageVersion } from '../version.js';
@@ -91,6 +94,34 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(HELP);
     return EXIT.ok;
   }
+  try {
+    return await checkCommand(argv, io);
+  } catch (error) {
+    // SARIF asked for: a file the upload step can still read, saying why there are no
+    // results (exit 2 bad input, 3 the cluster). The error itself goes on to stderr.
+    const exitCode = error instanceof ClusterError ? EXIT.cluster : EXIT.usage;
+    if (
+      wantsSarif(argv) &&
+      (error instanceof UsageError || error instanceof ClusterError || error instanceof KubeconfigError)
+    )
+      io.stdout.write(
+        renderSarifFailure({ version: packageVersion(), exitCode, message: (error as Error).message }),
+      );
+    throw error;
+  }
+}
+
+/** `-o sarif` anywhere in the arguments, even where the rest of them are wrong. */
+function wantsSarif(argv: readonly string[]): boolean {
+  return argv.some(
+    (arg, i) =>
+      arg === '-osarif' ||
+      arg === '--output=sarif' ||
+      ((arg === '-o' || arg === '--output') && argv[i + 1] === 'sarif'),
+  );
+}
+
+async function checkCommand(argv: string[], io: CliIo): Promise<number> {
   const args = parseCheckArgs(argv);
   let manifests: ManifestSet;
   try {
@@ -99,7 +130,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof ManifestError) throw new UsageError(error.message);
     throw error;
   }
-  const items: CheckItem[] = manifests.workloads.map((w) => ({ kind: w.kind, object: w.object, at: w.at }));
+  const items: CheckItem[] = manifests.workloads.map((w) => ({
+    kind: w.kind,
+    object: w.object,
+    at: w.at,
+    locate: w.locate,
+  }));
   const { source, namespace, described, notes } =
     args.fromFile !== undefined ? await fromDump(args, args.fromFile, io) : await live(args, io);
   const results = await checkAll(items, source, namespace);
@@ -109,7 +145,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     args.output === 'json'
       ? renderJson(report)
       : args.output === 'sarif'
-        ? renderSarif(report, packageVersion())
+        ? renderSarif(report, { version: packageVersion(), templateLine: templateLines() })
         : renderText(report, stdout.isTTY === true && !io.env['NO_COLOR']),
   );
   const tally = counts(results);

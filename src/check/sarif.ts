@@ -1,0 +1,167 @@
+/**
+ * `check -o sarif`: SARIF 2.1.0 as GitHub code scanning ingests it. Each result sits on
+ * the line a reviewer changed (the template field whose change starts the rollout, else
+ * the strategy: CheckResult.focus), in the chart's template file where `helm template`
+ * names it; each rule carries a full description, help with the fix and a page per code
+ * (sarif-rules.ts); the run names its cluster (runAutomationDetails, so several uploads
+ * per commit coexist) and says whether it ran (invocations): a run that could not read
+ * its manifests or its cluster is still a valid file with the reason as a
+ * tool-execution notification, so the upload step does not fail on an empty file.
+ * Messages are our words with values quoted and defanged (sarifText, sarifQuoted).
+ */
+import { sarifMessage, sarifQuoted, sarifText } from '../text/clean.js';
+import type { CheckResult } from './check.js';
+import { jsonText, refOf, type CheckReport } from './render.js';
+import { CHECK_RULES, ruleText } from './sarif-rules.js';
+
+export interface SarifOptions {
+  /** The tool's version, as SARIF names the driver. */
+  version: string;
+  /**
+   * The line of a field in a chart's template file (`# Source:` path), where it can be
+   * told (the CLI reads the file); else the result sits on the template's first line.
+   */
+  templateLine?: (template: string, path: string) => number | undefined;
+}
+
+const SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+const DRIVER = 'rollout-doctor check';
+const TOOL_PAGE = 'https://github.com/rollout-doctor/rollout-doctor';
+
+/** A file path as a SARIF artifact URI: relative paths stay relative (to the checkout), "-" is stdin. */
+export function artifactUri(file: string): string {
+  if (file === '-') return 'stdin';
+  return file
+    .replace(/^\.\//, '')
+    .split('/')
+    .map((part) => encodeURIComponent(part))
+    .join('/');
+}
+
+/**
+ * The run's category for GitHub (`runAutomationDetails.id`, "category/"): one per
+ * cluster or dump, so the uploads for several clusters on one commit do not replace
+ * each other. Only [A-Za-z0-9._-] of the name is kept.
+ */
+export function automationId(source: CheckReport['source']): string {
+  const name = source.mode === 'live' ? source.context : `dump-${source.file.split('/').pop() ?? ''}`;
+  const safe = name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100) || 'cluster';
+  return `rollout-doctor-check/${safe}/`;
+}
+
+/**
+ * A `# Source:` path that can name a file of the repository: relative, inside it, in
+ * the characters chart paths use. Anything else (the comment is manifest text) is not
+ * made a location; the result stays on the rendered file's line.
+ */
+export function templatePath(template: string | undefined): string | undefined {
+  if (!template || template.length > 512 || !/^[A-Za-z0-9._/-]+$/.test(template)) return undefined;
+  const parts = template.split('/');
+  return parts.some((p) => p === '' || p === '.' || p === '..') ? undefined : template;
+}
+
+function physical(r: CheckResult, options: SarifOptions) {
+  const at = r.focus ?? r.at;
+  const template = templatePath(r.at?.template);
+  if (template) {
+    const line = r.focus ? options.templateLine?.(template, r.focus.path) : undefined;
+    return { artifactLocation: { uri: artifactUri(template) }, region: { startLine: line ?? 1 } };
+  }
+  return {
+    artifactLocation: { uri: artifactUri(at?.file ?? 'manifest') },
+    region: { startLine: at?.line ?? 1, startColumn: at?.column ?? 1 },
+  };
+}
+
+function rule(id: string) {
+  const text = ruleText(id);
+  return {
+    id,
+    name: id,
+    shortDescription: { text: text.short },
+    fullDescription: { text: text.full },
+    help: { text: text.help.replace(/\*\*|`/g, ''), markdown: text.help },
+    helpUri: text.page,
+    defaultConfiguration: { level: text.level },
+    properties: { tags: ['kubernetes', 'rollout'], precision: 'high', 'problem.severity': text.level },
+  };
+}
+
+export function renderSarif(report: CheckReport, options: SarifOptions): string {
+  const ids = [
+    ...new Set([
+      ...Object.keys(CHECK_RULES),
+      ...report.results.flatMap((r) => r.findings.map((f) => f.code)),
+    ]),
+  ];
+  const results = report.results.flatMap((r) =>
+    r.findings.map((f) => ({
+      ruleId: f.code,
+      ruleIndex: ids.indexOf(f.code),
+      level: f.severity === 'critical' ? 'error' : 'warning',
+      // Our words with the values quoted and defanged: the summary embeds names (escaped
+      // as a whole, its own words hold nothing to escape but parentheses), the template
+      // path is the `# Source:` comment's word as written. The fix's YAML is in properties.
+      message: {
+        text: sarifMessage(
+          `${sarifText(f.summary)}${r.at?.template ? ` (rendered from ${sarifQuoted(r.at.template)})` : ''}${r.fix ? ` Fix: set ${sarifText(r.fix.words)} in the manifest (a merge into the object, properties.fix).` : ''}`,
+        ),
+      },
+      locations: [
+        { physicalLocation: physical(r, options), logicalLocations: [{ name: refOf(r), kind: 'resource' }] },
+      ],
+      partialFingerprints: { workload: `${refOf(r)}:${f.code}` },
+      ...(r.fix ? { properties: { fix: r.fix.yaml } } : {}),
+    })),
+  );
+  const notifications = report.notes.map((note) => ({
+    level: 'warning',
+    message: { text: sarifText(note) },
+  }));
+  return jsonText(
+    document(options.version, automationId(report.source), ids, results, {
+      executionSuccessful: true,
+      ...(notifications.length > 0 ? { toolExecutionNotifications: notifications } : {}),
+    }),
+  );
+}
+
+/**
+ * The SARIF of a run that could not judge (exit 2 bad input, 3 cluster unreachable or
+ * forbidden): no results, the reason as an error notification.
+ */
+export function renderSarifFailure(
+  options: Pick<SarifOptions, 'version'> & { exitCode: number; message: string; context?: string },
+): string {
+  const id = automationId({ mode: 'live', context: options.context ?? 'unknown' });
+  return jsonText(
+    document(options.version, id, Object.keys(CHECK_RULES), [], {
+      executionSuccessful: false,
+      exitCode: options.exitCode,
+      toolExecutionNotifications: [
+        { level: 'error', message: { text: sarifMessage(sarifText(options.message)) } },
+      ],
+    }),
+  );
+}
+
+function document(
+  version: string,
+  id: string,
+  ruleIds: readonly string[],
+  results: readonly unknown[],
+  invocation: Record<string, unknown>,
+) {
+  return {
+    $schema: SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: DRIVER, version, informationUri: TOOL_PAGE, rules: ruleIds.map(rule) } },
+        automationDetails: { id },
+        invocations: [invocation],
+        results,
+      },
+    ],
+  };
+}
