@@ -12,10 +12,12 @@ import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { ciSafeLine, cleanText, escapeJsonControls, lineValue } from '../text/clean.js';
 import type { Evidence } from '../diagnosis/finding.js';
 import type { CheckResult } from './check.js';
+import type { Judged } from './acceptance.js';
 
 export interface CheckReport {
   source: { mode: 'live'; context: string } | { mode: 'dump'; file: string };
-  results: CheckResult[];
+  /** With the team's acceptance of each finding, where any (acceptance.ts). */
+  results: Judged[];
   /** Documents of other kinds in the manifests (Services, ConfigMaps, …), not judged. */
   others: number;
   notes: string[];
@@ -85,8 +87,10 @@ export function renderText(report: CheckReport, color = false): string {
         ...indent([`The manifest leaves out spec.${o.field}: the apply ${what}; ${lineValue(o.why)}.`], 2),
       );
     }
-    for (const f of r.findings) {
-      lines.push(...indent([`${f.code}: ${lineValue(f.summary)}`], 2));
+    for (const [i, f] of r.findings.entries()) {
+      const accepted = r.accepted?.[i];
+      const mark = accepted ? ` (accepted in the ${accepted.by}: ${lineValue(accepted.reason)})` : '';
+      lines.push(...indent([`${f.code}: ${lineValue(f.summary)}${mark}`], 2));
       if (r.verdict === 'never-finishes') lines.push(...indent([lineValue(f.explanation)], 4));
       for (const e of f.evidence) lines.push(...indent(evidenceLines(e, style), 4));
     }

@@ -11,6 +11,7 @@
  */
 import { sarifMessage, sarifQuoted, sarifText } from '../text/clean.js';
 import type { CheckResult } from './check.js';
+import type { Accepted } from './acceptance.js';
 import { jsonText, refOf, type CheckReport } from './render.js';
 import { CHECK_RULES, ruleText } from './sarif-rules.js';
 
@@ -73,6 +74,13 @@ function physical(r: CheckResult, options: SarifOptions) {
   };
 }
 
+/** An accepted finding as SARIF says it: suppressed in the source (its annotation) or outside it (the baseline). */
+function suppressed(accepted: Accepted | null | undefined) {
+  if (!accepted) return {};
+  const kind = accepted.by === 'annotation' ? 'inSource' : 'external';
+  return { suppressions: [{ kind, status: 'accepted', justification: sarifText(accepted.reason) }] };
+}
+
 function rule(id: string) {
   const text = ruleText(id);
   return {
@@ -95,7 +103,7 @@ export function renderSarif(report: CheckReport, options: SarifOptions): string 
     ]),
   ];
   const results = report.results.flatMap((r) =>
-    r.findings.map((f) => ({
+    r.findings.map((f, i) => ({
       ruleId: f.code,
       ruleIndex: ids.indexOf(f.code),
       level: f.severity === 'critical' ? 'error' : 'warning',
@@ -111,6 +119,7 @@ export function renderSarif(report: CheckReport, options: SarifOptions): string 
         { physicalLocation: physical(r, options), logicalLocations: [{ name: refOf(r), kind: 'resource' }] },
       ],
       partialFingerprints: { workload: `${refOf(r)}:${f.code}` },
+      ...suppressed(r.accepted?.[i]),
       ...(r.fix ? { properties: { fix: r.fix.yaml } } : {}),
     })),
   );

@@ -274,4 +274,104 @@ describe('check against a dump', () => {
     // can never finish; a CI gate that passes it silently is the worst failure there is.
     expect((await check(['-f', manifest, '--from-file', full, '--allow-unknown'])).code).toBe(1);
   });
+
+  it('a finding the team accepted (annotation, baseline) or warns on is reported and does not fail; every other arm still fails', async () => {
+    const s = await started();
+    const full = write('dump-accept.yaml', dumpOf(s, ['Deployment', 'ReplicaSet', 'Pod', 'Event', 'Node']));
+    const annotated = (annotations: Record<string, string>): string => {
+      const m = bumped(seedManifest());
+      m['metadata']['annotations'] = annotations;
+      return write(
+        `accept-${Object.keys(annotations).length}-${Object.values(annotations).join('').length}.yaml`,
+        stringify(m),
+      );
+    };
+    const reason = { 'rollout-doctor.io/accept-reason': 'GPU nodes are added before this ships (OPS-12)' };
+    // Accepted on the object, with a reason: reported with it, exit 0; SARIF marks it suppressed in the source.
+    const accepted = annotated({ 'rollout-doctor.io/accept': 'RolloutSurgeDeadlock', ...reason });
+    const ok = await check(['-f', accepted, '--from-file', full]);
+    expect(ok.stdout).toContain('RolloutSurgeDeadlock: ');
+    expect(ok.stdout).toContain(
+      '(accepted in the annotation: GPU nodes are added before this ships (OPS-12))',
+    );
+    expect(ok.code).toBe(0);
+    const sarif = JSON.parse(
+      (await check(['-f', accepted, '--from-file', full, '-o', 'sarif'])).stdout,
+    ) as Json;
+    expect(sarif['runs'][0]['results'][0]['suppressions']).toEqual([
+      {
+        kind: 'inSource',
+        status: 'accepted',
+        justification: 'GPU nodes are added before this ships (OPS-12)',
+      },
+    ]);
+    // Another code accepted, or no reason given: not accepted, exit 1 (the latter says why).
+    expect(
+      (
+        await check([
+          '-f',
+          annotated({ 'rollout-doctor.io/accept': 'Unschedulable', ...reason }),
+          '--from-file',
+          full,
+        ])
+      ).code,
+    ).toBe(1);
+    const bare = await check([
+      '-f',
+      annotated({ 'rollout-doctor.io/accept': 'RolloutSurgeDeadlock' }),
+      '--from-file',
+      full,
+    ]);
+    expect(bare.code).toBe(1);
+    expect(bare.stdout).toContain(
+      'rollout-doctor.io/accept without rollout-doctor.io/accept-reason: not accepted',
+    );
+
+    // A baseline: the entry for this workload and code accepts it; one for another workload does not, and says so.
+    const plain = write('accept-plain.yaml', stringify(bumped(seedManifest())));
+    const baseline = (target: string): string =>
+      write(
+        `baseline-${target.replace(/\//g, '_')}.yaml`,
+        stringify({ accepted: [{ target, code: 'RolloutSurgeDeadlock', reason: 'known, OPS-12' }] }),
+      );
+    expect(
+      (
+        await check([
+          '-f',
+          plain,
+          '--from-file',
+          full,
+          '--baseline',
+          baseline('vision/Deployment/vision-object-tracker'),
+        ])
+      ).code,
+    ).toBe(0);
+    const other = await check([
+      '-f',
+      plain,
+      '--from-file',
+      full,
+      '--baseline',
+      baseline('vision/Deployment/other'),
+    ]);
+    expect(other.code).toBe(1);
+    expect(other.stdout).toContain(
+      'baseline entry vision/Deployment/other:RolloutSurgeDeadlock matched no finding',
+    );
+    const broken = await check([
+      '-f',
+      plain,
+      '--from-file',
+      full,
+      '--baseline',
+      write('baseline-bad.yaml', 'accepted: [{target: x}]'),
+    ]);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain('not a baseline');
+
+    // --warn CODE: that code no longer fails; another code's warning does not hide this one.
+    expect((await check(['-f', plain, '--from-file', full, '--warn', 'RolloutSurgeDeadlock'])).code).toBe(0);
+    expect((await check(['-f', plain, '--from-file', full, '--warn', 'IncompleteEvidence'])).code).toBe(1);
+    expect((await check(['-f', plain, '--from-file', full, '--warn', 'Nope'])).code).toBe(2);
+  });
 });

@@ -11,7 +11,10 @@ import { checkAll, type CheckItem } from '../../check/check.js';
 import type { CheckSource } from '../../check/source.js';
 import { ManifestError, type ManifestSet } from '../../check/manifests.js';
 import { readManifests } from '../../check/manifest-files.js';
-import { counts, renderJson, renderText, type CheckReport } from '../../check/render.js';
+import { readFile, stat } from 'node:fs/promises';
+import { fails, parseBaseline, withAcceptance, type Baseline } from '../../check/acceptance.js';
+import { FINDING_CODES, type FindingCode } from '../../diagnosis/finding.js';
+import { renderJson, renderText, type CheckReport } from '../../check/render.js';
 import { renderSarif, renderSarifFailure } from '../../check/sarif.js';
 import { templateLines } from '../../check/template-lines.js';
 import { ClusterError, KubeconfigError } from '../../kube/errors.js';
@@ -22,6 +25,7 @@ import { quoted } from '../../text/clean.js';
 
 const HELP = `Usage: rollout-doctor check -f PATH [-f PATH...] [-n NAMESPACE] [--context C] [--kubeconfig F]
                              [--from-file DUMP] [-o text|json|sarif] [--allow-unknown]
+                             [--baseline FILE] [--warn CODE...]
 
 Before you apply: for every Deployment, DaemonSet, StatefulSet and Argo Rollout in the
 manifests, says whether applying them starts a rollout (a new object, or a change to the
@@ -35,6 +39,10 @@ change that would let it, when there is one.
   --from-file DUMP      read the cluster from a \`kubectl get ... -o yaml\` dump instead
   -o, --output          text (default), json, or sarif (GitHub code scanning)
   --allow-unknown       exit 0 when the only doubts are rollouts whose outcome is not known
+  --baseline FILE       findings the team accepted: accepted: [{target: NS/Kind/name, code, reason}]
+  --warn CODE           report findings of CODE (e.g. IncompleteEvidence) without failing (repeatable)
+A finding is also accepted on its object: annotations rollout-doctor.io/accept: CODE[,CODE]
+and rollout-doctor.io/accept-reason. Accepted findings are reported, and do not fail the run.
 Exit status: 0 every rollout started will finish, 1 one can never finish (or is not known),
 2 bad arguments or manifests, 3 cluster unreachable or forbidden, 4 internal error.
 `;
@@ -46,6 +54,8 @@ interface CheckArgs {
   namespace?: string;
   output: Output;
   allowUnknown: boolean;
+  baseline?: string;
+  warn: Set<FindingCode>;
   context?: string;
   kubeconfig?: string;
   fromFile?: string;
@@ -63,6 +73,8 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
       output: { type: 'string', short: 'o' },
       'from-file': { type: 'string' },
       'allow-unknown': { type: 'boolean' },
+      baseline: { type: 'string' },
+      warn: { type: 'string', multiple: true },
     },
   });
   if (positionals.length > 0)
@@ -79,10 +91,19 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json' && output !== 'sarif')
     throw new UsageError(`-o must be text, json or sarif, not ${quoted(output)}`);
+  const warn = new Set<FindingCode>();
+  for (const word of values.warn ?? []) {
+    if (!(FINDING_CODES as readonly string[]).includes(word))
+      throw new UsageError(`--warn takes a finding code (${FINDING_CODES.join(', ')}), not ${quoted(word)}`);
+    warn.add(word as FindingCode);
+  }
+  if (values.baseline === '') throw new UsageError('--baseline needs a file name');
   return {
     files,
     output,
     allowUnknown: values['allow-unknown'] ?? false,
+    warn,
+    ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
     ...(values.namespace !== undefined ? { namespace: checkNamespace(values.namespace) } : {}),
     ...clusterOptions(values),
     ...(fromFile !== undefined ? { fromFile } : {}),
@@ -138,8 +159,19 @@ async function checkCommand(argv: string[], io: CliIo): Promise<number> {
   }));
   const { source, namespace, described, notes } =
     args.fromFile !== undefined ? await fromDump(args, args.fromFile, io) : await live(args, io);
-  const results = await checkAll(items, source, namespace);
-  const report: CheckReport = { source: described, results, others: manifests.others, notes: notes() };
+  const baseline = args.baseline !== undefined ? await readBaseline(args.baseline) : undefined;
+  const judged = withAcceptance(
+    await checkAll(items, source, namespace),
+    items.map((i) => i.object),
+    baseline,
+  );
+  const results = judged.results;
+  const report: CheckReport = {
+    source: described,
+    results,
+    others: manifests.others,
+    notes: [...notes(), ...judged.notes],
+  };
   const stdout = io.stdout as CliIo['stdout'] & { isTTY?: boolean };
   io.stdout.write(
     args.output === 'json'
@@ -148,9 +180,21 @@ async function checkCommand(argv: string[], io: CliIo): Promise<number> {
         ? renderSarif(report, { version: packageVersion(), templateLine: templateLines() })
         : renderText(report, stdout.isTTY === true && !io.env['NO_COLOR']),
   );
-  const tally = counts(results);
-  if (tally['never-finishes'] > 0) return EXIT.problems;
-  return tally.unknown > 0 && !args.allowUnknown ? EXIT.problems : EXIT.ok;
+  return results.some((r) => fails(r, args)) ? EXIT.problems : EXIT.ok;
+}
+
+/** The baseline file: a regular file of at most 1 MiB, exit 2 for anything else. */
+async function readBaseline(file: string): Promise<Baseline> {
+  const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`cannot read the baseline ${quoted(file)}: ${error.code ?? String(error)}`);
+  });
+  if (!info.isFile() || info.size > 1024 * 1024)
+    throw new UsageError(`the baseline ${quoted(file)} is not a regular file of at most 1 MiB`);
+  try {
+    return parseBaseline(await readFile(file, 'utf8'), file);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 interface Opened {
