@@ -151,5 +151,12 @@ describe('moving the webhook’s announcements into the alert lane', () => {
     // The dead consumer's pending list is empty: nothing is moved twice.
     expect(await mover().moveOnce()).toBe(0);
     expect(await admin.llen(WAIT)).toBe(1);
+    // A later app forgets consumers gone long ago (here: at once) that hold nothing.
+    const consumers = async (): Promise<string> =>
+      JSON.stringify(await admin.xinfo('CONSUMERS', STREAM, 'app'));
+    expect(await consumers()).toMatch(/"app-1".*"app-2"/);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await mover({ consumer: 'app-3', forgetIdleMs: 1 }).moveOnce()).toBe(0);
+    expect(await consumers()).not.toMatch(/"app-1"|"app-2"/);
   });
 });

@@ -30,6 +30,16 @@ const DEDUP_MS = 10 * 60_000;
 /** An entry another consumer held this long without acknowledging it is taken over. */
 const CLAIM_IDLE_MS = 30_000;
 const BATCH = 50;
+/** A consumer idle this long with nothing pending is an app process that is gone. */
+const FORGET_IDLE_MS = 3_600_000;
+
+/** XINFO's answer for one consumer: field/value pairs (RESP2) or a map (RESP3). */
+function fieldsOf(info: unknown): Record<string, unknown> {
+  if (!Array.isArray(info)) return (info ?? {}) as Record<string, unknown>;
+  const fields: Record<string, unknown> = {};
+  for (let i = 0; i + 1 < info.length; i += 2) fields[String(info[i])] = info[i + 1];
+  return fields;
+}
 
 export type MoveOutcome = 'moved' | 'refused';
 
@@ -48,6 +58,8 @@ export interface AnnounceMoverOptions {
   consumer?: string;
   blockMs?: number;
   claimIdleMs?: number;
+  /** Consumers idle this long with nothing pending are deleted at start (default 1 hour). */
+  forgetIdleMs?: number;
 }
 
 export interface AnnounceMover {
@@ -89,6 +101,7 @@ export function createAnnounceMover(options: AnnounceMoverOptions): AnnounceMove
   const consumer = options.consumer ?? `${hostname()}-${process.pid}`;
   const blockMs = options.blockMs ?? 2_000;
   const claimIdleMs = options.claimIdleMs ?? CLAIM_IDLE_MS;
+  const forgetIdleMs = options.forgetIdleMs ?? FORGET_IDLE_MS;
   let grouped = false;
 
   const ensureGroup = async (): Promise<void> => {
@@ -100,6 +113,17 @@ export function createAnnounceMover(options: AnnounceMoverOptions): AnnounceMove
       if (!String((error as Error).message).startsWith('BUSYGROUP')) throw error;
     }
     grouped = true;
+    await forgetGoneConsumers();
+  };
+
+  // Consumers of app processes gone long ago (a pod's name dies with it), holding nothing.
+  const forgetGoneConsumers = async (): Promise<void> => {
+    const consumers = (await redis.xinfo('CONSUMERS', stream, ANNOUNCE_GROUP)) as unknown[];
+    for (const info of consumers.map(fieldsOf)) {
+      const name = String(info['name']);
+      if (name !== consumer && Number(info['pending']) === 0 && Number(info['idle']) > forgetIdleMs)
+        await redis.xgroup('DELCONSUMER', stream, ANNOUNCE_GROUP, name);
+    }
   };
 
   const move = async ([id, fields]: Entry): Promise<void> => {
