@@ -13,6 +13,10 @@ export interface Metrics {
   tamperedRecords: Counter<'record'>;
   /** This process's clock minus Redis's TIME, in seconds (src/queue/clock-watch.ts). */
   clockOffset: Gauge;
+  /** 1 while a notify lane is paused or stalled (src/app/notify/lane-health.ts). */
+  notifyLaneProblem: Gauge<'queue' | 'reason'>;
+  /** The webhook's announcements moved into the alert lane or refused (src/app/notify/announce-mover.ts). */
+  announcementsMoved: Counter<'outcome' | 'reason'>;
 }
 
 /**
@@ -79,6 +83,18 @@ export function createMetrics(
       name: 'rollout_doctor_tampered_records_total',
       help: 'Redis values that decide where the bot speaks or what it says, found without a valid mark and ignored, by record (alert thread, alert job link, alert thread verdict, root state, root stage, plan stage, teams card, teams person, teams conversation, teams approver). Anything above 0 means someone wrote into Redis.',
       labelNames: ['record'] as const,
+      registers: [registry],
+    }),
+    notifyLaneProblem: new Gauge({
+      name: 'rollout_doctor_notify_lane_problem',
+      help: 'The app: 1 while a notify lane is paused (BullMQ paused flag: nothing of rollout-doctor sets it) or stalled (its oldest waiting job unmoved for 2 minutes), else 0, by queue and reason. Nothing in such a lane is posted.',
+      labelNames: ['queue', 'reason'] as const,
+      registers: [registry],
+    }),
+    announcementsMoved: new Counter({
+      name: 'rollout_doctor_admission_announcements_moved_total',
+      help: "The app: the admission webhook's announcements taken from rd:admission:announce, by outcome (moved into the alert lane, refused) and reason of a refusal (signature, kind, cluster, malformed). A refusal means a forged entry, or a key or cluster the app is not set up for.",
+      labelNames: ['outcome', 'reason'] as const,
       registers: [registry],
     }),
   };

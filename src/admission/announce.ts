@@ -2,9 +2,9 @@
  * Issue 56.3: a warned apply announced to the app, which opens the workload's incident
  * thread before the rollout starts (src/app/alerts/admission-threads.ts). The webhook's
  * answer never waits for it: `onWarned` only takes note and returns; the announcement
- * goes out in the background (a signed notify job: announce-queue.ts), bounded in time,
- * in number and per namespace, and its failure is counted and logged, never seen by the
- * API server. Dedup: one announcement per workload per DEDUP_MS from this replica, and
+ * goes out in the background (a signed job on one stream the app moves from:
+ * announce-queue.ts), bounded in time, in number and per namespace, and its failure is
+ * counted and logged, never seen by the API server. Dedup: one announcement per workload per DEDUP_MS from this replica, and
  * one thread per workload at the app (the early warning's key), whichever replica
  * or lane comes first. A dry run (`kubectl apply --dry-run=server`) applies nothing and
  * is not announced.
@@ -29,7 +29,7 @@ export const SEND_TIMEOUT_MS = 2_000;
 
 export interface AnnouncerOptions {
   cluster: string;
-  /** Queues the job (signed) with BullMQ deduplication `dedupId`; may be slow or fail. */
+  /** Appends the job (signed) to the app's stream (announce-queue.ts); may be slow or fail. */
   send: (job: AdmissionWarningJob, dedupId: string) => Promise<void>;
   metrics: AdmissionMetrics;
   logger: Logger;

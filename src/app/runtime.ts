@@ -34,6 +34,8 @@ import { createProducers } from '../queue/producers.js';
 import { startSlackApp } from './slack-app.js';
 import { startPlainHttp, type AppHttpHandle } from './plain-http.js';
 import { startNotifyConsumer } from './notify/consumer.js';
+import { startAnnounceMover } from './notify/announce-mover.js';
+import { startLaneHealth } from './notify/lane-health.js';
 import { createNotifyClient, slackOffClient } from '../chat/slack/notify-client.js';
 import { createSlackChatAdapter } from '../chat/slack/chat-adapter.js';
 import { createRootStates } from '../chat/notify/root-store.js';
@@ -120,6 +122,8 @@ export async function startAppRuntime(
     config.approvalSigningKey,
     config.notifyKeyClusters,
     config.admissionPublicKeys,
+    // An admission key not bound in ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS speaks for this cluster only.
+    config.defaultCluster,
   );
   warnUnboundNotifyKeys(config, logger);
   const metrics = createMetrics({
@@ -214,18 +218,65 @@ export async function startAppRuntime(
     concurrency: config.notifyConcurrency,
     keys: verifyKeys,
   });
+  const lanes = watchLanes(config, services, verifyKeys, redis);
   logStarted(config, handle, logger);
   return {
     services,
     handle,
     notify,
-    stop: () => {
+    stop: async () => {
       clockWatch.stop();
       services.replication?.stop();
+      await lanes.stop();
       return stopRuntime({ handle, notify, producers, workerConnection, redis, logger });
     },
-    abandon: () => abandonRuntime(notify, [workerConnection, redis]),
+    abandon: () => {
+      void lanes.stop();
+      return abandonRuntime(notify, [workerConnection, redis]);
+    },
   };
+}
+
+/**
+ * The alert lane's feed from the admission webhook (with ROLLOUT_DOCTOR_ADMISSION_PUBLIC_KEYS)
+ * and the notify lanes' health (issue 67.2).
+ */
+function watchLanes(
+  config: AppConfig,
+  services: AppServices,
+  keys: ReturnType<typeof notifyKeys>,
+  redis: Redis,
+): { stop: () => Promise<void> } {
+  const { logger, metrics } = services;
+  const health = startLaneHealth({
+    connection: redis,
+    gauge: metrics.notifyLaneProblem,
+    logger,
+  });
+  const mover =
+    config.admissionPublicKeys.size > 0
+      ? startAnnounceMover({
+          connection: moverConnection(config, logger),
+          producers: services.producers,
+          keys,
+          clusters: config.clusters,
+          logger,
+          counter: metrics.announcementsMoved,
+          audit: services.audit,
+        })
+      : undefined;
+  return {
+    stop: async () => {
+      health.stop();
+      await mover?.stop();
+    },
+  };
+}
+
+function moverConnection(config: AppConfig, logger: Logger): Redis {
+  const connection = createWorkerConnection(config.redis.target);
+  connection.on('error', (error) => logger.warn({ err: error }, 'redis (announcement mover) error'));
+  return connection;
 }
 
 /** The queues the app feeds: its own notifications and every diagnosis it queues, signed with its key. */

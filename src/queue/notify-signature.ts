@@ -66,6 +66,12 @@ export interface NotifyKeys {
    * cannot post results or outcomes as another cluster's.
    */
   workerClusters?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * The cluster an admission key not named in `workerClusters` speaks for: the app's own
+   * (ROLLOUT_DOCTOR_CLUSTER, the chart's `cluster`, which its webhook serves too). Unset:
+   * such a key speaks for any cluster (issue 67.2 closed that for the app).
+   */
+  admissionCluster?: string;
 }
 
 /** The app's verification keys: the workers' public keys and the public half of its own signing key. */
@@ -74,18 +80,35 @@ export function notifyKeys(
   app: SigningKey,
   workerClusters?: ReadonlyMap<string, readonly string[]>,
   admission: ReadonlyMap<string, KeyObject> = new Map(),
+  admissionCluster?: string,
 ): NotifyKeys {
   return {
     worker: workerKeys,
     app: new Map([[app.keyId, createPublicKey(app.privateKey)]]),
     admission,
     ...(workerClusters && workerClusters.size > 0 ? { workerClusters } : {}),
+    ...(admissionCluster !== undefined ? { admissionCluster } : {}),
   };
 }
 
-/** Whether worker key `keyId` may speak for `cluster` (any key not bound to clusters may). */
-export function keySpeaksFor(keys: NotifyKeys, keyId: string, cluster: unknown): boolean {
+/** The clusters key `keyId` of `by` is bound to; undefined: any. */
+function boundClusters(keys: NotifyKeys, keyId: string, by: NotifySigner): readonly string[] | undefined {
   const bound = keys.workerClusters?.get(keyId);
+  if (bound !== undefined || by !== 'admission' || keys.admissionCluster === undefined) return bound;
+  return [keys.admissionCluster];
+}
+
+/**
+ * Whether worker (or admission) key `keyId` may speak for `cluster`: a worker key not
+ * bound to clusters may speak for any; an unbound admission key only for `admissionCluster`.
+ */
+export function keySpeaksFor(
+  keys: NotifyKeys,
+  keyId: string,
+  cluster: unknown,
+  by: NotifySigner = 'worker',
+): boolean {
+  const bound = boundClusters(keys, keyId, by);
   return bound === undefined || (typeof cluster === 'string' && bound.includes(cluster));
 }
 
@@ -116,10 +139,10 @@ export function verifyNotify(data: unknown, keys: NotifyKeys): NotifyVerdict {
   // Over the data as queued, not as parsed: the producer signed what it stored.
   if (!verify(null, message(by, unsigned), key, Buffer.from(signature.data.signature, 'base64')))
     return { ok: false, reason: 'the notification signature does not verify' };
-  if (by !== 'app' && !keySpeaksFor(keys, keyId, (parsed.data as { cluster?: unknown }).cluster))
+  if (by !== 'app' && !keySpeaksFor(keys, keyId, (parsed.data as { cluster?: unknown }).cluster, by))
     return {
       ok: false,
-      reason: `${by} key "${keyId}" is bound to cluster(s) ${keys.workerClusters?.get(keyId)?.join(', ')}, not to this notification's cluster`,
+      reason: `${by} key "${keyId}" is bound to cluster(s) ${boundClusters(keys, keyId, by)?.join(', ')}, not to this notification's cluster`,
     };
   return { ok: true, job: parsed.data };
 }

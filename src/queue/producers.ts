@@ -142,6 +142,12 @@ export interface Producers {
   enqueueRemediate(job: RemediateJob, options?: { deadline?: Deadline }): Promise<{ jobId: string }>;
   enqueueNotify(job: NotifyJobInput, options?: EnqueueOptions): Promise<void>;
   /**
+   * Queues a notification another signer made, as it was signed (the webhook's
+   * announcements: src/app/notify/announce-mover.ts); the caller verified it. `jobId`
+   * makes a repeated forward of the same entry a no-op while the job is kept.
+   */
+  forwardNotify(signed: SignedNotifyJob, options: EnqueueOptions & { jobId?: string }): Promise<void>;
+  /**
    * Marks a request withdrawn (src/queue/withdrawn.ts): its job, queued now or later,
    * runs nothing. For a caller that gives up after the add answered (a WAIT past its
    * deadline); an add that fails or is given up is withdrawn by `enqueueDiagnose` itself.
@@ -319,6 +325,17 @@ export function createProducers(options: ProducerOptions): Producers {
           ...jobOptions,
         }),
         'enqueue notification',
+        deadline,
+      );
+    },
+    async forwardNotify(signed, addOptions) {
+      const { background, deadline, ...jobOptions } = addOptions;
+      await bounded(
+        queue(notifyLane(signed, background === true)).add(signed.kind, signed, {
+          ...NOTIFY_JOB_OPTIONS,
+          ...jobOptions,
+        }),
+        'forward notification',
         deadline,
       );
     },

@@ -70,4 +70,10 @@ export const redisKeys = {
   readyzProbe: () => 'rd:readyz:probe',
   /** An approval's replay guard (src/worker/plan-trust.ts). */
   approvalNonce: (nonce: string) => `rd:approval-nonce:${nonce}`,
+  /**
+   * The admission webhook's announcements (src/admission/announce-queue.ts): a stream it
+   * may only XADD to; the app moves each verified entry into its alert notify lane
+   * (src/app/notify/announce-mover.ts). The webhook's Redis user touches no other key.
+   */
+  admissionAnnounce: () => 'rd:admission:announce',
 } as const;

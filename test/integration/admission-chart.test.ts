@@ -72,13 +72,55 @@ describe('admission webhook in the chart', () => {
     const acl = (find(objects, 'ConfigMap', 'rollout-doctor-redis-acl') as unknown as Json)['data'][
       'users.acl'
     ];
-    expect(acl).toMatch(/user admission on #@ADMISSION_PASSWORD_SHA256@ resetkeys ~rd:notify-alerts:\* /);
+    // issue 67.2: one append-only stream, nothing of BullMQ's, no script, no SCAN.
+    expect(acl).toMatch(
+      /user admission on #@ADMISSION_PASSWORD_SHA256@ resetkeys %W~rd:admission:announce resetchannels -@all \+xadd \+ping\n/,
+    );
     const redisPolicy = find(objects, 'NetworkPolicy', 'rollout-doctor-redis') as unknown as Json | undefined;
     if (redisPolicy) expect(JSON.stringify(redisPolicy)).toContain(NAME);
     // Off (the default): no Redis for the webhook, no admission user.
     const off = rendered('admission-webhook');
     expect(JSON.stringify(get(off, 'Deployment'))).not.toMatch(/REDIS|ADMISSION_SIGNING/);
     expect(JSON.stringify(off)).not.toContain('user admission');
+  });
+
+  // issue 67.2: the webhook's key speaks for the release's cluster, beside the app's other bindings.
+  it('binds the webhook key to the chart’s cluster at the app (admission.announce.keyId)', () => {
+    const appEnv = (set: string[]): Json[] => {
+      const objects = helmTemplate({
+        values: [ciValues('admission-webhook')],
+        set: ['admission.announce.enabled=true', 'admission.clientAuth.caSecretName=ca', ...set],
+      });
+      return get(objects, 'Deployment', 'rollout-doctor-app')['spec']['template']['spec']['containers'][0][
+        'env'
+      ] as Json[];
+    };
+    const bindings = (env: Json[]) =>
+      env.filter((e) => e['name'] === 'ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS').map((e) => e['value']);
+    expect(bindings(appEnv(['admission.announce.keyId=adm-1', 'cluster=prod']))).toEqual(['adm-1=prod']);
+    expect(
+      bindings(
+        appEnv([
+          'admission.announce.keyId=adm-1',
+          'cluster=prod',
+          'app.env.ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS=n-prod=prod',
+        ]),
+      ),
+    ).toEqual(['n-prod=prod,adm-1=prod']);
+    // Unset: no entry; the app binds the unnamed admission key to its own cluster, the chart's.
+    const unset = appEnv(['cluster=prod']);
+    expect(bindings(unset)).toEqual([]);
+    expect(unset.find((e) => e['name'] === 'ROLLOUT_DOCTOR_CLUSTER')?.['value']).toBe('prod');
+    expect(() =>
+      helmTemplate({
+        values: [ciValues('admission-webhook')],
+        set: [
+          'admission.announce.enabled=true',
+          'admission.clientAuth.caSecretName=ca',
+          'admission.announce.keyId=a=b',
+        ],
+      }),
+    ).toThrow(/keyId/);
   });
 
   // issue 67.1, 67.7: only the webhook port and the probe port, and probes off the webhook's port.

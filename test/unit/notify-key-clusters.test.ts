@@ -76,3 +76,33 @@ describe('worker notify keys bound to clusters (issue 27.9)', () => {
     expect(ok.notifyKeyClusters.get('n-prod')).toEqual(['prod', 'stage']);
   });
 });
+
+describe('admission keys speak for one cluster (issue 67.2)', () => {
+  const adm = ephemeralPlanKeys({ seal: 's3', approval: 'a1', notify: 'adm-1' });
+  const warned = (cluster: string) =>
+    signNotify(
+      {
+        kind: 'admission-warning',
+        cluster,
+        workload: { kind: 'Deployment', namespace: 'vision', name: 'tracker' },
+        user: 'alice',
+        code: 'RolloutSurgeDeadlock',
+        at: '2026-11-26T00:00:00.000Z',
+      },
+      'admission',
+      adm.notify.signing,
+    );
+  const admissionKeys = adm.notify.keys.worker;
+
+  it('an unbound admission key speaks for the app’s own cluster only; a binding names others', () => {
+    const own = notifyKeys(workerKeys, app, undefined, admissionKeys, 'prod');
+    expect(verifyNotify(warned('prod'), own).ok).toBe(true);
+    const foreign = verifyNotify(warned('stage'), own);
+    expect(!foreign.ok && foreign.reason).toContain('admission key "adm-1" is bound to cluster(s) prod');
+    const bound = notifyKeys(workerKeys, app, new Map([['adm-1', ['stage']]]), admissionKeys, 'prod');
+    expect(verifyNotify(warned('stage'), bound).ok).toBe(true);
+    expect(verifyNotify(warned('prod'), bound).ok).toBe(false);
+    // A worker key stays as it was: unbound, any cluster.
+    expect(verifyNotify(signNotify(outcome('stage'), 'worker', prod.notify.signing), own).ok).toBe(true);
+  });
+});

@@ -55,6 +55,11 @@ export async function handleNotify(
       return;
     }
     case 'admission-warning': {
+      // The mover refused it already (announce-mover.ts); a job put in the lane past it is too.
+      if (!services.config.clusters.includes(job.cluster))
+        throw new UnrecoverableError(
+          `an announcement for cluster ${job.cluster}, which this app does not serve`,
+        );
       // A warned apply: its incident thread, where a team's alert channel is configured.
       if (!services.alerts) {
         services.logger.warn(
