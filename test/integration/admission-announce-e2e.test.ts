@@ -1,10 +1,12 @@
 /**
  * Issue 56.3 end to end: the admission webhook (HTTPS, in-process), Redis, the app's
  * notify consumer, the Slack stand-in, a worker watching the namespace, and the
- * simulator. A warned apply of the seed incident's image bump opens the incident thread
- * in the alert channel before the rollout starts, naming the user (escaped, bounded);
- * when the bump is then applied and the worker's early warning diagnoses the stuck
- * rollout, its diagnosis goes into that same thread: one thread per rollout.
+ * simulator. A warned apply of the seed incident's image bump is announced only once
+ * the cluster shows it (issue 67.1, 67.5): nothing is posted while the object is not
+ * at the reviewed generation; when the bump is applied and the worker's early warning
+ * diagnoses the stuck rollout, the announcement opens the incident thread in the alert
+ * channel, naming the user (escaped, bounded), and the diagnosis goes into that same
+ * thread: one thread per rollout.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
@@ -101,7 +103,7 @@ function validate(port: number, ca: string, body: Json): Promise<Json> {
   });
 }
 
-describe('a warned apply opens the incident thread before the rollout starts', () => {
+describe('a warned apply opens the incident thread once the cluster shows it', () => {
   it('names who applied it, and the early warning’s diagnosis joins the same thread', async () => {
     const h = await startE2e({
       scenario: 'sim/scenarios/gpu-deadlock.yaml',
@@ -127,6 +129,8 @@ describe('a warned apply opens the incident thread before the rollout starts', (
     const container = bumped.spec.template.spec.containers[0];
     if (!container) throw new Error('no container');
     container.image = 'vision/boost-track-app:1.1';
+    // As a validating webhook sees it: after the API server's bump of the generation.
+    bumped.metadata.generation = (live.metadata.generation ?? 1) + 1;
     const user = `mallory <!channel> *ops*\u202e${'x'.repeat(200)}`;
     const answer = await validate(hook.port, ca, {
       apiVersion: 'admission.k8s.io/v1',
@@ -145,6 +149,19 @@ describe('a warned apply opens the incident thread before the rollout starts', (
     });
     expect(answer['response']['allowed']).toBe(true);
     expect(answer['response']['warnings'][0]).toContain('can never finish');
+    await announcer().idle();
+    expect(
+      await hook.metrics.registry.getSingleMetricAsString('rollout_doctor_admission_announcements_total'),
+    ).toMatch(/outcome="queued"\} 1/);
+    // Not applied yet: nothing in the channel (another admission step could still refuse it).
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const rootsNow = (): unknown[] =>
+      [...h.slack.messages.values()].filter((m) => m.channel === E2E_CHANNEL && m.threadTs === undefined);
+    expect(rootsNow()).toEqual([]);
+
+    // The bump is applied: the rollout starts and stalls; the worker's early warning
+    // diagnoses it, which shows the object at the reviewed generation.
+    h.sim.apply(bumped);
     const root = await h.slack.waitFor(
       () =>
         [...h.slack.messages.values()].find(
@@ -159,13 +176,6 @@ describe('a warned apply opens the incident thread before the rollout starts', (
     expect(root.text).not.toContain('<!channel>');
     expect(root.text).not.toContain('\u202e');
     expect(root.text).not.toContain('x'.repeat(100));
-    await announcer().idle();
-    expect(
-      await hook.metrics.registry.getSingleMetricAsString('rollout_doctor_admission_announcements_total'),
-    ).toMatch(/outcome="queued"\} 1/);
-
-    // The bump is applied: the rollout starts and stalls; the worker's early warning diagnoses it.
-    h.sim.apply(bumped);
     const reply = await h.slack.waitFor(
       () => [...h.slack.messages.values()].find((m) => m.threadTs === root.ts),
       SIGNAL_WAIT_MS,

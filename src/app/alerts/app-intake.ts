@@ -1,4 +1,4 @@
-import { createThreadBudget } from './thread-budget.js';
+import { ADMISSION_BUDGET_KEYS, createThreadBudget } from './thread-budget.js';
 import { DEFAULT_WORKLOAD_KIND } from '../../diagnosis/workload-ref.js';
 import type { RecordSigner, RecordVerifier } from '../../queue/record-mark.js';
 import type { Redis } from 'ioredis';
@@ -117,6 +117,13 @@ export function createAppAlerts(deps: {
   const signer = deps.records?.signer;
   // Alert and early-warning threads share one budget per minute (thread-budget.ts).
   const budget = createThreadBudget(deps.redis, config.alerts.maxWorkloadsPerMinute, deps.now ?? Date.now);
+  // Warned applies have their own: made-up reviews never spend the alerts' (issue 67.1).
+  const admissionBudget = createThreadBudget(
+    deps.redis,
+    config.alerts.admissionMaxThreadsPerMinute,
+    deps.now ?? Date.now,
+    ADMISSION_BUDGET_KEYS,
+  );
   const channelFor = createChannelRouter(channel, config.alerts.routes);
   const hooks = createAlertNotifyHooks({
     redis: deps.redis,
@@ -127,6 +134,8 @@ export function createAppAlerts(deps: {
     store,
     linkHosts: config.alerts.linkHosts,
     threadBudget: budget,
+    admissionBudget,
+    ...(deps.records ? { records: deps.records } : {}),
     ...(deps.markAnswered ? { markAnswered: deps.markAnswered } : {}),
     chats: deps.chats,
   });
