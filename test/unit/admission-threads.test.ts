@@ -17,6 +17,7 @@ import { groupHash, workloadHash } from '../../src/queue/alert-keys.js';
 import { createThreadStore, type ThreadStore } from '../../src/queue/alert-thread-store.js';
 import { createSlackChatAdapter } from '../../src/chat/slack/chat-adapter.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
+import { ephemeralPlanKeys } from '../support/plan-keys.js';
 
 let server: TestRedis;
 let redis: Redis;
@@ -216,5 +217,51 @@ describe('an alert joining a warned apply’s thread (issue 67.1)', () => {
       ),
     ).toBe('joined');
     expect(posts).toHaveLength(3);
+  });
+});
+
+describe('what the app keeps of a warned apply is under its mark', () => {
+  const keys = ephemeralPlanKeys({ seal: 's6', approval: 'a6', notify: 'n6' });
+  const records = () => {
+    const forged: string[] = [];
+    return {
+      forged,
+      signer: {
+        by: 'app' as const,
+        key: { keyId: keys.approval.keyId, privateKey: keys.approval.privateKey },
+      },
+      verifier: { keys: keys.notify.keys, onForged: (record: string) => void forged.push(record) },
+    };
+  };
+
+  it('a parked announcement not marked by the app is not posted; one that is, is', async () => {
+    const r = records();
+    const marked = createThreadStore(redis, r);
+    const open = createAdmissionWarningOpener({ store: marked, chats, channelFor: () => 'C0ALERTS', logger });
+    const p = createAdmissionParking({ redis, open, logger, records: r });
+    // Planted by a Redis writer: unmarked, or marked for another workload's key.
+    await redis.set(`rd:alerts:admission-parked:${hashOf('api')}`, JSON.stringify(warned('api', 1)));
+    expect(await p.confirm(seen('api', 1))).toBe('none');
+    await p.park(warned('web', 1));
+    const moved = await redis.get(`rd:alerts:admission-parked:${hashOf('web')}`);
+    await redis.set(`rd:alerts:admission-parked:${hashOf('api')}`, String(moved));
+    expect(await p.confirm(seen('api', 1))).toBe('none');
+    expect(r.forged).toEqual(['parked warned apply', 'parked warned apply']);
+    expect(posts).toEqual([]);
+    expect(await p.confirm(seen('web', 1))).toBe('opened');
+    expect((await marked.find(hashOf('web')))?.origin).toBe('admission');
+  });
+
+  it('a thread’s origin is under its mark: taken off, the record is refused', async () => {
+    const r = records();
+    const marked = createThreadStore(redis, r);
+    const { record } = await marked.open(
+      { workloadHash: hashOf('web'), channel: 'C0ALERTS', title: 'warned', origin: 'admission' },
+      async () => '1700000000.000100',
+    );
+    expect((await marked.find(hashOf('web')))?.origin).toBe('admission');
+    await redis.hdel(`rd:alerts:thread:${record.threadId}`, 'origin');
+    expect(await marked.find(hashOf('web'))).toBeNull();
+    expect(r.forged).toEqual(['alert thread']);
   });
 });
