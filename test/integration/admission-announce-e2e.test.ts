@@ -24,6 +24,8 @@ import { E2E_CHANNEL, deployment, startE2e, type E2eHarness } from '../support/e
 import { ephemeralPlanKeys } from '../support/plan-keys.js';
 import { servingCertificate } from '../support/serving-certificate.js';
 import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
+import { READ_BACK_DELAY_MS } from '../../src/app/alerts/admission-parking.js';
+import { Redis } from 'ioredis';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixtures
 
@@ -185,5 +187,83 @@ describe('a warned apply opens the incident thread once the cluster shows it', (
       (m) => m.channel === E2E_CHANNEL && m.threadTs === undefined,
     );
     expect(roots.map((m) => m.ts)).toEqual([root.ts]);
+  });
+});
+
+describe('without the watch: the app reads the object back itself (issue 67.1, 67.5)', () => {
+  /** A worker with no watch, the webhook, and a warned review of the image bump at the next generation. */
+  async function warnedBump(): Promise<{ h: E2eHarness; bumped: Deployment }> {
+    const h = await startE2e({
+      scenario: 'sim/scenarios/gpu-deadlock.yaml',
+      appEnv: {
+        ROLLOUT_DOCTOR_ALERT_CHANNEL: E2E_CHANNEL,
+        ALERTMANAGER_TOKEN: '',
+        ROLLOUT_DOCTOR_ADMISSION_PUBLIC_KEYS: admissionKeys.env.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
+      },
+      workerEnv: { ROLLOUT_DOCTOR_WATCH_INTERVAL_SECONDS: '3600' },
+    });
+    cleanups.push(() => h.close());
+    await h.sim.settle();
+    await h.sim.waitFor(
+      () => (deployment(h, 'vision', 'vision-object-tracker').status?.availableReplicas ?? 0) === 1,
+    );
+    const { hook, ca, announcer } = await webhook(h);
+    const live = deployment(h, 'vision', 'vision-object-tracker');
+    const bumped = structuredClone(live) as Deployment;
+    const container = bumped.spec.template.spec.containers[0];
+    if (!container) throw new Error('no container');
+    container.image = 'vision/boost-track-app:1.1';
+    bumped.metadata.generation = (live.metadata.generation ?? 1) + 1;
+    const answer = await validate(hook.port, ca, {
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'e2e-2',
+        kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+        resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+        name: 'vision-object-tracker',
+        namespace: 'vision',
+        operation: 'UPDATE',
+        userInfo: { username: 'alice' },
+        object: bumped,
+        oldObject: live,
+      },
+    });
+    expect(answer['response']['warnings'][0]).toContain('can never finish');
+    await announcer().idle();
+    return { h, bumped };
+  }
+  const roots = (h: E2eHarness) =>
+    [...h.slack.messages.values()].filter((m) => m.channel === E2E_CHANNEL && m.threadTs === undefined);
+
+  it('an apply the API server then stores is announced once the read shows it', async () => {
+    const { h, bumped } = await warnedBump();
+    h.sim.apply(bumped); // as the API server does after the webhooks allowed it
+    const root = await h.slack.waitFor(
+      () => roots(h).find((m) => m.text.includes('can never finish')),
+      SIGNAL_WAIT_MS + READ_BACK_DELAY_MS,
+    );
+    expect(root.text).toMatch(
+      /^A rollout that can never finish was just applied to deployment\/vision-object-tracker by alice/,
+    );
+    expect(roots(h)).toHaveLength(1);
+  });
+
+  it('an apply another admission step refuses posts nothing and holds no thread key', async () => {
+    const { h } = await warnedBump(); // never stored: the generation is never reached
+    // The app's read of the object comes and goes, and finds the old generation.
+    await new Promise((resolve) => setTimeout(resolve, READ_BACK_DELAY_MS + 3_000));
+    expect(roots(h)).toEqual([]);
+    const redis = new Redis(h.redis.url, { maxRetriesPerRequest: 1 });
+    try {
+      expect(await redis.keys('rd:alerts:by-workload:*')).toEqual([]);
+      expect(await redis.keys('rd:alerts:thread:*')).toEqual([]);
+      // Only the parked announcement, which expires.
+      const parked = await redis.keys('rd:alerts:admission-parked:*');
+      expect(parked).toHaveLength(1);
+      expect(await redis.ttl(String(parked[0]))).toBeGreaterThan(0);
+    } finally {
+      redis.disconnect();
+    }
   });
 });

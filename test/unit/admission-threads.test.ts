@@ -5,7 +5,7 @@
  * nothing and holds no thread key). Against a real redis-server.
  */
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAdmissionWarningOpener } from '../../src/app/alerts/admission-threads.js';
 import { createAdmissionParking, PARK_SECONDS } from '../../src/app/alerts/admission-parking.js';
 import { ADMISSION_BUDGET_KEYS, createThreadBudget } from '../../src/app/alerts/thread-budget.js';
@@ -153,6 +153,24 @@ describe('warned applies wait for the cluster (issue 67.1, 67.5)', () => {
     // Later runs (the watch again, an alert's) post nothing more.
     expect(await a.confirm(seen('web', 3))).toBe('none');
     expect(texts()).toHaveLength(1);
+  });
+
+  it('asks for a read of the workload itself once parked, so no watch is needed', async () => {
+    const budget = createThreadBudget(redis, 5, MINUTE, ADMISSION_BUDGET_KEYS);
+    const open = createAdmissionWarningOpener({ store, chats, channelFor: () => 'C0ALERTS', logger, budget });
+    const asked: AdmissionWarningJob[] = [];
+    const p = createAdmissionParking({
+      redis,
+      open,
+      logger,
+      readBack: async (job) => void asked.push(job),
+      readBackDelayMs: 10,
+    });
+    await p.park(warned('web', 4));
+    expect(asked).toEqual([]); // not at once: the API server has not stored the object yet
+    await vi.waitFor(() => expect(asked.map((j) => j.generation)).toEqual([4]));
+    // That read's result is what confirms it.
+    expect(await p.confirm(seen('web', 4))).toBe('opened');
   });
 
   it('a later generation confirms it too; a parked value the app did not write is not posted', async () => {

@@ -5,7 +5,8 @@
  * up. So the app parks the announcement (`rd:alerts:admission-parked:<workload>`, the
  * app's mark over it, PARK_SECONDS) and posts it when a diagnosis of the workload (the
  * worker's watch sees the rollout start and diagnoses it; an alert's or a person's run
- * does as well) read the object with the same uid at that generation or later. An
+ * does as well, and the app asks for one itself a few seconds after parking, so no
+ * watch is needed) read the object with the same uid at that generation or later. An
  * apply that never reached the cluster posts nothing and holds no thread key: its
  * parked announcement just expires. One parked announcement per workload (the latest);
  * the webhook already sends at most one per workload per ten minutes.
@@ -26,6 +27,13 @@ import type { RunResult } from './results.js';
 
 /** How long a parked announcement waits for the cluster to show its object. */
 export const PARK_SECONDS = 600;
+/**
+ * The app's own read of the object comes this long after parking: the webhook answers
+ * before the API server stores the object (and other admission steps may still run).
+ * Best effort (an in-process timer): a read too early, or lost with the process, leaves
+ * the announcement to the watch's run, an alert's, or a person's.
+ */
+export const READ_BACK_DELAY_MS = 5_000;
 
 const DOMAIN = 'admission-parked';
 
@@ -36,6 +44,9 @@ export interface AdmissionParkingDeps {
   redis: Pick<Redis, 'set' | 'get' | 'del' | 'eval'>;
   /** Opens the workload's thread with the announcement (admission-threads.ts). */
   open: (job: AdmissionWarningJob) => Promise<Exclude<AdmissionThreadOutcome, 'parked'>>;
+  /** Queues a read of the workload (a background diagnosis) whose result `confirm` sees. */
+  readBack?: (job: AdmissionWarningJob) => Promise<void>;
+  readBackDelayMs?: number;
   /** The app's mark on what it parks, and its check (record-mark.ts); without it (tests) unmarked. */
   records?: { signer: RecordSigner; verifier: RecordVerifier };
   logger: { info(obj: object, msg: string): void; debug(obj: object, msg: string): void };
@@ -80,6 +91,15 @@ export function createAdmissionParking(deps: AdmissionParkingDeps): AdmissionPar
     async park(job) {
       const key = keyOf(job);
       await redis.set(key, encode(key, job), 'EX', PARK_SECONDS);
+      const { readBack } = deps;
+      if (readBack) {
+        const timer = setTimeout(() => {
+          readBack(job).catch((error: unknown) =>
+            deps.logger.info({ err: error, key }, 'warned apply not read back: left to the next run'),
+          );
+        }, deps.readBackDelayMs ?? READ_BACK_DELAY_MS);
+        timer.unref();
+      }
       return 'parked';
     },
     async confirm(result) {

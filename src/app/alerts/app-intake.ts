@@ -12,6 +12,7 @@ import { createAlertmanagerRoute, type AlertmanagerRoute, type RouteLogger } fro
 import type { AppConfig } from '../../config/environment.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import { waitForReady } from '../../queue/connection.js';
+import { workloadHash } from '../../queue/alert-keys.js';
 import { redisScript } from '../../queue/redis-script.js';
 import { diagnoseJobId } from '../../queue/job-ids.js';
 import type { DiagnoseJob } from '../../queue/schemas.js';
@@ -76,6 +77,9 @@ export function alertDiagnoseJob(
   };
 }
 
+/** Who "requested" the app's read of a warned apply's workload (admission-parking.ts). */
+export const ADMISSION_REQUESTER = 'ADMISSION';
+
 /** The deterministic id of an alert's diagnose job (what enqueueDiagnose returns). */
 export function alertJobId(cluster: string, request: Pick<AlertDiagnosisRequest, 'workload'>): string {
   const job = alertDiagnoseJob(cluster, request);
@@ -136,6 +140,21 @@ export function createAppAlerts(deps: {
     threadBudget: budget,
     admissionBudget,
     ...(deps.records ? { records: deps.records } : {}),
+    // A background diagnosis of the workload: its result shows whether the apply is in.
+    async readBack(job) {
+      const { namespace } = job.workload;
+      if (!deps.allows({ cluster: job.cluster, namespace, channel: channelFor(namespace) })) return;
+      await deps.producers.enqueueDiagnose(
+        { mode: 'deployment', cluster: job.cluster, target: job.workload, requestedBy: ADMISSION_REQUESTER },
+        {
+          background: true,
+          deduplication: {
+            id: `admission-read-${workloadHash({ cluster: job.cluster, ...job.workload })}-${job.generation ?? 0}`,
+            ttl: 60_000,
+          },
+        },
+      );
+    },
     ...(deps.markAnswered ? { markAnswered: deps.markAnswered } : {}),
     chats: deps.chats,
   });

@@ -3,6 +3,7 @@ import { createEarlyWarningOpener } from './early-warning-threads.js';
 import { createAdmissionWarningOpener } from './admission-threads.js';
 import { createAdmissionParking } from './admission-parking.js';
 import type { RecordSigner, RecordVerifier } from '../../queue/record-mark.js';
+import type { NotifyJob } from '../../queue/schemas.js';
 import type { AlertNotifyHooks, ThreadRoot } from './hooks.js';
 import type { ThreadBudget } from './thread-budget.js';
 import { deliverAlertResult, type RunResult } from './results.js';
@@ -32,6 +33,8 @@ export interface AlertNotifyDeps {
   admissionBudget?: ThreadBudget;
   /** The app's mark on the warned applies it parks, and its check (record-mark.ts). */
   records?: { signer: RecordSigner; verifier: RecordVerifier };
+  /** Queues a read of a parked warned apply's workload (admission-parking.ts). */
+  readBack?: (job: Extract<NotifyJob, { kind: 'admission-warning' }>) => Promise<void>;
   /**
    * The app's mark that a thread got its run's result (subscriptions.markAnswered): the
    * thread's deadline watch (thread-deadline.ts) then leaves it alone.
@@ -60,6 +63,7 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
       ...(deps.admissionBudget ? { budget: deps.admissionBudget } : {}),
     }),
     ...(deps.records ? { records: deps.records } : {}),
+    ...(deps.readBack ? { readBack: deps.readBack } : {}),
     logger: deps.logger,
   });
   return {
