@@ -55,6 +55,8 @@ export const redisKeys = {
   /** The warned applies' own per-minute thread budget and overflow line (src/app/alerts/admission-threads.ts). */
   admissionMinute: (minute: number) => `rd:alerts:admission-minute:${minute}`,
   admissionOverflow: (channel: string, minute: number) => `rd:alerts:admission-overflow:${channel}:${minute}`,
+  /** The app's own reads of warned applies' workloads per minute (admission-parking.ts). */
+  admissionReadMinute: (minute: number) => `rd:alerts:admission-read-minute:${minute}`,
   /** A warned apply waiting for the cluster to show its object at that generation (admission-parking.ts). */
   admissionParked: (workload: string) => `rd:alerts:admission-parked:${workload}`,
   /** Set once an alert joining a thread a warned apply opened has said so (thread-updates.ts). */

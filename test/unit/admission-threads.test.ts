@@ -7,8 +7,16 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAdmissionWarningOpener } from '../../src/app/alerts/admission-threads.js';
-import { createAdmissionParking, PARK_SECONDS } from '../../src/app/alerts/admission-parking.js';
-import { ADMISSION_BUDGET_KEYS, createThreadBudget } from '../../src/app/alerts/thread-budget.js';
+import {
+  createAdmissionParking,
+  PARK_SECONDS,
+  READ_BACK_DELAY_MS,
+} from '../../src/app/alerts/admission-parking.js';
+import {
+  ADMISSION_BUDGET_KEYS,
+  ADMISSION_READS_PER_THREAD,
+  createThreadBudget,
+} from '../../src/app/alerts/thread-budget.js';
 import { handleAlertThreadJob } from '../../src/app/alerts/thread-updates.js';
 import type { RunResult } from '../../src/app/alerts/results.js';
 import type { AdmissionWarningJob } from '../../src/app/alerts/messages.js';
@@ -17,7 +25,12 @@ import { groupHash, workloadHash } from '../../src/queue/alert-keys.js';
 import { createThreadStore, type ThreadStore } from '../../src/queue/alert-thread-store.js';
 import { createSlackChatAdapter } from '../../src/chat/slack/chat-adapter.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
-import { ephemeralPlanKeys } from '../support/plan-keys.js';
+import { ephemeralPlanKeys, testKeys } from '../support/plan-keys.js';
+import { createAppAlerts } from '../../src/app/alerts/app-intake.js';
+import { loadAppConfig } from '../../src/config/environment.js';
+import type { DiagnoseJob } from '../../src/queue/schemas.js';
+import type { PlanStore } from '../../src/queue/plan-store.js';
+import type { Producers } from '../../src/queue/producers.js';
 
 let server: TestRedis;
 let redis: Redis;
@@ -281,5 +294,62 @@ describe('what the app keeps of a warned apply is under its mark', () => {
     await redis.hdel(`rd:alerts:thread:${record.threadId}`, 'origin');
     expect(await marked.find(hashOf('web'))).toBeNull();
     expect(r.forged).toEqual(['alert thread']);
+  });
+});
+
+describe('the app’s wiring of warned applies', () => {
+  const env = { ...testKeys.appEnv, SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' };
+
+  it('reads ROLLOUT_DOCTOR_ADMISSION_MAX_THREADS_PER_MINUTE (default 5), a positive integer', () => {
+    expect(loadAppConfig(env).alerts.admissionMaxThreadsPerMinute).toBe(5);
+    const set = { ...env, ROLLOUT_DOCTOR_ADMISSION_MAX_THREADS_PER_MINUTE: '2' };
+    expect(loadAppConfig(set).alerts.admissionMaxThreadsPerMinute).toBe(2);
+    expect(() => loadAppConfig({ ...env, ROLLOUT_DOCTOR_ADMISSION_MAX_THREADS_PER_MINUTE: '0' })).toThrow(
+      /ROLLOUT_DOCTOR_ADMISSION_MAX_THREADS_PER_MINUTE/,
+    );
+  });
+
+  it('parks each warned apply and reads its workload back a few seconds later, a bounded number a minute', async () => {
+    const reads: DiagnoseJob[] = [];
+    const producers = {
+      async enqueueDiagnose(job: DiagnoseJob, options?: { background?: boolean }) {
+        expect(options?.background).toBe(true);
+        reads.push(job);
+        return { jobId: 'x', joined: false };
+      },
+    } as unknown as Producers;
+    const { hooks } = createAppAlerts({
+      config: loadAppConfig({
+        ...env,
+        ROLLOUT_DOCTOR_ALERT_CHANNEL: 'C0ALERTS',
+        ROLLOUT_DOCTOR_ADMISSION_MAX_THREADS_PER_MINUTE: '1',
+      }),
+      producers,
+      redis,
+      plans: {} as PlanStore,
+      allows: ({ namespace }) => namespace === 'shop',
+      chats,
+      logger: { ...logger, warn: () => undefined, error: () => undefined },
+    });
+    if (!hooks) throw new Error('no hooks');
+    for (let i = 0; i < 6; i += 1) {
+      expect(await hooks.admissionWarning(warned(`w${i}`, 2, `uid-${i}`))).toBe('parked');
+    }
+    const closed = warned('x');
+    expect(
+      await hooks.admissionWarning({ ...closed, workload: { ...closed.workload, namespace: 'vault' } }),
+    ).toBe('parked');
+    expect(posts).toEqual([]);
+    expect(reads).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, READ_BACK_DELAY_MS + 700));
+    // ADMISSION_READS_PER_THREAD × the limit of 1: four reads this minute; none where the policy says no.
+    expect(reads).toHaveLength(ADMISSION_READS_PER_THREAD);
+    expect(reads[0]).toMatchObject({
+      mode: 'deployment',
+      cluster: 'default',
+      target: { kind: 'Deployment', namespace: 'shop' },
+      requestedBy: 'ADMISSION',
+    });
+    expect(posts).toEqual([]);
   });
 });

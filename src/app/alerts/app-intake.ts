@@ -1,4 +1,9 @@
-import { ADMISSION_BUDGET_KEYS, createThreadBudget } from './thread-budget.js';
+import {
+  ADMISSION_BUDGET_KEYS,
+  ADMISSION_READS_PER_THREAD,
+  ADMISSION_READ_KEYS,
+  createThreadBudget,
+} from './thread-budget.js';
 import { DEFAULT_WORKLOAD_KIND } from '../../diagnosis/workload-ref.js';
 import type { RecordSigner, RecordVerifier } from '../../queue/record-mark.js';
 import type { Redis } from 'ioredis';
@@ -128,6 +133,14 @@ export function createAppAlerts(deps: {
     deps.now ?? Date.now,
     ADMISSION_BUDGET_KEYS,
   );
+  // Made-up reviews must not queue a flood of reads either: past this, a parked apply
+  // waits for the watch's run, an alert's or a person's.
+  const admissionReads = createThreadBudget(
+    deps.redis,
+    ADMISSION_READS_PER_THREAD * config.alerts.admissionMaxThreadsPerMinute,
+    deps.now ?? Date.now,
+    ADMISSION_READ_KEYS,
+  );
   const channelFor = createChannelRouter(channel, config.alerts.routes);
   const hooks = createAlertNotifyHooks({
     redis: deps.redis,
@@ -144,6 +157,7 @@ export function createAppAlerts(deps: {
     async readBack(job) {
       const { namespace } = job.workload;
       if (!deps.allows({ cluster: job.cluster, namespace, channel: channelFor(namespace) })) return;
+      if ((await admissionReads.take(1)) === 0) return;
       await deps.producers.enqueueDiagnose(
         { mode: 'deployment', cluster: job.cluster, target: job.workload, requestedBy: ADMISSION_REQUESTER },
         {

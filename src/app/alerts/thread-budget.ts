@@ -52,6 +52,15 @@ export const ADMISSION_BUDGET_KEYS: BudgetKeys = {
   overflow: redisKeys.admissionOverflow,
 };
 
+/** The app's reads of warned applies' workloads (admission-parking.ts), per minute; no overflow line. */
+export const ADMISSION_READ_KEYS: BudgetKeys = {
+  minute: redisKeys.admissionReadMinute,
+  overflow: redisKeys.admissionOverflow,
+};
+
+/** Reads of warned applies' workloads a minute, per thread they may open: a few are read early. */
+export const ADMISSION_READS_PER_THREAD = 4;
+
 export function createThreadBudget(
   redis: Pick<Redis, 'eval' | 'evalsha' | 'set'>,
   limit: number,
