@@ -332,18 +332,25 @@ describe('the app’s wiring of warned applies', () => {
       logger: { ...logger, warn: () => undefined, error: () => undefined },
     });
     if (!hooks) throw new Error('no hooks');
-    for (let i = 0; i < 6; i += 1) {
-      expect(await hooks.admissionWarning(warned(`w${i}`, 2, `uid-${i}`))).toBe('parked');
-    }
+    // First a namespace the read policy closes: it is parked, never read.
     const closed = warned('x');
     expect(
       await hooks.admissionWarning({ ...closed, workload: { ...closed.workload, namespace: 'vault' } }),
     ).toBe('parked');
+    for (let i = 0; i < 6; i += 1) {
+      expect(await hooks.admissionWarning(warned(`w${i}`, 2, `uid-${i}`))).toBe('parked');
+    }
     expect(posts).toEqual([]);
     expect(reads).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, READ_BACK_DELAY_MS + 700));
     // ADMISSION_READS_PER_THREAD × the limit of 1: four reads this minute; none where the policy says no.
     expect(reads).toHaveLength(ADMISSION_READS_PER_THREAD);
+    expect(reads.map((r) => (r.mode === 'deployment' ? r.target.namespace : ''))).toEqual([
+      'shop',
+      'shop',
+      'shop',
+      'shop',
+    ]);
     expect(reads[0]).toMatchObject({
       mode: 'deployment',
       cluster: 'default',
