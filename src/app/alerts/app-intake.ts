@@ -3,7 +3,9 @@ import {
   ADMISSION_READS_PER_THREAD,
   ADMISSION_READ_KEYS,
   createThreadBudget,
+  type ThreadBudget,
 } from './thread-budget.js';
+import type { AdmissionWarningJob } from './messages.js';
 import { DEFAULT_WORKLOAD_KIND } from '../../diagnosis/workload-ref.js';
 import type { RecordSigner, RecordVerifier } from '../../queue/record-mark.js';
 import type { Redis } from 'ioredis';
@@ -126,21 +128,6 @@ export function createAppAlerts(deps: {
   const signer = deps.records?.signer;
   // Alert and early-warning threads share one budget per minute (thread-budget.ts).
   const budget = createThreadBudget(deps.redis, config.alerts.maxWorkloadsPerMinute, deps.now ?? Date.now);
-  // Warned applies have their own: made-up reviews never spend the alerts' (issue 67.1).
-  const admissionBudget = createThreadBudget(
-    deps.redis,
-    config.alerts.admissionMaxThreadsPerMinute,
-    deps.now ?? Date.now,
-    ADMISSION_BUDGET_KEYS,
-  );
-  // Made-up reviews must not queue a flood of reads either: past this, a parked apply
-  // waits for the watch's run, an alert's or a person's.
-  const admissionReads = createThreadBudget(
-    deps.redis,
-    ADMISSION_READS_PER_THREAD * config.alerts.admissionMaxThreadsPerMinute,
-    deps.now ?? Date.now,
-    ADMISSION_READ_KEYS,
-  );
   const channelFor = createChannelRouter(channel, config.alerts.routes);
   const hooks = createAlertNotifyHooks({
     redis: deps.redis,
@@ -151,24 +138,8 @@ export function createAppAlerts(deps: {
     store,
     linkHosts: config.alerts.linkHosts,
     threadBudget: budget,
-    admissionBudget,
+    ...warnedApplies(deps, channelFor),
     ...(deps.records ? { records: deps.records } : {}),
-    // A background diagnosis of the workload: its result shows whether the apply is in.
-    async readBack(job) {
-      const { namespace } = job.workload;
-      if (!deps.allows({ cluster: job.cluster, namespace, channel: channelFor(namespace) })) return;
-      if ((await admissionReads.take(1)) === 0) return;
-      await deps.producers.enqueueDiagnose(
-        { mode: 'deployment', cluster: job.cluster, target: job.workload, requestedBy: ADMISSION_REQUESTER },
-        {
-          background: true,
-          deduplication: {
-            id: `admission-read-${workloadHash({ cluster: job.cluster, ...job.workload })}-${job.generation ?? 0}`,
-            ttl: 60_000,
-          },
-        },
-      );
-    },
     ...(deps.markAnswered ? { markAnswered: deps.markAnswered } : {}),
     chats: deps.chats,
   });
@@ -242,6 +213,37 @@ export function createAppAlerts(deps: {
     maxBodyBytes: config.alerts.maxBodyBytes,
   });
   return { routes: [route], hooks };
+}
+
+/**
+ * The warned applies' side of the alert wiring (admission-parking.ts): their own thread
+ * budget (made-up reviews never spend the alerts', issue 67.1), and the app's read of a
+ * parked apply's workload, a background diagnosis under the read policy, bounded a
+ * minute too (past it, a parked apply waits for the watch's run, an alert's or a person's).
+ */
+function warnedApplies(
+  deps: Pick<Parameters<typeof createAppAlerts>[0], 'config' | 'redis' | 'now' | 'allows' | 'producers'>,
+  channelFor: (namespace: string) => string,
+): { admissionBudget: ThreadBudget; readBack: (job: AdmissionWarningJob) => Promise<void> } {
+  const now = deps.now ?? Date.now;
+  const limit = deps.config.alerts.admissionMaxThreadsPerMinute;
+  const reads = createThreadBudget(deps.redis, ADMISSION_READS_PER_THREAD * limit, now, ADMISSION_READ_KEYS);
+  return {
+    admissionBudget: createThreadBudget(deps.redis, limit, now, ADMISSION_BUDGET_KEYS),
+    async readBack(job) {
+      const { namespace } = job.workload;
+      if (!deps.allows({ cluster: job.cluster, namespace, channel: channelFor(namespace) })) return;
+      if ((await reads.take(1)) === 0) return;
+      const hash = workloadHash({ cluster: job.cluster, ...job.workload });
+      await deps.producers.enqueueDiagnose(
+        { mode: 'deployment', cluster: job.cluster, target: job.workload, requestedBy: ADMISSION_REQUESTER },
+        {
+          background: true,
+          deduplication: { id: `admission-read-${hash}-${job.generation ?? 0}`, ttl: 60_000 },
+        },
+      );
+    },
+  };
 }
 
 /**
