@@ -7,7 +7,9 @@
  * counted and logged, never seen by the API server. Dedup: one announcement per workload per DEDUP_MS from this replica, and
  * one thread per workload at the app (the early warning's key), whichever replica
  * or lane comes first. A dry run (`kubectl apply --dry-run=server`) applies nothing and
- * is not announced.
+ * is not announced. The job carries the object's generation and uid as reviewed: the
+ * app posts it only once the cluster shows that generation (issue 67.1, 67.5), so an
+ * apply another admission step refuses is never announced.
  */
 import type { Logger } from '../logger.js';
 import type { CheckResult } from '../check/check.js';
@@ -128,5 +130,19 @@ function jobOf(
     ...(result.reason !== undefined ? { reason: result.reason.slice(0, 300) } : {}),
     ...(result.fix ? { fix: result.fix.words.slice(0, 100) } : {}),
     at,
+    ...objectVersion(request),
+  };
+}
+
+/** The reviewed object's generation and uid, when the review carries them (what the app waits to see). */
+function objectVersion(request: AdmissionRequest): { generation?: number; uid?: string } {
+  const metadata = request.object?.['metadata'];
+  if (typeof metadata !== 'object' || metadata === null) return {};
+  const { generation, uid } = metadata as { generation?: unknown; uid?: unknown };
+  return {
+    ...(typeof generation === 'number' && Number.isSafeInteger(generation) && generation >= 1
+      ? { generation }
+      : {}),
+    ...(typeof uid === 'string' && uid.length > 0 && uid.length <= 128 ? { uid } : {}),
   };
 }

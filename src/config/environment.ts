@@ -213,6 +213,7 @@ const appSchema = z.object({
   ROLLOUT_DOCTOR_ALERT_MAX_BYTES: positiveInt(1024 * 1024),
   ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS: positiveInt(20),
   ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE: positiveInt(60),
+  ROLLOUT_DOCTOR_ADMISSION_MAX_THREADS_PER_MINUTE: positiveInt(5),
   ROLLOUT_DOCTOR_HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
   ROLLOUT_DOCTOR_HTTP_REQUEST_TIMEOUT_MS: positiveInt(15_000),
   ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY: keySetting(parseSigningKey),
@@ -337,6 +338,11 @@ export interface AppConfig {
     readonly maxWorkloadsPerNotification: number;
     /** The same across all notifications, per minute (every app replica together). */
     readonly maxWorkloadsPerMinute: number;
+    /**
+     * Threads warned applies (the admission webhook's announcements) open per minute,
+     * every app replica together: a budget of their own, never the alerts' (issue 67.1).
+     */
+    readonly admissionMaxThreadsPerMinute: number;
   };
   /** Limits against slow clients on the app's HTTP server (src/app/http-server.ts). */
   readonly http: {
@@ -455,6 +461,7 @@ export function loadAppConfig(env: Env): AppConfig {
       maxBodyBytes: e.ROLLOUT_DOCTOR_ALERT_MAX_BYTES,
       maxWorkloadsPerNotification: e.ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS,
       maxWorkloadsPerMinute: e.ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE,
+      admissionMaxThreadsPerMinute: e.ROLLOUT_DOCTOR_ADMISSION_MAX_THREADS_PER_MINUTE,
     }),
     http: Object.freeze({
       headersTimeoutMs: e.ROLLOUT_DOCTOR_HTTP_HEADERS_TIMEOUT_MS,

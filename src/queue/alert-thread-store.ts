@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { shortHash, threadKeys } from './alert-keys.js';
+import { redisKeys } from './redis-keys.js';
 import { markOf, verifyMark, type RecordSigner, type RecordVerifier } from './record-mark.js';
 import {
   DEFAULT_PLATFORM,
@@ -29,6 +30,8 @@ export interface ThreadRecord {
   status: 'firing' | 'resolved';
   /** Root message headline, kept so a resolve can rewrite the root without the alert. */
   title: string;
+  /** 'admission': the admission webhook's announcement of a warned apply opened it (issue 67.1). Under the record's mark. */
+  origin?: 'admission';
 }
 
 /** Another replica is posting this workload's root message right now; retry shortly. */
@@ -43,6 +46,8 @@ export interface OpenThreadInput {
   platform?: ChatPlatform;
   channel: string;
   title: string;
+  /** 'admission': opened by a warned apply's announcement; an alert joining it says so. */
+  origin?: 'admission';
 }
 
 export interface ThreadStore {
@@ -64,6 +69,10 @@ export interface ThreadStore {
   markResolved(threadId: string, groupHash: string): Promise<number>;
   /** Marks the thread resolved and frees the workload for a new incident thread. */
   resolve(record: ThreadRecord): Promise<void>;
+  /** True the first time it is asked for this thread: an alert joining a warned apply's thread says so once. */
+  claimJoinNotice(threadId: string): Promise<boolean>;
+  /** Gives the claim back (its line was not posted). */
+  releaseJoinNotice(threadId: string): Promise<void>;
   /** Stores the verdict and returns the previous one (atomic across replicas). */
   swapVerdict(threadId: string, verdict: string): Promise<string | null>;
   /**
@@ -135,6 +144,8 @@ const markedThread = (r: Omit<ThreadRecord, 'status'>) => ({
   ts: r.ts,
   workloadHash: r.workloadHash,
   title: r.title,
+  // Only a warned apply's thread has an origin, so marks made before it still verify.
+  ...(r.origin ? { origin: r.origin } : {}),
 });
 
 // Delete the workload's active-thread pointer only if it still points at this thread.
@@ -214,6 +225,12 @@ export function createThreadStore(redis: Redis, options: ThreadStoreOptions = {}
       await redis.hset(threadKeys.thread(record.threadId), 'status', 'resolved');
       await redis.eval(CLEAR_IF, 1, threadKeys.byWorkload(record.workloadHash), record.threadId);
     },
+    async claimJoinNotice(threadId) {
+      return (await redis.set(redisKeys.admissionJoinNoticed(threadId), '1', 'EX', ttl, 'NX')) === 'OK';
+    },
+    async releaseJoinNotice(threadId) {
+      await redis.del(redisKeys.admissionJoinNoticed(threadId));
+    },
     swapVerdict: (threadId, verdict) =>
       swapMarkedVerdict(redis, { signer, verifier, ttl }, threadId, verdict),
     async linkJob(cluster, jobId, workloadHash, earlyWarning = false) {
@@ -241,6 +258,7 @@ async function saveThread(
     workloadHash: input.workloadHash,
     status: 'firing',
     title: input.title,
+    ...(input.origin ? { origin: input.origin } : {}),
   };
   const { threadId, ...unmarked } = record;
   const fields = store.signer
@@ -266,6 +284,8 @@ async function loadThread(
   const key = threadKeys.thread(threadId);
   const h = await redis.hgetall(key);
   const { channel, ts, workloadHash, status, title } = h;
+  // Only 'admission' is stored; anything else is not the app's (and fails the mark below).
+  const origin = h.origin === 'admission' ? ('admission' as const) : undefined;
   // Only another platform than the default is stored; anything else is not the app's.
   const platform = h.platform === undefined ? undefined : chatPlatform(h.platform);
   if (platform === null || platform === DEFAULT_PLATFORM) {
@@ -284,7 +304,12 @@ async function loadThread(
     workloadHash,
     title,
     status: status === 'resolved' ? 'resolved' : 'firing',
+    ...(origin ? { origin } : {}),
   };
+  if (h.origin !== undefined && origin === undefined) {
+    verifier?.onForged('alert thread', key);
+    return null;
+  }
   if (
     verifier &&
     (workloadHash !== forWorkload ||

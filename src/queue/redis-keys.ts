@@ -52,6 +52,15 @@ export const redisKeys = {
   /** The per-minute thread budget (src/app/alerts/thread-budget.ts). */
   threadMinute: (minute: number) => `rd:alerts:minute:${minute}`,
   earlyWarningOverflow: (channel: string, minute: number) => `rd:alerts:ew-overflow:${channel}:${minute}`,
+  /** The warned applies' own per-minute thread budget and overflow line (src/app/alerts/admission-threads.ts). */
+  admissionMinute: (minute: number) => `rd:alerts:admission-minute:${minute}`,
+  admissionOverflow: (channel: string, minute: number) => `rd:alerts:admission-overflow:${channel}:${minute}`,
+  /** The app's own reads of warned applies' workloads per minute (admission-parking.ts). */
+  admissionReadMinute: (minute: number) => `rd:alerts:admission-read-minute:${minute}`,
+  /** A warned apply waiting for the cluster to show its object at that generation (admission-parking.ts). */
+  admissionParked: (workload: string) => `rd:alerts:admission-parked:${workload}`,
+  /** Set once an alert joining a thread a warned apply opened has said so (thread-updates.ts). */
+  admissionJoinNoticed: (threadId: string) => `rd:alerts:admission-noticed:${threadId}`,
   /** The command budget (src/chat/use-cases/command-budget.ts), per person and per channel. */
   commandBudget: (who: 'user' | 'channel', id: string) => `rd:budget:cmd:${who === 'user' ? 'u' : 'c'}:${id}`,
   /** The early warning's leader lease (src/worker/early-warning/lease.ts). */

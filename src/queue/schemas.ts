@@ -299,6 +299,13 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     fix: z.string().max(100).optional(),
     /** When the webhook answered (RFC 3339). */
     at: z.string().max(40),
+    /**
+     * The object's metadata.generation as the review showed it (a validating webhook sees
+     * it after the API server's bump), and its uid: the app announces only once the
+     * cluster shows the object at that generation (issue 67.1, 67.5). Absent from older webhooks.
+     */
+    generation: z.number().int().min(1).optional(),
+    uid: z.string().max(128).optional(),
   }),
   z
     .object({

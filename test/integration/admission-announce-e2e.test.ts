@@ -1,10 +1,12 @@
 /**
  * Issue 56.3 end to end: the admission webhook (HTTPS, in-process), Redis, the app's
  * notify consumer, the Slack stand-in, a worker watching the namespace, and the
- * simulator. A warned apply of the seed incident's image bump opens the incident thread
- * in the alert channel before the rollout starts, naming the user (escaped, bounded);
- * when the bump is then applied and the worker's early warning diagnoses the stuck
- * rollout, its diagnosis goes into that same thread: one thread per rollout.
+ * simulator. A warned apply of the seed incident's image bump is announced only once
+ * the cluster shows it (issue 67.1, 67.5): nothing is posted while the object is not
+ * at the reviewed generation; when the bump is applied and the worker's early warning
+ * diagnoses the stuck rollout, the announcement opens the incident thread in the alert
+ * channel, naming the user (escaped, bounded), and the diagnosis goes into that same
+ * thread: one thread per rollout.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
@@ -22,6 +24,8 @@ import { E2E_CHANNEL, deployment, startE2e, type E2eHarness } from '../support/e
 import { ephemeralPlanKeys } from '../support/plan-keys.js';
 import { servingCertificate } from '../support/serving-certificate.js';
 import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
+import { READ_BACK_DELAY_MS } from '../../src/app/alerts/admission-parking.js';
+import { Redis } from 'ioredis';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixtures
 
@@ -101,7 +105,7 @@ function validate(port: number, ca: string, body: Json): Promise<Json> {
   });
 }
 
-describe('a warned apply opens the incident thread before the rollout starts', () => {
+describe('a warned apply opens the incident thread once the cluster shows it', () => {
   it('names who applied it, and the early warning’s diagnosis joins the same thread', async () => {
     const h = await startE2e({
       scenario: 'sim/scenarios/gpu-deadlock.yaml',
@@ -127,6 +131,8 @@ describe('a warned apply opens the incident thread before the rollout starts', (
     const container = bumped.spec.template.spec.containers[0];
     if (!container) throw new Error('no container');
     container.image = 'vision/boost-track-app:1.1';
+    // As a validating webhook sees it: after the API server's bump of the generation.
+    bumped.metadata.generation = (live.metadata.generation ?? 1) + 1;
     const user = `mallory <!channel> *ops*\u202e${'x'.repeat(200)}`;
     const answer = await validate(hook.port, ca, {
       apiVersion: 'admission.k8s.io/v1',
@@ -145,6 +151,19 @@ describe('a warned apply opens the incident thread before the rollout starts', (
     });
     expect(answer['response']['allowed']).toBe(true);
     expect(answer['response']['warnings'][0]).toContain('can never finish');
+    await announcer().idle();
+    expect(
+      await hook.metrics.registry.getSingleMetricAsString('rollout_doctor_admission_announcements_total'),
+    ).toMatch(/outcome="queued"\} 1/);
+    // Not applied yet: nothing in the channel (another admission step could still refuse it).
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const rootsNow = (): unknown[] =>
+      [...h.slack.messages.values()].filter((m) => m.channel === E2E_CHANNEL && m.threadTs === undefined);
+    expect(rootsNow()).toEqual([]);
+
+    // The bump is applied: the rollout starts and stalls; the worker's early warning
+    // diagnoses it, which shows the object at the reviewed generation.
+    h.sim.apply(bumped);
     const root = await h.slack.waitFor(
       () =>
         [...h.slack.messages.values()].find(
@@ -159,13 +178,6 @@ describe('a warned apply opens the incident thread before the rollout starts', (
     expect(root.text).not.toContain('<!channel>');
     expect(root.text).not.toContain('\u202e');
     expect(root.text).not.toContain('x'.repeat(100));
-    await announcer().idle();
-    expect(
-      await hook.metrics.registry.getSingleMetricAsString('rollout_doctor_admission_announcements_total'),
-    ).toMatch(/outcome="queued"\} 1/);
-
-    // The bump is applied: the rollout starts and stalls; the worker's early warning diagnoses it.
-    h.sim.apply(bumped);
     const reply = await h.slack.waitFor(
       () => [...h.slack.messages.values()].find((m) => m.threadTs === root.ts),
       SIGNAL_WAIT_MS,
@@ -175,5 +187,83 @@ describe('a warned apply opens the incident thread before the rollout starts', (
       (m) => m.channel === E2E_CHANNEL && m.threadTs === undefined,
     );
     expect(roots.map((m) => m.ts)).toEqual([root.ts]);
+  });
+});
+
+describe('without the watch: the app reads the object back itself (issue 67.1, 67.5)', () => {
+  /** A worker with no watch, the webhook, and a warned review of the image bump at the next generation. */
+  async function warnedBump(): Promise<{ h: E2eHarness; bumped: Deployment }> {
+    const h = await startE2e({
+      scenario: 'sim/scenarios/gpu-deadlock.yaml',
+      appEnv: {
+        ROLLOUT_DOCTOR_ALERT_CHANNEL: E2E_CHANNEL,
+        ALERTMANAGER_TOKEN: '',
+        ROLLOUT_DOCTOR_ADMISSION_PUBLIC_KEYS: admissionKeys.env.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
+      },
+      workerEnv: { ROLLOUT_DOCTOR_WATCH_INTERVAL_SECONDS: '3600' },
+    });
+    cleanups.push(() => h.close());
+    await h.sim.settle();
+    await h.sim.waitFor(
+      () => (deployment(h, 'vision', 'vision-object-tracker').status?.availableReplicas ?? 0) === 1,
+    );
+    const { hook, ca, announcer } = await webhook(h);
+    const live = deployment(h, 'vision', 'vision-object-tracker');
+    const bumped = structuredClone(live) as Deployment;
+    const container = bumped.spec.template.spec.containers[0];
+    if (!container) throw new Error('no container');
+    container.image = 'vision/boost-track-app:1.1';
+    bumped.metadata.generation = (live.metadata.generation ?? 1) + 1;
+    const answer = await validate(hook.port, ca, {
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'e2e-2',
+        kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+        resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+        name: 'vision-object-tracker',
+        namespace: 'vision',
+        operation: 'UPDATE',
+        userInfo: { username: 'alice' },
+        object: bumped,
+        oldObject: live,
+      },
+    });
+    expect(answer['response']['warnings'][0]).toContain('can never finish');
+    await announcer().idle();
+    return { h, bumped };
+  }
+  const roots = (h: E2eHarness) =>
+    [...h.slack.messages.values()].filter((m) => m.channel === E2E_CHANNEL && m.threadTs === undefined);
+
+  it('an apply the API server then stores is announced once the read shows it', async () => {
+    const { h, bumped } = await warnedBump();
+    h.sim.apply(bumped); // as the API server does after the webhooks allowed it
+    const root = await h.slack.waitFor(
+      () => roots(h).find((m) => m.text.includes('can never finish')),
+      SIGNAL_WAIT_MS + READ_BACK_DELAY_MS,
+    );
+    expect(root.text).toMatch(
+      /^A rollout that can never finish was just applied to deployment\/vision-object-tracker by alice/,
+    );
+    expect(roots(h)).toHaveLength(1);
+  });
+
+  it('an apply another admission step refuses posts nothing and holds no thread key', async () => {
+    const { h } = await warnedBump(); // never stored: the generation is never reached
+    // The app's read of the object comes and goes, and finds the old generation.
+    await new Promise((resolve) => setTimeout(resolve, READ_BACK_DELAY_MS + 3_000));
+    expect(roots(h)).toEqual([]);
+    const redis = new Redis(h.redis.url, { maxRetriesPerRequest: 1 });
+    try {
+      expect(await redis.keys('rd:alerts:by-workload:*')).toEqual([]);
+      expect(await redis.keys('rd:alerts:thread:*')).toEqual([]);
+      // Only the parked announcement, which expires.
+      const parked = await redis.keys('rd:alerts:admission-parked:*');
+      expect(parked).toHaveLength(1);
+      expect(await redis.ttl(String(parked[0]))).toBeGreaterThan(0);
+    } finally {
+      redis.disconnect();
+    }
   });
 });

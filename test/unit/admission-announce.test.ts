@@ -96,6 +96,18 @@ describe('announcing warned applies', () => {
     expect(await counted()).toMatch(/outcome="deduplicated"\} 1/);
   });
 
+  it('names the reviewed object’s generation and uid, which the app waits to see (issue 67.1, 67.5)', async () => {
+    const sent: AdmissionWarningJob[] = [];
+    const { a } = announcer(async (job) => void sent.push(job));
+    const object = { metadata: { name: 'embedder', generation: 7, uid: 'a1b2' } };
+    a.onWarned(warned(), { ...request(), object });
+    a.onWarned(warned('other'), { ...request(), object: { metadata: { generation: 'x', uid: 3 } } });
+    await a.idle();
+    expect(sent[0]).toMatchObject({ generation: 7, uid: 'a1b2' });
+    expect(sent[1]).not.toHaveProperty('generation');
+    expect(sent[1]).not.toHaveProperty('uid');
+  });
+
   it('announces nothing for a dry run, and at most the per-namespace cap a minute', async () => {
     const sent: string[] = [];
     let now = 0;

@@ -471,7 +471,7 @@ describe('threads of warned applies (issue 56.3)', () => {
     expect(posted).toEqual([(await store.find(WEB))?.ts]);
   });
 
-  it('keeps the early warning’s caps: the read policy, and the shared per-minute budget with its one summary', async () => {
+  it('keeps the early warning’s caps: the read policy, and a per-minute budget with its one summary', async () => {
     const closed = createAdmissionWarningOpener({
       store,
       chats,
@@ -494,6 +494,6 @@ describe('threads of warned applies (issue 56.3)', () => {
     expect(await opener(warned('c'))).toBe('over-budget');
     const posts = calls.filter((c) => c.method === 'post').map((c) => String(c.args['text']));
     expect(posts).toHaveLength(2);
-    expect(posts[1]).toContain('More new incident threads this minute than rollout-doctor opens');
+    expect(posts[1]).toContain('More warned applies this minute than rollout-doctor opens threads for');
   });
 });

@@ -1,23 +1,35 @@
 /**
  * App side of the admission webhook's warned applies (issue 56.3): when a team's alert
  * channel is configured, an apply the webhook warned about opens the workload's
- * incident thread before the rollout starts, as the early warning does and under the
- * same caps (the read policy's word per namespace and channel, the per-minute thread
- * budget shared with alert and early-warning threads, one overflow line per channel and
- * minute). The thread key is the early warning's (workloadHash), so there is one thread
- * per rollout: the early warning's diagnosis, and any alert, later joins this thread.
+ * incident thread, as the early warning does, under the read policy's word per
+ * namespace and channel and a per-minute budget of its own
+ * (ROLLOUT_DOCTOR_ADMISSION_MAX_THREADS_PER_MINUTE, one overflow line per channel and
+ * minute): made-up reviews can never spend the alerts' budget (issue 67.1). It is only
+ * called once the cluster shows the applied object (admission-parking.ts). The thread
+ * key is the early warning's (workloadHash), so there is one thread per rollout: the
+ * early warning's diagnosis, and any alert, later joins it; the thread is marked as a
+ * warned apply's, and the first alert joining it says so (thread-updates.ts).
  */
 import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import { workloadHash } from '../../queue/alert-keys.js';
 import { openWithinBudget, type EarlyWarningOpenerDeps } from './early-warning-threads.js';
-import { admissionWarningRootMessage, type AdmissionWarningJob } from './messages.js';
+import {
+  admissionOverflowMessage,
+  admissionWarningRootMessage,
+  type AdmissionWarningJob,
+} from './messages.js';
 
-/** opened: a new thread; joined: the workload had one (nothing posted); refused: the policy says no; over-budget: summarised. */
-export type AdmissionThreadOutcome = 'opened' | 'joined' | 'refused' | 'over-budget';
+/**
+ * opened: a new thread; joined: the workload had one (nothing posted); refused: the
+ * policy says no; over-budget: summarised; parked: waiting for the cluster to show the
+ * object at the reviewed generation (admission-parking.ts).
+ */
+export type AdmissionThreadOutcome = 'opened' | 'joined' | 'refused' | 'over-budget' | 'parked';
 
+/** `deps.budget`: the warned applies' own (ADMISSION_BUDGET_KEYS), never the alerts'. */
 export function createAdmissionWarningOpener(
   deps: EarlyWarningOpenerDeps,
-): (job: AdmissionWarningJob) => Promise<AdmissionThreadOutcome> {
+): (job: AdmissionWarningJob) => Promise<Exclude<AdmissionThreadOutcome, 'parked'>> {
   return async (job) => {
     const { kind, namespace, name } = job.workload;
     const channel = deps.channelFor(namespace);
@@ -31,6 +43,8 @@ export function createAdmissionWarningOpener(
       channel,
       title,
       root: admissionWarningRootMessage(job),
+      origin: 'admission',
+      overflow: admissionOverflowMessage,
     });
     if (opened === null) return 'over-budget';
     return opened.created ? 'opened' : 'joined';

@@ -1,4 +1,11 @@
-import { createThreadBudget } from './thread-budget.js';
+import {
+  ADMISSION_BUDGET_KEYS,
+  ADMISSION_READS_PER_THREAD,
+  ADMISSION_READ_KEYS,
+  createThreadBudget,
+  type ThreadBudget,
+} from './thread-budget.js';
+import type { AdmissionWarningJob } from './messages.js';
 import { DEFAULT_WORKLOAD_KIND } from '../../diagnosis/workload-ref.js';
 import type { RecordSigner, RecordVerifier } from '../../queue/record-mark.js';
 import type { Redis } from 'ioredis';
@@ -12,6 +19,7 @@ import { createAlertmanagerRoute, type AlertmanagerRoute, type RouteLogger } fro
 import type { AppConfig } from '../../config/environment.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import { waitForReady } from '../../queue/connection.js';
+import { workloadHash } from '../../queue/alert-keys.js';
 import { redisScript } from '../../queue/redis-script.js';
 import { diagnoseJobId } from '../../queue/job-ids.js';
 import type { DiagnoseJob } from '../../queue/schemas.js';
@@ -76,6 +84,9 @@ export function alertDiagnoseJob(
   };
 }
 
+/** Who "requested" the app's read of a warned apply's workload (admission-parking.ts). */
+export const ADMISSION_REQUESTER = 'ADMISSION';
+
 /** The deterministic id of an alert's diagnose job (what enqueueDiagnose returns). */
 export function alertJobId(cluster: string, request: Pick<AlertDiagnosisRequest, 'workload'>): string {
   const job = alertDiagnoseJob(cluster, request);
@@ -127,6 +138,8 @@ export function createAppAlerts(deps: {
     store,
     linkHosts: config.alerts.linkHosts,
     threadBudget: budget,
+    ...warnedApplies(deps, channelFor),
+    ...(deps.records ? { records: deps.records } : {}),
     ...(deps.markAnswered ? { markAnswered: deps.markAnswered } : {}),
     chats: deps.chats,
   });
@@ -200,6 +213,37 @@ export function createAppAlerts(deps: {
     maxBodyBytes: config.alerts.maxBodyBytes,
   });
   return { routes: [route], hooks };
+}
+
+/**
+ * The warned applies' side of the alert wiring (admission-parking.ts): their own thread
+ * budget (made-up reviews never spend the alerts', issue 67.1), and the app's read of a
+ * parked apply's workload, a background diagnosis under the read policy, bounded a
+ * minute too (past it, a parked apply waits for the watch's run, an alert's or a person's).
+ */
+function warnedApplies(
+  deps: Pick<Parameters<typeof createAppAlerts>[0], 'config' | 'redis' | 'now' | 'allows' | 'producers'>,
+  channelFor: (namespace: string) => string,
+): { admissionBudget: ThreadBudget; readBack: (job: AdmissionWarningJob) => Promise<void> } {
+  const now = deps.now ?? Date.now;
+  const limit = deps.config.alerts.admissionMaxThreadsPerMinute;
+  const reads = createThreadBudget(deps.redis, ADMISSION_READS_PER_THREAD * limit, now, ADMISSION_READ_KEYS);
+  return {
+    admissionBudget: createThreadBudget(deps.redis, limit, now, ADMISSION_BUDGET_KEYS),
+    async readBack(job) {
+      const { namespace } = job.workload;
+      if (!deps.allows({ cluster: job.cluster, namespace, channel: channelFor(namespace) })) return;
+      if ((await reads.take(1)) === 0) return;
+      const hash = workloadHash({ cluster: job.cluster, ...job.workload });
+      await deps.producers.enqueueDiagnose(
+        { mode: 'deployment', cluster: job.cluster, target: job.workload, requestedBy: ADMISSION_REQUESTER },
+        {
+          background: true,
+          deduplication: { id: `admission-read-${hash}-${job.generation ?? 0}`, ttl: 60_000 },
+        },
+      );
+    },
+  };
 }
 
 /**

@@ -48,13 +48,24 @@ export function createEarlyWarningOpener(
   };
 }
 
+/** A thread to open: `origin` marks a warned apply's, `overflow` is its budget's one line per channel and minute. */
+interface ThreadToOpen {
+  workloadHash: string;
+  channel: string;
+  title: string;
+  root: ChatMessage;
+  origin?: 'admission';
+  overflow?: (limit: number, title: string) => ChatMessage;
+}
+
 /**
  * Opens the workload's thread (one per workload: an existing one is returned) within
- * the shared per-minute budget; past it, null, and the channel's one overflow line.
+ * `deps.budget` (the shared per-minute one, or the warned applies' own); past it,
+ * null, and the channel's one overflow line.
  */
 export async function openWithinBudget(
   deps: EarlyWarningOpenerDeps,
-  thread: { workloadHash: string; channel: string; title: string; root: ChatMessage },
+  thread: ThreadToOpen,
 ): Promise<{ record: ThreadRecord; created: boolean } | null> {
   try {
     return await openThread(deps, thread);
@@ -68,21 +79,22 @@ export async function openWithinBudget(
     if (await deps.budget.firstOverflow(channel))
       await chatFor(deps, channel).post(
         threadConversation(alertPlatform(channel), channel),
-        earlyWarningOverflowMessage(deps.budget.limit, title),
+        (thread.overflow ?? earlyWarningOverflowMessage)(deps.budget.limit, title),
       );
     return null;
   }
 }
 
-/** Opens the thread through the store (one per workload), taking one from the shared budget first. */
+/** Opens the thread through the store (one per workload), taking one from the budget first. */
 async function openThread(
   deps: EarlyWarningOpenerDeps,
-  thread: { workloadHash: string; channel: string; title: string; root: ChatMessage },
+  thread: ThreadToOpen,
 ): Promise<{ record: ThreadRecord; created: boolean }> {
-  const { workloadHash, channel, title, root } = thread;
+  const { workloadHash, channel, title, root, origin } = thread;
   const platform = alertPlatform(channel);
   const chat = chatFor(deps, channel);
-  return deps.store.open({ workloadHash, ...platformTag(platform), channel, title }, async () => {
+  const input = { workloadHash, ...platformTag(platform), channel, title, ...(origin ? { origin } : {}) };
+  return deps.store.open(input, async () => {
     if (deps.budget && (await deps.budget.take(1)) === 0) throw new ThreadBudgetSpent();
     return (await chat.post(threadConversation(platform, channel), root)).id;
   });

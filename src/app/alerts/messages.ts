@@ -173,7 +173,7 @@ export function admissionWarningRootMessage(job: AdmissionWarningJob): ChatMessa
       {
         kind: 'note',
         text: plain(
-          'Warned by the rollout-doctor admission webhook as the change was applied; the diagnosis follows here once the rollout starts.',
+          'Warned by the rollout-doctor admission webhook as the change was applied, and posted once the cluster showed the change; the diagnosis follows here.',
         ),
       },
     ],
@@ -183,6 +183,21 @@ export function admissionWarningRootMessage(job: AdmissionWarningJob): ChatMessa
 /** The one line per channel and minute for early warnings past the shared thread budget. */
 export function earlyWarningOverflowMessage(limit: number, first: string): ChatMessage {
   const text = say`${icon('warning')} More new incident threads this minute than rollout-doctor opens: the early warning for ${first} got no thread, and later ones this minute are only counted in the app's log (limit ${limit} per minute for alert and early-warning threads together, ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE).`;
+  return { summary: text, parts: [{ kind: 'paragraph', text }] };
+}
+
+/** The one line per channel and minute for warned applies past their own thread budget. */
+export function admissionOverflowMessage(limit: number, first: string): ChatMessage {
+  const text = say`${icon('warning')} More warned applies this minute than rollout-doctor opens threads for: ${first} got no thread, and later ones this minute are only counted in the app's log (limit ${limit} per minute for warned applies, ROLLOUT_DOCTOR_ADMISSION_MAX_THREADS_PER_MINUTE; alerts have their own).`;
+  return { summary: text, parts: [{ kind: 'paragraph', text }] };
+}
+
+/**
+ * Posted in a thread a warned apply opened when the first real alert joins it (issue
+ * 67.1): the root came from the admission webhook, and was only a warning.
+ */
+export function admissionJoinMessage(title: string): ChatMessage {
+  const text = say`${icon('alert')} Alert firing: ${title}. This thread was opened by the admission webhook's announcement of an apply; what its first message says was a warning at apply time, not an alert. The alert's diagnosis follows here.`;
   return { summary: text, parts: [{ kind: 'paragraph', text }] };
 }
 

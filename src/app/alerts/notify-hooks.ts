@@ -1,6 +1,9 @@
 import type { Redis } from 'ioredis';
 import { createEarlyWarningOpener } from './early-warning-threads.js';
 import { createAdmissionWarningOpener } from './admission-threads.js';
+import { createAdmissionParking } from './admission-parking.js';
+import type { RecordSigner, RecordVerifier } from '../../queue/record-mark.js';
+import type { NotifyJob } from '../../queue/schemas.js';
 import type { AlertNotifyHooks, ThreadRoot } from './hooks.js';
 import type { ThreadBudget } from './thread-budget.js';
 import { deliverAlertResult, type RunResult } from './results.js';
@@ -26,6 +29,12 @@ export interface AlertNotifyDeps {
   linkHosts?: readonly string[];
   /** The per-minute budget alert and early-warning threads share (thread-budget.ts). */
   threadBudget?: ThreadBudget;
+  /** The warned applies' own per-minute budget (ADMISSION_BUDGET_KEYS): never the alerts'. */
+  admissionBudget?: ThreadBudget;
+  /** The app's mark on the warned applies it parks, and its check (record-mark.ts). */
+  records?: { signer: RecordSigner; verifier: RecordVerifier };
+  /** Queues a read of a parked warned apply's workload (admission-parking.ts). */
+  readBack?: (job: Extract<NotifyJob, { kind: 'admission-warning' }>) => Promise<void>;
   /**
    * The app's mark that a thread got its run's result (subscriptions.markAnswered): the
    * thread's deadline watch (thread-deadline.ts) then leaves it alone.
@@ -46,9 +55,20 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
     chats: deps.chats,
     logger: deps.logger,
   };
-  const openAdmissionWarning = createAdmissionWarningOpener(openerDeps);
+  const { budget: _shared, ...withoutBudget } = openerDeps;
+  const admission = createAdmissionParking({
+    redis: deps.redis,
+    open: createAdmissionWarningOpener({
+      ...withoutBudget,
+      ...(deps.admissionBudget ? { budget: deps.admissionBudget } : {}),
+    }),
+    ...(deps.records ? { records: deps.records } : {}),
+    ...(deps.readBack ? { readBack: deps.readBack } : {}),
+    logger: deps.logger,
+  });
   return {
-    admissionWarning: (job) => openAdmissionWarning(job),
+    // Posted only once a run shows the applied object at its generation (admission-parking.ts).
+    admissionWarning: (job) => admission.park(job),
     threadJob(job) {
       return handleAlertThreadJob(
         { store, logger: deps.logger, linkHosts: deps.linkHosts ?? [], chats: deps.chats },
@@ -62,8 +82,10 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
         ? null
         : { ...platformTag(record.platform), channel: record.channel, ts: record.ts };
     },
-    runResult(update) {
+    async runResult(update) {
       const result: RunResult = { cluster: update.cluster, jobId: update.jobId, outcome: update.outcome };
+      // A warned apply this run shows in the cluster opens its thread first; the result joins it.
+      await admission.confirm(result);
       return deliverAlertResult(
         {
           store,

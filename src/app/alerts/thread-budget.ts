@@ -5,7 +5,10 @@
  * Redis (`rd:alerts:minute:<minute>`). Past it an alert workload is summarised by the
  * intake (src/app/alerts/intake.ts) and an early warning by the opener
  * (early-warning-threads.ts), once per channel per minute
- * (`rd:alerts:ew-overflow:<channel>:<minute>`).
+ * (`rd:alerts:ew-overflow:<channel>:<minute>`). Threads the admission webhook's warned
+ * applies open take from a budget of their own (ADMISSION_BUDGET_KEYS,
+ * `ROLLOUT_DOCTOR_ADMISSION_MAX_THREADS_PER_MINUTE`), so made-up reviews can never spend
+ * the one a real alert needs (issue 67.1).
  *
  * A Redis writer can spend the budget (set the counter high: new threads are summarised,
  * loudly, in the channel and the log) or lift it (delete the counter): never open a
@@ -35,22 +38,44 @@ export interface ThreadBudget {
   firstOverflow(channel: string): Promise<boolean>;
 }
 
+/** Where a budget counts: the shared one by default; warned applies have their own (issue 67.1). */
+export interface BudgetKeys {
+  minute: (minute: number) => string;
+  overflow: (channel: string, minute: number) => string;
+}
+
+const SHARED_KEYS: BudgetKeys = { minute: redisKeys.threadMinute, overflow: redisKeys.earlyWarningOverflow };
+
+/** The warned applies' budget (ROLLOUT_DOCTOR_ADMISSION_MAX_THREADS_PER_MINUTE): never spends the alerts'. */
+export const ADMISSION_BUDGET_KEYS: BudgetKeys = {
+  minute: redisKeys.admissionMinute,
+  overflow: redisKeys.admissionOverflow,
+};
+
+/** The app's reads of warned applies' workloads (admission-parking.ts), per minute; no overflow line. */
+export const ADMISSION_READ_KEYS: BudgetKeys = {
+  minute: redisKeys.admissionReadMinute,
+  overflow: redisKeys.admissionOverflow,
+};
+
+/** Reads of warned applies' workloads a minute, per thread they may open: a few are read early. */
+export const ADMISSION_READS_PER_THREAD = 4;
+
 export function createThreadBudget(
   redis: Pick<Redis, 'eval' | 'evalsha' | 'set'>,
   limit: number,
   now: () => number = Date.now,
+  keys: BudgetKeys = SHARED_KEYS,
 ): ThreadBudget {
   const minute = (): number => Math.floor(now() / 60_000);
   return {
     limit,
     async take(wanted) {
       if (wanted <= 0) return 0;
-      return Number(
-        await minuteBudget(redis, [redisKeys.threadMinute(minute())], String(wanted), String(limit)),
-      );
+      return Number(await minuteBudget(redis, [keys.minute(minute())], String(wanted), String(limit)));
     },
     async firstOverflow(channel) {
-      const key = redisKeys.earlyWarningOverflow(channel, minute());
+      const key = keys.overflow(channel, minute());
       return (await redis.set(key, '1', 'EX', 120, 'NX')) === 'OK';
     },
   };

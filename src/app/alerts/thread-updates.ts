@@ -1,5 +1,6 @@
 import type { AlertThreadJob } from '../../queue/alert-jobs.js';
 import {
+  admissionJoinMessage,
   alertTitle,
   firingRootMessage,
   resolvedRootMessage,
@@ -32,6 +33,8 @@ interface ThreadPoster {
   refire(record: ThreadRecord, job: AlertThreadJob): Promise<void>;
   /** The root says resolved, and a line in the thread says when. */
   resolved(record: ThreadRecord, at: string): Promise<void>;
+  /** A line in the thread: it was a warned apply's, and an alert fires now. */
+  joinedAdmission(record: ThreadRecord, title: string): Promise<void>;
 }
 
 function chatPoster(chat: ChatAdapter, linkHosts: readonly string[] | undefined): ThreadPoster {
@@ -56,6 +59,9 @@ function chatPoster(chat: ChatAdapter, linkHosts: readonly string[] | undefined)
       await chat.update(rootRef(record), resolvedRootMessage(record.title, at));
       await chat.post(rootRef(record).conversation, threadLineMessage('resolved', at));
     },
+    async joinedAdmission(record, title) {
+      await chat.post(rootRef(record).conversation, admissionJoinMessage(title));
+    },
   };
 }
 
@@ -76,7 +82,8 @@ function posterFor(
  * (root message in the routed channel, through its platform's adapter: a Slack
  * channel, or a Teams channel conversation), later firings join it, a re-fire after a
  * resolve reopens it, and the last group resolving rewrites the root and posts a
- * "resolved at" line. Throws ThreadBusyError (retried) while another replica posts.
+ * "resolved at" line. The first alert joining a thread a warned apply opened (the
+ * admission webhook's announcement) posts a line saying so. Throws ThreadBusyError (retried) while another replica posts.
  */
 export async function handleAlertThreadJob(
   deps: ThreadUpdateDeps,
@@ -102,6 +109,15 @@ export async function handleAlertThreadJob(
       await store.reactivate(record);
       await posterFor(deps, record.channel).poster.refire(record, job);
       return 'refired';
+    }
+    // A real alert never joins a warned apply's thread silently (issue 67.1): the first says so.
+    if (record.origin === 'admission' && (await store.claimJoinNotice(record.threadId))) {
+      try {
+        await posterFor(deps, record.channel).poster.joinedAdmission(record, title);
+      } catch (error) {
+        await store.releaseJoinNotice(record.threadId); // the job's retry says it
+        throw error;
+      }
     }
     return 'joined';
   }

@@ -60,7 +60,8 @@ export async function handleNotify(
         throw new UnrecoverableError(
           `an announcement for cluster ${job.cluster}, which this app does not serve`,
         );
-      // A warned apply: its incident thread, where a team's alert channel is configured.
+      // A warned apply: parked until a run shows the applied object at its generation, then
+      // its incident thread (admission-parking.ts), where a team's alert channel is configured.
       if (!services.alerts) {
         services.logger.warn(
           { cluster: job.cluster, namespace: job.workload.namespace, name: job.workload.name },
@@ -71,7 +72,7 @@ export async function handleNotify(
       const outcome = await services.alerts.admissionWarning(job);
       services.logger.info(
         { cluster: job.cluster, namespace: job.workload.namespace, name: job.workload.name, outcome },
-        'warned apply announced',
+        'warned apply taken: announced once the cluster shows it',
       );
       return;
     }
