@@ -109,6 +109,19 @@ const FIRST_CONNECTION_MS = 2_000;
  * Wires the app process: fail-fast producer connection, plan store, policy,
  * subscriptions, the Bolt app and the notify consumer.
  */
+/** The keys whose notifications the app accepts, each bound to the clusters it may speak for. */
+function appNotifyKeys(config: AppConfig, logger: Logger): ReturnType<typeof notifyKeys> {
+  warnUnboundNotifyKeys(config, logger);
+  return notifyKeys(
+    config.notifyPublicKeys,
+    config.approvalSigningKey,
+    config.notifyKeyClusters,
+    config.admissionPublicKeys,
+    // An admission key not bound in ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS speaks for this cluster only.
+    config.defaultCluster,
+  );
+}
+
 export async function startAppRuntime(
   config: AppConfig,
   logger: Logger,
@@ -117,15 +130,7 @@ export async function startAppRuntime(
   const redis = createProducerConnection(config.redis.target);
   redis.on('error', (error) => logger.warn({ err: error }, 'redis (producer) error'));
   const producers = appProducers(config, redis, logger);
-  const verifyKeys = notifyKeys(
-    config.notifyPublicKeys,
-    config.approvalSigningKey,
-    config.notifyKeyClusters,
-    config.admissionPublicKeys,
-    // An admission key not bound in ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS speaks for this cluster only.
-    config.defaultCluster,
-  );
-  warnUnboundNotifyKeys(config, logger);
+  const verifyKeys = appNotifyKeys(config, logger);
   const metrics = createMetrics({
     defaults: true,
     collectQueueDepth: async (set) => {
