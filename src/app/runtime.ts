@@ -154,6 +154,7 @@ export async function startAppRuntime(
       redis,
       (stored) => verifyNotify(stored, verifyKeys),
       config.approvalSigningKey,
+      { onIgnored: (key, reason) => tampered('run record', key, reason) },
     ),
     plans: createPlanStore(redis),
     commandBudget: createCommandBudget(redis, config.commandBudget),
@@ -317,10 +318,13 @@ function accessPolicies(
 }
 
 /** A Redis value that steers the bot without a valid mark: a warning and a metric, every time. */
-function tamperReporter(logger: Logger, metrics: Metrics): (record: string, key: string) => void {
-  return (record, key) => {
+function tamperReporter(
+  logger: Logger,
+  metrics: Metrics,
+): (record: string, key: string, reason?: string) => void {
+  return (record, key, reason) => {
     logger.warn(
-      { record, key },
+      { record, key, ...(reason ? { reason } : {}) },
       'a Redis value that steers the bot has no valid mark: ignored (someone wrote into Redis)',
     );
     metrics.tamperedRecords.inc({ record });
