@@ -114,7 +114,8 @@ export async function startAppRuntime(
 ): Promise<AppRuntime> {
   const redis = createProducerConnection(config.redis.target);
   redis.on('error', (error) => logger.warn({ err: error }, 'redis (producer) error'));
-  const producers = appProducers(config, redis, logger);
+  // Signed until a time in Redis's clock (issue 67.9): the watch below is read at each enqueue.
+  const producers = appProducers(config, redis, logger, () => clockWatch.now());
   const verifyKeys = notifyKeys(
     config.notifyPublicKeys,
     config.approvalSigningKey,
@@ -154,6 +155,7 @@ export async function startAppRuntime(
       redis,
       (stored) => verifyNotify(stored, verifyKeys),
       config.approvalSigningKey,
+      // Its own clock, not Redis's: the run record's times are the app's and BullMQ's stamps.
       { onIgnored: (key, reason) => tampered('run record', key, reason) },
     ),
     plans: createPlanStore(redis),
@@ -190,6 +192,7 @@ export async function startAppRuntime(
     slackReady: () => slackReady,
     slackOff: config.slack === undefined,
     clock: () => clockWatch.problem(),
+    now: () => clockWatch.now(),
   };
   const extraRoutes = [
     ...(options.extraRoutes ?? []),
@@ -230,7 +233,12 @@ export async function startAppRuntime(
 }
 
 /** The queues the app feeds: its own notifications and every diagnosis it queues, signed with its key. */
-function appProducers(config: AppConfig, redis: Redis, logger: Logger): ReturnType<typeof createProducers> {
+function appProducers(
+  config: AppConfig,
+  redis: Redis,
+  logger: Logger,
+  now: () => number,
+): ReturnType<typeof createProducers> {
   return createProducers({
     connection: redis,
     clusters: config.clusters,
@@ -238,7 +246,7 @@ function appProducers(config: AppConfig, redis: Redis, logger: Logger): ReturnTy
     // The app's own notifications (alert threads and summaries), signed with its own key.
     signNotify: (job) => signNotify(job, 'app', config.approvalSigningKey),
     // Every diagnosis it queues states who asked, under its approval key: workers run no other.
-    signDiagnose: (job, jobId) => signDiagnoseByApp(job, jobId, config.approvalSigningKey),
+    signDiagnose: (job, jobId) => signDiagnoseByApp(job, jobId, config.approvalSigningKey, now()),
   });
 }
 
