@@ -20,7 +20,7 @@ import { outdatedSealReason, planDigest, SEAL_VERSION, shownDigest } from '../..
 import type { StoredPlan } from '../../queue/plan-store.js';
 import { QueueUnavailableError } from '../../queue/producers.js';
 import { deadlineIn, type Deadline } from '../../queue/deadline.js';
-import { ANSWER_DEADLINE_MS, redisTroubleWords } from '../use-cases/redis-words.js';
+import { ANSWER_DEADLINE_MS, redisTroubleWords, tryAgainWords } from '../use-cases/redis-words.js';
 import type { Requester } from '../actions.js';
 import type { Platform, Rich } from '../model.js';
 import { approversText } from '../use-cases/approvers.js';
@@ -184,9 +184,9 @@ export const REFUSAL_TEXT = {
   notApplied: say`${icon('failed')} The approval could not be turned into a remediation job; nothing was applied, and the plan can be approved again. The failure is logged.`,
   unmarked: say`${icon('refused')} Not applied: an approval recorded for this plan was not given through this app (written into Redis, or given before its approval key changed). Nothing was changed; its approvals were cleared, so approve it again. The refusal is audited.`,
   notQueued: (error: unknown): Rich =>
-    say`${icon('failed')} The remediation queue is unavailable (${redisTroubleWords(error)}); nothing was applied, and the approval was let go. Try again in a minute.`,
+    say`${icon('failed')} The remediation queue is unavailable (${redisTroubleWords(error)}); nothing was applied, and the approval was let go. Please try again ${tryAgainWords(error)}.`,
   notRecorded: (error: unknown): Rich =>
-    say`${icon('failed')} The approval could not be recorded: ${redisTroubleWords(error)}. Nothing was applied. Try again in a minute.`,
+    say`${icon('failed')} The approval could not be recorded: ${redisTroubleWords(error)}. Nothing was applied. Please try again ${tryAgainWords(error)}.`,
 } as const;
 
 /** A claim won: the plan as stored, its approvers, and the claim as recorded (marks, time). */
