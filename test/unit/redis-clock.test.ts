@@ -17,6 +17,7 @@ import type { PlanStore, StoredPlan } from '../../src/queue/plan-store.js';
 import type { DiagnoseJob, NotifyJobInput } from '../../src/queue/schemas.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { createDiagnoseProcessor } from '../../src/worker/diagnose-processor.js';
+import { approvalClaims, signApproval, verifyApproval } from '../../src/trust/approval-signature.js';
 import { testKeys } from '../support/plan-keys.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 
@@ -128,6 +129,43 @@ describe("a worker whose clock is off takes times from Redis's", () => {
       expect(verifyDiagnoseJob(signed, jobId, keys, Date.now() + 40 * MIN).ok).toBe(false);
       expect(verifyDiagnoseJob(signed, jobId, keys, watch.now()).ok).toBe(true);
       expect((await runJob(watch, 0)).collected).toEqual(['web']);
+    } finally {
+      watch.stop();
+    }
+  });
+
+  it('40 min ahead: an approval the app just signed for a 10-min plan verifies by Redis time (by its own clock it expired)', async () => {
+    const watch = await watchWith(40 * MIN);
+    try {
+      const now = Date.now();
+      const approval = signApproval(
+        approvalClaims({
+          planId: 'p1',
+          digest: 'd'.repeat(64),
+          cluster: 'default',
+          planExpiresAt: now + 10 * MIN,
+          approvers: ['U0APPROVER'],
+          channel: 'C1',
+          messageTs: '1.1',
+          now,
+          keyId: testKeys.approval.keyId,
+        }),
+        testKeys.approval.privateKey,
+      );
+      const expected = {
+        planId: 'p1',
+        digest: 'd'.repeat(64),
+        cluster: 'default',
+        channel: 'C1',
+        messageTs: '1.1',
+        approvedBy: ['U0APPROVER'],
+      };
+      const keys = testKeys.approval.publicKeys;
+      expect(verifyApproval(approval, keys, { ...expected, now: Date.now() + 40 * MIN })).toMatchObject({
+        ok: false,
+        expired: true,
+      });
+      expect(verifyApproval(approval, keys, { ...expected, now: watch.now() }).ok).toBe(true);
     } finally {
       watch.stop();
     }
