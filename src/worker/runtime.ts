@@ -92,7 +92,12 @@ function startWriteSide(config: WorkerConfig, logger: Logger) {
   const sealed = sealingPlanStore(createPlanStore(producerConnection), config.planSealKeys);
   // Its results, replies, plans and nonces: on a replica before they count, written
   // again if a failover lost them (also after a restart, with REDIS_WAIT_JOURNAL_DIR).
-  const writeDeps = { notify: producers.enqueueNotify, plans: sealed, redis: producerConnection };
+  const writeDeps = {
+    notify: producers.enqueueNotify,
+    plans: sealed,
+    redis: producerConnection,
+    now: () => clockWatch.now(),
+  };
   // A journal record is replayed with the worker's rights: only its own MAC is replayed.
   const journalKey = journalMacKey(config.planSealKeys.current.secret);
   const replication = startReplicationGuard(producerConnection, config.redis.wait, {
