@@ -81,7 +81,7 @@ export function createMetrics(
     }),
     tamperedRecords: new Counter({
       name: 'rollout_doctor_tampered_records_total',
-      help: 'Redis values that decide where the bot speaks or what it says, found without a valid mark and ignored, by record (alert thread, alert job link, alert thread verdict, root state, root stage, plan stage, teams card, teams person, teams conversation, teams approver). Anything above 0 means someone wrote into Redis.',
+      help: 'Redis values that decide where the bot speaks or what it says, found without a valid mark and ignored, by record (alert thread, alert job link, alert thread verdict, root state, root stage, plan stage, teams card, teams person, teams conversation, teams approver, run record: a run record the app did not write, ahead of the clock, or without or beyond its expiry). Anything above 0 means someone wrote into Redis.',
       labelNames: ['record'] as const,
       registers: [registry],
     }),

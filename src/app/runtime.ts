@@ -129,7 +129,8 @@ export async function startAppRuntime(
 ): Promise<AppRuntime> {
   const redis = createProducerConnection(config.redis.target);
   redis.on('error', (error) => logger.warn({ err: error }, 'redis (producer) error'));
-  const producers = appProducers(config, redis, logger);
+  // Signed until a time in Redis's clock (issue 67.9): the watch below is read at each enqueue.
+  const producers = appProducers(config, redis, logger, () => clockWatch.now());
   const verifyKeys = appNotifyKeys(config, logger);
   const metrics = createMetrics({
     defaults: true,
@@ -163,6 +164,8 @@ export async function startAppRuntime(
       redis,
       (stored) => verifyNotify(stored, verifyKeys),
       config.approvalSigningKey,
+      // Its own clock, not Redis's: the run record's times are the app's and BullMQ's stamps.
+      { onIgnored: (key, reason) => tampered('run record', key, reason) },
     ),
     plans: createPlanStore(redis),
     commandBudget: createCommandBudget(redis, config.commandBudget),
@@ -198,6 +201,7 @@ export async function startAppRuntime(
     slackReady: () => slackReady,
     slackOff: config.slack === undefined,
     clock: () => clockWatch.problem(),
+    now: () => clockWatch.now(),
   };
   const extraRoutes = [
     ...(options.extraRoutes ?? []),
@@ -285,7 +289,12 @@ function moverConnection(config: AppConfig, logger: Logger): Redis {
 }
 
 /** The queues the app feeds: its own notifications and every diagnosis it queues, signed with its key. */
-function appProducers(config: AppConfig, redis: Redis, logger: Logger): ReturnType<typeof createProducers> {
+function appProducers(
+  config: AppConfig,
+  redis: Redis,
+  logger: Logger,
+  now: () => number,
+): ReturnType<typeof createProducers> {
   return createProducers({
     connection: redis,
     clusters: config.clusters,
@@ -293,7 +302,7 @@ function appProducers(config: AppConfig, redis: Redis, logger: Logger): ReturnTy
     // The app's own notifications (alert threads and summaries), signed with its own key.
     signNotify: (job) => signNotify(job, 'app', config.approvalSigningKey),
     // Every diagnosis it queues states who asked, under its approval key: workers run no other.
-    signDiagnose: (job, jobId) => signDiagnoseByApp(job, jobId, config.approvalSigningKey),
+    signDiagnose: (job, jobId) => signDiagnoseByApp(job, jobId, config.approvalSigningKey, now()),
   });
 }
 
@@ -373,10 +382,13 @@ function accessPolicies(
 }
 
 /** A Redis value that steers the bot without a valid mark: a warning and a metric, every time. */
-function tamperReporter(logger: Logger, metrics: Metrics): (record: string, key: string) => void {
-  return (record, key) => {
+function tamperReporter(
+  logger: Logger,
+  metrics: Metrics,
+): (record: string, key: string, reason?: string) => void {
+  return (record, key, reason) => {
     logger.warn(
-      { record, key },
+      { record, key, ...(reason ? { reason } : {}) },
       'a Redis value that steers the bot has no valid mark: ignored (someone wrote into Redis)',
     );
     metrics.tamperedRecords.inc({ record });

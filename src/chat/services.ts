@@ -44,8 +44,13 @@ export interface ChatServices {
   slackReady(): boolean;
   /** No Slack in this install (Teams only): /readyz does not wait for Slack. */
   slackOff?: boolean;
-  /** The app's clock named when it is off beyond the tolerated skew (src/queue/clock-watch.ts). */
+  /**
+   * The app's clock named when it is off beyond the tolerated skew and Redis's clock is
+   * unknown (src/queue/clock-watch.ts).
+   */
   clock?(): string | undefined;
+  /** Now by Redis's clock where known (src/queue/clock-watch.ts): what expiries are kept in (issue 67.9). */
+  now?(): number;
   /** Root messages of approved plans, re-rendered as their outcomes arrive (absent in tests that do not need it). */
   rootStates?: RootStates;
   /**

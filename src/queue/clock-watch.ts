@@ -3,9 +3,17 @@
  * replica and worker talks to, so its TIME is the reference they are compared with.
  * Read at start and every minute; the offset is this clock minus Redis's, less half the
  * round trip's uncertainty. Beyond CLOCK_SKEW_TOLERANCE_MS (src/trust/clock-skew.ts)
- * the process logs it (once, and again when it is back within), its health says so,
- * the metric `rollout_doctor_clock_offset_seconds` shows it, and `problem()` is the
- * sentence a person is answered with instead of running work whose times would be wrong.
+ * the process logs it (once, and again when it is back within) and the metric
+ * `rollout_doctor_clock_offset_seconds` shows it.
+ *
+ * `now()` is Redis's time as this process reckons it (issue 67.9): this clock less the
+ * latest offset, so the expiries and leases a process writes or checks across processes
+ * agree even where its own clock is off, and a skewed worker keeps working. A reading
+ * counts while it is fresh (younger than three periods); without one Redis's clock is
+ * unknown, `now()` is this clock, and a clock last seen beyond the tolerance makes
+ * `problem()` the sentence a person is answered with (and health shows) instead of
+ * running work whose times would be wrong. A step of this clock between two readings
+ * shows in `now()` until the next reading (a minute at most).
  */
 import type { Redis } from 'ioredis';
 import { CLOCK_SKEW_TOLERANCE_MS, offsetWords } from '../trust/clock-skew.js';
@@ -43,10 +51,18 @@ export function beyondTolerance(reading: ClockReading): boolean {
 export interface ClockWatch {
   /** The latest reading; undefined until Redis answered TIME once. */
   reading(): ClockReading | undefined;
-  /** The clock named for a person (and /readyz) when it is off beyond the tolerance; undefined otherwise. */
+  /** Now by Redis's clock (ms) while a reading is fresh; this clock otherwise. */
+  now(): number;
+  /**
+   * The clock named for a person (and /readyz) when it is off beyond the tolerance and
+   * Redis's clock is unknown (no fresh reading to take times from); undefined otherwise.
+   */
   problem(): string | undefined;
   stop(): void;
 }
+
+/** How many reading periods a reading stays fresh: a missed TIME or two keeps the offset. */
+const FRESH_PERIODS = 3;
 
 /**
  * @param who how the process names itself ("this worker", "the app").
@@ -68,22 +84,28 @@ export function startClockWatch(
     now?: () => number;
   },
 ): ClockWatch {
+  const local = options.now ?? Date.now;
+  const everyMs = options.everyMs ?? 60_000;
   let latest: ClockReading | undefined;
+  let takenAt = 0;
   let off = false;
+  const fresh = (): ClockReading | undefined =>
+    latest && Math.abs(local() - takenAt) <= FRESH_PERIODS * everyMs ? latest : undefined;
   const read = async (): Promise<void> => {
     let reading: ClockReading;
     try {
-      reading = await readClockOffset(redis, options.now);
+      reading = await readClockOffset(redis, local);
     } catch {
-      return; // Redis away: the last reading stands; health reports Redis itself.
+      return; // Redis away: the last reading stands while fresh; health reports Redis itself.
     }
     latest = reading;
+    takenAt = local();
     options.onReading?.(reading);
     const beyond = beyondTolerance(reading);
     if (beyond && !off)
       options.logger.warn(
         { offsetMs: reading.offsetMs, toleranceMs: CLOCK_SKEW_TOLERANCE_MS },
-        `${options.who}'s clock is ${offsetWords(reading.offsetMs)} Redis's: beyond the ${CLOCK_SKEW_TOLERANCE_MS / 1000} s rollout-doctor tolerates; fix time sync (NTP, chrony) on its node`,
+        `${options.who}'s clock is ${offsetWords(reading.offsetMs)} Redis's: beyond the ${CLOCK_SKEW_TOLERANCE_MS / 1000} s rollout-doctor tolerates; it takes expiry and lease times from Redis's clock meanwhile; fix time sync (NTP, chrony) on its node`,
       );
     if (!beyond && off)
       options.logger.info(
@@ -93,12 +115,16 @@ export function startClockWatch(
     off = beyond;
   };
   void read();
-  const timer = setInterval(() => void read(), options.everyMs ?? 60_000);
+  const timer = setInterval(() => void read(), everyMs);
   timer.unref();
   return {
     reading: () => latest,
+    now() {
+      const reading = fresh();
+      return reading ? local() - reading.offsetMs : local();
+    },
     problem() {
-      if (!latest || !beyondTolerance(latest)) return undefined;
+      if (!latest || !beyondTolerance(latest) || fresh()) return undefined;
       return `${options.who}'s clock is ${offsetWords(latest.offsetMs)} Redis's (more than the ${CLOCK_SKEW_TOLERANCE_MS / 1000} s tolerated): fix time sync (NTP, chrony) on its node`;
     },
     stop: () => clearInterval(timer),

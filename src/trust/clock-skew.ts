@@ -4,7 +4,8 @@
  * a time a worker compares with its own clock, a worker stores a plan until a time the
  * app compares with its clock. Every such check allows CLOCK_SKEW_TOLERANCE_MS either
  * way. Each process compares its clock with Redis's (TIME) at start and every minute
- * (src/queue/clock-watch.ts); beyond the tolerance it says so (log, health, metric) and
+ * (src/queue/clock-watch.ts) and takes these times from Redis's clock (issue 67.9);
+ * beyond the tolerance it says so (log, metric), and where Redis's clock is unknown it
  * answers with the clock, not with "expired" or "tampered" (docs/operations.md, "Clocks").
  */
 

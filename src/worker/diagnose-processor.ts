@@ -54,8 +54,9 @@ export interface DiagnoseDeps {
   verifyJob?: (data: unknown, jobId: string | undefined) => DiagnoseVerdict;
   audit?: Audit;
   /**
-   * This worker's clock named for a person when it is off beyond the tolerated skew
-   * (src/queue/clock-watch.ts); undefined while it is in step. Absent: not watched.
+   * This worker's clock named for a person when it is off beyond the tolerated skew and
+   * Redis's clock is unknown (src/queue/clock-watch.ts); undefined while it is in step or
+   * corrected by Redis's clock. Absent: not watched.
    */
   clock?: () => string | undefined;
   /**

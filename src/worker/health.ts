@@ -28,7 +28,7 @@ export interface HealthCheck {
   writable?: () => Promise<unknown>;
   /** How long a PING may take (default 2 s). */
   pingTimeoutMs?: number;
-  /** This process's clock named when it is off beyond the tolerated skew (src/queue/clock-watch.ts); /readyz waits for it. */
+  /** This process's clock named when it is off beyond the tolerated skew and Redis's clock is unknown (src/queue/clock-watch.ts); /readyz waits for it. */
   clock?: () => string | undefined;
   /** The worker's Prometheus metrics (`GET /metrics`, text format); absent: not served. */
   metrics?: () => Promise<string>;

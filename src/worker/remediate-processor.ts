@@ -59,7 +59,7 @@ export interface RemediateDeps {
    * error when it cannot tell. Checked before the cluster is written; absent: not checked.
    */
   holds?: (job: Job<RemediateJob>, token: string) => Promise<void>;
-  /** This worker's clock named for a person when it is off beyond the tolerated skew; absent: not watched. */
+  /** This worker's clock named for a person when it is off beyond the tolerated skew and Redis's clock is unknown; absent: not watched. */
   clock?: () => string | undefined;
 }
 

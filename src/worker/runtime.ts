@@ -69,6 +69,16 @@ function startWriteSide(config: WorkerConfig, logger: Logger) {
     maxRetriesPerRequest: 3,
   });
   producerConnection.on('error', (error) => logger.warn({ err: error }, 'redis (notify producer) error'));
+  const metrics = createMetrics();
+  // This worker's clock against Redis's (issue 53.4): expiries and leases are taken from
+  // Redis's clock (issue 67.9); only where that is unknown does a clock beyond the
+  // tolerated skew answer with itself.
+  const clockWatch = startClockWatch(producerConnection, {
+    who: 'this worker',
+    logger,
+    onReading: (reading) => metrics.clockOffset.set(reading.offsetMs / 1000),
+  });
+  const clock = (): string | undefined => clockWatch.problem();
   const producers = createProducers({
     connection: producerConnection,
     clusters: [config.cluster],
@@ -76,13 +86,18 @@ function startWriteSide(config: WorkerConfig, logger: Logger) {
     // Results, progress and outcomes carry this worker fleet's signature: the app posts nothing else as them.
     signNotify: (job) => signNotify(job, 'worker', config.notifySigningKey),
     // The early warning's diagnoses: marked as the workers' own (seal key).
-    signDiagnose: (job, jobId) => signDiagnoseByWorker(job, jobId, config.planSealKeys),
+    signDiagnose: (job, jobId) => signDiagnoseByWorker(job, jobId, config.planSealKeys, clockWatch.now()),
   });
   // Every plan this worker stores (diagnosis plans, undo plans) carries its seal.
   const sealed = sealingPlanStore(createPlanStore(producerConnection), config.planSealKeys);
   // Its results, replies, plans and nonces: on a replica before they count, written
   // again if a failover lost them (also after a restart, with REDIS_WAIT_JOURNAL_DIR).
-  const writeDeps = { notify: producers.enqueueNotify, plans: sealed, redis: producerConnection };
+  const writeDeps = {
+    notify: producers.enqueueNotify,
+    plans: sealed,
+    redis: producerConnection,
+    now: () => clockWatch.now(),
+  };
   // A journal record is replayed with the worker's rights: only its own MAC is replayed.
   const journalKey = journalMacKey(config.planSealKeys.current.secret);
   const replication = startReplicationGuard(producerConnection, config.redis.wait, {
@@ -107,15 +122,8 @@ function startWriteSide(config: WorkerConfig, logger: Logger) {
     approvalKeys: config.approvalPublicKeys,
     redis: producerConnection,
     onNonce: writes.nonce,
+    now: () => clockWatch.now(),
   });
-  const metrics = createMetrics();
-  // This worker's clock against Redis's: beyond the tolerated skew it answers with it (issue 53.4).
-  const clockWatch = startClockWatch(producerConnection, {
-    who: 'this worker',
-    logger,
-    onReading: (reading) => metrics.clockOffset.set(reading.offsetMs / 1000),
-  });
-  const clock = (): string | undefined => clockWatch.problem();
   return {
     producerConnection,
     producers,
@@ -138,8 +146,10 @@ function startQueueWorkers(
   side: ReturnType<typeof startWriteSide>,
   options: { lockDurationMs?: number; stalledIntervalMs?: number },
 ) {
-  const { plans, writes, producerConnection, trust, metrics, outbox, clock } = side;
-  const common = { plans, planTtlMs: config.planTtlSeconds * 1000, notify: writes.notify, logger };
+  const { plans, writes, producerConnection, trust, metrics, outbox, clock, clockWatch } = side;
+  // Every time a job checks or writes is Redis's (issue 67.9).
+  const now = (): number => clockWatch.now();
+  const common = { plans, planTtlMs: config.planTtlSeconds * 1000, notify: writes.notify, logger, now };
   const connection = createWorkerConnection(config.redis.target);
   connection.on('error', (error) => logger.warn({ err: error }, 'redis (worker) error'));
   const workerOptions = {
@@ -154,7 +164,12 @@ function startQueueWorkers(
       ...cluster,
       ...common,
       verifyJob: (data, jobId) =>
-        verifyDiagnoseJob(data, jobId, { approval: config.approvalPublicKeys, seal: config.planSealKeys }),
+        verifyDiagnoseJob(
+          data,
+          jobId,
+          { approval: config.approvalPublicKeys, seal: config.planSealKeys },
+          now(),
+        ),
       audit: createAudit(logger),
       clock,
       withdrawn: (request) => isWithdrawn(producerConnection, request),

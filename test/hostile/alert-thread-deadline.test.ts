@@ -1,14 +1,16 @@
 /**
  * An alert thread ends in an answer too (issue 41.3). Its root says "rollout-doctor is
- * diagnosing; the result follows in this thread"; a Redis writer pins the run record of
- * the alert's diagnose job (a run number no real run reaches, so every genuine
- * notification of the run counts as stale and never reaches the thread). Within the run
+ * diagnosing; the result follows in this thread"; a Redis writer pins the alert's
+ * diagnose job as active under a lock that never expires (no worker takes it, so no
+ * result ever reaches the thread). Within the run
  * deadline (ROLLOUT_DOCTOR_RUN_DEADLINE_SECONDS) a reply in the thread says the
  * diagnosis could not finish, audited as `unfinished` (planId 'alert'); a thread whose
  * result came is marked answered by the app and gets no such reply. Real app, worker,
  * Redis, simulator and Slack stand-in.
  */
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { diagnoseJobId } from '../../src/queue/job-ids.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
@@ -101,13 +103,27 @@ describe('an alert thread whose diagnosis cannot finish ends in an answer', () =
     );
   });
 
-  it('a pinned run record: the thread is told it could not finish within the deadline, audited', async () => {
+  it('a pinned job: the thread is told it could not finish within the deadline, audited', async () => {
+    // The alert's job pinned as active under a lock that never expires: no worker takes
+    // it. (A pinned run record no longer silences a run since issue 67.8.)
     const jobId = diagnoseJobId('vision', PINNED);
-    await redis.hset(redisKeys.run('default', jobId).run, {
-      run: String(Number.MAX_SAFE_INTEGER),
-      seq: '0',
-      final: '0',
+    const queue = new Queue(diagnoseQueueName('default'), { connection: redis, prefix: QUEUE_PREFIX });
+    const jobKey = queue.toKey(jobId);
+    await redis.hset(jobKey, {
+      name: 'deployment',
+      data: JSON.stringify({
+        mode: 'deployment',
+        cluster: 'default',
+        target: { kind: 'Deployment', namespace: 'vision', name: PINNED },
+        requestedBy: 'ALERTMANAGER',
+      }),
+      opts: '{}',
+      timestamp: String(Date.now()),
+      processedOn: String(Date.now()),
     });
+    await redis.lpush(queue.toKey('active'), jobId);
+    await redis.set(`${jobKey}:lock`, 'pinned');
+    await queue.close();
     await fire(PINNED);
     const ts = await rootOf(PINNED);
     const told = await h.slack.waitFor(

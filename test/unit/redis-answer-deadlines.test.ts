@@ -29,7 +29,8 @@ import type { DiagnoseJob } from '../../src/queue/schemas.js';
 import { isWithdrawn } from '../../src/queue/withdrawn.js';
 import { createDiagnoseProcessor } from '../../src/worker/diagnose-processor.js';
 import { fillRedis, startRedisPartition, type RedisPartition } from '../support/redis-faults.js';
-import { startRedis, type TestRedis } from '../support/redis.js';
+import { freePort, startRedis, type TestRedis } from '../support/redis.js';
+import { REFUSAL_TEXT } from '../../src/chat/approvals/approve.js';
 import { waitUntil } from '../support/wait.js';
 import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 import { discardLogger, httpServerPerTest } from '../support/http-test-server.js';
@@ -192,7 +193,7 @@ describe('a Redis that stalls', () => {
     link.heal();
     expect(took).toBeLessThan(1_500);
     expect(plainText(refusal ?? [])).toMatch(
-      /^Not started: the queue is unavailable right now \(the command budget could not be read: Redis did not answer in time\)\. Nothing was started; please try again in a minute\.$/,
+      /^Not started: the queue is unavailable right now \(the command budget could not be read: Redis did not answer in time\)\. Nothing was started; please try again in a few seconds\.$/,
     );
     expect(audited).toEqual([expect.objectContaining({ reason: 'budget-unread', user: 'U1' })]);
   });
@@ -207,7 +208,7 @@ describe('a Redis that stalls', () => {
     );
     link.heal();
     expect(plainText(refusal ?? [])).toMatch(
-      /^Not recorded: .*\. Nothing was applied; please try again in a minute\.$/,
+      /^Not recorded: .*\. Nothing was applied; please try again in a few seconds\.$/,
     );
   });
 });
@@ -227,6 +228,8 @@ describe('a full Redis (maxmemory, noeviction)', () => {
       const { services } = budgetServices();
       const refusal = await spendBudget(services, { user: 'U2', channel: 'C2', entry: 'diagnose' });
       expect(plainText(refusal ?? [])).toContain('Redis is full and refuses writes (out of memory)');
+      // A full Redis waits for someone to free memory: not a few seconds' failover.
+      expect(plainText(refusal ?? [])).toMatch(/please try again in a minute\.$/);
       await expect(
         producers.enqueueDiagnose(job('full'), { deadline: deadlineIn(2_000) }),
       ).rejects.toMatchObject({
@@ -240,5 +243,30 @@ describe('a full Redis (maxmemory, noeviction)', () => {
       await full.release();
     }
     expect((await rawRequest(url, 'GET /readyz HTTP/1.1\r\nHost: x')).status).toBe(200);
+  });
+});
+
+describe('an approval press Redis cannot take during a failover (issue 67.9)', () => {
+  it('says "please try again in a few seconds": unreachable, read-only or stalled; a full Redis "in a minute"', async () => {
+    // A Redis that is not there (the master gone, Sentinel not yet switched): the real error.
+    const gone = createProducerConnection(`redis://127.0.0.1:${await freePort()}`);
+    gone.on('error', () => undefined);
+    const unreachable = await gone.get('rd:plan:p1').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    gone.disconnect();
+    expect(redisTrouble(unreachable)).toBe('unreachable');
+    const readOnly = new Error("READONLY You can't write against a read only replica.");
+    const stalled = new Error('record the approval: Redis did not answer within 2000 ms');
+    for (const error of [unreachable, readOnly, stalled]) {
+      expect(plainText(REFUSAL_TEXT.notRecorded(error))).toMatch(
+        /^The approval could not be recorded: .*\. Nothing was applied\. Please try again in a few seconds\.$/,
+      );
+      expect(plainText(REFUSAL_TEXT.notQueued(error))).toMatch(/Please try again in a few seconds\.$/);
+    }
+    expect(plainText(REFUSAL_TEXT.notRecorded(new Error('OOM command not allowed')))).toMatch(
+      /Please try again in a minute\.$/,
+    );
   });
 });

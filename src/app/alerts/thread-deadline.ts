@@ -1,8 +1,8 @@
 /**
  * An alert thread ends in an answer too (issue 41.3): its root message says "rollout-doctor
  * is diagnosing; the result follows in this thread", and a run that never ends (a
- * worker that died mid-run, a job or run record pinned in Redis so that the run's
- * notifications count as stale and never reach the thread) would leave it saying so
+ * worker that died mid-run, a job pinned in Redis as active under a lock that never
+ * expires, so that no result ever reaches the thread) would leave it saying so
  * forever. From the moment the app opens the thread, the run deadline
  * (ROLLOUT_DOCTOR_RUN_DEADLINE_SECONDS, ../run-deadline.ts) watches it: with no result
  * posted in the thread by then, a reply says the diagnosis could not finish and the

@@ -20,7 +20,7 @@ import { outdatedSealReason, planDigest, SEAL_VERSION, shownDigest } from '../..
 import type { StoredPlan } from '../../queue/plan-store.js';
 import { QueueUnavailableError } from '../../queue/producers.js';
 import { deadlineIn, type Deadline } from '../../queue/deadline.js';
-import { ANSWER_DEADLINE_MS, redisTroubleWords } from '../use-cases/redis-words.js';
+import { ANSWER_DEADLINE_MS, redisTroubleWords, tryAgainWords } from '../use-cases/redis-words.js';
 import type { Requester } from '../actions.js';
 import type { Platform, Rich } from '../model.js';
 import { approversText } from '../use-cases/approvers.js';
@@ -112,7 +112,12 @@ interface Services {
   logger: Logger;
   /** As ChatServices.replication: WAIT for the replicas, and the redo of lost writes. */
   replication?: ReplicationGuard | undefined;
+  /** As ChatServices.now: Redis's time, which plan expiries and approvals are in (issue 67.9). */
+  now?: (() => number) | undefined;
 }
+
+/** Now as the expiries this app checks and signs are kept: Redis's time where known. */
+const nowOf = (services: Pick<Services, 'now'>): number => services.now?.() ?? Date.now();
 
 /** A refusal as one value: the audit line's reason and detail, and what the clicker reads. */
 interface Refusal {
@@ -179,9 +184,9 @@ export const REFUSAL_TEXT = {
   notApplied: say`${icon('failed')} The approval could not be turned into a remediation job; nothing was applied, and the plan can be approved again. The failure is logged.`,
   unmarked: say`${icon('refused')} Not applied: an approval recorded for this plan was not given through this app (written into Redis, or given before its approval key changed). Nothing was changed; its approvals were cleared, so approve it again. The refusal is audited.`,
   notQueued: (error: unknown): Rich =>
-    say`${icon('failed')} The remediation queue is unavailable (${redisTroubleWords(error)}); nothing was applied, and the approval was let go. Try again in a minute.`,
+    say`${icon('failed')} The remediation queue is unavailable (${redisTroubleWords(error)}); nothing was applied, and the approval was let go. Please try again ${tryAgainWords(error)}.`,
   notRecorded: (error: unknown): Rich =>
-    say`${icon('failed')} The approval could not be recorded: ${redisTroubleWords(error)}. Nothing was applied. Try again in a minute.`,
+    say`${icon('failed')} The approval could not be recorded: ${redisTroubleWords(error)}. Nothing was applied. Please try again ${tryAgainWords(error)}.`,
 } as const;
 
 /** A claim won: the plan as stored, its approvers, and the claim as recorded (marks, time). */
@@ -296,7 +301,7 @@ export async function approve(
     deployment: stored.plan.target.name,
   };
   const decision = await policy.check(user, scope);
-  const early = refusalBeforeRecording(click, stored, decision, Date.now(), personOf(policy));
+  const early = refusalBeforeRecording(click, stored, decision, nowOf(services), personOf(policy));
   if (early === 'expired') {
     audit.record({ action: 'refusal', ...where, user, reason: 'expired' });
     return { kind: 'expired', stored };
@@ -394,7 +399,7 @@ async function recordApproval(
   const mark = approvalMark({ planId, shown, user }, key);
   // Every id of this person: an approval under another of them is theirs already.
   const ids = services.policy.idsOf?.(user) ?? [user];
-  const at = Date.now();
+  const at = nowOf(services);
   let result: Awaited<ReturnType<PlanStore['approve']>>;
   const approving = plans.approve(planId, mark, required, shown, at, ids);
   try {
@@ -516,7 +521,7 @@ async function queueRemediation(
   audit.record({ action: 'approval', ...where, kind: stored.plan.kind, user, result: 'claimed' });
   let job: Parameters<Producers['enqueueRemediate']>[0];
   try {
-    job = remediateJob(click, claimed, key);
+    job = remediateJob(click, claimed, key, nowOf(services));
     await producers.enqueueRemediate(job, { deadline });
   } catch (error) {
     // Whatever refused it (the queue away, a job the schema refuses), the claim made for
@@ -561,6 +566,7 @@ function remediateJob(
   click: ApprovalClick,
   claimed: Claimed,
   key: AppConfig['approvalSigningKey'],
+  now: number,
 ): Parameters<Producers['enqueueRemediate']>[0] {
   const { stored, approvers } = claimed;
   const { planId } = click;
@@ -580,7 +586,7 @@ function remediateJob(
       ...platformTag(recordPlatform(click)),
       channel: click.channel,
       messageTs: click.rootTs,
-      now: Date.now(),
+      now,
       keyId: key.keyId,
     }),
     key.privateKey,

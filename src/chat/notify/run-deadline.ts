@@ -4,9 +4,9 @@
  * result by ROLLOUT_DOCTOR_RUN_DEADLINE_SECONDS after the request, the message says the
  * run could not finish, and the refusal is audited (`unfinished`), each time. A run
  * that never ends (a worker that died mid-run, a job kept "active" under a lock that
- * never expires, or a run record pinned in Redis so that every later notification
- * counts as stale) then leaves no message "joining the run already in progress"
- * forever. Whether a message was answered is read from a record only the app can mark
+ * never expires) then leaves no message "joining the run already in progress" forever.
+ * (A run record pinned in Redis so that every later notification would count as stale
+ * is ignored since issue 67.8: ./run-record.ts.) Whether a message was answered is read from a record only the app can mark
  * (subscriptions.ts, markAnswered), so a Redis writer cannot silence the answer; a
  * result that arrives after the deadline still replaces it.
  *

@@ -17,6 +17,7 @@ import {
 } from '../../platforms/chat-refs.js';
 import { whileRedisAway } from '../../queue/connection.js';
 import { redisScript } from '../../queue/redis-script.js';
+import { distrustOf, dropRunRecord, readRunRecord } from './run-record.js';
 
 /**
  * Which chat messages (Slack or Teams) show which diagnosis run. Several requests for one target
@@ -172,6 +173,17 @@ export interface Subscriptions {
   ): Promise<SubscriberRef[] | null>;
 }
 
+export interface SubscriptionOptions {
+  /**
+   * A run record that may not decide (run-record.ts: unsigned, another run's, ahead of
+   * this clock, without or beyond its expiry) was ignored: `key` and why. The app logs
+   * and counts it (rollout_doctor_tampered_records_total{record="run record"}).
+   */
+  onIgnored?: (key: string, reason: string) => void;
+  /** This clock (ms); Date.now by default. */
+  now?: () => number;
+}
+
 function keys(cluster: string, jobId: string): [string, string, string] {
   const k = redisKeys.run(cluster, jobId);
   return [k.run, k.subscribers, k.delivered];
@@ -305,8 +317,24 @@ export function createSubscriptions(
   redis: Redis,
   verify: (stored: unknown) => NotifyVerdict,
   key: SigningKey,
+  options: SubscriptionOptions = {},
 ): Subscriptions {
   const publicKey = createPublicKey(key.privateKey);
+  const clock = options.now ?? Date.now;
+  /**
+   * Reads the run record that just said "stale" or "answered already" and, when it is
+   * not what the app would have written (run-record.ts), reports it and drops it: true
+   * when the caller should ask again (the record no longer decides).
+   */
+  const ignoredRecord = async (cluster: string, jobId: string): Promise<boolean> => {
+    const [state] = keys(cluster, jobId);
+    const record = await readRunRecord(redis, state);
+    const reason = distrustOf(record, { cluster, jobId, now: clock(), ttlSeconds: TTL_SECONDS, verify });
+    if (reason === undefined) return false;
+    options.onIgnored?.(state, reason);
+    await dropRunRecord(redis, state, record);
+    return true;
+  };
   const toRef = (cluster: string, jobId: string, member: string): SubscriberRef | null =>
     memberRef(publicKey, cluster, jobId, member);
   const refsOf = (cluster: string, jobId: string, members: string[]): SubscriberRef[] =>
@@ -314,13 +342,18 @@ export function createSubscriptions(
   return {
     async subscribe(cluster, jobId, message, addedAt, owner) {
       const [state, subs] = keys(cluster, jobId);
-      const reply = (await scripts.subscribe(
-        redis,
-        [state, subs, ownerKey(message)],
-        memberOf(cluster, jobId, subscriberOf(message, owner), key),
-        String(addedAt),
-        owner ? JSON.stringify(owner) : '',
-      )) as string[];
+      const run = async () =>
+        (await scripts.subscribe(
+          redis,
+          [state, subs, ownerKey(message)],
+          memberOf(cluster, jobId, subscriberOf(message, owner), key),
+          String(addedAt),
+          owner ? JSON.stringify(owner) : '',
+        )) as string[];
+      let reply = await run();
+      // "Answered already" leaves the message out of the run: only a record the app
+      // would have written may say so (a forged one would keep it out of every later run).
+      if (reply[0] === 'final' && (await ignoredRecord(cluster, jobId))) reply = await run();
       const [kind, payload] = reply;
       if ((kind === 'final' || kind === 'progress') && typeof payload === 'string') {
         // Stored by publish below, signed: verified again so a value altered in Redis is
@@ -347,15 +380,12 @@ export function createSubscriptions(
     },
     async finishedSince(cluster, jobId, since) {
       const [state] = keys(cluster, jobId);
-      const [final, finishedAt, payload] = await redis.hmget(state, 'final', 'finishedAt', 'payload');
-      if (final !== '1' || Number(finishedAt) < since || typeof payload !== 'string') return false;
-      const verdict = verify(safeJson(payload));
-      return (
-        verdict.ok &&
-        verdict.job.kind === 'diagnosis-result' &&
-        verdict.job.cluster === cluster &&
-        verdict.job.jobId === jobId
-      );
+      const record = await readRunRecord(redis, state);
+      if (record.final !== '1' || Number(record.finishedAt) < since) return false;
+      // Verified as this run's result, its times and expiry bounded (run-record.ts).
+      const reason = distrustOf(record, { cluster, jobId, now: clock(), ttlSeconds: TTL_SECONDS, verify });
+      if (reason !== undefined) options.onIgnored?.(state, reason);
+      return reason === undefined;
     },
     async ownerOf(message) {
       const raw = await redis.get(ownerKey(message));
@@ -387,17 +417,22 @@ export function createSubscriptions(
       if (mark === null) return false;
       return verifySignature(null, markAnswer(message), publicKey, Buffer.from(mark, 'base64url'));
     },
-    async publish(cluster, jobId, n, now = Date.now()) {
+    async publish(cluster, jobId, n, now = clock()) {
       const [state, subs, done] = keys(cluster, jobId);
-      const reply = (await scripts.publish(
-        redis,
-        [state, subs, done],
-        String(n.runTs),
-        String(n.seq),
-        n.final ? '1' : '0',
-        JSON.stringify(n.signed),
-        String(now),
-      )) as string[] | null;
+      const run = async () =>
+        (await scripts.publish(
+          redis,
+          [state, subs, done],
+          String(n.runTs),
+          String(n.seq),
+          n.final ? '1' : '0',
+          JSON.stringify(n.signed),
+          String(now),
+        )) as string[] | null;
+      let reply = await run();
+      // Stale: only against a record the app would have written (a pinned one would make
+      // every later run of the workload stale).
+      if (reply === null && (await ignoredRecord(cluster, jobId))) reply = await run();
       if (reply === null) return null;
       return refsOf(cluster, jobId, reply);
     },

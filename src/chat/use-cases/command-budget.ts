@@ -23,7 +23,7 @@ import type { AppConfig } from '../../config/environment.js';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../metrics.js';
 import { deadlineIn, type Deadline } from '../../queue/deadline.js';
-import { ANSWER_DEADLINE_MS, redisTroubleWords } from './redis-words.js';
+import { ANSWER_DEADLINE_MS, redisTroubleWords, tryAgainWords } from './redis-words.js';
 
 export interface CommandBudgetLimits {
   perUser: number;
@@ -155,8 +155,8 @@ function budgetUnread(
   // "queue is unavailable": the budget lives in the Redis the queue does. A press of
   // Approve or Undo is told what it cares about: nothing was applied.
   if (start.entry === 'approve' || start.entry === 'undo')
-    return say`${icon('failed')} Not recorded: the queue is unavailable right now (the command budget could not be read: ${why}). Nothing was applied; please try again in a minute.`;
-  return say`${icon('failed')} Not started: the queue is unavailable right now (the command budget could not be read: ${why}). Nothing was started; please try again in a minute.`;
+    return say`${icon('failed')} Not recorded: the queue is unavailable right now (the command budget could not be read: ${why}). Nothing was applied; please try again ${tryAgainWords(error)}.`;
+  return say`${icon('failed')} Not started: the queue is unavailable right now (the command budget could not be read: ${why}). Nothing was started; please try again ${tryAgainWords(error)}.`;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Metrics } from '../../metrics.js';
 import type { ReadPolicy } from '../../policy/read-policy.js';
 import type { Producers } from '../../queue/producers.js';
 import { RedisTroubleError, deadlineIn, type Deadline } from '../../queue/deadline.js';
-import { ANSWER_DEADLINE_MS, redisTroubleWords } from './redis-words.js';
+import { ANSWER_DEADLINE_MS, redisTroubleWords, tryAgainWords } from './redis-words.js';
 import type { ReplicationGuard } from '../../queue/replication-guard.js';
 import { appReplay, requeueCommand } from './replays.js';
 import { newRequestId } from '../../queue/withdrawn.js';
@@ -175,7 +175,7 @@ async function enqueue(
     setImmediate(() => services.logger.warn(`queue unavailable: ${error.message}`));
     services.metrics.commands.inc({ command: parsed.kind, outcome: 'queue-unavailable' });
     return privately(
-      say`${icon('failed')} The diagnosis queue is unavailable right now (${redisTroubleWords(error)}). Nothing was started; please try again in a minute.`,
+      say`${icon('failed')} The diagnosis queue is unavailable right now (${redisTroubleWords(error)}). Nothing was started; please try again ${tryAgainWords(error)}.`,
     );
   }
   services.metrics.commands.inc({ command: parsed.kind, outcome: queued.joined ? 'joined' : 'queued' });

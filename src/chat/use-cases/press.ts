@@ -15,7 +15,7 @@ import type { Logger } from '../../logger.js';
 import type { Subscriptions } from '../notify/subscriptions.js';
 import { spendBudget, type CommandBudget } from './command-budget.js';
 import { deadlineIn } from '../../queue/deadline.js';
-import { ANSWER_DEADLINE_MS, redisTroubleWords } from './redis-words.js';
+import { ANSWER_DEADLINE_MS, redisTroubleWords, tryAgainWords } from './redis-words.js';
 import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import type { ChatAction } from '../actions.js';
 import type { PressReply, PressRequest } from '../adapter.js';
@@ -95,7 +95,7 @@ export async function rerun(
   } catch (error) {
     if (!(error instanceof QueueUnavailableError)) throw error;
     return tell(
-      say`${icon('failed')} The diagnosis queue is unavailable right now (${redisTroubleWords(error)}). Nothing was started; try again in a minute.`,
+      say`${icon('failed')} The diagnosis queue is unavailable right now (${redisTroubleWords(error)}). Nothing was started; please try again ${tryAgainWords(error)}.`,
     );
   }
   services.metrics.commands.inc({ command: 'rerun', outcome: 'queued' });

@@ -19,6 +19,15 @@ export function redisTroubleWords(error: unknown): string {
 }
 
 /**
+ * When to press or ask again (issue 67.9): a Sentinel failover (Redis unreachable,
+ * read-only, not answering) is over in seconds; a full Redis waits for someone to free
+ * memory.
+ */
+export function tryAgainWords(error: unknown): string {
+  return redisTrouble(error) === 'full' ? 'in a minute' : 'in a few seconds';
+}
+
+/**
  * The time an answer's Redis calls get before the person is told to try again: Slack
  * waits 3 s for an ack and Teams a few seconds for an invoke's response; the rest of the
  * window is the request's own (signature, parsing, the answer's way back).
