@@ -7,7 +7,12 @@
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } from 'yaml';
 import { z } from 'zod';
 import { KUBECTL_YAML } from './kubectl-yaml.js';
-import { WORKLOAD_KINDS, WORKLOAD_NAMES, type WorkloadKind } from '../diagnosis/workload-ref.js';
+import {
+  titlesPhrase,
+  WORKLOAD_KINDS,
+  WORKLOAD_NAMES,
+  type WorkloadKind,
+} from '../diagnosis/workload-ref.js';
 import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { parseExact } from '../diagnosis/base/quantity.js';
@@ -116,7 +121,7 @@ export function asWorkload(
     return { problem: 'not an object' };
   const object = value as Record<string, unknown>;
   const kind = kindOf(object['apiVersion'], object['kind']);
-  if (!kind) return { problem: 'not a Deployment, DaemonSet, StatefulSet or Argo Rollout' };
+  if (!kind) return { problem: `not a ${titlesPhrase('', 'or')}` };
   if (workloadKind(kind).templateRef && !hasTemplate(object) && rolloutWithRef.safeParse(object).success)
     return {
       problem: `a ${kind} that takes its template from spec.workloadRef, which check does not follow yet`,

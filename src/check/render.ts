@@ -8,7 +8,7 @@
  */
 import { renderEvidence } from '../report/terminal.js';
 import { indent, makeStyle } from '../report/format.js';
-import { typeOfKind } from '../diagnosis/workload-ref.js';
+import { titlesPhrase, typeOfKind } from '../diagnosis/workload-ref.js';
 import { ciSafeLine, cleanText, escapeJsonControls, lineValue } from '../text/clean.js';
 import type { Evidence } from '../diagnosis/finding.js';
 import type { CheckResult } from './check.js';
@@ -102,8 +102,7 @@ export function renderText(report: CheckReport, color = false): string {
     }
   }
   const tally = counts(report.results);
-  if (report.results.length === 0)
-    lines.push('No Deployment, DaemonSet, StatefulSet or Argo Rollout in the manifests.');
+  if (report.results.length === 0) lines.push(`No ${titlesPhrase('', 'or')} in the manifests.`);
   lines.push(
     '',
     `${report.results.length} workload(s): ${tally['never-finishes']} can never finish, ${tally.unknown} not known, ${tally.finishes} will finish, ${tally['no-rollout']} start no rollout${report.others > 0 ? ` (${report.others} other object(s) not judged)` : ''}.`,

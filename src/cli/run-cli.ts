@@ -3,14 +3,14 @@ import { cleanText, errorLineText, quoted } from '../text/clean.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
 import { packageVersion } from './version.js';
 import { PLAN_KEY_HOLDERS } from '../trust/keygen.js';
+import { titlesPhrase } from '../diagnosis/workload-ref.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
 /** Subcommands, loaded on demand so `explain-scheduling` does not pay for the Kubernetes client. */
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
   diagnose: {
-    summary:
-      'explain a stuck rollout or crashing pods of one Deployment, DaemonSet, StatefulSet or Argo Rollout (live or --from-file)',
+    summary: `explain a stuck rollout or crashing pods of one ${titlesPhrase('', 'or')} (live or --from-file)`,
     load: async () => (await import('./commands/diagnose.js')).run,
   },
   'explain-scheduling': {
@@ -27,8 +27,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./commands/serve-admission.js')).run,
   },
   scan: {
-    summary:
-      'list Deployments, DaemonSets, StatefulSets and Argo Rollouts that are stuck or at risk (-n NS or -A)',
+    summary: `list ${titlesPhrase('s', 'and')} that are stuck or at risk (-n NS or -A)`,
     load: async () => (await import('./commands/scan.js')).run,
   },
   apply: {

@@ -9,7 +9,7 @@ import { assembleSnapshot, newestTimestamp } from '../diagnosis/snapshot/dump/as
 import type { KubeObject } from '../diagnosis/k8s.js';
 import { analyze } from '../diagnosis/analyzers/analyze.js';
 import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
-import { WORKLOAD_KINDS, type WorkloadKind } from '../diagnosis/workload-ref.js';
+import { kindsPhrase, WORKLOAD_KINDS, type WorkloadKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { isInteresting, scanEntry, unjudgedWorkload, type ScanReport } from '../kube/read/scan.js';
 import { DumpError } from '../diagnosis/snapshot/dump/dump.js';
@@ -29,7 +29,7 @@ function checkScope(objects: readonly KubeObject[], scope: DumpScope): void {
   const workloads = objects.filter((o) => (WORKLOAD_KINDS as readonly string[]).includes(o.kind ?? ''));
   if (workloads.length === 0)
     throw new DumpError(
-      'holds no Deployment, DaemonSet, StatefulSet or Rollout: nothing to scan (dump them with kubectl get deploy,ds,sts,rollouts,rs,pods,events,nodes -o yaml)',
+      `holds no ${kindsPhrase('', 'or')}: nothing to scan (dump them with kubectl get deploy,ds,sts,rollouts,rs,pods,events,nodes -o yaml)`,
     );
   if (scope.allNamespaces) return;
   const namespace = scope.namespace ?? 'default';

@@ -123,6 +123,13 @@ export function hasObjectsOf<A extends WorkloadApiFields, T extends object>(
   return api.snapshot.object in snapshot;
 }
 
+/** Words in a list: "a, b and c". */
+function phrase(words: readonly string[], last: 'and' | 'or'): string {
+  return words.length <= 1
+    ? (words[0] ?? '')
+    : `${words.slice(0, -1).join(', ')} ${last} ${words.at(-1) ?? ''}`;
+}
+
 /**
  * How a registry's kinds are named and parsed: the kind a TYPE of TYPE/NAME names, as
  * kubectl spells it (any case), TYPE/NAME or NAME split, the kinds in a phrase. Both
@@ -150,10 +157,17 @@ export function workloadVocabulary<L extends WorkloadApiList>(apis: L, defaultKi
     },
     /** "Deployments, DaemonSets, StatefulSets and Rollouts"; `('', 'or')`: "Deployment, … or Rollout". */
     kindsPhrase(plural: 's' | '', last: 'and' | 'or'): string {
-      const words = kinds.map((k) => `${k}${plural}`);
-      return words.length <= 1
-        ? (words[0] ?? '')
-        : `${words.slice(0, -1).join(', ')} ${last} ${words.at(-1) ?? ''}`;
+      return phrase(
+        kinds.map((k) => `${k}${plural}`),
+        last,
+      );
+    },
+    /** As people call them, for help and messages: "Deployments, DaemonSets, StatefulSets and Argo Rollouts". */
+    titlesPhrase(plural: 's' | '', last: 'and' | 'or'): string {
+      return phrase(
+        apis.map((api) => `${api.title}${plural}`),
+        last,
+      );
     },
   };
 }

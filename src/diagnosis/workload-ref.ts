@@ -67,6 +67,13 @@ export function typeOfKind(kind: WorkloadKind): WorkloadType {
 export const kindsPhrase: (plural: 's' | '', last: 'and' | 'or') => string = vocabulary.kindsPhrase;
 
 /**
+ * The kinds as people call them, for help texts and sentences: `titlesPhrase('s', 'and')`
+ * is "Deployments, DaemonSets, StatefulSets and Argo Rollouts", `titlesPhrase('', 'or')`
+ * "Deployment, DaemonSet, StatefulSet or Argo Rollout".
+ */
+export const titlesPhrase: (plural: 's' | '', last: 'and' | 'or') => string = vocabulary.titlesPhrase;
+
+/**
  * TYPE/NAME or NAME as kubectl reads it: the kind (the default one for a bare NAME) and
  * the name, or the TYPE no kind answers to. The name is not checked here.
  *

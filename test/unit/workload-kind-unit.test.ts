@@ -30,6 +30,7 @@ import {
 import {
   kindOfType,
   kindsPhrase,
+  titlesPhrase,
   splitTypeName,
   WORKLOAD_KINDS,
   WORKLOAD_NAMES,
@@ -77,6 +78,10 @@ describe('a fifth kind added to the registry', () => {
     expect(vocabulary.isKind('CloneSet')).toBe(true);
     expect(vocabulary.kindsPhrase('s', 'and')).toBe(
       'Deployments, DaemonSets, StatefulSets, Rollouts and CloneSets',
+    );
+    // The help texts' phrase (titlesPhrase, below) names it too.
+    expect(vocabulary.titlesPhrase('s', 'and')).toBe(
+      'Deployments, DaemonSets, StatefulSets, Argo Rollouts and CloneSets',
     );
     expect(z.enum(vocabulary.kinds).parse('CloneSet')).toBe('CloneSet');
     expectTypeOf<KindOf<typeof FIVE>>().toEqualTypeOf<WorkloadKind | 'CloneSet'>();
@@ -194,5 +199,25 @@ describe("the product's kinds are the registry's", () => {
     expect(workloadGrantProblems(WORKLOAD_APIS, rbac, admission)).toContain(
       "deploy/worker-rbac.yaml: the worker's ClusterRole does not grant patch statefulsets.apps",
     );
+  });
+
+  it('help texts and sentences name the kinds through the registry, never by hand (issue 68.3)', async () => {
+    const { usage } = await import('../../src/cli/run-cli.js');
+    expect(usage()).toContain(`list ${titlesPhrase('s', 'and')} that are stuck`);
+    expect(titlesPhrase('', 'or')).toBe('Deployment, DaemonSet, StatefulSet or Argo Rollout');
+    // No source line (comments aside) spells three kinds in a row itself.
+    const { readdirSync } = await import('node:fs');
+    const byHand =
+      /\b(Deployments?|DaemonSets?|StatefulSets?)(, | and | or )(DaemonSets?|StatefulSets?|Argo Rollouts?|Rollouts?)(, | and | or )/;
+    const files = readdirSync('src', { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const found = files.flatMap((file) =>
+      readFileSync(`src/${file}`, 'utf8')
+        .split('\n')
+        .filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line) && byHand.test(line))
+        .map((line) => `${file}: ${line.trim()}`),
+    );
+    expect(found).toEqual([]);
+    // The check sees what it looks for.
+    expect(byHand.test("'not a Deployment, DaemonSet, StatefulSet or Argo Rollout'")).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import { br, code, join, plain, rich, say, strong, text } from '../rich.js';
 import {
   DEFAULT_WORKLOAD_KIND,
   kindsPhrase,
+  titlesPhrase,
   splitTypeName,
   typeOfKind,
   type WorkloadKind,
@@ -30,7 +31,7 @@ export function usage(command: string): Rich {
     line(' diagnose TYPE/NAME [-n NAMESPACE]', text(': the same, as the command line says it')),
     line(
       ' scan [-n NAMESPACE] [--cluster CLUSTER]',
-      text(': find Deployments, DaemonSets, StatefulSets and Argo Rollouts that are stuck or at risk'),
+      text(`: find ${titlesPhrase('s', 'and')} that are stuck or at risk`),
     ),
     line(' help', text(': this message')),
     say`\nNAMESPACE defaults to ${code('default')}; ${code('scan')} without ${code('-n')} scans every namespace.`,

@@ -22,12 +22,13 @@ import { checkNamespace, clusterOptions, parseCommandArgs, wantsHelp } from '../
 import { EXIT, readAllWithin, UsageError, type CliIo } from '../io.js';
 import { packageVersion } from '../version.js';
 import { quoted } from '../../text/clean.js';
+import { titlesPhrase } from '../../diagnosis/workload-ref.js';
 
 const HELP = `Usage: rollout-doctor check -f PATH [-f PATH...] [-n NAMESPACE] [--context C] [--kubeconfig F]
                              [--from-file DUMP] [-o text|json|sarif] [--allow-unknown]
                              [--baseline FILE] [--warn CODE...]
 
-Before you apply: for every Deployment, DaemonSet, StatefulSet and Argo Rollout in the
+Before you apply: for every ${titlesPhrase('', 'and')} in the
 manifests, says whether applying them starts a rollout (a new object, or a change to the
 pod template) and whether that rollout will finish in the cluster as it is now, with the
 manifest's own strategy. For a rollout that can never finish it prints the manifest

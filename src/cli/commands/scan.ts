@@ -4,7 +4,7 @@
  * found, 1 something found, 2 bad arguments, 3 cluster unreachable or forbidden,
  * 4 internal error.
  */
-import { kindsPhrase, typeOfKind } from '../../diagnosis/workload-ref.js';
+import { kindsPhrase, titlesPhrase, typeOfKind } from '../../diagnosis/workload-ref.js';
 import { ciSafeText, cleanText, escapeJsonControls } from '../../text/clean.js';
 import { table } from '../../report/format.js';
 import { checkNamespace, clusterOptions, outputFormat, parseCommandArgs, wantsHelp } from '../args.js';
@@ -13,7 +13,7 @@ import type { ScanReport } from '../../kube/read/scan.js';
 
 const HELP = `Usage: rollout-doctor scan [-n NAMESPACE | -A] [--context C] [--kubeconfig F] [--from-file DUMP] [-o text|json]
 
-Lists workloads (Deployments, DaemonSets, StatefulSets, Argo Rollouts where installed)
+Lists workloads (${titlesPhrase('s', 'and')}; a kind the cluster does not serve is skipped)
 whose rollout is stuck, and those whose next rollout would deadlock (a surging strategy
 on a scarce resource with no spare on the eligible nodes).
   -n, --namespace       namespace to scan (default: the context's namespace, else "default")

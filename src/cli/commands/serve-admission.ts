@@ -15,13 +15,14 @@ import { parseSigningKey, type SigningKey } from '../../trust/approval-signature
 import { parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 import { quoted } from '../../text/clean.js';
+import { titlesPhrase } from '../../diagnosis/workload-ref.js';
 
 const HELP = `Usage: rollout-doctor serve-admission --tls-cert FILE --tls-key FILE [--port P]
                                        [--client-ca FILE [--client-name NAME]...] [--probe-port P]
                                        [--kubeconfig F] [--context C] [--budget-ms MS] [--cache-seconds S]
 
 Serves the admission webhook: POST /validate answers AdmissionReviews (admission.k8s.io/v1)
-for Deployments, DaemonSets, StatefulSets and Argo Rollouts. Every request is allowed; one
+for ${titlesPhrase('s', 'and')}. Every request is allowed; one
 that starts a rollout that can never finish gets a warning kubectl, helm and Argo CD print
 (a namespace labelled rollout-doctor.io/admission=refuse gets a refusal instead).
   --port            HTTPS port (default 8443)
