@@ -100,7 +100,7 @@ describe('Approve and Undo: one press, each platform drawing it', () => {
     const slack = await onSlack(expired);
     const teams = await onTeams(expired);
     expect(teams.told).toEqual([
-      'This plan expired. Press Re-run for a fresh diagnosis; nothing was changed.',
+      'This plan expired. Press Re-run for a fresh diagnosis and plan; nothing was changed.',
     ]);
     expect(slack.told).toEqual(teams.told);
     expect(teams.line).toBe(

@@ -14,7 +14,6 @@ import { deadlineIn, type Deadline } from '../../queue/deadline.js';
 import { ANSWER_DEADLINE_MS } from './redis-words.js';
 import { spendApproverBudget } from './command-budget.js';
 import { undoneKind } from '../../remediation/kinds/index.js';
-import { titleOfKind } from '../../diagnosis/workload-ref.js';
 import { chatPlatform, platformOf, platformTag, type ChatPlatform } from '../../platforms/chat-refs.js';
 import { messageTime } from '../../text/time.js';
 import type { ChatAction } from '../actions.js';
@@ -22,11 +21,10 @@ import type { PlanMark, PressReply, PressRequest, StateLineEdit } from '../adapt
 import { icon, say, strong } from '../rich.js';
 import { appReplay } from './replays.js';
 import type { RootRecord } from '../notify/root-store.js';
-import type { StoredPlan } from '../../queue/plan-store.js';
-import type { Rich } from '../model.js';
 import { textMessage } from './command.js';
 import { stateLine, type FixStage } from './outcome.js';
 import { dismiss, planStatus, rerun, type PressServices } from './press.js';
+import { expiredText } from './plan-expired.js';
 import { approvedStage, type KeptStage, type RootStages } from '../notify/root-stage.js';
 
 /** Where an approved message is, as its stage record is keyed. */
@@ -60,13 +58,6 @@ function mark(
 ): PlanMark {
   const { withdrawOthers, summary, stage } = options;
   return { planId, label, line, withdrawOthers, summary: say`${summary}`, ...(stage ? { stage } : {}) };
-}
-
-/** What an expired plan's press says, privately (an Undo says how to revert by hand). */
-export function expiredText(stored: Pick<StoredPlan, 'plan' | 'undoOf'>): Rich {
-  return stored.undoOf === undefined
-    ? say`${icon('expired')} This plan expired. Press Re-run for a fresh diagnosis; nothing was changed.`
-    : say`${icon('expired')} This Undo expired (an Undo can be approved for as long as a plan). Nothing was changed. To revert now, apply the exact patch of the undo shown in this reply by hand, after checking that the ${titleOfKind(stored.plan.target.kind)} has not moved on; a Re-run diagnoses afresh and offers no Undo.`;
 }
 
 export async function approvePress(

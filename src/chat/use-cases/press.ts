@@ -22,6 +22,7 @@ import type { PressReply, PressRequest } from '../adapter.js';
 import type { MessageRef } from '../model.js';
 import { icon, mention, plain, say } from '../rich.js';
 import { textMessage } from './command.js';
+import { expiredText } from './plan-expired.js';
 import { approversText } from './approvers.js';
 import { chatPlatform, platformTag } from '../../platforms/chat-refs.js';
 import type { MessageRef as SubscribedRef } from '../notify/subscriptions.js';
@@ -138,7 +139,7 @@ export async function planStatus(
       ? plain(
           'This plan is not approved any more (its last attempt failed and was released). Press Re-run for a fresh message, then approve it there.',
         )
-      : plain('This plan expired. Press Re-run for a fresh diagnosis and plan.'),
+      : expiredText(stored),
   );
 }
 

@@ -208,7 +208,11 @@ describe('plan status button', () => {
     const b = run(planStatusAction(expired.services), buttonClick('U0ANY', PLAN_ID));
     await b.done;
     expect(b.client.chat.postEphemeral).toHaveBeenCalledWith(
-      expect.objectContaining({ text: 'This plan expired. Press Re-run for a fresh diagnosis and plan.' }),
+      expect.objectContaining({
+        text: expect.stringContaining(
+          'This plan expired. Press Re-run for a fresh diagnosis and plan; nothing was changed.',
+        ),
+      }),
     );
   });
 });
