@@ -109,6 +109,21 @@ const FIRST_CONNECTION_MS = 2_000;
  * Wires the app process: fail-fast producer connection, plan store, policy,
  * subscriptions, the Bolt app and the notify consumer.
  */
+/** Root messages' states and stages, signed by the app; a forged one is reported as tampered. */
+function rootStatesOf(
+  redis: Redis,
+  config: AppConfig,
+  tampered: ReturnType<typeof tamperReporter>,
+): ReturnType<typeof createRootStates> {
+  return createRootStates(
+    redis,
+    config.approvalSigningKey,
+    (planId) => tampered('root state', redisKeys.rootState(planId)),
+    (message) => tampered('root stage', redisKeys.rootStage(message)),
+    (planId) => tampered('plan stage', redisKeys.planStage(planId)),
+  );
+}
+
 /** The keys whose notifications the app accepts, each bound to the clusters it may speak for. */
 function appNotifyKeys(config: AppConfig, logger: Logger): ReturnType<typeof notifyKeys> {
   warnUnboundNotifyKeys(config, logger);
@@ -169,13 +184,7 @@ export async function startAppRuntime(
     ),
     plans: createPlanStore(redis),
     commandBudget: createCommandBudget(redis, config.commandBudget),
-    rootStates: createRootStates(
-      redis,
-      config.approvalSigningKey,
-      (planId) => tampered('root state', redisKeys.rootState(planId)),
-      (message) => tampered('root stage', redisKeys.rootStage(message)),
-      (planId) => tampered('plan stage', redisKeys.planStage(planId)),
-    ),
+    rootStates: rootStatesOf(redis, config, tampered),
     policy: approval,
     readPolicy,
     // Run delivery, outcomes, deadlines and alert threads speak through these (Teams joins below).

@@ -84,7 +84,8 @@ export function startClockWatch(
     now?: () => number;
   },
 ): ClockWatch {
-  const local = options.now ?? Date.now;
+  // Date.now looked up at each call: a clock a test moves (vi.spyOn) moves this one too.
+  const local = options.now ?? ((): number => Date.now());
   const everyMs = options.everyMs ?? 60_000;
   let latest: ClockReading | undefined;
   let takenAt = 0;

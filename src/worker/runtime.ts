@@ -147,8 +147,9 @@ function startQueueWorkers(
   options: { lockDurationMs?: number; stalledIntervalMs?: number },
 ) {
   const { plans, writes, producerConnection, trust, metrics, outbox, clock, clockWatch } = side;
-  // Every time a job checks or writes is Redis's (issue 67.9).
-  const now = (): number => clockWatch.now();
+  // Every time a job checks or writes is Redis's (issue 67.9), unless the cluster's deps
+  // bring a clock (a drill that is minutes later moves it rather than wait them out).
+  const now = cluster.now ?? ((): number => clockWatch.now());
   const common = { plans, planTtlMs: config.planTtlSeconds * 1000, notify: writes.notify, logger, now };
   const connection = createWorkerConnection(config.redis.target);
   connection.on('error', (error) => logger.warn({ err: error }, 'redis (worker) error'));

@@ -309,6 +309,28 @@ function memberRef(
 }
 
 /**
+ * Reads the run record that just said "stale" or "answered already" and, when it is
+ * not what the app would have written (run-record.ts), reports it and drops it: true
+ * when the caller should ask again (the record no longer decides).
+ */
+function recordGuard(
+  redis: Redis,
+  verify: (stored: unknown) => NotifyVerdict,
+  clock: () => number,
+  onIgnored: SubscriptionOptions['onIgnored'],
+): (cluster: string, jobId: string) => Promise<boolean> {
+  return async (cluster, jobId) => {
+    const [state] = keys(cluster, jobId);
+    const record = await readRunRecord(redis, state);
+    const reason = distrustOf(record, { cluster, jobId, now: clock(), ttlSeconds: TTL_SECONDS, verify });
+    if (reason === undefined) return false;
+    onIgnored?.(state, reason);
+    await dropRunRecord(redis, state, record);
+    return true;
+  };
+}
+
+/**
  * @param redis a connection the app already holds (fail-fast producer connection is fine).
  * @param verify checks a stored notification's signature (src/queue/notify-signature.ts).
  * @param key the app's approval key: marks the subscribers it records.
@@ -320,21 +342,8 @@ export function createSubscriptions(
   options: SubscriptionOptions = {},
 ): Subscriptions {
   const publicKey = createPublicKey(key.privateKey);
-  const clock = options.now ?? Date.now;
-  /**
-   * Reads the run record that just said "stale" or "answered already" and, when it is
-   * not what the app would have written (run-record.ts), reports it and drops it: true
-   * when the caller should ask again (the record no longer decides).
-   */
-  const ignoredRecord = async (cluster: string, jobId: string): Promise<boolean> => {
-    const [state] = keys(cluster, jobId);
-    const record = await readRunRecord(redis, state);
-    const reason = distrustOf(record, { cluster, jobId, now: clock(), ttlSeconds: TTL_SECONDS, verify });
-    if (reason === undefined) return false;
-    options.onIgnored?.(state, reason);
-    await dropRunRecord(redis, state, record);
-    return true;
-  };
+  const clock = options.now ?? ((): number => Date.now());
+  const ignoredRecord = recordGuard(redis, verify, clock, options.onIgnored);
   const toRef = (cluster: string, jobId: string, member: string): SubscriberRef | null =>
     memberRef(publicKey, cluster, jobId, member);
   const refsOf = (cluster: string, jobId: string, members: string[]): SubscriberRef[] =>
