@@ -8,7 +8,11 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AdmissionWarningJob } from '../../src/admission/announce.js';
-import { createAnnounceMover, type AnnounceMoverOptions } from '../../src/app/notify/announce-mover.js';
+import {
+  createAnnounceMover,
+  REFUSAL_LINES_PER_MINUTE,
+  type AnnounceMoverOptions,
+} from '../../src/app/notify/announce-mover.js';
 import type { AuditEvent } from '../../src/audit.js';
 import { createLogger } from '../../src/logger.js';
 import { createMetrics } from '../../src/metrics.js';
@@ -115,6 +119,31 @@ describe('moving the webhook’s announcements into the alert lane', () => {
     await announce(job('default'));
     expect(await mover({ counter }).moveOnce()).toBe(1);
     expect(await admin.llen(WAIT)).toBe(1);
+  });
+
+  it('a flood of forged entries is counted, every one, but logs and audits a bounded number of lines a minute', async () => {
+    const metrics = createMetrics();
+    const audited: string[] = [];
+    const audit = {
+      record: (event: AuditEvent) => void audited.push('detail' in event ? String(event.detail) : ''),
+    };
+    const lines: string[] = [];
+    const sink = { write: (line: string) => void lines.push(line) };
+    const counted = createLogger({ level: 'warn', name: 'mover' }, sink);
+    const flood = REFUSAL_LINES_PER_MINUTE + 10;
+    for (let i = 0; i < flood; i += 1) await admin.xadd(STREAM, '*', 'job', `{forged ${i}`);
+    expect(await mover({ counter: metrics.announcementsMoved, audit, logger: counted }).moveOnce()).toBe(
+      flood,
+    );
+    expect(await admin.xlen(STREAM)).toBe(0);
+    expect(
+      await metrics.registry.getSingleMetricAsString('rollout_doctor_admission_announcements_moved_total'),
+    ).toMatch(new RegExp(`outcome="refused",reason="malformed"\\} ${flood}`));
+    // The other arm: up to the bound, each refusal has its lines; the last says the rest are only counted.
+    expect(audited).toHaveLength(REFUSAL_LINES_PER_MINUTE);
+    const refusedLines = lines.filter((l) => l.includes('admission announcement refused'));
+    expect(refusedLines).toHaveLength(REFUSAL_LINES_PER_MINUTE);
+    expect(refusedLines.at(-1)).toContain('further refusals this minute are counted');
   });
 
   it('an app that dies after the add and before the acknowledgement queues it once after its restart', async () => {

@@ -30,6 +30,12 @@ const DEDUP_MS = 10 * 60_000;
 /** An entry another consumer held this long without acknowledging it is taken over. */
 const CLAIM_IDLE_MS = 30_000;
 const BATCH = 50;
+/**
+ * Refusals logged and audited a minute, at most: a flood of forged entries (a stolen
+ * webhook credential can append as fast as Redis takes them) is counted in the metric,
+ * every one, but writes this many lines, then one that says the rest are only counted.
+ */
+export const REFUSAL_LINES_PER_MINUTE = 20;
 /** A consumer idle this long with nothing pending is an app process that is gone. */
 const FORGET_IDLE_MS = 3_600_000;
 
@@ -103,6 +109,20 @@ export function createAnnounceMover(options: AnnounceMoverOptions): AnnounceMove
   const claimIdleMs = options.claimIdleMs ?? CLAIM_IDLE_MS;
   const forgetIdleMs = options.forgetIdleMs ?? FORGET_IDLE_MS;
   let grouped = false;
+  const refusals = { since: 0, lines: 0, unlogged: 0 };
+  /** Whether this refusal gets its lines, and how many went unlogged before it. */
+  const refusalLines = (): { log: boolean; unlogged: number; last: boolean } => {
+    const t = Date.now();
+    if (t - refusals.since >= 60_000) Object.assign(refusals, { since: t, lines: 0 });
+    if (refusals.lines >= REFUSAL_LINES_PER_MINUTE) {
+      refusals.unlogged += 1;
+      return { log: false, unlogged: 0, last: false };
+    }
+    refusals.lines += 1;
+    const unlogged = refusals.unlogged;
+    refusals.unlogged = 0;
+    return { log: true, unlogged, last: refusals.lines === REFUSAL_LINES_PER_MINUTE };
+  };
 
   const ensureGroup = async (): Promise<void> => {
     if (grouped) return;
@@ -142,18 +162,36 @@ export function createAnnounceMover(options: AnnounceMoverOptions): AnnounceMove
       options.counter?.inc({ outcome: 'moved', reason: '' });
     } else {
       options.counter?.inc({ outcome: 'refused', reason: verdict.reason });
-      options.audit?.record({
-        action: 'notification',
-        planId: id,
-        kind: 'admission-warning',
-        queue: stream,
-        outcome: 'tampered',
-        detail: verdict.detail,
-      });
-      options.logger.warn({ entry: id, reason: verdict.detail }, 'admission announcement refused');
+      const lines = refusalLines();
+      if (lines.log) refused(id, verdict, lines);
     }
     // Only now: an app that died before this finds the entry pending again.
     await redis.multi().xack(stream, ANNOUNCE_GROUP, id).xdel(stream, id).exec();
+  };
+
+  const refused = (
+    id: string,
+    verdict: { reason: string; detail: string },
+    lines: { unlogged: number; last: boolean },
+  ): void => {
+    options.audit?.record({
+      action: 'notification',
+      planId: id,
+      kind: 'admission-warning',
+      queue: stream,
+      outcome: 'tampered',
+      detail: verdict.detail,
+    });
+    options.logger.warn(
+      {
+        entry: id,
+        reason: verdict.detail,
+        ...(lines.unlogged > 0 ? { unloggedBefore: lines.unlogged } : {}),
+      },
+      lines.last
+        ? `admission announcement refused; further refusals this minute are counted (rollout_doctor_admission_announcements_moved_total), not logged`
+        : 'admission announcement refused',
+    );
   };
 
   const moveAll = async (entries: Entry[]): Promise<number> => {
