@@ -101,14 +101,14 @@ export function announcementVerdict(
   return { ok: true, signed: data as SignedNotifyJob };
 }
 
-export function createAnnounceMover(options: AnnounceMoverOptions): AnnounceMover {
-  const redis = options.connection;
-  const stream = redisKeys.admissionAnnounce();
-  const consumer = options.consumer ?? `${hostname()}-${process.pid}`;
-  const blockMs = options.blockMs ?? 2_000;
-  const claimIdleMs = options.claimIdleMs ?? CLAIM_IDLE_MS;
-  const forgetIdleMs = options.forgetIdleMs ?? FORGET_IDLE_MS;
-  let grouped = false;
+/**
+ * Logs and audits a refused entry, at most REFUSAL_LINES_PER_MINUTE a minute (the
+ * metric counts them all), the last line saying the rest are only counted.
+ */
+function refusalReporter(
+  options: Pick<AnnounceMoverOptions, 'logger' | 'audit'>,
+  stream: string,
+): (id: string, verdict: { reason: string; detail: string }) => void {
   const refusals = { since: 0, lines: 0, unlogged: 0 };
   /** Whether this refusal gets its lines, and how many went unlogged before it. */
   const refusalLines = (): { log: boolean; unlogged: number; last: boolean } => {
@@ -123,6 +123,46 @@ export function createAnnounceMover(options: AnnounceMoverOptions): AnnounceMove
     refusals.unlogged = 0;
     return { log: true, unlogged, last: refusals.lines === REFUSAL_LINES_PER_MINUTE };
   };
+
+  const refused = (
+    id: string,
+    verdict: { reason: string; detail: string },
+    lines: { unlogged: number; last: boolean },
+  ): void => {
+    options.audit?.record({
+      action: 'notification',
+      planId: id,
+      kind: 'admission-warning',
+      queue: stream,
+      outcome: 'tampered',
+      detail: verdict.detail,
+    });
+    options.logger.warn(
+      {
+        entry: id,
+        reason: verdict.detail,
+        ...(lines.unlogged > 0 ? { unloggedBefore: lines.unlogged } : {}),
+      },
+      lines.last
+        ? `admission announcement refused; further refusals this minute are counted (rollout_doctor_admission_announcements_moved_total), not logged`
+        : 'admission announcement refused',
+    );
+  };
+  return (id, verdict) => {
+    const lines = refusalLines();
+    if (lines.log) refused(id, verdict, lines);
+  };
+}
+
+export function createAnnounceMover(options: AnnounceMoverOptions): AnnounceMover {
+  const redis = options.connection;
+  const stream = redisKeys.admissionAnnounce();
+  const consumer = options.consumer ?? `${hostname()}-${process.pid}`;
+  const blockMs = options.blockMs ?? 2_000;
+  const claimIdleMs = options.claimIdleMs ?? CLAIM_IDLE_MS;
+  const forgetIdleMs = options.forgetIdleMs ?? FORGET_IDLE_MS;
+  let grouped = false;
+  const reportRefusal = refusalReporter(options, stream);
 
   const ensureGroup = async (): Promise<void> => {
     if (grouped) return;
@@ -162,36 +202,10 @@ export function createAnnounceMover(options: AnnounceMoverOptions): AnnounceMove
       options.counter?.inc({ outcome: 'moved', reason: '' });
     } else {
       options.counter?.inc({ outcome: 'refused', reason: verdict.reason });
-      const lines = refusalLines();
-      if (lines.log) refused(id, verdict, lines);
+      reportRefusal(id, verdict);
     }
     // Only now: an app that died before this finds the entry pending again.
     await redis.multi().xack(stream, ANNOUNCE_GROUP, id).xdel(stream, id).exec();
-  };
-
-  const refused = (
-    id: string,
-    verdict: { reason: string; detail: string },
-    lines: { unlogged: number; last: boolean },
-  ): void => {
-    options.audit?.record({
-      action: 'notification',
-      planId: id,
-      kind: 'admission-warning',
-      queue: stream,
-      outcome: 'tampered',
-      detail: verdict.detail,
-    });
-    options.logger.warn(
-      {
-        entry: id,
-        reason: verdict.detail,
-        ...(lines.unlogged > 0 ? { unloggedBefore: lines.unlogged } : {}),
-      },
-      lines.last
-        ? `admission announcement refused; further refusals this minute are counted (rollout_doctor_admission_announcements_moved_total), not logged`
-        : 'admission announcement refused',
-    );
   };
 
   const moveAll = async (entries: Entry[]): Promise<number> => {
