@@ -1,0 +1,88 @@
+/**
+ * One catalogue for every sentence a person reads: each message is keyed and written
+ * once per language as a function of the same typed parameters, so a language that
+ * misses a message, or writes it with other parameters, fails the type check, and a
+ * caller that passes a wrong or missing parameter does too.
+ *
+ * A message returns whatever its surface shows: a string for a terminal or Markdown,
+ * `Rich` (built with chat/rich.ts `say`, which keeps untrusted text as text) for chat.
+ * Parameters that come from the cluster, an alert, a chat or Redis are passed as
+ * parameters, never pasted into a literal, so the surface's escaping applies to them.
+ *
+ * @example
+ *   const words = defineMessages({
+ *     paused: { en: (p: { name: string }) => `${p.name} is paused`,
+ *               ko: (p: { name: string }) => `${p.name} 롤아웃이 일시 중지되어 있습니다` },
+ *   });
+ *   translate(words, 'ko', 'paused', { name })
+ */
+import type { Lang } from './lang.js';
+import { LANGS } from './lang.js';
+
+/** One message in every language, each a function of the same parameters. */
+export type Message<P, R = string> = { readonly [L in Lang]: (params: P) => R };
+
+/** The parameters a message takes. */
+export type ParamsOf<M> = M extends Message<infer P, unknown> ? P : never;
+/** What a message returns. */
+export type ResultOf<M> = M extends Message<never, infer R> ? R : never;
+
+/** Each message's other languages take English's parameters and return what it returns. */
+type Complete<C> = {
+  readonly [K in keyof C]: C[K] extends { readonly en: (params: infer P) => infer R } ? Message<P, R> : never;
+};
+
+/**
+ * A set of messages, checked to be complete in every language. Use one per surface
+ * or area (`postmortem/words.ts`, `report/words.ts`), so each stays small.
+ */
+export function defineMessages<C extends Complete<C>>(catalogue: C): C {
+  return catalogue;
+}
+
+/** Message `key` of `catalogue` in `lang`. */
+export function translate<C extends Record<string, Message<never, unknown>>, K extends keyof C & string>(
+  catalogue: C,
+  lang: Lang,
+  key: K,
+  ...params: object extends ParamsOf<C[K]> ? [] | [ParamsOf<C[K]>] : [ParamsOf<C[K]>]
+): ResultOf<C[K]> {
+  const message = catalogue[key] as unknown as Message<ParamsOf<C[K]>, ResultOf<C[K]>>;
+  return message[lang]((params[0] ?? {}) as ParamsOf<C[K]>);
+}
+
+/**
+ * The messages of `catalogue` bound to one reader's language: `words(lang).paused({ name })`.
+ */
+export function wordsIn<C extends Record<string, Message<never, unknown>>>(
+  catalogue: C,
+  lang: Lang,
+): { readonly [K in keyof C]: (params: ParamsOf<C[K]>) => ResultOf<C[K]> } {
+  const bound: Record<string, (params: unknown) => unknown> = {};
+  for (const key of Object.keys(catalogue)) {
+    const message = catalogue[key] as unknown as Message<unknown, unknown>;
+    bound[key] = (params) => message[lang](params);
+  }
+  return bound as { readonly [K in keyof C]: (params: ParamsOf<C[K]>) => ResultOf<C[K]> };
+}
+
+/** Every catalogue registered for the completeness test (test/unit/i18n-catalogue.test.ts). */
+const REGISTERED = new Map<string, Record<string, Message<never, unknown>>>();
+
+/** Registers `catalogue` under `name` so the test checks it whole in every language. */
+export function registerCatalogue<C extends Record<string, Message<never, unknown>>>(
+  name: string,
+  catalogue: C,
+): C {
+  REGISTERED.set(name, catalogue);
+  return catalogue;
+}
+
+export function registeredCatalogues(): ReadonlyMap<string, Record<string, Message<never, unknown>>> {
+  return REGISTERED;
+}
+
+/** The languages a catalogue entry lacks (a check for catalogues built at run time). */
+export function missingLangs(message: Partial<Record<Lang, unknown>>): Lang[] {
+  return LANGS.filter((lang) => typeof message[lang] !== 'function');
+}
