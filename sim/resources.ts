@@ -391,6 +391,18 @@ export const RESOURCES: readonly ResourceType[] = [
     shortNames: ['hr'],
     crd: true,
   },
+  // Karpenter's NodePools (karpenter.sh/v1, cluster-scoped; pkg/apis/crds/karpenter.sh_nodepools.yaml).
+  {
+    plural: 'nodepools',
+    singular: 'nodepool',
+    kind: 'NodePool',
+    group: 'karpenter.sh',
+    version: 'v1',
+    namespaced: false,
+    categories: ['karpenter'],
+    subresources: ['status'],
+    crd: true,
+  },
   ...INSTALL_RESOURCES,
 ];
 

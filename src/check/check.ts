@@ -4,7 +4,7 @@
  * rollout finish in the cluster as it is now? The answer per object is data (the
  * verdict, the findings with diagnose's codes, the proved fix); renderers are apart.
  */
-import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
+import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
 import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { candidateObject, withAdmissionTolerations } from './candidate.js';
@@ -13,6 +13,7 @@ import { predictRollout, type CheckFinding, type Prediction, type Verdict } from
 import type { CheckSource } from './source.js';
 import type { StrategyFix } from './strategy-fix.js';
 import { templateChanges } from './template-change.js';
+import { withScaleUp } from './scale-up.js';
 import { omittedFields, withStoredFields, type OmittedField } from './stored-fields.js';
 
 export interface CheckItem {
@@ -94,18 +95,17 @@ export async function checkOne(
   const liveTemplate = live.object ? module.podTemplate(live.object).spec : undefined;
   const judge = async (manifest: WorkloadObject): Promise<Prediction> => {
     const candidate = candidateObject(item.kind, manifest, live.object, namespace);
-    const once = async (sample: boolean): Promise<{ prediction: Prediction; sampled: boolean }> => {
+    const once = async (
+      sample: boolean,
+    ): Promise<{ prediction: Prediction; sampled: boolean; snapshot: WorkloadSnapshot }> => {
       const read = await source.snapshot(item.kind, candidate, { sample });
-      return {
-        prediction: predictRollout(withAdmissionTolerations(read.snapshot, liveTemplate)),
-        sampled: read.sampled,
-      };
+      const snapshot = withAdmissionTolerations(read.snapshot, liveTemplate);
+      return { prediction: predictRollout(snapshot), sampled: read.sampled, snapshot };
     };
     const first = await once(true);
     // Finishing on a sample of the nodes proves it for them all; anything else is asked whole.
-    return first.sampled && first.prediction.verdict !== 'finishes'
-      ? (await once(false)).prediction
-      : first.prediction;
+    const whole = first.sampled && first.prediction.verdict !== 'finishes' ? await once(false) : first;
+    return withGrowth(source, whole.snapshot, whole.prediction);
   };
   const kept = (keepUnknown: boolean) =>
     withStoredFields(
@@ -135,6 +135,16 @@ export async function checkOne(
     ...(prediction.reason ? { reason: prediction.reason } : {}),
     ...(prediction.fix ? { fix: prediction.fix } : {}),
   };
+}
+
+/** Where the new pods fit no node there is, whether a node group the cluster can grow would take them (scale-up.ts). */
+async function withGrowth(
+  source: CheckSource,
+  snapshot: WorkloadSnapshot,
+  prediction: Prediction,
+): Promise<Prediction> {
+  if (prediction.verdict !== 'never-finishes' || !source.growth) return prediction;
+  return withScaleUp(snapshot, prediction, await source.growth(), predictRollout);
 }
 
 /** The first template change the manifest writes (or the nearest parent it writes), else its strategy. */

@@ -10,6 +10,9 @@ import { assembleSnapshot, newestTimestamp } from '../diagnosis/snapshot/dump/as
 import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import { WORKLOAD_NAMES, type WorkloadKind } from '../diagnosis/workload-ref.js';
 import { withAllOccupants, type CheckSource } from './source.js';
+import { growthOf, AUTOSCALER_STATUS } from './growth/read.js';
+import type { NodePool } from './growth/node-groups.js';
+import type { Node } from '../diagnosis/k8s.js';
 
 export function dumpSource(objects: readonly KubeObject[]): CheckSource {
   const capturedAt = newestTimestamp([...objects]);
@@ -17,6 +20,19 @@ export function dumpSource(objects: readonly KubeObject[]): CheckSource {
   const same = (o: KubeObject, kind: WorkloadKind, namespace: string, name: string): boolean =>
     o.kind === kind && o.metadata?.name === name && (o.metadata.namespace ?? namespace) === namespace;
   return {
+    growth() {
+      const status = objects.find(
+        (o) =>
+          o.kind === 'ConfigMap' &&
+          o.metadata?.namespace === AUTOSCALER_STATUS.namespace &&
+          o.metadata.name === AUTOSCALER_STATUS.name,
+      );
+      const pools = objects.filter(
+        (o) => o.kind === 'NodePool' && String(o.apiVersion ?? '').startsWith('karpenter.sh/'),
+      ) as unknown as NodePool[];
+      const nodes = objects.filter((o) => o.kind === 'Node') as unknown as Node[];
+      return Promise.resolve(growthOf(status, pools, nodes));
+    },
     live(kind, namespace, name) {
       const found = objects.find((o) => same(o, kind, namespace, name));
       if (found) return Promise.resolve({ object: found as unknown as WorkloadObject });

@@ -36,6 +36,8 @@ import { sampleable, sampleNodes } from './sampling.js';
 import { occupancyCoverage, podReads } from './pod-reads.js';
 import { Lru } from '../lru.js';
 import { mountsClaims } from '../diagnosis/guards/select-guards.js';
+import { readGrowth } from './growth/read.js';
+import type { NodeGrowth } from './growth/node-groups.js';
 
 const PAGE = 500;
 
@@ -99,6 +101,7 @@ export function liveSource(client: KubeClient, options: LiveSourceOptions = {}):
   );
   let nodes: Promise<NodeObjects> | undefined;
   let volumes: Promise<VolumesRead> | undefined;
+  let growth: Promise<NodeGrowth> | undefined;
 
   const namespace = (ns: string): NamespaceRead => {
     let read = namespaces.get(ns);
@@ -147,6 +150,10 @@ export function liveSource(client: KubeClient, options: LiveSourceOptions = {}):
       );
     },
     holds: (ns) => namespaces.has(ns),
+    growth() {
+      growth ??= (nodes ??= readNodes(client, problems)).then((read) => readGrowth(client, read.items));
+      return growth;
+    },
     async live(kind, ns, name): Promise<LiveObject> {
       const read = await namespace(ns).workloads(kind);
       if (read.unknown) return { unknown: read.unknown };

@@ -11,7 +11,7 @@ export interface RuleText {
   full: string;
   /** Markdown: what it means and how to fix it. */
   help: string;
-  level: 'error' | 'warning';
+  level: 'error' | 'warning' | 'note';
 }
 
 /** Where the finding pages live (docs/findings/CODE.md in the repository). */
@@ -77,6 +77,16 @@ export const CHECK_RULES = {
       '**Fix:** give the identity that runs `check` read access to what the message names, or write the field out in the manifest. Where the team accepts the doubt, `--allow-unknown` makes it exit 0.',
     ].join('\n'),
     level: 'warning',
+  },
+  ScaleUpNeeded: {
+    short: 'The rollout finishes only once the cluster adds a node.',
+    full: 'No node there is now can take the new pods, and a node group the cluster autoscaler may grow (or a Karpenter NodePool) would: the rollout waits for that scale-up, usually a few minutes.',
+    help: [
+      'The new pods fit no node the cluster has now. A node group the cluster autoscaler may still grow (below its maximum, healthy, not backing off), or a Karpenter NodePool below its limits, adds a node like the ones it has, and the rollout finishes once it joins. Until then the new pods are Pending (FailedScheduling, then TriggeredScaleUp).',
+      '',
+      '**Fix:** none is needed if waiting for the node is fine; else lower the request, or raise the node group before applying. If the scale-up fails (a cloud quota, no capacity in the zone), the rollout waits until it succeeds.',
+    ].join('\n'),
+    level: 'note',
   },
 } as const satisfies Partial<Record<FindingCode, RuleText>>;
 

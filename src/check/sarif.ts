@@ -106,7 +106,7 @@ export function renderSarif(report: CheckReport, options: SarifOptions): string 
     r.findings.map((f, i) => ({
       ruleId: f.code,
       ruleIndex: ids.indexOf(f.code),
-      level: f.severity === 'critical' ? 'error' : 'warning',
+      level: f.severity === 'critical' ? 'error' : f.severity === 'info' ? 'note' : 'warning',
       // Our words with the values quoted and defanged: the summary embeds names (escaped
       // as a whole, its own words hold nothing to escape but parentheses), the template
       // path is the `# Source:` comment's word as written. The fix's YAML is in properties.

@@ -7,6 +7,7 @@
 import type { Pod } from '../diagnosis/k8s.js';
 import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
 import type { WorkloadKind } from '../diagnosis/workload-ref.js';
+import type { NodeGrowth } from './growth/node-groups.js';
 import { otherPods } from '../diagnosis/workloads/select-workload.js';
 
 export interface LiveObject {
@@ -27,6 +28,11 @@ export interface CheckSource {
     candidate: WorkloadObject,
     options?: { sample?: boolean },
   ): Promise<{ snapshot: WorkloadSnapshot; sampled: boolean }>;
+  /**
+   * The node groups the cluster can grow (growth/), read once and only when a rollout
+   * fits no node there is. Absent: the source cannot say (none is assumed).
+   */
+  growth?(): Promise<NodeGrowth>;
 }
 
 /**

@@ -26,6 +26,8 @@ export const FINDING_CODES = [
   'RolloutPaused',
   // A rollout caught mid-step that the controllers finish by themselves (forward/reconcile.ts).
   'RolloutProgressing',
+  // check: the new pods fit no node now, and a node group the cluster can grow would take them.
+  'ScaleUpNeeded',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 

@@ -17,6 +17,7 @@ const GROUP_PREFIX = {
   policy: '/apis/policy/v1',
   autoscaling: '/apis/autoscaling/v2',
   storage: '/apis/storage.k8s.io/v1',
+  karpenter: '/apis/karpenter.sh/v1',
 } as const;
 
 /** How one resource is reached: its group-version's path, whether it is namespaced, whether it names a discovery document. */
@@ -48,6 +49,10 @@ const OTHER_RESOURCES = {
   storageclasses: { prefix: GROUP_PREFIX.storage, namespaced: false },
   analysisruns: { prefix: GROUP_PREFIX.argocd, namespaced: true },
   namespaces: { prefix: GROUP_PREFIX.core, namespaced: false },
+  // Room the cluster can add (check only, each optional): the cluster autoscaler's status
+  // ConfigMap (kube-system/cluster-autoscaler-status) and Karpenter's NodePools.
+  configmaps: { prefix: GROUP_PREFIX.core, namespaced: true },
+  nodepools: { prefix: GROUP_PREFIX.karpenter, namespaced: false },
   // Dynamic Resource Allocation (read only): who holds which device.
   resourceclaims: { prefix: GROUP_PREFIX.resource, namespaced: true },
   resourceclaimtemplates: { prefix: GROUP_PREFIX.resource, namespaced: true },

@@ -284,7 +284,13 @@ describe('admission webhook in the chart', () => {
       const rules = get(objects, 'ClusterRole')['rules'] as Json[];
       const granted = (verb: string, resource: string): boolean =>
         rules.some((r) => r['verbs'].includes(verb) && r['resources'].includes(resource));
-      const asked = sim.sim.requests.map((r) => `${r.verb} ${r.resource}`);
+      // A list of a group the simulator does not serve (Karpenter's NodePools, no CRD
+      // stored) is recorded by path: the API server authorizes it as that list all the same.
+      const unserved = (path: string): string => {
+        const [, apis, , , plural, extra] = path.split('/');
+        return apis === 'apis' && plural && extra === undefined ? `list ${plural}` : `get ${path}`;
+      };
+      const asked = sim.sim.requests.map((r) => (r.resource ? `${r.verb} ${r.resource}` : unserved(r.path)));
       expect(asked.length).toBeGreaterThan(0);
       expect(asked.filter((a) => !granted(a.split(' ')[0] ?? '', a.split(' ')[1] ?? ''))).toEqual([]);
     } finally {
