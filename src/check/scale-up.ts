@@ -30,8 +30,6 @@ export function withScaleUp(
 ): Prediction {
   if (prediction.verdict !== 'never-finishes') return prediction;
   if (!prediction.findings.some((f) => ROOM_CODES.has(f.code))) return prediction;
-  // A DaemonSet's pod belongs to its node: a new node brings a new pod, not room for an old node's.
-  if (workloadKind(snapshot).pinnedToNodes) return prediction;
   const growable = growth.groups.filter((g) => g.canAdd > 0);
   for (let n = 1; n <= MAX_NEW_NODES; n++) {
     const grown = withNewNodes(snapshot, growable, n);

@@ -158,6 +158,26 @@ describe('check and the room a cluster can add', () => {
     expect(result.findings[0]?.summary).toContain('eks-inference-77aa');
   });
 
+  it('a DaemonSet’s pod belongs to its node: the run forward gives each new node a pod of its own, and the old nodes’ pods still find no room', async () => {
+    sim = await startSimClient(
+      { scenario: full(status(group('eks-gpu-pool-8ac2f1', 2, 5))), controllers: false },
+      'scale-up',
+    );
+    const spec = (tracker(1) as unknown as { spec: { template: object } }).spec;
+    const daemon = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'tracker', namespace: 'vision' },
+      spec: { selector: { matchLabels: { app: 'tracker' } }, template: spec.template },
+    } as unknown as WorkloadObject;
+    const result = await checkOne(
+      { kind: 'DaemonSet', object: daemon, isNew: true },
+      liveSource(sim.client),
+      'vision',
+    );
+    expect(result.verdict).toBe('never-finishes');
+  });
+
   it('no autoscaler and no Karpenter: can never finish', async () => {
     const result = await check(full());
     expect(result.verdict).toBe('never-finishes');
