@@ -93,7 +93,7 @@ export function createMetrics(
     }),
     announcementsMoved: new Counter({
       name: 'rollout_doctor_admission_announcements_moved_total',
-      help: "The app: the admission webhook's announcements taken from rd:admission:announce, by outcome (moved into the alert lane, refused) and reason of a refusal (signature, kind, cluster, malformed). A refusal means a forged entry, or a key or cluster the app is not set up for.",
+      help: "The app: the admission webhook's announcements taken from rd:admission:announce, by outcome (moved into the alert lane, refused, lost) and reason of a refusal (signature, kind, cluster, malformed). A refusal means a forged entry, or a key or cluster the app is not set up for. Lost (reason trimmed): entries removed from the stream before the app read them (an XADD with MAXLEN while the app was behind or stopped, or the webhook's credential used to drop them).",
       labelNames: ['outcome', 'reason'] as const,
       registers: [registry],
     }),

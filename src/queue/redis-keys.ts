@@ -85,4 +85,10 @@ export const redisKeys = {
    * (src/app/notify/announce-mover.ts). The webhook's Redis user touches no other key.
    */
   admissionAnnounce: () => 'rd:admission:announce',
+  /**
+   * The app's account of that stream (announce-mover.ts): entries it handled (moved or
+   * refused), and the entries found gone unread, last seen. Not writable by the webhook.
+   */
+  admissionAnnounceHandled: () => 'rd:admission:announce-handled',
+  admissionAnnounceLost: () => 'rd:admission:announce-lost',
 } as const;

@@ -146,6 +146,37 @@ describe('moving the webhook’s announcements into the alert lane', () => {
     expect(refusedLines.at(-1)).toContain('further refusals this minute are counted');
   });
 
+  it('entries trimmed from the stream before the app read them are counted lost, once across replicas; entries it handles never are', async () => {
+    const metrics = createMetrics();
+    const counter = metrics.announcementsMoved;
+    const lines: string[] = [];
+    const logged = createLogger(
+      { level: 'error', name: 'mover' },
+      { write: (line: string) => void lines.push(line) },
+    );
+    const one = mover({ counter, logger: logged, lossCheckMs: 0 });
+    const two = mover({ counter, logger: logged, lossCheckMs: 0, consumer: 'app-2' });
+    // Handled entries, moved and refused, are never lost.
+    await announce(job('default'));
+    await admin.xadd(STREAM, '*', 'job', '{forged');
+    expect(await one.moveOnce()).toBe(2);
+    expect(await two.moveOnce()).toBe(0);
+    const text = () =>
+      metrics.registry.getSingleMetricAsString('rollout_doctor_admission_announcements_moved_total');
+    expect(await text()).not.toContain('outcome="lost"');
+    expect(lines).toEqual([]);
+    // The webhook's credential drops what is waiting: three announcements, then one more with MAXLEN 0.
+    for (const name of ['a', 'b', 'c']) await announce(job('default', name));
+    await admin.xadd(STREAM, 'MAXLEN', '0', '*', 'job', '{}');
+    expect(await admin.xlen(STREAM)).toBe(0);
+    expect(await one.moveOnce()).toBe(0);
+    expect(await two.moveOnce()).toBe(0);
+    expect(await one.moveOnce()).toBe(0);
+    expect(await text()).toMatch(/outcome="lost",reason="trimmed"\} 4/);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('removed from the stream before the app read them');
+  });
+
   it('an app that dies after the add and before the acknowledgement queues it once after its restart', async () => {
     await announce(job('default', 'a'));
     const crashing: Pick<Producers, 'forwardNotify'> = {

@@ -66,6 +66,8 @@ export interface AnnounceMoverOptions {
   claimIdleMs?: number;
   /** Consumers idle this long with nothing pending are deleted at start (default 1 hour). */
   forgetIdleMs?: number;
+  /** At most one check for entries lost unread this often (default 10 s; lossReporter). */
+  lossCheckMs?: number;
 }
 
 export interface AnnounceMover {
@@ -154,6 +156,61 @@ function refusalReporter(
   };
 }
 
+/** How often a mover compares the stream's count of entries added with those it handled. */
+const LOSS_CHECK_MS = 10_000;
+
+/**
+ * Entries removed from the stream before any app read them: the webhook's XADD trims it
+ * (MAXLEN ~ its bound) while the app is behind or stopped, and its credential may trim it
+ * at will (XADD … MAXLEN 0), which deletes announcements unread and without a trace in
+ * the stream. Redis counts every entry ever added (XINFO STREAM entries-added); the
+ * movers count what they handled (handledKey, with each XDEL), so what is neither handled
+ * nor still in the stream was lost. Each new loss is counted once across app replicas
+ * (SET … GET on lostKey) and logged as an error. A first check with no count yet (an
+ * upgrade, a stream made again) takes the stream as it is for its baseline.
+ */
+function lossReporter(
+  options: Pick<AnnounceMoverOptions, 'connection' | 'logger' | 'counter' | 'lossCheckMs'>,
+  stream: string,
+): (first: boolean) => Promise<void> {
+  const every = options.lossCheckMs ?? LOSS_CHECK_MS;
+  const redis = options.connection;
+  const handledKey = redisKeys.admissionAnnounceHandled();
+  const lostKey = redisKeys.admissionAnnounceLost();
+  let checkedAt = 0;
+  return async (first) => {
+    const t = Date.now();
+    if (!first && t - checkedAt < every) return;
+    checkedAt = t;
+    const [info, handledRaw] = await Promise.all([
+      redis.xinfo('STREAM', stream).then(fieldsOf),
+      redis.get(handledKey),
+    ]);
+    const added = Number(info['entries-added']);
+    const length = Number(info['length']);
+    if (!Number.isFinite(added) || !Number.isFinite(length)) return;
+    const handled = Number(handledRaw);
+    // No count yet, or one from before the stream was made again: start from here.
+    if (handledRaw === null || !Number.isFinite(handled) || handled > added - length) {
+      await redis
+        .multi()
+        .set(handledKey, String(added - length))
+        .set(lostKey, '0')
+        .exec();
+      return;
+    }
+    const lost = added - length - handled;
+    const before = Number(await redis.set(lostKey, String(lost), 'GET'));
+    const fresh = lost - (Number.isFinite(before) ? before : 0);
+    if (fresh <= 0) return;
+    options.counter?.inc({ outcome: 'lost', reason: 'trimmed' }, fresh);
+    options.logger.error(
+      { stream, lost: fresh, lostInAll: lost },
+      'admission announcements removed from the stream before the app read them: trimmed while the app was behind or stopped, or the webhook’s Redis credential used to drop them',
+    );
+  };
+}
+
 export function createAnnounceMover(options: AnnounceMoverOptions): AnnounceMover {
   const redis = options.connection;
   const stream = redisKeys.admissionAnnounce();
@@ -163,6 +220,8 @@ export function createAnnounceMover(options: AnnounceMoverOptions): AnnounceMove
   const forgetIdleMs = options.forgetIdleMs ?? FORGET_IDLE_MS;
   let grouped = false;
   const reportRefusal = refusalReporter(options, stream);
+  const handledKey = redisKeys.admissionAnnounceHandled();
+  const checkLoss = lossReporter(options, stream);
 
   const ensureGroup = async (): Promise<void> => {
     if (grouped) return;
@@ -174,6 +233,7 @@ export function createAnnounceMover(options: AnnounceMoverOptions): AnnounceMove
     }
     grouped = true;
     await forgetGoneConsumers();
+    await checkLoss(true);
   };
 
   // Consumers of app processes gone long ago (a pod's name dies with it), holding nothing.
@@ -204,8 +264,9 @@ export function createAnnounceMover(options: AnnounceMoverOptions): AnnounceMove
       options.counter?.inc({ outcome: 'refused', reason: verdict.reason });
       reportRefusal(id, verdict);
     }
-    // Only now: an app that died before this finds the entry pending again.
-    await redis.multi().xack(stream, ANNOUNCE_GROUP, id).xdel(stream, id).exec();
+    // Only now: an app that died before this finds the entry pending again. Counted in the
+    // same step, so added = handled + still in the stream + lost (lossReporter).
+    await redis.multi().xack(stream, ANNOUNCE_GROUP, id).xdel(stream, id).incr(handledKey).exec();
   };
 
   const moveAll = async (entries: Entry[]): Promise<number> => {
@@ -249,7 +310,9 @@ export function createAnnounceMover(options: AnnounceMoverOptions): AnnounceMove
         BATCH,
       )) as [string, Entry[]];
       if (claimed.length > 0) return await moveAll(claimed);
-      return await moveAll(await read('>', blockMs > 0));
+      const moved = await moveAll(await read('>', blockMs > 0));
+      await checkLoss(false);
+      return moved;
     } catch (error) {
       // The stream or its group was deleted: made again on the next pass.
       if (String((error as Error).message).startsWith('NOGROUP')) grouped = false;
