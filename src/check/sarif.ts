@@ -140,9 +140,14 @@ export function renderSarif(report: CheckReport, options: SarifOptions): string 
  * forbidden): no results, the reason as an error notification.
  */
 export function renderSarifFailure(
-  options: Pick<SarifOptions, 'version'> & { exitCode: number; message: string; context?: string },
+  options: Pick<SarifOptions, 'version'> & {
+    exitCode: number;
+    message: string;
+    /** The cluster or dump the arguments named, so the failure replaces that upload's alerts only. */
+    source?: CheckReport['source'];
+  },
 ): string {
-  const id = automationId({ mode: 'live', context: options.context ?? 'unknown' });
+  const id = automationId(options.source ?? { mode: 'live', context: 'unknown' });
   return jsonText(
     document(options.version, id, Object.keys(CHECK_RULES), [], {
       executionSuccessful: false,

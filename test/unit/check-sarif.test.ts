@@ -219,6 +219,16 @@ describe('check SARIF', () => {
     const sarif = expectIngestible(run.stdout());
     expect(sarif.runs[0].invocations[0].toolExecutionNotifications[0].message.text).toContain('no such file');
     expect(run.stderr()).toContain('no such file');
+    // Its category is the cluster's or the dump's the arguments name, as a judged run's would be.
+    expect(sarif.runs[0].automationDetails.id).toBe('rollout-doctor-check/unknown/');
+    for (const [args, id] of [
+      [['--context', 'prod-eu'], 'rollout-doctor-check/prod-eu/'],
+      [['--from-file=/tmp/dumps/prod.yaml'], 'rollout-doctor-check/dump-prod.yaml/'],
+    ] as const) {
+      const named = fakeIo();
+      await runCli(['check', '-f', '/nonexistent/manifests.yaml', ...args, '-o', 'sarif'], named.io);
+      expect(expectIngestible(named.stdout()).runs[0].automationDetails.id).toBe(id);
+    }
     // Not asked for SARIF: nothing on stdout.
     const plain = fakeIo();
     expect(await runCli(['check', '-f', '/nonexistent/manifests.yaml'], plain.io)).toBe(2);

@@ -127,10 +127,33 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       (error instanceof UsageError || error instanceof ClusterError || error instanceof KubeconfigError)
     )
       io.stdout.write(
-        renderSarifFailure({ version: packageVersion(), exitCode, message: (error as Error).message }),
+        renderSarifFailure({
+          version: packageVersion(),
+          exitCode,
+          message: (error as Error).message,
+          ...sourceNamed(argv),
+        }),
       );
     throw error;
   }
+}
+
+/**
+ * The dump or context the arguments name, read as plainly as `-o sarif` is (the rest may
+ * be wrong): a failed run's SARIF then carries the same category as that cluster's runs,
+ * so its upload replaces that cluster's alerts and no other's.
+ */
+function sourceNamed(argv: readonly string[]): { source?: CheckReport['source'] } {
+  const value = (flag: string): string | undefined => {
+    const i = argv.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+    if (i < 0) return undefined;
+    const arg = argv[i] ?? '';
+    return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[i + 1];
+  };
+  const file = value('--from-file');
+  if (file) return { source: { mode: 'dump', file } };
+  const context = value('--context');
+  return context ? { source: { mode: 'live', context } } : {};
 }
 
 /** `-o sarif` anywhere in the arguments, even where the rest of them are wrong. */
