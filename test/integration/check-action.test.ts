@@ -33,6 +33,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ "$1" = "$EXPECT_IMAGE" ] || { echo "fake docker: image $1" >&2; exit 125; }
+echo run >> "$DOCKER_RUNS"
 [ "$2 $3" = "node /app/dist/src/cli/main.js" ] || { echo "fake docker: entry $2 $3" >&2; exit 125; }
 shift 3
 args=()
@@ -81,21 +82,31 @@ function workspace(name: string): string {
   return ws;
 }
 
-function runStep(ws: string, inputs: Record<string, string>): { status: number | null; out: string } {
+function runStep(
+  ws: string,
+  inputs: Record<string, string>,
+): { status: number | null; out: string; runs: number } {
   const env: Record<string, string> = {
     PATH: `${bin}:${process.env['PATH'] ?? ''}`,
     HOME: dir,
     GITHUB_WORKSPACE: ws,
     REPO,
     EXPECT_IMAGE: action['inputs']['image']['default'] as string,
+    DOCKER_RUNS: join(ws, '.docker-runs'),
   };
+  rmSync(join(ws, '.docker-runs'), { force: true });
   // The runner's expressions: each env entry `${{ inputs.x }}` becomes the input or its default.
   for (const [name, value] of Object.entries(step['env'] as Record<string, string>)) {
     const input = /^\$\{\{ inputs\.([a-z-]+) \}\}$/.exec(value)?.[1] ?? '';
     env[name] = inputs[input] ?? (action['inputs'][input]?.['default'] as string | undefined) ?? '';
   }
   const run = spawnSync('bash', ['-e', '-c', step['run'] as string], { cwd: ws, env, encoding: 'utf8' });
-  return { status: run.status, out: `${run.stdout}${run.stderr}` };
+  const runs = existsSync(join(ws, '.docker-runs')) ? readFileSync(join(ws, '.docker-runs'), 'utf8') : '';
+  return {
+    status: run.status,
+    out: `${run.stdout}${run.stderr}`,
+    runs: runs.split('\n').filter(Boolean).length,
+  };
 }
 
 describe('the GitHub Action', () => {
@@ -104,6 +115,8 @@ describe('the GitHub Action', () => {
     const failed = runStep(ws, { path: 'k8s', 'from-file': 'cluster.yaml' });
     expect(failed.out).toContain('CAN NEVER FINISH');
     expect(failed.status).toBe(1);
+    // One run reads the cluster once, for the log and the SARIF file both.
+    expect(failed.runs).toBe(1);
     const sarif = JSON.parse(readFileSync(join(ws, 'rollout-doctor.sarif'), 'utf8')) as Json;
     const result = sarif['runs'][0]['results'][0] as Json;
     expect(result['ruleId']).toBe('RolloutSurgeDeadlock');

@@ -11,7 +11,7 @@ import { checkAll, type CheckItem } from '../../check/check.js';
 import type { CheckSource } from '../../check/source.js';
 import { ManifestError, type ManifestSet } from '../../check/manifests.js';
 import { readManifests } from '../../check/manifest-files.js';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { fails, parseBaseline, withAcceptance, type Baseline } from '../../check/acceptance.js';
 import { FINDING_CODES, type FindingCode } from '../../diagnosis/finding.js';
 import { renderJson, renderText, type CheckReport } from '../../check/render.js';
@@ -26,7 +26,7 @@ import { titlesPhrase } from '../../diagnosis/workload-ref.js';
 
 const HELP = `Usage: rollout-doctor check -f PATH [-f PATH...] [-n NAMESPACE] [--context C] [--kubeconfig F]
                              [--from-file DUMP] [-o text|json|sarif] [--allow-unknown]
-                             [--baseline FILE] [--warn CODE...]
+                             [--baseline FILE] [--warn CODE...] [--sarif FILE]
 
 Before you apply: for every ${titlesPhrase('', 'and')} in the
 manifests, says whether applying them starts a rollout (a new object, or a change to the
@@ -39,6 +39,8 @@ change that would let it, when there is one.
   --context, --kubeconfig  which cluster to read
   --from-file DUMP      read the cluster from a \`kubectl get ... -o yaml\` dump instead
   -o, --output          text (default), json, or sarif (GitHub code scanning)
+  --sarif FILE          also write SARIF to FILE, from the same reading of the cluster
+                        (written on every outcome, exit 2 and 3 included)
   --allow-unknown       exit 0 when the only doubts are rollouts whose outcome is not known
   --baseline FILE       findings the team accepted: accepted: [{target: NS/Kind/name, code, reason}]
   --warn CODE           report findings of CODE (e.g. IncompleteEvidence) without failing (repeatable)
@@ -60,6 +62,8 @@ interface CheckArgs {
   context?: string;
   kubeconfig?: string;
   fromFile?: string;
+  /** --sarif: SARIF also written to this file. */
+  sarifFile?: string;
 }
 
 export function parseCheckArgs(argv: string[]): CheckArgs {
@@ -76,8 +80,10 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
       'allow-unknown': { type: 'boolean' },
       baseline: { type: 'string' },
       warn: { type: 'string', multiple: true },
+      sarif: { type: 'string' },
     },
   });
+  if (values.sarif === '') throw new UsageError('--sarif needs a file name');
   if (positionals.length > 0)
     throw new UsageError(`unexpected argument ${quoted(positionals[0] ?? '')}: name manifests with -f`);
   const files = values.filename ?? [];
@@ -108,6 +114,7 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
     ...(values.namespace !== undefined ? { namespace: checkNamespace(values.namespace) } : {}),
     ...clusterOptions(values),
     ...(fromFile !== undefined ? { fromFile } : {}),
+    ...(values.sarif !== undefined ? { sarifFile: values.sarif } : {}),
   };
 }
 
@@ -122,18 +129,18 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     // SARIF asked for: a file the upload step can still read, saying why there are no
     // results (exit 2 bad input, 3 the cluster). The error itself goes on to stderr.
     const exitCode = error instanceof ClusterError ? EXIT.cluster : EXIT.usage;
-    if (
-      wantsSarif(argv) &&
-      (error instanceof UsageError || error instanceof ClusterError || error instanceof KubeconfigError)
-    )
-      io.stdout.write(
+    if (error instanceof UsageError || error instanceof ClusterError || error instanceof KubeconfigError) {
+      const sarif = (): string =>
         renderSarifFailure({
           version: packageVersion(),
           exitCode,
           message: (error as Error).message,
           ...sourceNamed(argv),
-        }),
-      );
+        });
+      if (wantsSarif(argv)) io.stdout.write(sarif());
+      const file = flagValue(argv, '--sarif');
+      if (file) await writeFile(file, sarif()).catch(() => undefined);
+    }
     throw error;
   }
 }
@@ -144,16 +151,18 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
  * so its upload replaces that cluster's alerts and no other's.
  */
 function sourceNamed(argv: readonly string[]): { source?: CheckReport['source'] } {
-  const value = (flag: string): string | undefined => {
-    const i = argv.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
-    if (i < 0) return undefined;
-    const arg = argv[i] ?? '';
-    return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[i + 1];
-  };
-  const file = value('--from-file');
+  const file = flagValue(argv, '--from-file');
   if (file) return { source: { mode: 'dump', file } };
-  const context = value('--context');
+  const context = flagValue(argv, '--context');
   return context ? { source: { mode: 'live', context } } : {};
+}
+
+/** A long flag's value (`--flag V` or `--flag=V`), read without the parser. */
+function flagValue(argv: readonly string[], flag: string): string | undefined {
+  const i = argv.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+  if (i < 0) return undefined;
+  const arg = argv[i] ?? '';
+  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[i + 1];
 }
 
 /** `-o sarif` anywhere in the arguments, even where the rest of them are wrong. */
@@ -197,14 +206,28 @@ async function checkCommand(argv: string[], io: CliIo): Promise<number> {
     notes: [...notes(), ...judged.notes],
   };
   const stdout = io.stdout as CliIo['stdout'] & { isTTY?: boolean };
+  const sarif = (): string =>
+    renderSarif(report, { version: packageVersion(), templateLine: templateLines() });
+  if (args.sarifFile !== undefined) await writeSarifFile(args.sarifFile, sarif());
   io.stdout.write(
     args.output === 'json'
       ? renderJson(report)
       : args.output === 'sarif'
-        ? renderSarif(report, { version: packageVersion(), templateLine: templateLines() })
+        ? sarif()
         : renderText(report, stdout.isTTY === true && !io.env['NO_COLOR']),
   );
   return results.some((r) => fails(r, args)) ? EXIT.problems : EXIT.ok;
+}
+
+/** --sarif's file; one that cannot be written is bad input (exit 2), said before any output. */
+async function writeSarifFile(file: string, text: string): Promise<void> {
+  try {
+    await writeFile(file, text);
+  } catch (error) {
+    throw new UsageError(
+      `cannot write the SARIF file ${quoted(file)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
+  }
 }
 
 /** The baseline file: a regular file of at most 1 MiB, exit 2 for anything else. */
