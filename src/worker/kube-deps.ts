@@ -31,7 +31,11 @@ export function kubeClusterDeps(
     scan: (namespace, onProgress) =>
       scanCluster(client, namespace ? { namespace, onProgress } : { allNamespaces: true, onProgress }),
     resolvePodOwner: (namespace, pod) => resolveWorkloadForPod(client, namespace, pod),
-    apply: (plan, hooks) => applyPlan(client, plan, hooks?.onStep ? { step: { onStep: hooks.onStep } } : {}),
+    apply: (plan, hooks) =>
+      applyPlan(client, plan, {
+        ...(hooks?.onStep ? { step: { onStep: hooks.onStep } } : {}),
+        ...(hooks?.now ? { now: () => new Date(hooks.now?.() ?? Date.now()) } : {}),
+      }),
     watch: (ref, sinceGeneration, replaced) =>
       replaced
         ? watchReplacements(client, ref, { timeoutMs: options.rolloutTimeoutMs, replaced })
