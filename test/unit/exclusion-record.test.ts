@@ -21,6 +21,7 @@ import { ttlMs, ttlProblem, UNTIL_REMOVED } from '../../src/remediation/exclusio
 import { checkPlanWithinKind } from '../../src/remediation/patch-allowlist.js';
 import type { RemediationPlan, WorkloadPatchPlan } from '../../src/remediation/plan.js';
 import { applyJsonPatch } from '../../sim/patch/json-patch.js';
+import { expiryDecision } from '../../src/worker/exclusion-expiry.js';
 import { crashScenario } from '../support/crash-fixtures.js';
 import { makeNode } from '../support/k8s-builders.js';
 
@@ -240,5 +241,56 @@ describe('whether the excluded nodes still carry what set them apart', () => {
   it('gone only when every node was listed: a node not read is unknown', () => {
     expect(changedNodes(record, [], true)).toEqual([{ node: 'node-b', change: 'gone' }]);
     expect(changedNodes(record, [], false)).toEqual([]);
+  });
+});
+
+describe('what the expiry sweep does with an exclusion (src/worker/exclusion-expiry.ts)', () => {
+  const { plan, deployment } = planFor('4h');
+  const after = applied(plan, deployment);
+  const live = {
+    target: { kind: 'Deployment' as const, namespace: 'vision', name: 'detector' },
+    uid: after.metadata.uid ?? '',
+    generation: after.metadata.generation ?? 0,
+    affinity: after.spec.template.spec.affinity,
+    annotations: after.metadata.annotations ?? {},
+    record: recordOf(after),
+  };
+  const uidB = live.record.nodes[0]?.uid ?? '';
+  const nodeB = (kernel: string) => {
+    const node = makeNode('node-b', { kernelVersion: kernel });
+    node.metadata.uid = uidB;
+    return node;
+  };
+  const before = Date.parse('2026-11-27T13:00:00Z');
+
+  it('keeps one that has not expired and whose nodes are as they were', () => {
+    expect(expiryDecision(live, [nodeB('6.8.0-1009-aws')], true, before)).toEqual({ act: 'keep' });
+  });
+
+  it('removes one that expired, whatever its nodes', () => {
+    expect(expiryDecision(live, [nodeB('6.8.0-1009-aws')], true, Date.parse('2026-11-27T14:00:00Z'))).toEqual(
+      {
+        act: 'remove',
+        cause: 'expired',
+      },
+    );
+  });
+
+  it('offers to remove one whose nodes no longer carry what set them apart, "until removed" too', () => {
+    const offer = {
+      act: 'offer',
+      cause: 'nodes-changed',
+      detail: 'node-b changed (kernelVersion 6.8.0-1010-aws)',
+    };
+    expect(expiryDecision(live, [nodeB('6.8.0-1010-aws')], true, before)).toEqual(offer);
+    const forever = { ...live, record: { ...live.record, expiresAt: 'never' } };
+    expect(
+      expiryDecision(forever, [nodeB('6.8.0-1010-aws')], true, Date.parse('2100-01-01T00:00:00Z')),
+    ).toEqual(offer);
+    expect(
+      expiryDecision(forever, [nodeB('6.8.0-1009-aws')], true, Date.parse('2100-01-01T00:00:00Z')),
+    ).toEqual({
+      act: 'keep',
+    });
   });
 });
