@@ -15,9 +15,12 @@ import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { listExclusions } from '../../src/kube/read/exclusion-reads.js';
 import { listObjects } from '../../src/kube/list.js';
 import type { AuditEvent } from '../../src/audit.js';
+import type { RemediationPlan } from '../../src/remediation/plan.js';
+import type { FieldChange } from '../../src/kube/write/executor.js';
 import { createLogger } from '../../src/logger.js';
 import { readRecord } from '../../src/remediation/exclusion-record.js';
 import { removalPlan } from '../../src/remediation/exclusion-removal.js';
+import { inversePlan } from '../../src/remediation/inverse.js';
 import { sweepExclusions, type ExclusionExpiryDeps } from '../../src/worker/exclusion-expiry.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
@@ -28,6 +31,8 @@ const HOUR = 3_600_000;
 const OWN = { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['node-retired'] };
 
 let redis: TestRedis;
+/** The exclusion the last excludedFor applied, for its Undo. */
+let lastApplied: { plan: RemediationPlan; generation: number; changes: FieldChange[] } | undefined;
 let env: SimClient | undefined;
 const connections: Redis[] = [];
 
@@ -70,6 +75,8 @@ async function excludedFor(ttl: string): Promise<SimClient> {
   if (!plan) throw new Error(`no exclude-node plan: ${result.findings.map((f) => f.code).join(', ')}`);
   const applied = await applyPlan(s.client, plan, { now: () => new Date(T0) });
   expect(applied.status).toBe('applied');
+  if (applied.status === 'applied')
+    lastApplied = { plan, generation: applied.generation, changes: applied.changes };
   // The rollout the exclusion started ends first: a removal racing the controllers'
   // status writes is a retry (409), not what these tests are about.
   await s.sim.settle();
@@ -173,5 +180,24 @@ describe('an exclusion that expires in the simulator', () => {
     const report = await sweepExclusions(worker(s, () => T0 + 365 * 24 * HOUR, audit));
     expect(report.removed).toEqual([]);
     expect(readRecord(deployment(s).metadata.annotations)).toBeDefined();
+  });
+
+  it('is undone as before: Undo puts back the affinity and the annotations the Deployment had', async () => {
+    const s = await excludedFor('4h');
+    const before = structuredClone(deployment(s));
+    if (!lastApplied) throw new Error('not applied');
+    const undo = inversePlan(lastApplied.plan, lastApplied);
+    if (!undo) throw new Error('no undo');
+    expect(await applyPlan(s.client, undo, { now: () => new Date(T0 + HOUR) })).toMatchObject({
+      status: 'applied',
+    });
+    const after = deployment(s);
+    expect(requiredTerms(after)).toEqual([{ matchExpressions: [OWN] }]);
+    expect(
+      Object.keys(after.metadata.annotations ?? {}).filter((k) => k.startsWith('rollout-doctor.io/')),
+    ).toEqual([]);
+    expect(readRecord(before.metadata.annotations)).toBeDefined();
+    // Nothing left for the expiry to remove.
+    expect(await listExclusions(s.client, [SHOP.namespace])).toEqual([]);
   });
 });
