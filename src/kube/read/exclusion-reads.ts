@@ -8,7 +8,7 @@ import type { WorkloadObject } from '../../diagnosis/snapshot/types.js';
 import { WORKLOAD_NAMES } from '../../diagnosis/workload-ref.js';
 import type { WorkloadKind } from '../../remediation/kinds/kind.js';
 import type { LiveExclusion } from '../../remediation/exclusion-removal.js';
-import { readRecord } from '../../remediation/exclusion-record.js';
+import { exclusionState, readRecord } from '../../remediation/exclusion-record.js';
 import type { KubeClient } from '../client.js';
 import { listObjects } from '../list.js';
 
@@ -51,4 +51,40 @@ export async function listExclusions(
     }
   }
   return found;
+}
+
+/**
+ * One live exclusion as `scan -o json` lists it (issue 65.5): the workload, what it
+ * excludes (only rollout-doctor's values), its nodes, set-at and expires-at as recorded
+ * (`never`: until removed), its state at `now` and the seconds since it was set and
+ * until it ends (absent where a time does not read).
+ */
+export interface ScanExclusion {
+  kind: WorkloadKind;
+  namespace: string;
+  name: string;
+  values: Record<string, string[]>;
+  nodes: string[];
+  setAt: string;
+  expiresAt: string;
+  state: 'live' | 'expired' | 'until-removed' | 'unreadable';
+  ageSeconds?: number;
+  expiresInSeconds?: number;
+}
+
+export function scanExclusion(live: LiveExclusion, now: number): ScanExclusion {
+  const state = exclusionState(live.record, now);
+  const seconds = (ms: number): number => Math.floor(ms / 1000);
+  return {
+    kind: live.target.kind,
+    namespace: live.target.namespace,
+    name: live.target.name,
+    values: live.record.values,
+    nodes: live.record.nodes.map((n) => n.name),
+    setAt: live.record.setAt,
+    expiresAt: live.record.expiresAt,
+    state: state.state,
+    ...(state.setAt !== undefined ? { ageSeconds: seconds(now - state.setAt) } : {}),
+    ...('expiresAt' in state ? { expiresInSeconds: seconds(state.expiresAt - now) } : {}),
+  };
 }

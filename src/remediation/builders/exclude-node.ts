@@ -39,7 +39,7 @@ import { beyondExclusionBound, MAX_EXCLUDED_NODES, mayExcludeByLabel } from '../
 import { planId } from '../plan-id.js';
 import type { NotOffered, RemediationPlan } from '../plan.js';
 import { roomAfterExclusion, type ExclusionRoom } from './exclude-node-room.js';
-import { exclusionRecord, recordOps, recordUndoOps } from './exclusion-record-ops.js';
+import { exclusionRecord, lastsWords, recordOps, recordUndoOps } from './exclusion-record-ops.js';
 import { exactLabel, sharedWarnings, type Exclusion } from './exclude-shared.js';
 import { antiAffinityOnePerNode, nodeAgentRole } from './template-facts.js';
 import { podTemplateOf, workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
@@ -135,9 +135,12 @@ export function buildExcludeNodePlans(
       kind: 'exclude-node',
       target: snapshot.target,
       summary,
-      impact: daemon
-        ? daemonSetImpact(snapshot, picture, eligibleBefore, eligibleAfter, exclusion)
-        : impactText(snapshot, picture, eligibleBefore, eligibleAfter, replicas, exclusion),
+      // How long it lasts is part of what the approver reads and the seal covers (issue 65.5).
+      impact: `${
+        daemon
+          ? daemonSetImpact(snapshot, picture, eligibleBefore, eligibleAfter, exclusion)
+          : impactText(snapshot, picture, eligibleBefore, eligibleAfter, replicas, exclusion)
+      } ${lastsWords(ctx.settings.exclusionTtl)}`,
       warnings: daemon
         ? [...sharedWarnings(picture, exclusion), ...daemonSetWarnings(snapshot, picture)]
         : [

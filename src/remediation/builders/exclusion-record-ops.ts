@@ -15,7 +15,9 @@ import {
   recordAnnotations,
   type ExclusionRecord,
 } from '../exclusion-record.js';
-import { DEFAULT_EXCLUSION_TTL, expiresMarker, type ExclusionTtl } from '../exclusion-ttl.js';
+import { DEFAULT_EXCLUSION_TTL, expiresMarker, UNTIL_REMOVED, type ExclusionTtl } from '../exclusion-ttl.js';
+import { translate } from '../../i18n/catalogue.js';
+import { exclusionWords } from '../exclusion-words.js';
 import { APPLY_TIME } from '../restart-time.js';
 import type { JsonPatchOp } from './exclude-node.js';
 
@@ -94,4 +96,15 @@ export function recordUndoOps(
       ? { op: 'remove' as const, path: annotationPointer(key) }
       : { op: 'replace' as const, path: annotationPointer(key), value: was };
   });
+}
+
+/**
+ * How long the exclusion lasts, in the plan's words (English, as the plan's other
+ * words: a plan is data the renderers show as it is).
+ */
+export function lastsWords(ttl: ExclusionTtl | undefined): string {
+  const chosen = ttl ?? DEFAULT_EXCLUSION_TTL;
+  return chosen === UNTIL_REMOVED
+    ? translate(exclusionWords, 'en', 'lastsUntilRemoved')
+    : translate(exclusionWords, 'en', 'lasts', { ttl: chosen });
 }
