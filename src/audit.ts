@@ -100,6 +100,21 @@ export type AuditEvent =
          */
         | 'tampered';
       detail?: string;
+    }
+  | {
+      /**
+       * A node exclusion that ends itself (issue 65.5, src/worker/exclusion-expiry.ts):
+       * removed when it expired (as its approver chose when approving it), or its
+       * removal offered when the excluded nodes no longer carry what set them apart.
+       */
+      action: 'exclusion';
+      planId: string;
+      cluster: string;
+      namespace: string;
+      deployment: string;
+      cause: 'expired' | 'nodes-changed';
+      outcome: 'removed' | 'already-removed' | 'refused' | 'failed' | 'offered';
+      detail?: string;
     };
 
 /** Writes audit events as `audit: true` log lines, so they can be shipped apart from the rest. */

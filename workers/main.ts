@@ -31,6 +31,9 @@ const runtime = startWorkers(
     rolloutTimeoutMs: config.rolloutTimeoutMs,
     redactLogs: config.redactLogs,
     argocdNamespace: config.argocdNamespace,
+    exclusionTtl: config.exclusions.ttl,
+    // Where the worker may list (a namespaced install: its watched namespaces), else everywhere.
+    exclusionNamespaces: config.watch.namespaces.length > 0 ? config.watch.namespaces : ['*'],
   }),
   { lockDurationMs: config.jobLockMs, stalledIntervalMs: config.stalledIntervalMs },
 );

@@ -12,6 +12,7 @@ import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import { kindsPhrase, WORKLOAD_KINDS, type WorkloadKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { isInteresting, scanEntry, unjudgedWorkload, type ScanReport } from '../kube/read/scan.js';
+import { liveExclusionOf, scanExclusion, type ScanExclusion } from '../kube/read/exclusion-reads.js';
 import { DumpError } from '../diagnosis/snapshot/dump/dump.js';
 
 export interface DumpScope {
@@ -48,6 +49,7 @@ export function scanDump(objects: KubeObject[], scope: DumpScope): ScanReport {
   const entries: ScanReport['entries'] = [];
   let scanned = 0;
   let diagnosed = 0;
+  const exclusions: ScanExclusion[] = [];
   // The dump's time once for all its workloads, not one walk of every object per workload.
   const capturedAt = newestTimestamp(objects);
   for (const kind of WORKLOAD_KINDS) {
@@ -55,6 +57,11 @@ export function scanDump(objects: KubeObject[], scope: DumpScope): ScanReport {
       (d) => scope.allNamespaces || (d.metadata.namespace ?? scope.namespace) === scope.namespace,
     );
     scanned += inScope.length;
+    // Exclusions as of the dump's time (its age and end then, not now).
+    for (const object of inScope) {
+      const live = liveExclusionOf(kind, object);
+      if (live) exclusions.push(scanExclusion(live, Date.parse(capturedAt)));
+    }
     for (const object of inScope.filter((o) => isInteresting(kind, o))) {
       const namespace = object.metadata.namespace ?? scope.namespace ?? 'default';
       const name = object.metadata.name ?? '';
@@ -83,6 +90,7 @@ export function scanDump(objects: KubeObject[], scope: DumpScope): ScanReport {
     entries,
     nodesComplete: nodes,
     accessProblems: [],
+    exclusions,
   };
 }
 

@@ -1,3 +1,4 @@
+import { DEFAULT_EXCLUSION_TTL, ttlProblem } from '../remediation/exclusion-ttl.js';
 import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { parsePublicKeys, parseSigningKey, type SigningKey } from '../trust/approval-signature.js';
@@ -233,6 +234,21 @@ const appSchema = z.object({
   LOG_LEVEL: logLevel,
 });
 
+/**
+ * ROLLOUT_DOCTOR_EXCLUSION_TTL: how long a node exclusion lasts unless its approver
+ * picks otherwise (`4h`, `24h`, `7d`, or `until-removed`; src/remediation/exclusion-ttl.ts).
+ */
+const exclusionTtl = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .default(DEFAULT_EXCLUSION_TTL)
+    .superRefine((value, ctx) => {
+      const problem = ttlProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+);
+
 const workerSchema = z.object({
   ...redisEnvShape,
   ROLLOUT_DOCTOR_CLUSTER: clusterName,
@@ -260,6 +276,8 @@ const workerSchema = z.object({
   ROLLOUT_DOCTOR_WATCH_NAMESPACES: watchNamespaceList,
   ROLLOUT_DOCTOR_WATCH_INTERVAL_SECONDS: positiveInt(300),
   ROLLOUT_DOCTOR_WATCH_DEBOUNCE_MS: positiveInt(1_000),
+  ROLLOUT_DOCTOR_EXCLUSION_TTL: exclusionTtl,
+  ROLLOUT_DOCTOR_EXCLUSION_CHECK_SECONDS: positiveInt(60),
   ROLLOUT_DOCTOR_HEALTH_PORT: z.preprocess(
     emptyToUndefined,
     z.coerce.number().int().min(1).max(65535).optional(),
@@ -407,6 +425,12 @@ export interface WorkerConfig {
   };
   /** `GET /healthz` of the worker (src/worker/health.ts) on 0.0.0.0:port; undefined: not served. */
   readonly healthPort: number | undefined;
+  /**
+   * Node exclusions that end themselves (issue 65.5): how long one lasts unless its
+   * approver picks otherwise, and how often the worker looks for expired ones
+   * (src/worker/exclusion-expiry.ts).
+   */
+  readonly exclusions: { readonly ttl: string; readonly checkIntervalMs: number };
   readonly logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -594,6 +618,10 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
       debounceMs: e.ROLLOUT_DOCTOR_WATCH_DEBOUNCE_MS,
     }),
     healthPort: e.ROLLOUT_DOCTOR_HEALTH_PORT,
+    exclusions: Object.freeze({
+      ttl: e.ROLLOUT_DOCTOR_EXCLUSION_TTL,
+      checkIntervalMs: e.ROLLOUT_DOCTOR_EXCLUSION_CHECK_SECONDS * 1000,
+    }),
     logLevel: e.LOG_LEVEL,
   } satisfies WorkerConfig);
 }

@@ -15,11 +15,23 @@
  */
 import type { WorkloadSnapshot } from './snapshot/types.js';
 
+/**
+ * Settings of the one running the diagnosis that a plan builder states in its plan
+ * (so the seal covers them): how long a node exclusion lasts (ROLLOUT_DOCTOR_EXCLUSION_TTL,
+ * src/remediation/exclusion-ttl.ts). Absent: the defaults.
+ */
+export interface AnalysisSettings {
+  readonly exclusionTtl?: string;
+}
+
 export class AnalysisContext {
   readonly #memo = new Map<string, unknown>();
   readonly #computing = new Set<string>();
 
-  constructor(readonly snapshot: WorkloadSnapshot) {}
+  constructor(
+    readonly snapshot: WorkloadSnapshot,
+    readonly settings: AnalysisSettings = {},
+  ) {}
 
   /**
    * The value derived under `key`: `compute` runs on the first call only, later calls

@@ -28,6 +28,8 @@ export const redisKeys = {
     subscribers: `rd:subs:${cluster}:${jobId}`,
     delivered: `rd:subsdone:${cluster}:${jobId}`,
   }),
+  /** One worker's claim on ending or offering to end one node exclusion (src/worker/exclusion-expiry.ts). */
+  exclusionClaim: (cluster: string, key: string) => `rd:exclusion:${cluster}:${key}`,
   messageOwner: (m: Message) => `rd:msgowner:${messageKeyPart(m)}`,
   /** A message that got its run's final result, under the app's mark (src/chat/notify/run-deadline.ts). */
   messageAnswered: (m: Message) => `rd:answered:${messageKeyPart(m)}`,

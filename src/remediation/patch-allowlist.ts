@@ -9,6 +9,11 @@ import { findKind } from './kinds/index.js';
 import type { AllowlistVerdict } from './kinds/kind.js';
 import type { Patch, UncheckedPlan } from './plan.js';
 import { APPLY_TIME, RESTARTED_AT_POINTER as RESTARTED_AT, valueWrittenAt } from './restart-time.js';
+import { annotationPointer, EXCLUSION_ANNOTATIONS } from './exclusion-record.js';
+import { ttlOfMarker } from './exclusion-ttl.js';
+
+const SET_AT = annotationPointer(EXCLUSION_ANNOTATIONS.setAt);
+const EXPIRES_AT = annotationPointer(EXCLUSION_ANNOTATIONS.expiresAt);
 
 export type { AllowlistVerdict } from './kinds/kind.js';
 export { MAX_SCALE_BACK_REPLICAS } from './kinds/replicaset-scale.js';
@@ -151,6 +156,49 @@ function checkPatchPaths(
       return {
         ok: false,
         reason: `the patch sets ${RESTARTED_AT} to ${JSON.stringify(value ?? null)}; a plan may only set it to ${JSON.stringify(APPLY_TIME)} (the time of the apply)`,
+      };
+    }
+  }
+  return checkExclusionTimes(patch, writes.paths);
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+/**
+ * An Undo of a second exclusion puts the first one's record back as it was: a `replace`
+ * of that very annotation (it must exist) with a time, never an `add`.
+ */
+function restoresTime(patch: Patch, pointer: string, value: unknown): boolean {
+  if (patch.type !== 'json' || !Array.isArray(patch.body)) return false;
+  const ops = (patch.body as { op?: unknown; path?: unknown }[]).filter(
+    (op) => op.op !== 'test' && typeof op.path === 'string' && within(pointer, op.path),
+  );
+  return (
+    ops.length === 1 &&
+    ops[0]?.op === 'replace' &&
+    ops[0].path === pointer &&
+    typeof value === 'string' &&
+    (RFC3339.test(value) || value === 'never')
+  );
+}
+
+/**
+ * An exclusion's times are the executor's too: set-at only as the apply-time marker,
+ * expires-at only as a marker of a duration (`$NOW+24h`) or `never` (exclusion-ttl.ts);
+ * removing the record is allowed (a removal plan does).
+ */
+function checkExclusionTimes(patch: Patch, paths: readonly string[]): AllowlistVerdict {
+  const rules: [string, (value: unknown) => boolean, string][] = [
+    [SET_AT, (v) => v === APPLY_TIME, JSON.stringify(APPLY_TIME)],
+    [EXPIRES_AT, (v) => ttlOfMarker(v) !== undefined, `${JSON.stringify(`${APPLY_TIME}+24h`)} or "never"`],
+  ];
+  for (const [pointer, fits, wanted] of rules) {
+    if (!paths.some((path) => within(path, pointer))) continue;
+    const value = valueWrittenAt(patch, pointer);
+    if (value !== null && !fits(value) && !restoresTime(patch, pointer, value)) {
+      return {
+        ok: false,
+        reason: `the patch sets ${pointer} to ${JSON.stringify(value ?? null)}; a plan may only set it to ${wanted} (times are the apply's)`,
       };
     }
   }

@@ -7,6 +7,9 @@ import { inversePlan } from '../remediation/inverse.js';
 import { resolveWorkloadForPod } from '../kube/read/pod-owner.js';
 import { watchReplacements, watchRollout } from '../kube/watch/rollout-watcher.js';
 import { scanCluster } from '../kube/read/scan.js';
+import { listExclusions } from '../kube/read/exclusion-reads.js';
+import { listObjects } from '../kube/list.js';
+import type { Node } from '../diagnosis/k8s.js';
 import { kubeListWatch } from './early-warning/stream.js';
 import type { ClusterDeps } from './runtime.js';
 
@@ -20,18 +23,38 @@ import type { ClusterDeps } from './runtime.js';
  */
 export function kubeClusterDeps(
   client: KubeClient,
-  options: { rolloutTimeoutMs: number; redactLogs?: boolean; argocdNamespace?: string },
+  options: {
+    rolloutTimeoutMs: number;
+    redactLogs?: boolean;
+    argocdNamespace?: string;
+    /** How long a node exclusion lasts (ROLLOUT_DOCTOR_EXCLUSION_TTL); absent: the default. */
+    exclusionTtl?: string;
+    /** Where the expiry sweep looks for exclusions (`['*']`, the default: every namespace). */
+    exclusionNamespaces?: readonly string[];
+  },
 ): ClusterDeps {
   const redactSecrets = options.redactLogs ?? true;
+  const ttl = options.exclusionTtl === undefined ? {} : { exclusionTtl: options.exclusionTtl };
   const collect = { ...(options.argocdNamespace ? { argocdNamespace: options.argocdNamespace } : {}) };
   return {
     collect: (ref, onProgress) => collectSnapshot(client, ref, { ...collect, onProgress }),
-    diagnose: (snapshot) => diagnose(snapshot, { redactSecrets }),
+    diagnose: (snapshot) => diagnose(snapshot, { redactSecrets, ...ttl }),
     dryRun: (plan) => dryRunPlan(client, plan),
+    exclusions: {
+      list: () => listExclusions(client, options.exclusionNamespaces ?? ['*']),
+      nodes: async () => {
+        const list = await listObjects<Node>(client, { resource: 'nodes' }, { limit: 500, maxPages: 10 });
+        return { nodes: list.items, complete: !list.truncated };
+      },
+    },
     scan: (namespace, onProgress) =>
       scanCluster(client, namespace ? { namespace, onProgress } : { allNamespaces: true, onProgress }),
     resolvePodOwner: (namespace, pod) => resolveWorkloadForPod(client, namespace, pod),
-    apply: (plan, hooks) => applyPlan(client, plan, hooks?.onStep ? { step: { onStep: hooks.onStep } } : {}),
+    apply: (plan, hooks) =>
+      applyPlan(client, plan, {
+        ...(hooks?.onStep ? { step: { onStep: hooks.onStep } } : {}),
+        ...(hooks?.now ? { now: () => new Date(hooks.now?.() ?? Date.now()) } : {}),
+      }),
     watch: (ref, sinceGeneration, replaced) =>
       replaced
         ? watchReplacements(client, ref, { timeoutMs: options.rolloutTimeoutMs, replaced })

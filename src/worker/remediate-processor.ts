@@ -23,7 +23,10 @@ import { expiredBeyondSkew } from '../trust/clock-skew.js';
 /** Cluster writes and reads the remediate processor needs; injected so tests can fake them. */
 export interface RemediateDeps {
   /** `onStep`: each step of a stepped scale-old-replicaset, as data (src/kube/write/stepped-walk.ts). */
-  apply(plan: RemediationPlan, hooks?: { onStep?: (event: StepEvent) => void }): Promise<ApplyResult>;
+  apply(
+    plan: RemediationPlan,
+    hooks?: { onStep?: (event: StepEvent) => void; now?: () => number },
+  ): Promise<ApplyResult>;
   /**
    * Follows the rollout; with `replaced` (a plan that deleted pods and changed no pod
    * template), the replacements of those pods becoming Ready instead.
@@ -433,7 +436,8 @@ export function createRemediateProcessor(deps: RemediateDeps) {
     const steps = stepReplies(run);
     let result: ApplyResult;
     try {
-      result = await deps.apply(run.plan, { onStep: steps.onStep });
+      // The times the write carries (a restart's, an exclusion's end) are Redis's (issue 67.9).
+      result = await deps.apply(run.plan, { onStep: steps.onStep, now });
     } catch (error) {
       result = { status: 'failed', reason: errorMessage(error), retryable: true };
     }

@@ -3,10 +3,12 @@ import { signNotify } from '../queue/notify-signature.js';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { startEarlyWarning, type EarlyWarning } from './early-warning/watch.js';
+import { startExclusionExpiry, type ExclusionExpiry, type ExclusionExpiryDeps } from './exclusion-expiry.js';
 import type { ListWatchSource } from './early-warning/stream.js';
 import type { HealthCheck } from './health.js';
 import { pingWritable } from '../queue/role.js';
 import { createAudit } from '../audit.js';
+import { redisKeys } from '../queue/redis-keys.js';
 import type { WorkerConfig } from '../config/environment.js';
 import { createRepeatLimitedErrorLog, type Logger } from '../logger.js';
 import { createMetrics } from '../metrics.js';
@@ -34,6 +36,8 @@ export type ClusterDeps = Omit<DiagnoseDeps, 'plans' | 'planTtlMs' | 'notify' | 
   Omit<RemediateDeps, 'plans' | 'trust' | 'planTtlMs' | 'notify' | 'audit' | 'logger' | 'onOutcome'> & {
     /** The API server's list/watch for the early warning; absent: its periodic scan alone. */
     listWatch?: ListWatchSource;
+    /** The exclusions rollout-doctor set, and the nodes (issue 65.5); absent: no expiry sweep. */
+    exclusions?: Pick<ExclusionExpiryDeps, 'list' | 'nodes'>;
   };
 
 export interface WorkerRuntime {
@@ -41,6 +45,8 @@ export interface WorkerRuntime {
   remediate: Worker<RemediateJob>;
   /** The early warning (ROLLOUT_DOCTOR_WATCH_NAMESPACES); undefined when off. */
   earlyWarning: EarlyWarning | undefined;
+  /** The sweep that ends expired node exclusions (src/worker/exclusion-expiry.ts); undefined without cluster.exclusions. */
+  exclusionExpiry: ExclusionExpiry | undefined;
   /** What the health endpoint checks (src/worker/health.ts): both Redis connections. */
   health: HealthCheck;
   /** The worker's writes no replica confirmed yet, watched (src/worker/guarded-writes.ts). */
@@ -221,6 +227,41 @@ function startQueueWorkers(
   return { connection, diagnose, diagnosing, remediate, remediating };
 }
 
+/**
+ * The expiry sweep of node exclusions, on Redis's clock and Redis's claims (one worker
+ * acts on each exclusion), writing through the cluster's executor like a remediation.
+ */
+function startExpirySweep(
+  config: WorkerConfig,
+  logger: Logger,
+  cluster: ClusterDeps,
+  side: ReturnType<typeof startWriteSide>,
+): ExclusionExpiry | undefined {
+  if (!cluster.exclusions) return undefined;
+  const { producerConnection, clockWatch } = side;
+  const now = cluster.now ?? ((): number => clockWatch.now());
+  return startExclusionExpiry(
+    {
+      cluster: config.cluster,
+      list: cluster.exclusions.list,
+      nodes: cluster.exclusions.nodes,
+      claim: async (key, ttlMs) =>
+        (await producerConnection.set(
+          redisKeys.exclusionClaim(config.cluster, key),
+          '1',
+          'PX',
+          ttlMs,
+          'NX',
+        )) === 'OK',
+      apply: (plan) => cluster.apply(plan, { now }),
+      audit: createAudit(logger),
+      logger,
+      now,
+    },
+    config.exclusions.checkIntervalMs,
+  );
+}
+
 export function startWorkers(
   config: WorkerConfig,
   logger: Logger,
@@ -248,11 +289,13 @@ export function startWorkers(
     ...(cluster.resolvePodOwner ? { resolvePodOwner: cluster.resolvePodOwner } : {}),
     logger,
   });
+  const exclusionExpiry = startExpirySweep(config, logger, cluster, side);
   logger.info({ cluster: config.cluster }, 'workers started');
   return {
     diagnose,
     remediate,
     earlyWarning,
+    exclusionExpiry,
     replication,
     outbox,
     health: {
@@ -265,6 +308,7 @@ export function startWorkers(
     async stop() {
       clockWatch.stop();
       await earlyWarning?.stop();
+      await exclusionExpiry?.stop();
       // What outlives the grace period goes back to wait at once, for another worker.
       const handBack = (running: { handBack(): Promise<string[]> }, queue: string) => async () => {
         const jobs = await running.handBack();

@@ -178,7 +178,7 @@ describe('helm 4 installs, upgrades and uninstalls the chart', () => {
     const label = await asWorker('label', 'deployment', 'web', '-n', 'shop', 'team=payments');
     expect(label.status).toBe(1);
     expect(label.stderr).toContain(
-      `ValidatingAdmissionPolicy '${RELEASE}-worker-deployments' with binding '${RELEASE}-worker-deployments' denied request: the worker may not change the Deployment's labels, annotations, finalizers or owners`,
+      `ValidatingAdmissionPolicy '${RELEASE}-worker-deployments' with binding '${RELEASE}-worker-deployments' denied request: the worker may not change the Deployment's labels, annotations (but its own node-exclusion record, rollout-doctor.io/exclusion.*), finalizers or owners`,
     );
     expect(sim.requests.filter((r) => r.verb === 'patch' && r.name === 'web').at(-1)).toMatchObject({
       user: WORKER,
@@ -244,6 +244,17 @@ describe('helm 4 installs, upgrades and uninstalls the chart', () => {
       jsonPatch('deployment', 'web', [
         { op: 'test', path: '/metadata/generation', value: web.metadata.generation },
         { op: 'add', path: AFFINITY_PATH, value: byImage },
+        // Its record on the Deployment (issue 65.5), times as the executor fills them.
+        {
+          op: 'add',
+          path: '/metadata/annotations/rollout-doctor.io~1exclusion.set-at',
+          value: '2026-11-27T10:00:00Z',
+        },
+        {
+          op: 'add',
+          path: '/metadata/annotations/rollout-doctor.io~1exclusion.expires-at',
+          value: '2026-11-28T10:00:00Z',
+        },
       ]),
     );
     expect(

@@ -378,9 +378,40 @@ describe(`${FILE}: Deployments`, () => {
           'worker-3',
         )),
     ],
+    [
+      'exclude-node with its record on the Deployment (issue 65.5)',
+      (d) => {
+        d.spec.template.spec.affinity = excludeNodeFromAffinity(
+          d.spec.template.spec.affinity as never,
+          'worker-3',
+        );
+        d.metadata.annotations = {
+          ...(d.metadata.annotations as object),
+          'rollout-doctor.io/exclusion.values': '{"kubernetes.io/hostname":["worker-3"]}',
+          'rollout-doctor.io/exclusion.expires-at': '2026-11-28T10:00:00Z',
+        };
+      },
+    ],
     ['no change at all', () => undefined],
   ])('admits %s', (_kind, edit) => {
     expect(denials(p, changed(edit), deployment())).toEqual([]);
+  });
+
+  it("admits the removal of the exclusion's record, and still denies any other annotation beside it", () => {
+    const record = { 'rollout-doctor.io/exclusion.set-at': '2026-11-27T10:00:00Z' };
+    const excluded = changed(
+      (d) => (d.metadata.annotations = { ...(d.metadata.annotations as object), ...record }),
+    );
+    expect(denials(p, deployment(), excluded)).toEqual([]);
+    const sneaked = changed(
+      (d) => (d.metadata.annotations = { ...(d.metadata.annotations as object), ...record, owner: 'me' }),
+    );
+    expect(denials(p, sneaked, deployment())).not.toEqual([]);
+    const lookalike = changed(
+      (d) =>
+        (d.metadata.annotations = { ...(d.metadata.annotations as object), 'rollout-doctor.io/other': 'x' }),
+    );
+    expect(denials(p, lookalike, deployment())).not.toEqual([]);
   });
 
   it('admits a restart annotation on a template that had no annotations', () => {

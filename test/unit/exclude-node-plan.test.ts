@@ -36,10 +36,20 @@ function apply(deployment: Deployment, plan: RemediationPlan, which: 'patch' | '
   return applyJsonPatch(deployment, patch?.body) as Deployment;
 }
 
+/** The Deployment without its affinity and without the exclusion's record (issue 65.5). */
 function withoutAffinity(d: Deployment): Deployment {
   const copy = structuredClone(d);
   delete copy.spec.template.spec.affinity;
+  for (const key of Object.keys(copy.metadata.annotations ?? {}))
+    if (key.startsWith('rollout-doctor.io/exclusion.')) delete copy.metadata.annotations?.[key];
   return copy;
+}
+
+/** The patch's operations on the affinity and the generation (the record's are tested in exclusion-record.test.ts). */
+function affinityOps(plan: RemediationPlan): unknown[] {
+  return (plan.patch?.body as { path: string }[]).filter(
+    (op) => !op.path.startsWith('/metadata/annotations'),
+  );
 }
 
 const RICH_AFFINITY: Affinity = {
@@ -78,7 +88,7 @@ describe('exclude-node plan (seed B, no affinity yet)', () => {
 
   it('is a JSON patch guarded by the generation that adds a required NotIn on node-b', () => {
     expect(plan.kind).toBe('exclude-node');
-    expect(plan.patch?.body).toEqual([
+    expect(affinityOps(plan)).toEqual([
       { op: 'test', path: '/metadata/generation', value: 2 },
       {
         op: 'add',
@@ -105,7 +115,7 @@ describe('exclude-node plan (seed B, no affinity yet)', () => {
     });
   });
 
-  it('changes nothing but the affinity, and the inverse restores the Deployment exactly', () => {
+  it("changes nothing but the affinity and the workload's own annotations (never the template's), and the inverse restores the Deployment exactly", () => {
     const patched = apply(deployment, plan, 'patch');
     expect(withoutAffinity(patched)).toEqual(deployment);
     const node = snapshot.nodes.find((n) => n.metadata.name === 'node-b');
@@ -152,7 +162,7 @@ describe('exclude-node plan with an existing affinity and tolerations', () => {
   );
 
   it('tests the current affinity, then replaces it with the complete merged affinity', () => {
-    const body = plan.patch?.body as { op: string; path: string; value?: Affinity }[];
+    const body = affinityOps(plan) as { op: string; path: string; value?: Affinity }[];
     expect(body.map((op) => op.op)).toEqual(['test', 'test', 'replace']);
     expect(body[1]).toEqual({ op: 'test', path: '/spec/template/spec/affinity', value: RICH_AFFINITY });
     const merged = body[2]?.value;

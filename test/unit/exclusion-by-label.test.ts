@@ -220,7 +220,7 @@ describe("a DaemonSet's template generation annotation (the API server's own)", 
   ])('denies %s', (_what, after) => {
     const kind = after.kind === 'DaemonSet' ? 'DaemonSet' : 'Deployment';
     expect(denials(workload, after, annotated(kind, undefined, { [GEN]: '1' }))).toContain(
-      "the worker may not change the Deployment's labels, annotations, finalizers or owners",
+      "the worker may not change the Deployment's labels, annotations (but its own node-exclusion record, rollout-doctor.io/exclusion.*), finalizers or owners",
     );
   });
 });

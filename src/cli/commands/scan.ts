@@ -10,6 +10,10 @@ import { table } from '../../report/format.js';
 import { checkNamespace, clusterOptions, outputFormat, parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 import type { ScanReport } from '../../kube/read/scan.js';
+import type { ScanExclusion } from '../../kube/read/exclusion-reads.js';
+import { DEFAULT_LANG, langFromEnvironment, type Lang } from '../../i18n/lang.js';
+import { wordsIn } from '../../i18n/catalogue.js';
+import { exclusionWords, spanWords } from '../../remediation/exclusion-words.js';
 
 const HELP = `Usage: rollout-doctor scan [-n NAMESPACE | -A] [--context C] [--kubeconfig F] [--from-file DUMP] [-o text|json]
 
@@ -75,7 +79,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     ciSafeText(
       args.output === 'json'
         ? escapeJsonControls(`${JSON.stringify(report, null, 2)}\n`)
-        : cleanText(renderScan(report)),
+        : cleanText(renderScan(report, langFromEnvironment(io.env))),
     ),
   );
   return report.entries.length > 0 ? EXIT.problems : EXIT.ok;
@@ -109,7 +113,7 @@ async function live(args: ScanArgs, io: CliIo): Promise<ScanReport> {
   return report;
 }
 
-export function renderScan(report: ScanReport): string {
+export function renderScan(report: ScanReport, lang: Lang = DEFAULT_LANG): string {
   const where = report.scope.allNamespaces ? 'all namespaces' : `namespace ${report.scope.namespace ?? ''}`;
   const lines: string[] = [];
   if (report.entries.length === 0) {
@@ -131,10 +135,38 @@ export function renderScan(report: ScanReport): string {
     lines.push(
       'Note: not every node was read (the list was capped or refused, or the dump holds no nodes); at-risk predictions may be incomplete.',
     );
+  lines.push(...exclusionLines(report.exclusions ?? [], lang));
   for (const p of report.accessProblems) lines.push(`Note: ${p.message}`);
   if (report.notServed?.includes('Rollout'))
     lines.push(
       'Note: this cluster serves no rollouts.argoproj.io (Argo Rollouts is not installed): no Rollouts to scan.',
     );
   return `${lines.join('\n')}\n`;
+}
+
+/** The live node exclusions (issue 65.5): which workload, what it keeps off, since when, until when. */
+function exclusionLines(exclusions: readonly ScanExclusion[], lang: Lang): string[] {
+  if (exclusions.length === 0) return [];
+  const w = wordsIn(exclusionWords, lang);
+  const ends = (e: ScanExclusion): string => {
+    const left = e.expiresInSeconds === undefined ? undefined : e.expiresInSeconds * 1000;
+    if (e.state === 'until-removed') return w.untilRemoved({});
+    if (e.state === 'unreadable' || left === undefined) return w.unreadable({ value: e.expiresAt });
+    return e.state === 'expired'
+      ? w.expired({ span: spanWords(-left) })
+      : w.endsIn({ span: spanWords(left) });
+  };
+  const rows = exclusions.map((e) => [
+    `${e.namespace}/${typeOfKind(e.kind)}/${e.name}`,
+    Object.entries(e.values)
+      .map(([key, values]) => `${key} NotIn ${values.join(',')}`)
+      .join('; '),
+    e.ageSeconds === undefined ? '?' : spanWords(e.ageSeconds * 1000),
+    ends(e),
+  ]);
+  return [
+    '',
+    w.scanHeading({ count: exclusions.length }),
+    ...table([w.columnWorkload({}), w.columnExcluded({}), w.columnAge({}), w.columnEnds({})], rows),
+  ];
 }

@@ -15,6 +15,8 @@ export interface AnalyzeOptions {
   /** Mask secret shapes in log tails and termination messages first (default true). */
   redactSecrets?: boolean;
   analyzers?: readonly Analyzer[];
+  /** How long a node exclusion lasts (src/remediation/exclusion-ttl.ts); absent: the default. */
+  exclusionTtl?: string;
 }
 
 /** What the analyzers found, before any plan is built (src/engine/diagnose.ts builds them). */
@@ -44,7 +46,10 @@ export interface Analysis {
  */
 export function analyze(collected: WorkloadSnapshot, options: AnalyzeOptions = {}): Analysis {
   const snapshot = options.redactSecrets === false ? collected : redactSnapshot(collected);
-  const context = new AnalysisContext(snapshot);
+  const context = new AnalysisContext(
+    snapshot,
+    options.exclusionTtl === undefined ? {} : { exclusionTtl: options.exclusionTtl },
+  );
   const analyzerErrors: AnalyzerError[] = [];
   const findings: Omit<Finding, 'remediations'>[] = [];
   for (const analyzer of options.analyzers ?? registeredAnalyzers) {

@@ -37,6 +37,7 @@ import { readPodsOnNodes } from './node-reads.js';
 import { namespacedListState, neighboursGap, nodeListState } from './read-coverage.js';
 import { buildScanSnapshot, type NamespaceObjects, type NodeObjects } from './scan-snapshot.js';
 import { secondaryRead } from './secondary-read.js';
+import { liveExclusionOf, scanExclusion, type ScanExclusion } from './exclusion-reads.js';
 
 export interface ScanEntry {
   kind: WorkloadKind;
@@ -61,6 +62,8 @@ export interface ScanReport {
    * said once, not an access problem; none of that kind exist to scan.
    */
   notServed?: WorkloadKind[];
+  /** The node exclusions rollout-doctor set on the workloads scanned (issue 65.5), with their age and end. */
+  exclusions?: ScanExclusion[];
 }
 
 export interface ScanOptions {
@@ -68,6 +71,8 @@ export interface ScanOptions {
   allNamespaces?: boolean;
   pageSize?: number;
   onProgress?: (done: number, total?: number) => void;
+  /** The clock an exclusion's age and end are told by; absent: this machine's. */
+  now?: () => number;
 }
 
 const NODE_PAGE = 500;
@@ -87,6 +92,7 @@ interface ScanState {
   /** A refused DeviceClass list is news only when some workload's verdict could depend on it. */
   classesMattered: boolean;
   notServed: WorkloadKind[];
+  exclusions: ScanExclusion[];
 }
 
 /**
@@ -105,6 +111,7 @@ export async function scanCluster(client: KubeClient, options: ScanOptions): Pro
     diagnosed: 0,
     classesMattered: false,
     notServed: [],
+    exclusions: [],
   };
   for (const kind of WORKLOAD_KINDS) await scanKind(scan, kind, namespace, options);
   const nodeList = scan.nodes ? await scan.nodes : { state: 'complete' };
@@ -118,6 +125,7 @@ export async function scanCluster(client: KubeClient, options: ScanOptions): Pro
       ? scan.accessProblems
       : scan.accessProblems.filter((p) => p.resource !== 'deviceclasses'),
     ...(scan.notServed.length > 0 ? { notServed: scan.notServed } : {}),
+    exclusions: scan.exclusions,
   };
 }
 
@@ -156,6 +164,11 @@ async function scanKind(
       (o): o is WorkloadObject => o !== undefined,
     );
     scan.scanned += items.length;
+    const now = (options.now ?? Date.now)();
+    for (const object of items) {
+      const live = liveExclusionOf(kind, object);
+      if (live) scan.exclusions.push(scanExclusion(live, now));
+    }
     const remaining = page.metadata?.remainingItemCount;
     const interesting = items.filter((object) => isInteresting(kind, object));
     if (interesting.length > 0) {

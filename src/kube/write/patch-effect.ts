@@ -6,6 +6,7 @@
 import { escapeToken, getAt, jsonEqual } from '../../remediation/json-pointer.js';
 import type { Patch, Preconditions } from '../../remediation/plan.js';
 import { APPLY_TIME } from '../../remediation/restart-time.js';
+import { EXCLUSION_TIME_POINTERS } from '../../remediation/exclusion-times.js';
 
 /** A field a patch sets; `value` undefined means the patch removes it. */
 export interface PatchTarget {
@@ -85,6 +86,9 @@ export function isAlreadyApplied(
 }
 
 function holds(current: unknown, target: PatchTarget, assumed: Preconditions['fields']): boolean {
+  // An exclusion's times are the apply's: any time there is the one a landed write chose.
+  if (EXCLUSION_TIME_POINTERS.includes(target.path) && target.value !== undefined)
+    return typeof current === 'string';
   if (target.value !== APPLY_TIME) return jsonEqual(current, target.value);
   const before = assumed.find((f) => f.path === target.path);
   return before !== undefined && typeof current === 'string' && !jsonEqual(current, before.value);

@@ -10,6 +10,7 @@ import type { WorkloadObject as Deployment } from '../../diagnosis/snapshot/type
 import { WORKLOAD_NAMES } from '../../diagnosis/workload-ref.js';
 import { PATCH_CONTENT_TYPES, type Patch, type WorkloadPatchPlan } from '../../remediation/plan.js';
 import { fillApplyTime } from '../../remediation/restart-time.js';
+import { fillExclusionTimes } from '../../remediation/exclusion-times.js';
 import { failure, writeFailure, type ApplyResult, type DryRunResult } from './apply-result.js';
 import type { KubeClient } from '../client.js';
 import { KubeApiError } from '../errors.js';
@@ -34,7 +35,8 @@ export function patchInPlace(
 
 /** The approved patch as sealed, its restart marker set to `now`, guarded by the verified resourceVersion. */
 function patchToSend(plan: WorkloadPatchPlan, live: Deployment, now: Date): Patch {
-  return withResourceVersion(fillApplyTime(plan.patch, now), live.metadata.resourceVersion ?? '');
+  const timed = fillExclusionTimes(fillApplyTime(plan.patch, now), now);
+  return withResourceVersion(timed, live.metadata.resourceVersion ?? '');
 }
 
 /** The subresource a kind writes instead of the object (an Argo Rollout's abort: "status"). */

@@ -39,6 +39,7 @@ import { beyondExclusionBound, MAX_EXCLUDED_NODES, mayExcludeByLabel } from '../
 import { planId } from '../plan-id.js';
 import type { NotOffered, RemediationPlan } from '../plan.js';
 import { roomAfterExclusion, type ExclusionRoom } from './exclude-node-room.js';
+import { exclusionRecord, lastsWords, recordOps, recordUndoOps } from './exclusion-record-ops.js';
 import { exactLabel, sharedWarnings, type Exclusion } from './exclude-shared.js';
 import { antiAffinityOnePerNode, nodeAgentRole } from './template-facts.js';
 import { podTemplateOf, workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
@@ -110,7 +111,19 @@ export function buildExcludeNodePlans(
   const eligibleBefore = snapshot.nodes.filter((n) => isEligible(n, podTemplateOf(snapshot).spec));
   const generation = deployment.metadata.generation ?? 0;
   const uid = deployment.metadata.uid ?? '';
-  const patch = forwardPatch(generation, before, after);
+  // The record beside the affinity, in the same write (exclusion-record.ts): on the
+  // workload's metadata, never the template's (that would be one more template change).
+  const annotations = deployment.metadata.annotations;
+  const record = exclusionRecord({
+    before,
+    exclusion,
+    nodes: [...badNodes, ...sharing].flatMap((n) => (n ? [n] : [])),
+    picture,
+    finding: finding.code,
+    annotations,
+    ttl: ctx.settings.exclusionTtl,
+  });
+  const patch = [...forwardPatch(generation, before, after), ...recordOps(record, annotations)];
   const summary =
     exclusion.key !== HOSTNAME_LABEL
       ? `Keep ${snapshot.target.name} off the nodes with ${exclusion.key}=${exclusion.values.join(' or ')} ` +
@@ -122,9 +135,12 @@ export function buildExcludeNodePlans(
       kind: 'exclude-node',
       target: snapshot.target,
       summary,
-      impact: daemon
-        ? daemonSetImpact(snapshot, picture, eligibleBefore, eligibleAfter, exclusion)
-        : impactText(snapshot, picture, eligibleBefore, eligibleAfter, replicas, exclusion),
+      // How long it lasts is part of what the approver reads and the seal covers (issue 65.5).
+      impact: `${
+        daemon
+          ? daemonSetImpact(snapshot, picture, eligibleBefore, eligibleAfter, exclusion)
+          : impactText(snapshot, picture, eligibleBefore, eligibleAfter, replicas, exclusion)
+      } ${lastsWords(ctx.settings.exclusionTtl)}`,
       warnings: daemon
         ? [...sharedWarnings(picture, exclusion), ...daemonSetWarnings(snapshot, picture)]
         : [
@@ -136,7 +152,10 @@ export function buildExcludeNodePlans(
           ],
       patch: { type: 'json', body: patch },
       preconditions: { uid, generation, fields: [{ path: AFFINITY_PATH, value: before }] },
-      inverse: { type: 'json', body: inversePatch(before, after) },
+      inverse: {
+        type: 'json',
+        body: [...inversePatch(before, after), ...recordUndoOps(record, annotations)],
+      },
       addresses: finding.code,
     },
   ];

@@ -6,6 +6,7 @@
 import { buildExcludeNodePlans } from '../builders/exclude-node.js';
 import type { WorkloadPatchPlan } from '../plan.js';
 import { names } from './words.js';
+import { EXCLUSION_POINTERS } from '../exclusion-record.js';
 import { workloadPaths, workloadPatchKind } from './workload-patch.js';
 
 /** A `NotIn` node-affinity expression, as key and values. */
@@ -69,7 +70,8 @@ export const excludeNode = workloadPatchKind({
   answers: {
     CrashLoopOnNode: (ctx, finding, notOffered) => buildExcludeNodePlans(ctx, finding, undefined, notOffered),
   },
-  paths: (workload) => [workloadPaths(workload).requiredNodeAffinity],
+  // The affinity, and the exclusion's record on the workload's own metadata (exclusion-record.ts).
+  paths: (workload) => [workloadPaths(workload).requiredNodeAffinity, ...EXCLUSION_POINTERS],
   change: (plan, target, room) => {
     const head = `Keep ${target} off `;
     return `${head}${exclusionWords(plan, room - head.length - 40)} (required node affinity).`;

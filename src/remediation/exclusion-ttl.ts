@@ -1,0 +1,66 @@
+/**
+ * How long a node exclusion lasts (issue 65.5): a stopgap, so it ends by itself unless
+ * the person who approved it chose "until removed". A duration is written `4h`, `24h`,
+ * `7d` (minutes `30m` too); `until-removed` never ends. The default comes from
+ * ROLLOUT_DOCTOR_EXCLUSION_TTL (src/config/environment.ts).
+ *
+ * The time an exclusion ends is not known when the plan is sealed (it is approved and
+ * applied later), so its patch carries a marker, `$NOW+24h`, which the seal and the
+ * approval cover like any value and the executor turns into an RFC 3339 time at the
+ * apply, from the same clock that sets the restart time (restart-time.ts). Pure.
+ */
+import { APPLY_TIME, rfc3339 } from './restart-time.js';
+
+export const UNTIL_REMOVED = 'until-removed';
+
+/** A duration (`24h`) or UNTIL_REMOVED. */
+export type ExclusionTtl = string;
+
+/** The choices an approver is offered, the configured default among them. */
+export const EXCLUSION_TTL_CHOICES: readonly ExclusionTtl[] = ['4h', '24h', '7d', UNTIL_REMOVED];
+
+export const DEFAULT_EXCLUSION_TTL: ExclusionTtl = '24h';
+
+/** The longest duration accepted: past it, "until removed" says what is meant. */
+const MAX_TTL_MS = 90 * 24 * 3600 * 1000;
+
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const DURATION = /^([1-9]\d{0,4})([mhd])$/;
+
+/** Milliseconds of a duration, null for UNTIL_REMOVED, undefined when it is neither. */
+export function ttlMs(ttl: string): number | null | undefined {
+  if (ttl === UNTIL_REMOVED) return null;
+  const match = DURATION.exec(ttl);
+  if (!match) return undefined;
+  const ms = Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+  return ms <= MAX_TTL_MS ? ms : undefined;
+}
+
+/** Why `text` is no exclusion TTL, or undefined when it is one. */
+export function ttlProblem(text: string): string | undefined {
+  if (ttlMs(text) !== undefined) return undefined;
+  return `must be a duration such as 4h, 24h or 7d (at most 90d), or ${UNTIL_REMOVED}`;
+}
+
+/** The marker an exclusion's expires-at annotation carries in a plan: `$NOW+24h`, or `never`. */
+export function expiresMarker(ttl: ExclusionTtl): string {
+  return ttl === UNTIL_REMOVED ? NEVER : `${APPLY_TIME}+${ttl}`;
+}
+
+/** What expires-at holds for an exclusion that lasts until removed. */
+export const NEVER = 'never';
+
+/** The duration an expires-at marker names (`$NOW+24h` → `24h`), UNTIL_REMOVED for `never`, else undefined. */
+export function ttlOfMarker(value: unknown): ExclusionTtl | undefined {
+  if (value === NEVER) return UNTIL_REMOVED;
+  if (typeof value !== 'string' || !value.startsWith(`${APPLY_TIME}+`)) return undefined;
+  const ttl = value.slice(APPLY_TIME.length + 1);
+  return typeof ttlMs(ttl) === 'number' ? ttl : undefined;
+}
+
+/** The marker filled in at `now`: `$NOW+24h` → RFC 3339 of now + 24 h; any other value as it is. */
+export function fillExpiresMarker(value: unknown, now: Date): unknown {
+  const ttl = ttlOfMarker(value);
+  const ms = ttl === undefined ? undefined : ttlMs(ttl);
+  return typeof ms === 'number' ? rfc3339(new Date(now.getTime() + ms)) : value;
+}
