@@ -15,9 +15,11 @@ export interface FileEdit {
   before: string;
   after: string;
   line: number;
+  /** A file the change adds (a kustomize patch). */
+  created?: true;
 }
 
-export type Located = { ok: true; edit: FileEdit } | { ok: false; why: string };
+export type Located = { ok: true; edits: FileEdit[] } | { ok: false; why: string };
 
 /** The file under `full` that writes the workload, with the merge made in it. */
 export async function editPlain(
@@ -46,6 +48,5 @@ export async function editPlain(
       ok: false,
       why: `${ref.kind} ${ref.name} is written in ${edits.length} files (${edits.map((e) => e.file).join(', ')}): which one is applied is not clear`,
     };
-  const [edit] = edits;
-  return edit ? { ok: true, edit } : { ok: false, why: 'not found' };
+  return { ok: true, edits };
 }

@@ -20,7 +20,8 @@ import {
 import { commitChangeOf } from './commit-change.js';
 import { git, type GitOptions } from './git.js';
 import { ownerRepoOf, upsertPullRequest, type PullRequest } from './github.js';
-import { editPlain, type FileEdit } from './plain.js';
+import { place } from './locate.js';
+import { toolsFrom, type Tools } from './tool.js';
 import { pullBody, pullTitle, type PullText } from './pull-body.js';
 import type { CheckWord } from './words.js';
 
@@ -51,6 +52,8 @@ export interface ProposeInput {
   check: (text: string, file: string) => Promise<CheckOutcome>;
   against: string;
   timeoutMs?: number;
+  /** kubectl (kustomize) and helm; default: $ROLLOUT_DOCTOR_KUBECTL / $ROLLOUT_DOCTOR_HELM, else PATH. */
+  tools?: Tools;
 }
 
 export type ProposeResult =
@@ -95,23 +98,32 @@ export async function propose(input: ProposeInput): Promise<ProposeResult> {
   try {
     const root = await shallowClone(url.href, input.base, options);
     const full = await insideCheckout(root, input.path);
-    const { target } = input.plan;
-    const located = await editPlain(root, full, { ...target }, change.merge);
-    if (!located.ok) return { status: 'by-hand', why: located.why, manual: input.manual };
-    const edit = located.edit;
-    if (edit.after === edit.before) return { status: 'unchanged', file: edit.file };
-    await writeFile(edit.full, edit.after, 'utf8');
-    const diff = await git(['diff', '--no-color', '--no-ext-diff', '--', edit.file], root, options);
-    const check = await input.check(edit.after, edit.file);
+    const placement = await place(root, full, input.plan.target, change.merge, {
+      tools: input.tools ?? toolsFrom({}),
+      home: temp.dir,
+    });
+    if (!placement.ok) return { status: 'by-hand', why: placement.why, manual: input.manual };
+    const { edits, render } = placement.placed;
+    const [first] = edits;
+    if (!first || edits.every((e) => e.after === e.before))
+      return { status: 'unchanged', file: first?.file ?? input.path };
+    const files = edits.map((e) => e.file);
+    for (const edit of edits) await writeFile(edit.full, edit.after, 'utf8');
+    const created = edits.filter((e) => e.created).map((e) => e.file);
+    if (created.length > 0) await git(['add', '--intent-to-add', '--', ...created], root, options);
+    const diff = await git(['diff', '--no-color', '--no-ext-diff', '--', ...files], root, options);
+    const rendered = await render();
+    const check = await input.check(rendered.text, rendered.label);
     if (check.verdict === 'never-finishes' || check.next === 'never-finishes')
       return { status: 'refused', why: 'check: can never finish', diff, check };
     const branch = proposalBranch(input.plan, input.incident);
-    const text = pullText(input, edit, change.fields, diff, check);
+    const text = pullText(input, { files, rendered: rendered.label }, change.fields, diff, check);
     const title = pullTitle(input.lang, text);
     const body = pullBody(input.lang, text);
-    if (input.dryRun) return { status: 'dry-run', file: edit.file, diff, check, branch, title, body };
-    const pull = await push(input, root, options, { url, branch, edit, title, body });
-    return { status: 'pushed', file: edit.file, diff, check, branch, pull };
+    const file = rendered.label;
+    if (input.dryRun) return { status: 'dry-run', file, diff, check, branch, title, body };
+    const pull = await push(input, root, options, { url, branch, files, title, body });
+    return { status: 'pushed', file, diff, check, branch, pull };
   } catch (error) {
     if (error instanceof RefusedInput) return { status: 'refused', why: error.message };
     if (error instanceof NotInRepository)
@@ -124,7 +136,7 @@ export async function propose(input: ProposeInput): Promise<ProposeResult> {
 
 function pullText(
   input: ProposeInput,
-  edit: FileEdit,
+  edit: { files: string[]; rendered: string },
   fields: readonly string[],
   diff: string,
   check: CheckOutcome,
@@ -132,11 +144,11 @@ function pullText(
   return {
     plan: input.plan,
     finding: input.finding,
-    file: edit.file,
+    file: edit.files.join(', '),
     fields,
     diff,
     check,
-    rendered: edit.file,
+    rendered: edit.rendered,
     against: input.against,
     ...(input.approvedBy ? { approvedBy: input.approvedBy } : {}),
     ...(input.thread ? { thread: input.thread } : {}),
@@ -148,7 +160,7 @@ async function push(
   input: ProposeInput,
   root: string,
   options: GitOptions,
-  what: { url: URL; branch: string; edit: FileEdit; title: string; body: string },
+  what: { url: URL; branch: string; files: string[]; title: string; body: string },
 ): Promise<PullRequest> {
   const named = ownerRepoOf(what.url);
   const owner = input.github.owner ?? named?.owner;
@@ -158,7 +170,7 @@ async function push(
   if (!input.token) throw new RefusedInput('no token: set ROLLOUT_DOCTOR_GIT_TOKEN or --token-file');
   const base = input.base ?? (await git(['rev-parse', '--abbrev-ref', 'HEAD'], root, options)).trim();
   await git(['checkout', '--quiet', '-B', what.branch], root, options);
-  await git(['add', '--', what.edit.file], root, options);
+  await git(['add', '--', ...what.files], root, options);
   await git(['commit', '--quiet', '--no-verify', '--no-gpg-sign', '-m', what.title], root, options);
   await git(['push', '--quiet', '--force', 'origin', `HEAD:refs/heads/${what.branch}`], root, options);
   return upsertPullRequest(

@@ -13,7 +13,8 @@ import { carryEdit } from './line-diff.js';
 export interface DocumentRef {
   kind: string;
   name: string;
-  namespace: string;
+  /** Absent: any namespace (an overlay that sets the namespace). */
+  namespace?: string;
 }
 
 export type EditResult =
@@ -35,7 +36,10 @@ function valueOf(doc: Doc): unknown {
 export function isDocumentOf(value: unknown, ref: DocumentRef): boolean {
   if (!isRecord(value) || value.kind !== ref.kind || !isRecord(value.metadata)) return false;
   const ns = value.metadata.namespace;
-  return value.metadata.name === ref.name && (ns === undefined || ns === ref.namespace);
+  return (
+    value.metadata.name === ref.name &&
+    (ns === undefined || ref.namespace === undefined || ns === ref.namespace)
+  );
 }
 
 /** The merge applied to a plain value (what the edited document must read as). */

@@ -4,94 +4,25 @@
  * and incident A's dump (a GPU surge deadlock) completed with what `kubectl get -A`
  * adds, so check reads the cluster whole.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
-import { fakeIo } from '../support/cli-io.js';
+import { describe, expect, it } from 'vitest';
+import { gitSync } from '../support/git-http-server.js';
+import { proposeHarness, TOKEN } from '../support/propose-harness.js';
 import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
 import { loadObjects } from '../../src/diagnosis/snapshot/dump/dump.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { propose as proposeChange } from '../../src/propose/propose.js';
-import { bareRepo, gitSync, startGitServer, type GitServer } from '../support/git-http-server.js';
-import { startGitHubStandIn, type GitHubStandIn } from '../support/github-standin.js';
 
-const FIXTURES = new URL('../fixtures/', import.meta.url).pathname;
-const PLAIN = join(FIXTURES, 'propose/plain');
-const TOKEN = 'test-token';
-
-const root = mkdtempSync(join(tmpdir(), 'rollout-doctor-propose-test-'));
-const dump = join(root, 'cluster.yaml');
-writeFileSync(
-  dump,
-  `${readFileSync(join(FIXTURES, 'dumps/incident-a-gpu-surge.yaml'), 'utf8')}\n---\n${readFileSync(join(FIXTURES, 'propose/cluster-extra.yaml'), 'utf8')}`,
-);
-let git: GitServer;
-let github: GitHubStandIn;
-let repos = 0;
-
-beforeAll(async () => {
-  git = await startGitServer(root);
-});
-afterAll(async () => {
-  await git.close();
-  rmSync(root, { recursive: true, force: true });
-});
-afterEach(async () => {
-  await github?.close();
-});
-
-/** A fresh repository holding `files` (the plain fixture, changed by `change`). */
-function repoWith(change: (dir: string) => void = () => {}): { url: string; bare: string; name: string } {
-  repos += 1;
-  const name = `shop${repos}`;
-  const files = join(root, 'files', name);
-  mkdirSync(files, { recursive: true });
-  gitSync(['init', '--quiet'], files); // only to get a real folder; .git is removed below
-  rmSync(join(files, '.git'), { recursive: true, force: true });
-  writeFileSync(join(files, 'README.md'), '# shop\n');
-  mkdirSync(join(files, 'apps/vision'), { recursive: true });
-  writeFileSync(
-    join(files, 'apps/vision/deployment.yaml'),
-    readFileSync(join(PLAIN, 'apps/vision/deployment.yaml'), 'utf8'),
-  );
-  change(files);
-  const bare = bareRepo(root, 'team', name, files);
-  return { url: git.url('team', name), bare, name };
-}
-
-async function propose(url: string, name: string, extra: string[] = []) {
-  github = github ?? (await startGitHubStandIn('team', name));
-  const run = fakeIo();
-  run.io.env = { ROLLOUT_DOCTOR_GIT_TOKEN: TOKEN, ROLLOUT_DOCTOR_GITHUB_API: github.apiBase };
-  const status = await runCli(
-    [
-      'propose',
-      'deploy/vision-object-tracker',
-      '-n',
-      'vision',
-      '--remediation',
-      'set-rolling-update',
-      '--repo',
-      url,
-      '--from-file',
-      dump,
-      ...(extra.includes('--path') ? [] : ['--path', 'apps']),
-      ...extra,
-    ],
-    run.io,
-  );
-  return { status, stdout: run.stdout(), stderr: run.stderr() };
-}
-
-const pushes = (): number =>
-  git.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/git-receive-pack')).length;
+const h = proposeHarness();
+const repoWith = (change?: (dir: string) => void) => h.repo('propose/plain', change);
+const propose = (url: string, _name: string, extra: string[] = []) =>
+  h.propose(url, [...(extra.includes('--path') ? [] : ['--path', 'apps']), ...extra]);
+const pushes = (): number => h.pushes();
 
 describe('propose to a plain-manifest repository', () => {
   it('dry run: prints the diff of the two strategy lines, comments kept, check says the next rollout will finish, pushes nothing', async () => {
-    const { url, name } = repoWith();
-    github = await startGitHubStandIn('team', name);
+    const { url, name } = await repoWith();
     const before = pushes();
     const result = await propose(url, name, ['--dry-run']);
     expect(result.stderr).toBe('');
@@ -108,12 +39,11 @@ describe('propose to a plain-manifest repository', () => {
     );
     expect(result.stdout).toContain('Dry run: nothing pushed');
     expect(pushes()).toBe(before);
-    expect(github.requests).toEqual([]);
+    expect(h.github().requests).toEqual([]);
   });
 
   it('pushes a branch and opens a pull request; a second run for the same incident updates it', async () => {
-    const { url, name, bare } = repoWith();
-    github = await startGitHubStandIn('team', name);
+    const { url, name, bare } = await repoWith();
     const args = [
       '--incident',
       'INC-42',
@@ -126,8 +56,8 @@ describe('propose to a plain-manifest repository', () => {
     expect(first.stderr).toBe('');
     expect(first.status).toBe(0);
     expect(first.stdout).toContain('Pull request opened: https://github.example/team/');
-    expect(github.pulls).toHaveLength(1);
-    const [pull] = github.pulls;
+    expect(h.github().pulls).toHaveLength(1);
+    const [pull] = h.github().pulls;
     if (!pull) throw new Error('no pull request');
     const branch = 'rollout-doctor/inc-42/vision-deployment-vision-object-tracker/set-rolling-update';
     expect(pull).toMatchObject({ head: branch, base: 'main', state: 'open' });
@@ -146,34 +76,32 @@ describe('propose to a plain-manifest repository', () => {
     const second = await propose(url, name, args);
     expect(second.status).toBe(0);
     expect(second.stdout).toContain('Pull request updated: https://github.example/team/');
-    expect(github.pulls).toHaveLength(1);
-    expect(github.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
+    expect(h.github().pulls).toHaveLength(1);
+    expect(h.github().requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
     // The token went in headers only: never in a URL git or the API saw.
-    expect(git.requests.some((r) => r.authorization === `Bearer ${TOKEN}`)).toBe(true);
-    expect([...git.requests, ...github.requests].some((r) => r.path.includes(TOKEN))).toBe(false);
+    expect(h.git().requests.some((r) => r.authorization === `Bearer ${TOKEN}`)).toBe(true);
+    expect([...h.git().requests, ...h.github().requests].some((r) => r.path.includes(TOKEN))).toBe(false);
     expect(first.stdout + second.stdout).not.toContain(TOKEN);
   });
 });
 
 describe('propose where the file is not there', () => {
   it('a --path not in the repository: says so and prints the change to make by hand (exit 1)', async () => {
-    const { url, name } = repoWith();
-    github = await startGitHubStandIn('team', name);
+    const { url, name } = await repoWith();
     const result = await propose(url, name, ['--path', 'clusters/prod']);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain(
       'Not proposed: --path "clusters/prod": "clusters" is not in the repository.',
     );
     expect(result.stdout).toContain('+    type: RollingUpdate');
-    expect(github.requests).toEqual([]);
+    expect(h.github().requests).toEqual([]);
   });
 });
 
 describe('propose refuses a change check says can never finish', () => {
   it('does not push, and says why', async () => {
-    const { url, name } = repoWith();
-    github = await startGitHubStandIn('team', name);
-    const objects = loadObjects(readFileSync(dump, 'utf8'));
+    const { url } = await repoWith();
+    const objects = loadObjects(readFileSync(h.dump, 'utf8'));
     const ref = { kind: 'Deployment' as const, namespace: 'vision', name: 'vision-object-tracker' };
     const plan = diagnose(assembleSnapshot(ref, objects)).remediations.find(
       (p) => p.kind === 'set-rolling-update',
@@ -189,24 +117,23 @@ describe('propose refuses a change check says can never finish', () => {
       dryRun: false,
       lang: 'en',
       token: TOKEN,
-      github: { apiBase: github.apiBase },
+      github: { apiBase: h.github().apiBase },
       check: () => Promise.resolve({ verdict: 'never-finishes', reason: 'held by its old pods' }),
       against: 'a stub',
     });
     expect(result).toMatchObject({ status: 'refused', check: { verdict: 'never-finishes' } });
     expect(pushes()).toBe(before);
-    expect(github.requests).toEqual([]);
+    expect(h.github().requests).toEqual([]);
   });
 });
 
 describe('propose refuses hostile repositories, pushing nothing', () => {
   const refused = async (change: (dir: string) => void, extra: string[] = []) => {
-    const { url, name } = repoWith(change);
-    github = await startGitHubStandIn('team', name);
+    const { url, name } = await repoWith(change);
     const before = pushes();
     const result = await propose(url, name, extra);
     expect(pushes()).toBe(before);
-    expect(github.requests).toEqual([]);
+    expect(h.github().requests).toEqual([]);
     return result;
   };
 

@@ -14,6 +14,7 @@ import { wordsIn } from '../../i18n/catalogue.js';
 import type { Diagnosis } from '../../engine/diagnosis.js';
 import type { CheckSource } from '../../check/source.js';
 import { proposeWords } from '../../propose/words.js';
+import { toolsFrom } from '../../propose/tool.js';
 import type { ProposeResult } from '../../propose/propose.js';
 import { cleanText, quoted } from '../../text/clean.js';
 import { choosePlan } from './apply.js';
@@ -158,6 +159,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       ...(args.githubRepo ? ownerRepo(args.githubRepo) : {}),
     },
     check: (text, file) => checkRendered(text, file, plan.target, source),
+    tools: toolsFrom(io.env),
     against,
     ...(token ? { token } : {}),
     ...(args.base ? { base: args.base } : {}),
