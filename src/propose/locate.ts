@@ -5,7 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { lstat } from 'node:fs/promises';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
+import { insideCheckout } from './checkout.js';
+import { editHelm } from './helm.js';
 import type { WorkloadRef } from '../diagnosis/snapshot/types.js';
 import { WORKLOAD_NAMES } from '../diagnosis/workload-ref.js';
 import { editKustomize, kustomizationFile } from './kustomize.js';
@@ -25,9 +27,33 @@ export async function place(
   full: string,
   target: WorkloadRef,
   merge: Record<string, unknown>,
-  context: { tools: Tools; home: string },
+  context: { tools: Tools; home: string; helm?: { release?: string; values?: string } },
 ): Promise<Placement> {
   const isDir = (await lstat(full)).isDirectory();
+  if (isDir && (await lstat(join(full, 'Chart.yaml')).catch(() => undefined))?.isFile()) {
+    const values = context.helm?.values
+      ? await insideCheckout(root, context.helm.values)
+      : join(full, 'values.yaml');
+    const release = context.helm?.release ?? target.name;
+    const located = await editHelm(root, full, values, target, merge, {
+      release,
+      namespace: target.namespace,
+      tools: context.tools,
+      home: context.home,
+    });
+    if (!located.ok) return located;
+    const { render } = located;
+    return {
+      ok: true,
+      placed: {
+        edits: located.edits,
+        render: async () => ({
+          text: render ? await render() : '',
+          label: `helm template ${release} ${relative(root, full) || '.'}`,
+        }),
+      },
+    };
+  }
   if (isDir && (await kustomizationFile(full))) {
     const { group, version } = WORKLOAD_NAMES[target.kind];
     const apiVersion = group ? `${group}/${version}` : version;

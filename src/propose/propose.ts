@@ -54,6 +54,8 @@ export interface ProposeInput {
   timeoutMs?: number;
   /** kubectl (kustomize) and helm; default: $ROLLOUT_DOCTOR_KUBECTL / $ROLLOUT_DOCTOR_HELM, else PATH. */
   tools?: Tools;
+  /** A chart's release name (default: the workload's name) and values file (default: the chart's values.yaml). */
+  helm?: { release?: string; values?: string };
 }
 
 export type ProposeResult =
@@ -101,6 +103,7 @@ export async function propose(input: ProposeInput): Promise<ProposeResult> {
     const placement = await place(root, full, input.plan.target, change.merge, {
       tools: input.tools ?? toolsFrom({}),
       home: temp.dir,
+      ...(input.helm ? { helm: input.helm } : {}),
     });
     if (!placement.ok) return { status: 'by-hand', why: placement.why, manual: input.manual };
     const { edits, render } = placement.placed;

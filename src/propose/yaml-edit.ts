@@ -61,8 +61,11 @@ function mergeInto(doc: Doc, map: YAMLMap, merge: Record<string, unknown>): void
     }
     const current = map.get(key, true);
     if (isRecord(v)) {
-      if (isMap(current)) mergeInto(doc, current, v);
-      else map.set(key, doc.createNode(merged(undefined, v)));
+      if (isMap(current)) {
+        // An empty `{}` filled in is written as a block, as a person writes it.
+        if (current.items.length === 0) current.flow = false;
+        mergeInto(doc, current, v);
+      } else map.set(key, doc.createNode(merged(undefined, v)));
     } else if (isScalar(current)) {
       current.value = v;
     } else map.set(key, doc.createNode(v));
@@ -141,4 +144,38 @@ function checkEdit(before: string, after: string, ref: DocumentRef, wanted: unkn
       return `the edited file does not read back as the change (document ${i + 1})`;
   }
   return undefined;
+}
+
+/**
+ * A values file (one YAML document, no Kubernetes identity) with the merge made in
+ * place, the rest as written; refused where it uses anchors or aliases (an edit there
+ * could change other places; an alias bomb) or does not read back as the merge.
+ */
+export function editValues(text: string, merge: Record<string, unknown>): EditResult {
+  const docs = parseAllDocuments(text, OPTIONS);
+  const list = (Array.isArray(docs) ? docs : [docs]) as Doc[];
+  const [doc, second] = list;
+  if (!doc || second) return { ok: false, why: 'refused', detail: 'a values file holds one YAML document' };
+  if (doc.errors.length > 0) return { ok: false, why: 'refused', detail: 'the file is not valid YAML' };
+  if (/(^|\s)[&*][^\s]/m.test(text))
+    return {
+      ok: false,
+      why: 'refused',
+      detail: 'it uses YAML anchors or aliases (refused: an edit there could change other places)',
+    };
+  if (doc.contents !== null && !isMap(doc.contents))
+    return { ok: false, why: 'refused', detail: 'it is not a map' };
+  const before = valueOf(doc);
+  const original = doc.toString({ lineWidth: 0 });
+  if (doc.contents === null) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
+  if (!isMap(doc.contents)) return { ok: false, why: 'refused', detail: 'it is not a map' };
+  mergeInto(doc, doc.contents, merge);
+  const after = doc.toString({ lineWidth: 0 });
+  const edited = carryEdit(text, original, after) ?? after;
+  const read = parseAllDocuments(edited, OPTIONS);
+  const now = (Array.isArray(read) ? read : [read])[0];
+  const wanted = JSON.parse(JSON.stringify(merged(before, merge))) as unknown;
+  if (!now || !isDeepStrictEqual(JSON.parse(JSON.stringify(valueOf(now as Doc) ?? {})), wanted))
+    return { ok: false, why: 'refused', detail: 'the edited file does not read back as the change' };
+  return { ok: true, text: edited, line: 1 };
 }

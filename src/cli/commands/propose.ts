@@ -42,6 +42,8 @@ and opened as a pull request (a later run for the same incident updates it).
   --github-api URL the REST API (default $ROLLOUT_DOCTOR_GITHUB_API, else https://api.github.com;
                    GitHub Enterprise: https://HOST/api/v3)
   --token-file F   the token (a Secret's file); else $ROLLOUT_DOCTOR_GIT_TOKEN. Never printed.
+  --release NAME   a chart's release (default: the workload's name), for helm template
+  --values FILE    a chart's values file in the repository (default: the chart's values.yaml)
   --lang en|ko     the pull request's language (default: LC_ALL, LC_MESSAGES, LANG)
 Exit status: 0 proposed (or the dry run's diff, or nothing to change), 1 not proposed (check
 says it can never finish, or the change is printed to make by hand), 2 bad arguments or
@@ -67,6 +69,8 @@ export interface ProposeArgs {
   githubRepo?: string;
   tokenFile?: string;
   lang?: string;
+  release?: string;
+  values?: string;
 }
 
 export function parseProposeArgs(argv: string[]): ProposeArgs {
@@ -92,6 +96,8 @@ export function parseProposeArgs(argv: string[]): ProposeArgs {
       'github-repo': string,
       'token-file': string,
       lang: string,
+      release: string,
+      values: string,
     },
   });
   const ref = workloadRefArg(positionals, values.namespace, 'proposed');
@@ -122,6 +128,8 @@ export function parseProposeArgs(argv: string[]): ProposeArgs {
     ...optional('github-repo', 'githubRepo'),
     ...optional('token-file', 'tokenFile'),
     ...optional('lang', 'lang'),
+    ...optional('release', 'release'),
+    ...optional('values', 'values'),
     ...clusterOptions(values),
   };
 }
@@ -160,6 +168,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     },
     check: (text, file) => checkRendered(text, file, plan.target, source),
     tools: toolsFrom(io.env),
+    helm: {
+      ...(args.release ? { release: args.release } : {}),
+      ...(args.values ? { values: args.values } : {}),
+    },
     against,
     ...(token ? { token } : {}),
     ...(args.base ? { base: args.base } : {}),
