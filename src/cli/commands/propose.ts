@@ -20,9 +20,10 @@ import { cleanText, quoted } from '../../text/clean.js';
 import { choosePlan } from './apply.js';
 import { argocdNamespace, clusterOptions, parseCommandArgs, wantsHelp, workloadRefArg } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
-import type { WorkloadRef } from '../../diagnosis/snapshot/types.js';
+import type { OwnerSettingsRead, WorkloadRef } from '../../diagnosis/snapshot/types.js';
+import type { GitSource } from '../../propose/owner-source.js';
 
-const HELP = `Usage: rollout-doctor propose TYPE/NAME -n NAMESPACE --remediation KIND|ID --repo URL --path PATH
+const HELP = `Usage: rollout-doctor propose TYPE/NAME -n NAMESPACE --remediation KIND|ID [--repo URL --path PATH]
                                [--base BRANCH] [--dry-run] [--incident ID] [--approved-by WHO]
                                [--thread URL] [--from-file DUMP | --context C --kubeconfig F]
                                [--github-api URL] [--github-repo OWNER/REPO] [--token-file F]
@@ -35,6 +36,8 @@ and opened as a pull request (a later run for the same incident updates it).
   --remediation    the plan kind (set-rolling-update, set-recreate, ...) or a plan id
   --repo URL       the repository to clone (https; no credentials in the URL)
   --path PATH      the file or folder in it that holds the workload's manifest
+                   (both left out: the Argo CD Application's source, or the Flux
+                   Kustomization's or HelmRelease's GitRepository, as read)
   --base BRANCH    the branch to propose into (default: the repository's default)
   --dry-run        clone, edit, check and print the diff; push nothing
   --incident ID    names the branch, so the same incident updates the same pull request
@@ -54,8 +57,8 @@ export interface ProposeArgs {
   ref: WorkloadRef;
   namespaceGiven: boolean;
   remediation: string;
-  repo: string;
-  path: string;
+  repo?: string;
+  path?: string;
   base?: string;
   dryRun: boolean;
   incident?: string;
@@ -102,9 +105,10 @@ export function parseProposeArgs(argv: string[]): ProposeArgs {
   });
   const ref = workloadRefArg(positionals, values.namespace, 'proposed');
   if (!values.remediation) throw new UsageError('which remediation? pass --remediation KIND or a plan id');
-  if (!values.repo) throw new UsageError('which repository? pass --repo URL');
-  if (values.path === undefined || values.path === '')
-    throw new UsageError('where in it? pass --path PATH (a file or folder)');
+  if ((values.repo === undefined) !== (values.path === undefined) || values.repo === '' || values.path === '')
+    throw new UsageError(
+      'give --repo URL and --path PATH together, or neither (then the Argo CD or Flux owner says where)',
+    );
   if (values['from-file'] !== undefined && (values.context !== undefined || values.kubeconfig !== undefined))
     throw new UsageError('--from-file reads a dump; --context and --kubeconfig only apply to a live cluster');
   if (values['github-repo'] !== undefined && !/^[\w.-]+\/[\w.-]+$/.test(values['github-repo']))
@@ -115,8 +119,8 @@ export function parseProposeArgs(argv: string[]): ProposeArgs {
     ref,
     namespaceGiven: values.namespace !== undefined,
     remediation: values.remediation,
-    repo: values.repo,
-    path: values.path,
+    ...optional('repo', 'repo'),
+    ...optional('path', 'path'),
     dryRun: values['dry-run'] ?? false,
     ...optional('base', 'base'),
     ...optional('incident', 'incident'),
@@ -141,7 +145,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const args = parseProposeArgs(argv);
   const token = await readToken(args, io);
-  const { diagnosis, source, against } = await readCluster(args, io);
+  const { diagnosis, source, against, owner, objects } = await readCluster(args, io);
   const plan = choosePlan(diagnosis.remediations, args.remediation);
   if (!plan) {
     const offered = diagnosis.remediations.map((p) => `${p.kind} (${p.id})`).join(', ') || 'none';
@@ -150,6 +154,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     );
     return EXIT.usage;
   }
+  const where = await whereInGit(args, owner, objects);
+  if (typeof where === 'string') throw new UsageError(`no --repo and --path, and ${where}`);
   const { propose } = await import('../../propose/propose.js');
   const { checkRendered } = await import('../../propose/verify.js');
   const finding = diagnosis.findings.find((f) => f.code === plan.addresses) ?? diagnosis.findings[0];
@@ -158,8 +164,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     plan,
     finding: { code: plan.addresses, summary: finding?.summary ?? '' },
     manual: diagnosis.manifestChanges ?? [],
-    repo: args.repo,
-    path: args.path,
+    repo: where.repo,
+    path: where.path,
     dryRun: args.dryRun,
     lang,
     github: {
@@ -169,12 +175,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     check: (text, file) => checkRendered(text, file, plan.target, source),
     tools: toolsFrom(io.env),
     helm: {
+      ...where.helm,
       ...(args.release ? { release: args.release } : {}),
       ...(args.values ? { values: args.values } : {}),
     },
     against,
     ...(token ? { token } : {}),
-    ...(args.base ? { base: args.base } : {}),
+    ...((args.base ?? where.base) ? { base: args.base ?? where.base } : {}),
     ...(args.incident ? { incident: args.incident } : {}),
     ...(args.approvedBy ? { approvedBy: args.approvedBy } : {}),
     ...(args.thread ? { thread: args.thread } : {}),
@@ -207,6 +214,21 @@ interface Read {
   diagnosis: Diagnosis;
   source: CheckSource;
   against: string;
+  /** The GitOps owner's object as read, and the dump's objects (a Flux GitRepository). */
+  owner: OwnerSettingsRead | undefined;
+  objects: readonly unknown[];
+}
+
+/** --repo and --path as given, else what the Argo CD or Flux owner names. */
+async function whereInGit(
+  args: ProposeArgs,
+  owner: OwnerSettingsRead | undefined,
+  objects: readonly unknown[],
+): Promise<GitSource | string> {
+  if (args.repo !== undefined && args.path !== undefined)
+    return { repo: args.repo, path: args.path, from: 'the command line' };
+  const { gitSourceOf } = await import('../../propose/owner-source.js');
+  return gitSourceOf(owner, objects);
 }
 
 /** The diagnosis and check's source, from the dump or the cluster (the same reading for both). */
@@ -218,11 +240,16 @@ async function readCluster(args: ProposeArgs, io: CliIo): Promise<Read> {
     const { withDump } = await import('../dump-file.js');
     const { dumpSource } = await import('../../check/dump-source.js');
     const { assembleSnapshot } = await import('../../diagnosis/snapshot/dump/assemble.js');
-    return withDump(args.fromFile, io, {}, (objects) => ({
-      diagnosis: diagnose(assembleSnapshot(args.ref, objects, withArgo)),
-      source: dumpSource(objects),
-      against: `the dump ${args.fromFile === '-' ? 'on stdin' : args.fromFile}`,
-    }));
+    return withDump(args.fromFile, io, {}, (objects) => {
+      const snapshot = assembleSnapshot(args.ref, objects, withArgo);
+      return {
+        diagnosis: diagnose(snapshot),
+        source: dumpSource(objects),
+        against: `the dump ${args.fromFile === '-' ? 'on stdin' : args.fromFile}`,
+        owner: snapshot.ownerSettings,
+        objects,
+      };
+    });
   }
   const { createKubeClient } = await import('../../kube/client.js');
   const { collectSnapshot } = await import('../../kube/read/collector.js');
@@ -234,8 +261,15 @@ async function readCluster(args: ProposeArgs, io: CliIo): Promise<Read> {
   });
   const namespace = args.namespaceGiven ? args.ref.namespace : (client.namespace ?? args.ref.namespace);
   const ref = { ...args.ref, namespace };
-  const diagnosis = diagnose(await collectSnapshot(client, ref, withArgo));
-  return { diagnosis, source: liveSource(client), against: `the cluster (context ${client.context})` };
+  const snapshot = await collectSnapshot(client, ref, withArgo);
+  return {
+    diagnosis: diagnose(snapshot),
+    source: liveSource(client),
+    against: `the cluster (context ${client.context})`,
+    owner: snapshot.ownerSettings,
+    // A Flux GitRepository is not read live yet: give --repo and --path for Flux.
+    objects: [],
+  };
 }
 
 function report(result: ProposeResult, lang: ReturnType<typeof firstLang>, io: CliIo): number {
