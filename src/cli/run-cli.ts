@@ -35,6 +35,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
       'apply one remediation to a workload (any of the four kinds) after showing the patch and confirming',
     load: async () => (await import('./commands/apply.js')).run,
   },
+  propose: {
+    summary: 'propose the proved fix to the Git repository that applies the workload, as a pull request',
+    load: async () => (await import('./commands/propose.js')).run,
+  },
   undo: {
     summary: 'put back what apply wrote, by the undo id it printed, if nothing moved on since',
     load: async () => (await import('./commands/undo.js')).run,
