@@ -258,9 +258,11 @@ function followUps(w: Words, record: IncidentRecord): string[] {
   const lines: string[] = [];
   for (const change of changes)
     lines.push(w.followManifest({ where: text(change.where) }), '', mdFence(change.diff, 'diff'), '');
-  if (changes.length === 0 && kind !== undefined && patchesWorkload(kind))
+  // An exclusion is a stopgap to take back, not a change to commit.
+  const exclusion = kind !== undefined && excludesNodes(kind, record.workload.kind);
+  if (changes.length === 0 && kind !== undefined && !exclusion && patchesWorkload(kind))
     lines.push(w.followLivePatch({ kind: code(kind) }));
-  if (kind !== undefined && excludesNodes(kind, record.workload.kind)) lines.push(w.followExclusion({}));
+  if (exclusion) lines.push(w.followExclusion({}));
   const guard = [...codes].some((c) => SURGE_CODES.has(c))
     ? w.followGuardSurge({})
     : [...codes].some((c) => NODE_CODES.has(c))
