@@ -20,6 +20,8 @@ const auditLine = z.object({
       result: z.string().optional(),
       outcome: z.string().optional(),
       reason: z.string().optional(),
+      findings: z.array(z.object({ code: z.string() }).loose()).optional(),
+      offered: z.array(z.unknown()).optional(),
     })
     .loose(),
 });
@@ -53,6 +55,12 @@ export async function auditLines(
         : e.approvedBy
           ? ` (approved by ${e.approvedBy.map(who).join(', ')})`
           : '';
+      if (e.action === 'diagnosis') {
+        // A diagnosis (for the post-mortem): its finding codes and how many plans it offered.
+        const codes = e.findings?.map((f) => f.code).join(', ') || 'no problem found';
+        out.push(`  ${proc.name}: diagnosis${where}: ${codes}, ${e.offered?.length ?? 0} plans offered`);
+        continue;
+      }
       const result = e.result ?? e.outcome ?? e.reason ?? '';
       out.push(`  ${proc.name}: ${e.action} ${e.kind ?? e.planId}${where}${by}: ${result}`);
     }

@@ -169,6 +169,9 @@ describe('npm run demo', STORY, () => {
     expect(out).toMatch(/rolled out: deployment\/checkout/);
     expect(out).toMatch(/✔ shop\/checkout: 3\/3 pods ready on .*, none on node-b/);
     expect(out).toMatch(/app: approval exclude-node on shop\/checkout by Lead: claimed/);
+    expect(out).toMatch(
+      /worker: diagnosis on vision\/vision-object-tracker: RolloutSurgeDeadlock, \d+ plans offered/,
+    );
     // Cleanup: the private Redis, the app and the worker are gone, and so is the temporary directory.
     const dir = /kubeconfig (\S+)\/kubeconfig/.exec(out)?.[1] ?? '';
     expect(dir).not.toBe('');
