@@ -26,7 +26,7 @@ import { CHANNEL_NAMES, SLACK_NAMES, type StoryContext } from './demo/context.js
 import type { DemoProcess } from './demo/processes.js';
 import { DemoError } from './demo/demo-error.js';
 import type { SlackPrinter } from './demo/slack-printer.js';
-import { auditLines } from './demo/audit.js';
+import { auditLines, keepAuditLog } from './demo/audit.js';
 import { createCleanup, runScript } from './demo/cleanup.js';
 import type { DemoKind } from './demo-scenario.js';
 
@@ -213,6 +213,16 @@ function parse(argv: string[]): Parsed {
   };
 }
 
+/** How to draft the post-mortem of the demo's incidents from the audit lines it kept. */
+async function sayPostmortem(kept: { file: string; incidents: string[] } | undefined): Promise<void> {
+  if (!kept) return;
+  say('');
+  say(bold('Draft the post-mortem of an incident (Markdown; --lang ko for Korean, -o json for the record):'));
+  for (const incident of kept.incidents)
+    say(`  npx rollout-doctor postmortem --from-audit ${kept.file} --incident ${incident}`);
+  say(`(The audit lines stay in ${kept.file}; remove its directory when done.)`);
+}
+
 async function main(interrupted: () => boolean, signal: AbortSignal): Promise<number> {
   const args = parse(process.argv.slice(2));
   if ('help' in args) {
@@ -256,6 +266,7 @@ async function main(interrupted: () => boolean, signal: AbortSignal): Promise<nu
       say('Audit events logged:');
       for (const line of audit) say(line);
     }
+    await sayPostmortem(await keepAuditLog(processes));
     say('');
     const fixed =
       kind === 'deployment'

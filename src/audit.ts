@@ -115,7 +115,46 @@ export type AuditEvent =
       cause: 'expired' | 'nodes-changed';
       outcome: 'removed' | 'already-removed' | 'refused' | 'failed' | 'offered';
       detail?: string;
-    };
+    }
+  | AuditDiagnosis;
+
+/**
+ * One finding of a diagnosis as the audit keeps it (src/postmortem reads it back): its
+ * code and summary, and the error messages of its evidence as the cluster wrote them
+ * (untrusted text, cut to a bound).
+ */
+export interface AuditFinding {
+  code: string;
+  severity: string;
+  summary: string;
+  messages: string[];
+}
+
+/**
+ * What one diagnosis of a workload found and offered (planId 'diagnosis'), so an
+ * incident's record holds its evidence and alternatives beside the approvals.
+ */
+export interface AuditDiagnosis {
+  action: 'diagnosis';
+  planId: 'diagnosis';
+  cluster: string;
+  namespace: string;
+  /** The workload's name (the field every audit event names it by). */
+  deployment: string;
+  /** The workload's kind (Deployment, StatefulSet, DaemonSet, Rollout). */
+  workloadKind: string;
+  /** Who asked: a person id, or ALERTMANAGER, EARLYWARNING, ADMISSION. */
+  requestedBy: string;
+  /** When the request was queued (RFC 3339): the first signal's time. */
+  requestedAt: string;
+  findings: AuditFinding[];
+  offered: { id: string; kind: string; summary: string }[];
+  notOffered: { kind: string; addresses: string; reason: string }[];
+  /** The workload's replicas as read; absent when its status was not read. */
+  serving?: { desired: number; available: number; updated: number };
+  /** Changes to commit to the manifest (unified-diff lines, cut to a bound). */
+  manifestChanges?: { addresses: string; where: string; diff: string }[];
+}
 
 /** Writes audit events as `audit: true` log lines, so they can be shipped apart from the rest. */
 export interface Audit {

@@ -1,7 +1,11 @@
 /** The audit trail of a demo run, read back from the app and worker logs. */
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { DemoProcess } from './processes.js';
+import { incidentIds } from '../../src/postmortem/build.js';
+import { readAuditLog } from '../../src/postmortem/read-audit.js';
 
 const auditLine = z.object({
   event: z
@@ -16,6 +20,8 @@ const auditLine = z.object({
       result: z.string().optional(),
       outcome: z.string().optional(),
       reason: z.string().optional(),
+      findings: z.array(z.object({ code: z.string() }).loose()).optional(),
+      offered: z.array(z.unknown()).optional(),
     })
     .loose(),
 });
@@ -49,9 +55,36 @@ export async function auditLines(
         : e.approvedBy
           ? ` (approved by ${e.approvedBy.map(who).join(', ')})`
           : '';
+      if (e.action === 'diagnosis') {
+        // A diagnosis (for the post-mortem): its finding codes and how many plans it offered.
+        const codes = e.findings?.map((f) => f.code).join(', ') || 'no problem found';
+        out.push(`  ${proc.name}: diagnosis${where}: ${codes}, ${e.offered?.length ?? 0} plans offered`);
+        continue;
+      }
       const result = e.result ?? e.outcome ?? e.reason ?? '';
       out.push(`  ${proc.name}: ${e.action} ${e.kind ?? e.planId}${where}${by}: ${result}`);
     }
   }
   return out;
+}
+
+/**
+ * The demo's audit lines (app and worker) in a file of their own that outlives the demo's
+ * temporary directory, for `rollout-doctor postmortem --from-audit`; with the incidents
+ * they hold. Undefined when no process logged one.
+ */
+export async function keepAuditLog(
+  processes: readonly DemoProcess[],
+): Promise<{ file: string; incidents: string[] } | undefined> {
+  const lines: string[] = [];
+  for (const proc of processes) {
+    const text = await readFile(proc.logFile, 'utf8').catch(() => '');
+    lines.push(...text.split('\n').filter((line) => line.includes('"audit":true')));
+  }
+  const events = readAuditLog(lines.join('\n')).events;
+  if (events.length === 0) return undefined;
+  const dir = await mkdtemp(join(tmpdir(), 'rollout-doctor-postmortem-'));
+  const file = join(dir, 'audit.log');
+  await writeFile(file, `${lines.join('\n')}\n`);
+  return { file, incidents: incidentIds(events) };
 }

@@ -4,7 +4,7 @@ import { signDiagnoseByApp } from '../queue/diagnose-signature.js';
 import { notifyKeys, signNotify, verifyNotify } from '../queue/notify-signature.js';
 import { createAppAlerts } from './alerts/app-intake.js';
 import type { Worker } from 'bullmq';
-import { createAudit } from '../audit.js';
+import { journaledAudit } from '../queue/incident-journal.js';
 import type { AppConfig } from '../config/environment.js';
 import type { Logger } from '../logger.js';
 import { startClockWatch } from '../queue/clock-watch.js';
@@ -173,7 +173,7 @@ export async function startAppRuntime(
     config,
     logger,
     metrics,
-    audit: createAudit(logger),
+    audit: journaledAudit(logger, redis, config.incidentRetentionMs),
     producers,
     subscriptions: createSubscriptions(
       redis,

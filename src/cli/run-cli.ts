@@ -43,6 +43,11 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'put back what apply wrote, by the undo id it printed, if nothing moved on since',
     load: async () => (await import('./commands/undo.js')).run,
   },
+  postmortem: {
+    summary:
+      'draft the post-mortem of an incident from the audit log (--from-audit FILE) or its record in Redis (--incident ID)',
+    load: async () => (await import('./commands/postmortem.js')).run,
+  },
   keygen: {
     summary: `print the ${PLAN_KEY_HOLDERS.length} keys the app and the workers sign and check with (keygen --help lists them)`,
     load: async () => (await import('./commands/keygen.js')).run,

@@ -85,6 +85,16 @@ const approverList = commaList(
 const positiveInt = (fallback: number) =>
   z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(fallback));
 
+/**
+ * ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS: how long an incident's record is kept in Redis
+ * after its last event (src/queue/incident-journal.ts), for `postmortem --incident`.
+ */
+const incidentRetentionDays = z.preprocess(
+  emptyToUndefined,
+  z.coerce.number().int().min(1, 'must be at least 1 day').max(3650, 'must be at most 3650 days').default(30),
+);
+const DAY_MS = 86_400_000;
+
 const port = z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000));
 
 /**
@@ -201,6 +211,7 @@ const appSchema = z.object({
   ROLLOUT_DOCTOR_COMMANDS_PER_USER_PER_MINUTE: positiveInt(10),
   ROLLOUT_DOCTOR_COMMANDS_PER_CHANNEL_PER_MINUTE: positiveInt(30),
   ROLLOUT_DOCTOR_RUN_DEADLINE_SECONDS: positiveInt(600),
+  ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS: incidentRetentionDays,
   ALERTMANAGER_TOKEN: optionalString,
   ROLLOUT_DOCTOR_ALERT_CHANNEL: optionalString,
   ROLLOUT_DOCTOR_ALERT_MAP: parsedList(parseAlertMap),
@@ -253,6 +264,7 @@ const workerSchema = z.object({
   ...redisEnvShape,
   ROLLOUT_DOCTOR_CLUSTER: clusterName,
   ROLLOUT_DOCTOR_PLAN_TTL_SECONDS: positiveInt(900),
+  ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS: incidentRetentionDays,
   KUBECONFIG: optionalString,
   KUBE_CONTEXT: optionalString,
   /** Set by Kubernetes in every pod: use the in-cluster service account when no kubeconfig is given. */
@@ -310,6 +322,8 @@ export interface AppConfig {
   readonly readers: readonly string[];
   readonly policyFile: string | undefined;
   readonly planTtlSeconds: number;
+  /** How long an incident's record stays in Redis after its last event (ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS). */
+  readonly incidentRetentionMs: number;
   readonly usergroupCacheSeconds: number;
   readonly notifyConcurrency: number;
   /** `/rollout-doctor` commands one person and one channel may start per minute (src/chat/use-cases/command-budget.ts). */
@@ -384,6 +398,8 @@ export interface WorkerConfig {
   readonly redis: RedisSettings;
   readonly cluster: string;
   readonly planTtlSeconds: number;
+  /** How long an incident's record stays in Redis after its last event (ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS). */
+  readonly incidentRetentionMs: number;
   readonly kubeconfig: string | undefined;
   readonly kubeContext: string | undefined;
   /** Inside a pod (KUBERNETES_SERVICE_HOST set by Kubernetes): the service account is the fallback. */
@@ -464,6 +480,7 @@ export function loadAppConfig(env: Env): AppConfig {
     readers: Object.freeze([...e.ROLLOUT_DOCTOR_READERS]),
     policyFile: e.ROLLOUT_DOCTOR_POLICY_FILE,
     planTtlSeconds: e.ROLLOUT_DOCTOR_PLAN_TTL_SECONDS,
+    incidentRetentionMs: e.ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS * DAY_MS,
     usergroupCacheSeconds: e.ROLLOUT_DOCTOR_USERGROUP_CACHE_SECONDS,
     notifyConcurrency: e.ROLLOUT_DOCTOR_NOTIFY_CONCURRENCY,
     commandBudget: Object.freeze({
@@ -593,6 +610,7 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
     redis: redisSettings(e),
     cluster: e.ROLLOUT_DOCTOR_CLUSTER,
     planTtlSeconds: e.ROLLOUT_DOCTOR_PLAN_TTL_SECONDS,
+    incidentRetentionMs: e.ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS * DAY_MS,
     kubeconfig: e.KUBECONFIG,
     kubeContext: e.KUBE_CONTEXT,
     inCluster: e.KUBERNETES_SERVICE_HOST !== undefined,
@@ -654,4 +672,17 @@ function keyClusterProblems(
       );
   }
   return problems;
+}
+
+/**
+ * What `rollout-doctor postmortem --incident ID` needs to read an incident's record:
+ * REDIS_URL and its Sentinel settings, checked as the app and the workers check them.
+ */
+export function loadIncidentReaderConfig(env: Env): { readonly redis: RedisSettings } {
+  const parsed = z.object(redisEnvShape).safeParse(env);
+  if (!parsed.success)
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  const problems = redisProblems(parsed.data);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze({ redis: redisSettings(parsed.data) });
 }

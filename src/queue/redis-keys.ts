@@ -77,6 +77,12 @@ export const redisKeys = {
   teamsConversation: (conversationId: string) => `rd:teams:conversation:${conversationId}`,
   /** A person's request the app answered "not started" after queueing it late (src/queue/withdrawn.ts). */
   withdrawn: (request: string) => `rd:withdrawn:${request}`,
+  /**
+   * An incident's record (src/queue/incident-journal.ts): a stream of its audit lines,
+   * `<cluster>/<namespace>/<workload>` as src/postmortem/build.ts names it, trimmed and
+   * expiring after ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS.
+   */
+  incident: (id: string) => `rd:incident:${id}`,
   /** The app's /readyz write probe (src/app/routes/health.ts): one small key with a short expiry. */
   readyzProbe: () => 'rd:readyz:probe',
   /** An approval's replay guard (src/worker/plan-trust.ts). */

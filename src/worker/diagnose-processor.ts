@@ -18,6 +18,7 @@ import {
 } from '../queue/schemas.js';
 import { createSequence, errorMessage, isLastAttempt } from './progress.js';
 import { messageTime } from '../text/time.js';
+import { diagnosisAudit } from './diagnosis-audit.js';
 
 /** What the diagnose processor needs from the cluster and the engine; injected so tests can fake them. */
 export interface DiagnoseDeps {
@@ -220,7 +221,10 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
       }
       const target = await resolveAlertTarget(deps, data);
       run.target = { kind: target.kind, namespace: target.namespace, name: target.name };
-      const diagnosed = await diagnoseAndDryRun(deps, data.cluster, target, progress);
+      const diagnosed = await diagnoseAndDryRun(deps, data.cluster, target, progress, {
+        requestedBy: data.requestedBy,
+        requestedAt: job.timestamp,
+      });
       await result({ status: 'diagnosed', ...diagnosed });
       return diagnosed.diagnosis.findings[0]?.code ?? 'healthy';
     } catch (error) {
@@ -311,12 +315,15 @@ async function diagnoseAndDryRun(
   cluster: string,
   target: WorkloadRef,
   progress: (text: string) => void,
+  /** Who asked and when the job was queued, for the audit (an incident's first signal). */
+  request: { requestedBy: string; requestedAt: number },
 ): Promise<{ diagnosis: Diagnosis; dryRuns: Record<string, DryRunSummary> }> {
   const now = deps.now ?? Date.now;
   const named = `${typeOfKind(target.kind)}/${target.name}`;
   progress(`diagnosing ${named} in ${target.namespace}: collecting…`);
   const snapshot = await deps.collect(target, (message) => progress(`${named}: ${message}`));
   const diagnosis = deps.diagnose(snapshot);
+  deps.audit?.record(diagnosisAudit({ cluster, diagnosis, snapshot, ...request }));
   const dryRuns: Record<string, DryRunSummary> = {};
   // Plans are independent (each dry run re-reads its target and PATCHes with
   // dryRun=All, which changes nothing), so they run side by side: the result waits

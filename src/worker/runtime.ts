@@ -7,8 +7,8 @@ import { startExclusionExpiry, type ExclusionExpiry, type ExclusionExpiryDeps } 
 import type { ListWatchSource } from './early-warning/stream.js';
 import type { HealthCheck } from './health.js';
 import { pingWritable } from '../queue/role.js';
-import { createAudit } from '../audit.js';
 import { redisKeys } from '../queue/redis-keys.js';
+import { journaledAudit } from '../queue/incident-journal.js';
 import type { WorkerConfig } from '../config/environment.js';
 import { createRepeatLimitedErrorLog, type Logger } from '../logger.js';
 import { createMetrics } from '../metrics.js';
@@ -157,6 +157,8 @@ function startQueueWorkers(
   // bring a clock (a drill that is minutes later moves it rather than wait them out).
   const now = cluster.now ?? ((): number => clockWatch.now());
   const common = { plans, planTtlMs: config.planTtlSeconds * 1000, notify: writes.notify, logger, now };
+  // Each audit event that names a workload also goes to its incident's record (incident-journal.ts).
+  const audit = journaledAudit(logger, producerConnection, config.incidentRetentionMs);
   const connection = createWorkerConnection(config.redis.target);
   connection.on('error', (error) => logger.warn({ err: error }, 'redis (worker) error'));
   const workerOptions = {
@@ -177,7 +179,7 @@ function startQueueWorkers(
           { approval: config.approvalPublicKeys, seal: config.planSealKeys },
           now(),
         ),
-      audit: createAudit(logger),
+      audit,
       clock,
       withdrawn: (request) => isWithdrawn(producerConnection, request),
       superseded: (job) =>
@@ -197,7 +199,7 @@ function startQueueWorkers(
       ...cluster,
       ...common,
       trust,
-      audit: createAudit(logger),
+      audit,
       onOutcome: (kind, outcome) => metrics.remediations.inc({ kind, outcome }),
       keep: (fence) => outbox.forAttempt(fence),
       clock,
@@ -254,7 +256,7 @@ function startExpirySweep(
           'NX',
         )) === 'OK',
       apply: (plan) => cluster.apply(plan, { now }),
-      audit: createAudit(logger),
+      audit: journaledAudit(logger, producerConnection, config.incidentRetentionMs),
       logger,
       now,
     },

@@ -13,6 +13,10 @@ import { describe, expect, it } from 'vitest';
 import { startRedis } from '../support/redis.js';
 import { STORY } from '../support/timeouts.js';
 import { transpiledEntry } from '../../scripts/transpiled-tree.js';
+import { runCli } from '../../src/cli/run-cli.js';
+import { buildIncidentRecord } from '../../src/postmortem/build.js';
+import { readAuditLog } from '../../src/postmortem/read-audit.js';
+import { fakeIo } from '../support/cli-io.js';
 
 interface Run {
   code: number | null;
@@ -92,6 +96,51 @@ function pidListeningOn(port: number): number {
 }
 
 // Each test here plays a whole story: the story limit, not the config's default.
+/**
+ * The demo ends by printing how to draft each incident's post-mortem (issue 65.4): the
+ * printed command works, in English and Korean, and its facts are the audit log's.
+ */
+async function draftsTheDemosPostmortem(out: string): Promise<void> {
+  const commands = [...out.matchAll(/npx rollout-doctor postmortem --from-audit (\S+) --incident (\S+)/g)];
+  expect(commands.map((m) => m[2])).toEqual(['demo/vision/vision-object-tracker', 'demo/shop/checkout']);
+  const file = commands[0]?.[1] ?? '';
+  const cli = async (args: string[]) => {
+    const run = fakeIo();
+    const code = await runCli(['postmortem', '--from-audit', file, ...args], run.io);
+    return { code, out: run.stdout() };
+  };
+  try {
+    const en = await cli(['--incident', 'demo/vision/vision-object-tracker', '--tz', 'Asia/Seoul']);
+    expect(en.code, en.out).toBe(0);
+    expect(en.out).toContain('- Diagnosis: `RolloutSurgeDeadlock`.');
+    expect(en.out).toContain('- Fix adopted: `set-rolling-update`, approved by `U0LEAD`.');
+    expect(en.out).toMatch(/- Result: the rollout completed at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\./);
+    expect(en.out).toContain('0/13 nodes are available: 1 Insufficient nvidia.com/gpu');
+    const json = await cli(['--incident', 'demo/vision/vision-object-tracker', '-o', 'json']);
+    const record = JSON.parse(json.out) as ReturnType<typeof buildIncidentRecord>;
+    expect(record).toEqual(
+      buildIncidentRecord(
+        'demo/vision/vision-object-tracker',
+        readAuditLog(readFileSync(file, 'utf8')).events,
+      ),
+    );
+    expect(record.signal?.via).toBe('command');
+    expect(record.timeline.map((e) => e.at)).toEqual(record.timeline.map((e) => e.at).sort());
+    // Each line of the timeline, in the record's order, with its UTC time.
+    const rows = en.out.split('\n').filter((l) => /^\| \d{4}-/.test(l) && l.split(' | ').length === 3);
+    expect(rows.map((r) => r.slice(2, 21))).toEqual(
+      record.timeline.map((e) => e.at.slice(0, 19).replace('T', ' ')),
+    );
+    const ko = await cli(['--incident', 'demo/shop/checkout', '--lang', 'ko']);
+    expect(ko.code, ko.out).toBe(0);
+    expect(ko.out).toContain('- 첫 신호: Alertmanager 알림.');
+    expect(ko.out).toContain('- 채택한 조치: `exclude-node`.');
+    expect(ko.out).toContain('노드 제외(nodeAffinity `NotIn` 조건)를 제거한다');
+  } finally {
+    rmSync(join(file, '..'), { recursive: true, force: true });
+  }
+}
+
 describe('npm run demo', STORY, () => {
   it('plays both incidents end to end, prints the Slack messages, exits 0 and cleans up', async () => {
     const { code, out } = await runDemo(['--timeout-seconds', '100'], { REDIS_URL: undefined }, undefined, {
@@ -120,6 +169,9 @@ describe('npm run demo', STORY, () => {
     expect(out).toMatch(/rolled out: deployment\/checkout/);
     expect(out).toMatch(/✔ shop\/checkout: 3\/3 pods ready on .*, none on node-b/);
     expect(out).toMatch(/app: approval exclude-node on shop\/checkout by Lead: claimed/);
+    expect(out).toMatch(
+      /worker: diagnosis on vision\/vision-object-tracker: RolloutSurgeDeadlock, \d+ plans offered/,
+    );
     // Cleanup: the private Redis, the app and the worker are gone, and so is the temporary directory.
     const dir = /kubeconfig (\S+)\/kubeconfig/.exec(out)?.[1] ?? '';
     expect(dir).not.toBe('');
@@ -130,6 +182,7 @@ describe('npm run demo', STORY, () => {
     const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
     expect(pids).toHaveLength(2);
     expect(pids.filter(alive)).toEqual([]);
+    await draftsTheDemosPostmortem(out);
   });
 
   it('--chat teams plays both incidents through the Teams stand-in: a signed message, then an alert thread; result cards as text, Approve, rolled out', async () => {

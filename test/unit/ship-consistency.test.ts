@@ -51,8 +51,13 @@ const PLATFORM = new Set(['KUBERNETES_SERVICE_HOST', 'NODE_ENV']);
 const APP_VARS = without(variablesRead(loadAppConfig), FOREIGN_SECRETS.app);
 const WORKER_VARS = without(variablesRead(loadWorkerConfig), [...FOREIGN_SECRETS.worker, ...PLATFORM]);
 const ALL_VARS = new Set([...APP_VARS, ...WORKER_VARS]);
-/** Read by the command line alone (src/cli), from its own environment: documented, never deployed. */
-const CLI_ONLY = new Set(['ROLLOUT_DOCTOR_STATE_DIR', 'ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY']);
+/** Read by the command line alone (src/cli), from its own environment (a locale: src/i18n/lang.ts): documented, never deployed. */
+const CLI_ONLY = new Set([
+  'ROLLOUT_DOCTOR_STATE_DIR',
+  'ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY',
+  'LC_ALL',
+  'LC_MESSAGES',
+]);
 /** Read by `npm run bench` alone (bench/), never deployed. */
 const BENCH_ONLY = new Set(['BENCH_FAILOVER', 'BENCH_FAILOVER_ROUNDS']);
 /** Read where the image is built or released, or by the tests, by the file named: never by a process of ours. */

@@ -1,0 +1,53 @@
+/**
+ * `postmortem --incident ID` without a log: the incident's record as Redis keeps it
+ * (src/queue/incident-journal.ts), read with REDIS_URL. A bad setting is bad input
+ * (exit 2); a Redis that cannot be reached is exit 3, like a cluster (DESIGN.md §3).
+ */
+import { ConfigError, loadIncidentReaderConfig } from '../config/environment.js';
+import { ClusterError } from '../kube/errors.js';
+import type { TimedEvent } from '../postmortem/audit-line.js';
+import { createProducerConnection } from '../queue/connection.js';
+import { incidentsKept, readIncidentJournal } from '../queue/incident-journal.js';
+import { quoted } from '../text/clean.js';
+import { UsageError } from './io.js';
+
+/** The events of incident `id` (or of the one incident kept under `NAMESPACE/NAME`). */
+export async function fromRedis(
+  id: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ events: TimedEvent[]; note?: string }> {
+  let config;
+  try {
+    config = loadIncidentReaderConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.problems.join('; '));
+    throw error;
+  }
+  const redis = createProducerConnection(config.redis.target, { lazyConnect: true });
+  redis.on('error', () => undefined); // the failing command says it
+  try {
+    try {
+      await redis.connect();
+    } catch (error) {
+      throw new ClusterError(`Redis unreachable: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const parts = id.split('/').length;
+    const full = parts === 3 ? id : (await incidentsKept(redis)).find((kept) => kept.endsWith(`/${id}`));
+    if (parts < 2 || parts > 3 || full === undefined)
+      throw new UsageError(`no record of incident ${quoted(id)} in Redis (CLUSTER/NAMESPACE/NAME)`);
+    const log = await readIncidentJournal(redis, full);
+    if (log.events.length === 0)
+      throw new UsageError(
+        `no record of incident ${quoted(full)} in Redis: none was kept, or it is older than ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS`,
+      );
+    const skipped = log.foreign + log.unreadable;
+    return {
+      events: log.events,
+      ...(skipped > 0
+        ? { note: `skipped ${skipped} entries of the record that are not audit lines this version reads` }
+        : {}),
+    };
+  } finally {
+    redis.disconnect();
+  }
+}
