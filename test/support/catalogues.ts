@@ -57,10 +57,15 @@ export function renderAll(catalogues: ReturnType<typeof registeredCatalogues>, l
   );
 }
 
-/** The strings a sample carries (its string values, and the strings of its arrays). */
+/**
+ * The text a sample carries: its string values, the strings of its arrays, and the plain
+ * text of content made by `say` (a mention, a phrase built elsewhere).
+ */
 export function stringParams(sample: unknown): string[] {
   if (typeof sample !== 'object' || sample === null) return [];
-  return Object.values(sample).flatMap((v) =>
-    typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [],
-  );
+  return Object.values(sample).flatMap((v): string[] => {
+    if (typeof v === 'string') return [v];
+    if (isOurs(v) && Array.isArray(v)) return [plainText(v as Rich)].filter(Boolean);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  });
 }
