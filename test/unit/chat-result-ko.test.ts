@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Part } from '../../src/chat/model.js';
 import { plainText } from '../../src/chat/rich.js';
 import { resultMessage, type PlanView } from '../../src/chat/use-cases/result.js';
+import { outcomeMessage } from '../../src/chat/use-cases/outcome.js';
 import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
 import { loadObjects } from '../../src/diagnosis/snapshot/dump/dump.js';
 import { diagnose } from '../../src/engine/diagnose.js';
@@ -168,5 +169,50 @@ describe('English threads are unchanged', () => {
           : 'Full evidence, the other fixes, every dry run and exact change: in the thread.',
       );
     }
+  });
+});
+
+describe('what follows the approval, in Korean', () => {
+  const base = {
+    kind: 'remediation-outcome' as const,
+    planId: 'exclude-node-9554360cc9671419',
+    cluster: 'prod',
+    channel: 'C0INCIDENT',
+    messageTs: '1764212345.000100',
+    approvedBy: ['U0DANA'],
+    detail: 'deployment vision/detector: 3 of 3 replicas Ready',
+  };
+
+  it('rolled out: the stage in Korean, who approved, the worker’s detail as written', () => {
+    const reply = outcomeMessage({ ...base, stage: 'rolled-out' }, 'slack', undefined, 0, {}, 'ko');
+    expect(texts(reply.parts)).toEqual([
+      '롤아웃 완료: deployment vision/detector: 3 of 3 replicas Ready (U0DANA 님이 승인)',
+      '조치 exclude-node-9554360cc9671419 · 클러스터 prod',
+    ]);
+  });
+
+  it('failed: with Re-run', () => {
+    const reply = outcomeMessage(
+      {
+        ...base,
+        stage: 'failed',
+        detail: 'the API server refused the patch',
+        rerun: { namespace: 'vision', name: 'detector' },
+      },
+      'slack',
+      undefined,
+      0,
+      {},
+      'ko',
+    );
+    expect(texts(reply.parts)[0]).toBe('실패: the API server refused the patch (U0DANA 님이 승인)');
+    expect(buttons(reply.parts)).toEqual([['다시 실행', null]]);
+  });
+
+  it('is unchanged in English', () => {
+    const reply = outcomeMessage({ ...base, stage: 'rolled-out' }, 'slack', undefined, 0, {});
+    expect(texts(reply.parts)[0]).toBe(
+      'rolled out: deployment vision/detector: 3 of 3 replicas Ready (approved by U0DANA)',
+    );
   });
 });
