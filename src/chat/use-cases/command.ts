@@ -148,11 +148,9 @@ async function enqueue(
   // The request's own id: a redo after a failover queues the same request, so a job the
   // answer said was not started stays withdrawn however it is queued (src/queue/withdrawn.ts).
   const requestId = newRequestId();
-  const job: DiagnoseJob = {
-    ...jobOf(parsed, requestedBy),
-    request: requestId,
-    lang: request.lang ?? services.config.lang,
-  };
+  // The reader's language, else the workspace's: the thread this run starts keeps it.
+  const lang = request.lang ?? services.config.lang;
+  const job: DiagnoseJob = { ...jobOf(parsed, requestedBy), request: requestId, ...(lang ? { lang } : {}) };
   let queued: Awaited<ReturnType<Producers['enqueueDiagnose']>> | undefined;
   // A redo after a failover queues the job again only for an answer that said "started".
   let started = false;
@@ -204,7 +202,7 @@ async function enqueue(
         requestedBy,
         cluster: parsed.cluster,
         ...(parsed.namespace ? { namespace: parsed.namespace } : {}),
-        lang: request.lang ?? services.config.lang,
+        ...(lang ? { lang } : {}),
       },
       cannotPost: textMessage(
         say`I could not post in this channel (invite me with ${code(words.invite)}). The ${what} is running anyway.`,
