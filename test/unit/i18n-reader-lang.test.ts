@@ -9,6 +9,7 @@ import { runCommand } from '../../src/chat/use-cases/command.js';
 import type { DiagnoseJob } from '../../src/queue/schemas.js';
 import { diagnoseJobSchema } from '../../src/queue/schemas.js';
 import { fakeServices } from '../support/listener-args.js';
+import { plainText } from '../../src/chat/rich.js';
 
 type UsersInfo = (args: { user: string; include_locale: boolean }) => Promise<{ user?: { locale?: string } }>;
 const clientOf = (info: UsersInfo) => ({ users: { info } }) as never;
@@ -79,6 +80,20 @@ describe('the language a command carries', () => {
     expect(reply.kind === 'started' && reply.run.owner.lang).toBe('ko');
     const [[job]] = enqueueDiagnose.mock.calls as unknown as [[DiagnoseJob]];
     expect(job.lang).toBe('ko');
+  });
+
+  it('announces the run in that language: the first message of the thread', async () => {
+    const { services } = fakeServices();
+    const ask = (text: string) =>
+      runCommand(services, { person: { ...person, name: 'Ana' }, conversation, text, lang: 'ko' }, words);
+    const diagnosis = await ask('web -n shop');
+    if (diagnosis.kind !== 'started') throw new Error('not started');
+    expect(plainText(diagnosis.run.announcement.summary)).toBe(
+      'Ana 님이 shop 네임스페이스의 deployment/web 진단을 요청했습니다(클러스터 prod)…',
+    );
+    expect(plainText(diagnosis.run.cannotPost.summary)).toBe(
+      '이 채널에 메시지를 올리지 못했습니다(/invite @rollout-doctor로 초대해 주세요). 요청한 작업(deployment/web in shop)은 그대로 진행됩니다.',
+    );
   });
 
   it('is the workspace’s when the platform says none', async () => {

@@ -21,8 +21,11 @@ import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import { spendBudget, type CommandBudget } from './command-budget.js';
 import type { CommandReply, CommandRequest } from '../adapter.js';
 import type { ChatMessage, Rich } from '../model.js';
-import { code, icon, mention, say } from '../rich.js';
+import { icon, mention, say } from '../rich.js';
 import { parseCommand, usage, type ParsedCommand } from './command-parse.js';
+import { wordsIn } from '../../i18n/catalogue.js';
+import { DEFAULT_LANG } from '../../i18n/lang.js';
+import { COMMAND_WORDS } from '../words/command.js';
 
 /** How people call the app on a platform, and how they let it into a conversation. */
 export interface CommandWords {
@@ -185,8 +188,8 @@ async function enqueue(
     parsed.kind === 'diagnose'
       ? say`${typeOfKind(parsed.workload)}/${parsed.name} in ${parsed.namespace}`
       : say`scan of ${parsed.namespace ? `namespace ${parsed.namespace}` : 'all namespaces'}`;
-  const asked = parsed.kind === 'diagnose' ? 'a diagnosis of' : 'a';
-  const joining = queued.joined ? ': joining the run already in progress' : '';
+  const w = wordsIn(COMMAND_WORDS, lang ?? DEFAULT_LANG);
+  const said = { who: say`${mention(request.person)}`, cluster: parsed.cluster, joining: queued.joined };
   return {
     kind: 'started',
     run: {
@@ -196,7 +199,13 @@ async function enqueue(
       what: parsed.kind,
       ...(parsed.kind === 'diagnose' ? { deployment: parsed.name } : {}),
       announcement: textMessage(
-        say`${icon('diagnosing')} ${mention(request.person)} asked for ${asked} ${what} (cluster ${parsed.cluster})${joining}…`,
+        parsed.kind === 'diagnose'
+          ? w.announceDiagnosis({
+              ...said,
+              workload: `${typeOfKind(parsed.workload)}/${parsed.name}`,
+              namespace: parsed.namespace,
+            })
+          : w.announceScan({ ...said, namespace: parsed.namespace ?? '' }),
       ),
       owner: {
         requestedBy,
@@ -204,9 +213,7 @@ async function enqueue(
         ...(parsed.namespace ? { namespace: parsed.namespace } : {}),
         ...(lang ? { lang } : {}),
       },
-      cannotPost: textMessage(
-        say`I could not post in this channel (invite me with ${code(words.invite)}). The ${what} is running anyway.`,
-      ),
+      cannotPost: textMessage(w.cannotPost({ invite: words.invite, what })),
     },
   };
 }
