@@ -5,6 +5,7 @@
  * (Slack's signature, Bot Framework tokens), decodes them into these requests, calls
  * the use-cases (src/chat/use-cases/), and renders their replies in its own markup.
  */
+import type { Lang } from '../i18n/lang.js';
 import type { RootRecord } from './notify/root-store.js';
 import type { ChatAction } from './actions.js';
 import type { FixStage } from './use-cases/outcome.js';
@@ -84,6 +85,12 @@ export interface CommandRequest {
   readonly conversation: ConversationRef;
   /** The arguments after the command word (`vision-tracker -n vision`), untrusted. */
   readonly text: string;
+  /**
+   * The person's language as their platform says it (a Slack user's locale, a Teams
+   * activity's `locale`); absent: the workspace's (ROLLOUT_DOCTOR_LANG). The thread
+   * the command starts keeps it.
+   */
+  readonly lang?: Lang;
 }
 
 /** A run a command or a Re-run started: announce it in the conversation, then follow it. */
@@ -97,8 +104,8 @@ export interface StartedRun {
   readonly deployment?: string;
   /** The announcement ("… asked for a diagnosis of …"); the result replaces it. */
   readonly announcement: ChatMessage;
-  /** Who asked (may dismiss; does not count toward a two-person approval) and the scope. */
-  readonly owner: { requestedBy: string; cluster: string; namespace?: string };
+  /** Who asked (may dismiss; does not count toward a two-person approval), the scope, and the thread's language. */
+  readonly owner: { requestedBy: string; cluster: string; namespace?: string; lang?: Lang };
   /** Said only to the person when the announcement cannot be posted (the run goes on). */
   readonly cannotPost: ChatMessage;
 }

@@ -12,6 +12,7 @@ import {
 } from '../diagnosis/workload-ref.js';
 import { UsageError } from './io.js';
 import { quoted } from '../text/clean.js';
+import { LANGS, langFromEnvironment, type Lang } from '../i18n/lang.js';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -125,3 +126,23 @@ export function clusterOptions(values: { context?: string; kubeconfig?: string }
 export function wantsHelp(argv: string[]): boolean {
   return argv.includes('-h') || argv.includes('--help');
 }
+
+/**
+ * The reader's language: `--lang en|ko` (also `--lang=ko`), else the shell's
+ * (LC_ALL, LC_MESSAGES, LANG, as gettext reads them), else English. Read before the
+ * other options so that `--help` and a usage error speak it too. Only text output
+ * translates: `-o json`, codes and exit statuses never do.
+ */
+export function cliLang(argv: readonly string[], env: NodeJS.ProcessEnv): Lang {
+  const at = argv.findIndex((a) => a === '--lang' || a.startsWith('--lang='));
+  if (at < 0) return langFromEnvironment(env);
+  const arg = argv[at] ?? '';
+  const value = arg === '--lang' ? argv[at + 1] : arg.slice('--lang='.length);
+  const lang = LANGS.find((l) => l === value);
+  if (lang === undefined)
+    throw new UsageError(`--lang must be ${LANGS.join(' or ')}, not ${quoted(value ?? '')}`);
+  return lang;
+}
+
+/** The `--lang` option for parseCommandArgs (its value is read by cliLang). */
+export const LANG_OPTION = { lang: { type: 'string' } } as const;

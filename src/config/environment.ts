@@ -1,4 +1,5 @@
 import { DEFAULT_EXCLUSION_TTL, ttlProblem } from '../remediation/exclusion-ttl.js';
+import { DEFAULT_LANG, LANGS, type Lang } from '../i18n/lang.js';
 import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { parsePublicKeys, parseSigningKey, type SigningKey } from '../trust/approval-signature.js';
@@ -214,6 +215,7 @@ const appSchema = z.object({
   ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS: incidentRetentionDays,
   ALERTMANAGER_TOKEN: optionalString,
   ROLLOUT_DOCTOR_ALERT_CHANNEL: optionalString,
+  ROLLOUT_DOCTOR_LANG: z.preprocess(emptyToUndefined, z.enum(LANGS).default(DEFAULT_LANG)),
   ROLLOUT_DOCTOR_ALERT_MAP: parsedList(parseAlertMap),
   ROLLOUT_DOCTOR_ALERT_ROUTES: parsedList(parseNamespaceRoutes),
   ROLLOUT_DOCTOR_ALERT_LINK_HOSTS: commaList(
@@ -354,6 +356,11 @@ export interface AppConfig {
   readonly admissionPublicKeys: ReadonlyMap<string, KeyObject>;
   readonly alertmanagerToken: string | undefined;
   readonly alertChannel: string | undefined;
+  /**
+   * The workspace's language (ROLLOUT_DOCTOR_LANG): for alert threads, and for a reader
+   * whose platform says no language we have (src/i18n/lang.ts).
+   */
+  readonly lang: Lang;
   /** Alert intake (src/app/alerts): mapping, routing, dedup window, body limit. */
   readonly alerts: {
     /**
@@ -494,6 +501,7 @@ export function loadAppConfig(env: Env): AppConfig {
     admissionPublicKeys: e.ROLLOUT_DOCTOR_ADMISSION_PUBLIC_KEYS,
     alertmanagerToken: e.ALERTMANAGER_TOKEN,
     alertChannel: e.ROLLOUT_DOCTOR_ALERT_CHANNEL,
+    lang: e.ROLLOUT_DOCTOR_LANG,
     alerts: Object.freeze({
       linkHosts: Object.freeze([...e.ROLLOUT_DOCTOR_ALERT_LINK_HOSTS]),
       alertMap: mergeAlertMaps(e.ROLLOUT_DOCTOR_ALERT_MAP),

@@ -1,5 +1,6 @@
 import type { ParsedSchedulingMessage } from './parsed-scheduling.js';
 import type { ResolvedStrategy } from './resolved-strategy.js';
+import type { FindingWords } from './finding-words.js';
 
 /** Stable finding codes (DESIGN.md §3). Add codes; never rename these. */
 export const FINDING_CODES = [
@@ -173,4 +174,6 @@ export interface Finding {
   evidence: Evidence[];
   /** Ids of the remediation plans that address this finding, best first. */
   remediations: string[];
+  /** The headline as keyed data, for readers of other languages (finding-words.ts); absent: English only. */
+  says?: FindingWords;
 }

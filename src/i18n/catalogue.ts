@@ -66,19 +66,45 @@ export function wordsIn<C extends Record<string, Message<never, unknown>>>(
   return bound as { readonly [K in keyof C]: (params: ParamsOf<C[K]>) => ResultOf<C[K]> };
 }
 
-/** Every catalogue registered for the completeness test (test/unit/i18n-catalogue.test.ts). */
-const REGISTERED = new Map<string, Record<string, Message<never, unknown>>>();
+/**
+ * Sample parameters for every message of a catalogue, one or more sets each: the
+ * completeness test (test/unit/i18n-catalogue.test.ts) calls every message in every
+ * language with each set. The type asks for every key, so a new message needs samples.
+ */
+export type Samples<C> = { readonly [K in keyof C]: readonly ParamsOf<C[K]>[] };
 
-/** Registers `catalogue` under `name` so the test checks it whole in every language. */
+export interface RegisteredCatalogue {
+  readonly messages: Record<string, Message<never, unknown>>;
+  readonly samples: Readonly<Record<string, readonly unknown[]>>;
+  /**
+   * Registered without samples: its messages are complete in every language (the type
+   * check), but the tests cannot render them, so neither parameters nor the glossary are
+   * checked. Only the catalogues test/unit/i18n-catalogue.test.ts names may be so.
+   */
+  readonly unsampled?: true;
+}
+
+/** Every catalogue registered for the completeness and glossary tests. */
+const REGISTERED = new Map<string, RegisteredCatalogue>();
+
+/**
+ * Registers `catalogue` under `name`, with sample parameters for each message, so the
+ * tests check it whole in every language and hold its Korean to the glossary.
+ */
 export function registerCatalogue<C extends Record<string, Message<never, unknown>>>(
   name: string,
   catalogue: C,
+  samples?: Samples<C>,
 ): C {
-  REGISTERED.set(name, catalogue);
+  REGISTERED.set(name, {
+    messages: catalogue,
+    samples: (samples ?? {}) as Record<string, readonly unknown[]>,
+    ...(samples === undefined ? { unsampled: true } : {}),
+  });
   return catalogue;
 }
 
-export function registeredCatalogues(): ReadonlyMap<string, Record<string, Message<never, unknown>>> {
+export function registeredCatalogues(): ReadonlyMap<string, RegisteredCatalogue> {
   return REGISTERED;
 }
 

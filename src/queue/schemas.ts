@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGS } from '../i18n/lang.js';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import { WORKLOAD_KINDS } from '../diagnosis/workload-ref.js';
 import { alertOverflowJobSchema, alertThreadJobSchema } from './alert-jobs.js';
@@ -48,6 +49,9 @@ export const workloadRefSchema = z.object({
 /** A person's request, so a job queued after its answer said "not started" is not run (src/queue/withdrawn.ts). */
 const requestIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 
+/** A reader's language on a job (src/i18n/lang.ts); one we do not have reads as absent, the default. */
+const langField = z.enum(LANGS).optional().catch(undefined);
+
 export const diagnoseJobSchema = z.discriminatedUnion('mode', [
   z.object({
     mode: z.literal('deployment'),
@@ -55,6 +59,8 @@ export const diagnoseJobSchema = z.discriminatedUnion('mode', [
     target: workloadRefSchema,
     requestedBy: personId,
     request: requestIdSchema.optional(),
+    /** The reader's language, for what the worker writes in words; absent (older jobs): the default. */
+    lang: langField,
     /**
      * Alerts that name pods (KubePodCrashLooping, ...): the worker resolves the owning
      * workload from these through ownerReferences; `target.name` is only a guess.
@@ -67,6 +73,7 @@ export const diagnoseJobSchema = z.discriminatedUnion('mode', [
     namespace: namespaceSchema.optional(),
     requestedBy: personId,
     request: requestIdSchema.optional(),
+    lang: langField,
   }),
 ]);
 export type DiagnoseJob = z.infer<typeof diagnoseJobSchema>;

@@ -18,7 +18,7 @@ export const exclusionWords = registerCatalogue(
     },
     lastsUntilRemoved: {
       en: () => 'The exclusion lasts until someone removes it (Undo).',
-      ko: () => '제외는 누군가 제거할 때까지 유지됩니다 (Undo).',
+      ko: () => '제외는 누군가 제거할 때까지 유지됩니다 (되돌리기).',
     },
     scanHeading: {
       en: (p: { count: number }) => `Node exclusions rollout-doctor set (${p.count}):`,
@@ -39,6 +39,19 @@ export const exclusionWords = registerCatalogue(
       ko: (p: { value: string }) => `종료 시각을 읽을 수 없음 (${p.value})`,
     },
   }),
+  {
+    lasts: [{ ttl: '24h' }],
+    lastsUntilRemoved: [{}],
+    scanHeading: [{ count: 2 }],
+    columnWorkload: [{}],
+    columnExcluded: [{}],
+    columnAge: [{}],
+    columnEnds: [{}],
+    endsIn: [{ span: '3h12m' }],
+    expired: [{ span: '5m' }],
+    untilRemoved: [{}],
+    unreadable: [{ value: 'tomorrow' }],
+  },
 );
 
 /** A span as kubectl's AGE column writes it: 45s, 12m, 3h12m, 2d4h. */

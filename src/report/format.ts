@@ -52,13 +52,21 @@ export function indent(lines: string[], by: number): string[] {
   return lines.map((line) => (line ? pad + line : line));
 }
 
-/** Wraps prose at `width` columns without breaking words. */
+/** Wide characters (Hangul, CJK, full-width forms) take two terminal columns. */
+const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/g;
+
+/** How many terminal columns `text` takes (a Korean syllable two, as terminals draw it). */
+export function columns(text: string): number {
+  return text.length + (text.match(WIDE)?.length ?? 0);
+}
+
+/** Wraps prose at `width` columns without breaking words; wide characters count two. */
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   for (const paragraph of text.split(/\n+/)) {
     let line = '';
     for (const word of paragraph.split(/\s+/).filter(Boolean)) {
-      if (line && line.length + 1 + word.length > width) {
+      if (line && columns(line) + 1 + columns(word) > width) {
         lines.push(line);
         line = word;
       } else {

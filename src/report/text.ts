@@ -13,10 +13,18 @@ import { indent, makeStyle, wrap, type Style } from './format.js';
 import { renderEvidence } from './terminal.js';
 import { allClear } from './json.js';
 import { unreadGuardLines } from '../diagnosis/guards/guard-gaps.js';
+import { wordsIn } from '../i18n/catalogue.js';
+import type { Lang } from '../i18n/lang.js';
+import { findingExplanation, findingSummary, planSummary } from '../chat/words/finding.js';
+import { REPORT_WORDS } from './words.js';
+
+type Words = ReturnType<typeof wordsIn<typeof REPORT_WORDS>>;
 
 export interface TextOptions {
   /** ANSI colours (the CLI enables them on a TTY). */
   color?: boolean;
+  /** The reader's language (default English); codes, kinds, ids and patches stay as they are. */
+  lang?: Lang;
 }
 
 const WIDTH = 100;
@@ -33,99 +41,110 @@ export function renderText(raw: Diagnosis, options: TextOptions = {}): string {
   // to Slack threads, where it is escaped again as a code block.
   const diagnosis = cleanDeep(raw);
   const style = makeStyle(options.color ?? false);
+  const lang = options.lang ?? 'en';
+  const w = wordsIn(REPORT_WORDS, lang);
   const { target } = diagnosis;
   const lines: string[] = [
-    style.bold(`${target.kind} ${target.namespace}/${target.name}`) +
-      style.dim(`  (as of ${diagnosis.capturedAt})`),
+    style.bold(w.target(target)) + style.dim(w.asOf({ at: diagnosis.capturedAt })),
     ...(diagnosis.managedBy ? [style.dim(managedByLine(diagnosis.managedBy))] : []),
     '',
-    ...verdict(diagnosis, style),
+    ...verdict(diagnosis, style, w, lang),
   ];
 
   const shownLogs = new Map<string, string>();
   diagnosis.findings.forEach((finding, index) => {
-    lines.push('', ...findingSection(finding, index, diagnosis, style, shownLogs));
+    lines.push('', ...findingSection(finding, index, diagnosis, { style, w, lang }, shownLogs));
   });
 
   if (diagnosis.remediations.length > 0) {
-    lines.push('', style.bold('Remediations'));
-    diagnosis.remediations.forEach((plan, index) => lines.push('', ...remediation(plan, index, style)));
+    lines.push('', style.bold(w.remediations({})));
+    diagnosis.remediations.forEach((plan, index) =>
+      lines.push('', ...remediation(plan, index, { style, w, lang })),
+    );
     // What guards the workload and was not read: the fixes above could not be checked against it.
     const unread = diagnosis.coverage ? unreadGuardLines(diagnosis.coverage) : [];
     if (unread.length > 0) {
-      lines.push('', style.yellow('Not checked against (not read, so unknown, not absent):'));
+      lines.push('', style.yellow(w.notChecked({})));
       for (const line of unread) lines.push(...indent(wrap(line, WIDTH - 2), 2));
     }
   }
 
   for (const note of diagnosis.notOffered ?? []) {
-    lines.push('', ...wrap(`Not offered: ${note.kind}, for ${note.addresses}: ${note.reason}.`, WIDTH));
+    lines.push('', ...wrap(w.notOffered(note), WIDTH));
   }
 
   if (diagnosis.manifestChanges && diagnosis.manifestChanges.length > 0) {
-    lines.push('', style.bold('Change to commit (the permanent fix; not applied by any button)'));
+    lines.push('', style.bold(w.changeToCommit({})));
     for (const change of diagnosis.manifestChanges) {
-      lines.push('', ...indent(wrap(`In ${change.where}, for ${change.addresses}:`, WIDTH - 4), 4));
+      lines.push('', ...indent(wrap(w.changeWhere(change), WIDTH - 4), 4));
       lines.push(...indent(change.diff.split('\n'), 6));
-      for (const note of change.notes) lines.push(...indent(wrap(`Note: ${note}`, WIDTH - 4), 4));
+      for (const note of change.notes) lines.push(...indent(wrap(w.note({ text: note }), WIDTH - 4), 4));
     }
   }
 
   if (diagnosis.analyzerErrors.length > 0) {
-    lines.push('', style.yellow('Some checks failed; the report above is partial:'));
+    lines.push('', style.yellow(w.partial({})));
     for (const e of diagnosis.analyzerErrors) lines.push(`  ${e.analyzer}: ${e.message}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
-function verdict(diagnosis: Diagnosis, style: Style): string[] {
+function verdict(diagnosis: Diagnosis, style: Style, w: Words, lang: Lang): string[] {
   const problems = diagnosis.findings.filter((f) => f.severity !== 'info');
   const clear = allClear(diagnosis);
   if (diagnosis.findings.length === 0) {
-    return [
-      clear ? style.green('No problem found.') : style.yellow('No verdict: some checks failed (below).'),
-    ];
+    return [clear ? style.green(w.noProblem({})) : style.yellow(w.noVerdictFailed({}))];
   }
   const failed = diagnosis.analyzerErrors.length > 0;
   const unread = diagnosis.findings.some((f) => f.code === 'IncompleteEvidence');
   const head =
     problems.length > 0
-      ? style.bold('Verdict')
+      ? style.bold(w.verdict({}))
       : clear
-        ? style.green('No problem found; notes:')
+        ? style.green(w.noProblemNotes({}))
         : style.yellow(
             failed && unread
-              ? 'No verdict: some checks failed (below) and some evidence was not read:'
+              ? w.noVerdictBoth({})
               : failed
-                ? 'No verdict: some checks failed (below); notes:'
-                : 'No verdict: some evidence was not read:',
+                ? w.noVerdictFailedNotes({})
+                : w.noVerdictUnread({}),
           );
   return [
     head,
-    ...diagnosis.findings.map((f) => `  ${severityTag(f.severity, style)} ${f.code}: ${f.summary}`),
+    ...diagnosis.findings.map(
+      (f) => `  ${severityTag(f.severity, style, w)} ${f.code}: ${findingSummary(f, lang)}`,
+    ),
   ];
 }
 
-function severityTag(severity: Severity, style: Style): string {
-  if (severity === 'critical') return style.red('[CRITICAL]');
-  if (severity === 'warning') return style.yellow('[WARNING]');
-  return style.cyan('[INFO]');
+function severityTag(severity: Severity, style: Style, w: Words): string {
+  if (severity === 'critical') return style.red(w.critical({}));
+  if (severity === 'warning') return style.yellow(w.warning({}));
+  return style.cyan(w.info({}));
+}
+
+/** What every section of the report is written with: the styling and the reader's words. */
+interface Voice {
+  style: Style;
+  w: Words;
+  lang: Lang;
 }
 
 function findingSection(
   finding: Finding,
   index: number,
   diagnosis: Diagnosis,
-  style: Style,
+  { style, w, lang }: Voice,
   shownLogs: Map<string, string>,
 ): string[] {
   const lines = [
-    style.bold(`${index + 1}. ${finding.code}`) + ` ${severityTag(finding.severity, style)}`,
-    ...indent(wrap(finding.summary, WIDTH - 3), 3),
+    style.bold(`${index + 1}. ${finding.code}`) + ` ${severityTag(finding.severity, style, w)}`,
+    ...indent(wrap(findingSummary(finding, lang), WIDTH - 3), 3),
   ];
-  if (finding.explanation) lines.push('', ...indent(wrap(finding.explanation, WIDTH - 3), 3));
+  const explanation = findingExplanation(finding, lang);
+  if (explanation) lines.push('', ...indent(wrap(explanation, WIDTH - 3), 3));
   if (finding.evidence.length > 0) {
-    lines.push('', `   ${style.bold('Evidence')}`);
+    lines.push('', `   ${style.bold(w.evidence({}))}`);
     for (const evidence of logsOnce(finding.evidence, shownLogs, `finding ${index + 1}`))
       lines.push(...indent(renderEvidence(evidence, style), 5));
   }
@@ -133,7 +152,7 @@ function findingSection(
     .map((id) => diagnosis.remediations.findIndex((p) => p.id === id))
     .filter((i) => i >= 0)
     .map((i) => `[${i + 1}] ${diagnosis.remediations[i]?.kind ?? ''}`);
-  if (plans.length > 0) lines.push('', `   Fix: ${plans.join(', or ')} (best first; see Remediations)`);
+  if (plans.length > 0) lines.push('', `   ${w.fixes({ plans })}`);
   return lines;
 }
 
@@ -177,11 +196,11 @@ function logsOnce(evidence: readonly Evidence[], shown: Map<string, string>, whe
   });
 }
 
-function remediation(plan: RemediationPlan, index: number, style: Style): string[] {
+function remediation(plan: RemediationPlan, index: number, { style, w, lang }: Voice): string[] {
   const lines = [
-    style.bold(`[${index + 1}] ${plan.kind}`) + style.dim(`  id ${plan.id}, for ${plan.addresses}`),
-    ...indent(wrap(plan.summary, WIDTH - 4), 4),
-    ...indent(wrap(`Impact: ${plan.impact}`, WIDTH - 4), 4),
+    style.bold(`[${index + 1}] ${plan.kind}`) + style.dim(w.planHead(plan)),
+    ...indent(wrap(planSummary(plan, lang), WIDTH - 4), 4),
+    ...indent(wrap(w.impact({ text: plan.impact }), WIDTH - 4), 4),
   ];
   if (plan.proof) {
     lines.push(...indent(wrap(proofSentence(plan.proof), WIDTH - 4), 4));
@@ -189,18 +208,18 @@ function remediation(plan: RemediationPlan, index: number, style: Style): string
     if (steps) lines.push(...indent(wrap(steps, WIDTH - 4), 4));
   }
   for (const warning of plan.warnings)
-    lines.push(...indent(wrap(style.yellow(`Warning: ${warning}`), WIDTH - 4), 4));
-  if (plan.drift) lines.push(...indent(wrap(driftLine(plan.drift), WIDTH - 4), 4));
+    lines.push(...indent(wrap(style.yellow(w.planWarning({ text: warning })), WIDTH - 4), 4));
+  if (plan.drift) lines.push(...indent(wrap(driftLine(plan.drift, lang), WIDTH - 4), 4));
   if (plan.pods && plan.pods.length > 0) {
-    lines.push(`    Pods to delete in ${plan.target.namespace}: ${plan.pods.map((p) => p.name).join(', ')}`);
-  }
-  if (plan.replicaSet) {
     lines.push(
-      `    Scales ReplicaSet ${plan.target.namespace}/${plan.replicaSet.name} (its scale subresource), not the Deployment`,
+      w.podsToDelete({ namespace: plan.target.namespace, pods: plan.pods.map((p) => p.name).join(', ') }),
     );
   }
-  if (plan.patch) lines.push(...patchLines('Patch', plan.patch));
-  if (plan.inverse) lines.push(...patchLines('Undo', plan.inverse));
+  if (plan.replicaSet) {
+    lines.push(w.scalesReplicaSet({ namespace: plan.target.namespace, name: plan.replicaSet.name }));
+  }
+  if (plan.patch) lines.push(...patchLines(w.patch(plan.patch), plan.patch));
+  if (plan.inverse) lines.push(...patchLines(w.undo(plan.inverse), plan.inverse));
   return lines;
 }
 
@@ -219,15 +238,13 @@ export function managedByLine(owner: ManagedBy): string {
 }
 
 /** "Reverted: no, by Argo CD application shop: spec.strategy.type: not in …" (the why names the fields). */
-export function driftLine(drift: PlanDrift): string {
-  const verdict = drift.reverted === 'unknown' ? 'unknown' : drift.reverted ? 'yes' : 'no';
-  if (drift.ownerRecognised === false) return `Reverted: ${verdict}: ${drift.why}`;
-  return `Reverted: ${verdict}, by ${drift.by}: ${drift.why}`;
+export function driftLine(drift: PlanDrift, lang: Lang = 'en'): string {
+  const reverted = drift.reverted === 'unknown' ? null : drift.reverted;
+  const w = wordsIn(REPORT_WORDS, lang);
+  if (drift.ownerRecognised === false) return w.reverted({ reverted, why: drift.why });
+  return w.reverted({ reverted, by: drift.by, why: drift.why });
 }
 
-function patchLines(label: string, patch: Patch): string[] {
-  return [
-    `    ${label} (${patch.type} patch):`,
-    ...indent(JSON.stringify(patch.body, null, 2).split('\n'), 6),
-  ];
+function patchLines(head: string, patch: Patch): string[] {
+  return [head, ...indent(JSON.stringify(patch.body, null, 2).split('\n'), 6)];
 }

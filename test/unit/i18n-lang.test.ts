@@ -61,3 +61,19 @@ describe('a catalogue’s types', () => {
     expect(translate(words, 'ko', 'named', { name: 'x' })).toBe('x');
   });
 });
+
+describe('Korean particles after a number', () => {
+  it.each([
+    [0, '으로'],
+    [1, '로'],
+    [2, '로'],
+    [3, '으로'],
+    [6, '으로'],
+    [7, '로'],
+    [10, '으로'],
+    [21, '로'],
+  ])('%i takes %s', async (n, particle) => {
+    const { roAfter } = await import('../../src/i18n/ko.js');
+    expect(roAfter(n)).toBe(particle);
+  });
+});

@@ -128,7 +128,7 @@ function areaPath(edges: Map<string, Map<string, string>>, start: string, goal: 
  * new platform's folder is checked without editing this test. The other folders are the
  * port's own.
  */
-const PORT_FOLDERS = ['use-cases', 'approvals', 'notify'];
+const PORT_FOLDERS = ['use-cases', 'approvals', 'notify', 'words'];
 function chatAdapters(): string[] {
   return PLATFORM_LIST.map((p) => p.name);
 }
@@ -216,6 +216,12 @@ describe('import graph over src/', () => {
 
   it('the app side never imports kube or the worker side', () => {
     expect(crossings(['app'], ['kube', 'worker'])).toEqual([]);
+  });
+
+  it('src/i18n sits at the bottom: it imports no other area (each area keeps its own catalogue)', () => {
+    const others = [...new Set(productionFiles().map(area))].filter((a) => a !== 'i18n');
+    expect(others).toEqual(expect.arrayContaining(['chat', 'report', 'diagnosis']));
+    expect(crossings(['i18n'], others)).toEqual([]);
   });
 
   it('the worker side never imports the app side', () => {

@@ -971,6 +971,7 @@ describe('slack/manifest.yaml', () => {
     'chat.postEphemeral': 'chat:write',
     'chat.delete': 'chat:write',
     'usergroups.users.list': 'usergroups:read',
+    'users.info': 'users:read',
     'auth.test': null,
     'views.open': null,
   };

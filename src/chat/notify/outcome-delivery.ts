@@ -6,7 +6,8 @@
  */
 import { UnrecoverableError } from 'bullmq';
 import { outcomeMessage } from '../use-cases/outcome.js';
-import { platformOf } from '../../platforms/chat-refs.js';
+import { platformOf, platformTag } from '../../platforms/chat-refs.js';
+import { DEFAULT_LANG, type Lang } from '../../i18n/lang.js';
 import type { StoredPlan } from '../../queue/plan-store.js';
 import type { NotifyJob } from '../../queue/schemas.js';
 import type { ChatServices } from '../services.js';
@@ -15,7 +16,8 @@ import { rootOnOutcome } from './root-update.js';
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
 export async function deliverOutcome(
-  services: Pick<ChatServices, 'logger'> & Partial<Pick<ChatServices, 'chats' | 'policy' | 'rootStates'>>,
+  services: Pick<ChatServices, 'logger'> &
+    Partial<Pick<ChatServices, 'chats' | 'policy' | 'rootStates' | 'subscriptions' | 'config'>>,
   job: Outcome,
   undo: StoredPlan | undefined,
   now = Date.now(),
@@ -38,7 +40,27 @@ export async function deliverOutcome(
   const thread = { platform: adapter.platform, id: job.channel, thread: job.messageTs };
   // Approvers by the policy's names where the platform cannot show an id as a person.
   const names = services.policy?.names ?? {};
-  await adapter.post(thread, outcomeMessage(job, adapter.platform, undo, now, names));
+  const lang = await threadLang(services, job);
+  await adapter.post(thread, outcomeMessage(job, adapter.platform, undo, now, names, lang));
   if (services.rootStates)
     await rootOnOutcome(services.rootStates, adapter, job, services.logger, now, names);
+}
+
+/** The thread's language: its starter's, as the approved message's owner record keeps it, else the workspace's. */
+async function threadLang(
+  services: Partial<Pick<ChatServices, 'subscriptions' | 'config'>>,
+  job: Outcome,
+): Promise<Lang> {
+  let owner: { lang?: Lang } | null = null;
+  try {
+    owner =
+      (await services.subscriptions?.ownerOf({
+        ...platformTag(platformOf(job)),
+        channel: job.channel,
+        ts: job.messageTs,
+      })) ?? null;
+  } catch {
+    // An owner record that cannot be read costs only the language.
+  }
+  return owner?.lang ?? services.config?.lang ?? DEFAULT_LANG;
 }

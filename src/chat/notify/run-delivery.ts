@@ -6,6 +6,7 @@
  * for the run in a message (its Apply buttons say so) and its thread root come from the
  * app's mark on the subscription, never from a record a Redis writer could delete.
  */
+import { DEFAULT_LANG, type Lang } from '../../i18n/lang.js';
 import type { ChatAdapter } from '../adapter.js';
 import type { ChatMessage, MessageRef as PortMessageRef } from '../model.js';
 import { NO_REQUESTER } from '../actions.js';
@@ -20,6 +21,7 @@ import { planViews } from './plan-views.js';
 import { postReport } from '../report.js';
 import {
   resultOvertaking,
+  type MessageOwner,
   type MessageRef,
   type SubscriberRef,
   type Subscriptions,
@@ -32,6 +34,19 @@ export interface RunDeliveryServices {
   logger?: Pick<Logger, 'info' | 'warn'>;
   chats?: Partial<Record<ChatPlatform, ChatAdapter>>;
   policy?: Pick<ApprovalPolicy, 'names'>;
+  /** The workspace's language (ROLLOUT_DOCTOR_LANG), for threads whose record names none. */
+  config?: { readonly lang?: Lang };
+}
+
+/** The language a subscribed message is written in: its thread starter's, else the workspace's. */
+async function langOf(services: RunDeliveryServices, ref: SubscriberRef): Promise<Lang> {
+  let owner: MessageOwner | null = null;
+  try {
+    owner = await services.subscriptions.ownerOf(ref);
+  } catch {
+    // An owner record that cannot be read (Redis trouble, a stand-in without it) costs only the language.
+  }
+  return owner?.lang ?? services.config?.lang ?? DEFAULT_LANG;
 }
 
 /** The port's ref of a subscribed message: its conversation, its thread (the root) and its id. */
@@ -60,10 +75,10 @@ export async function deliverRun(
 ): Promise<void> {
   if (refs.length === 0) return;
   const views = await planViews(services.plans, update);
-  // One rendering per platform, requester and approved plan: messages differ only in those.
+  // One rendering per platform, requester, approved plan and language: messages differ only in those.
   const renderings = new Map<string, ReturnType<typeof runMessages>>();
-  const render = (adapter: ChatAdapter, requester: string, approvedPlan: string | null) => {
-    const key = `${adapter.platform}\n${requester}\n${approvedPlan ?? ''}`;
+  const render = (adapter: ChatAdapter, requester: string, approvedPlan: string | null, lang: Lang) => {
+    const key = `${adapter.platform}\n${requester}\n${approvedPlan ?? ''}\n${lang}`;
     let rendering = renderings.get(key);
     if (!rendering) {
       rendering = runMessages(update, views, {
@@ -71,6 +86,7 @@ export async function deliverRun(
         approvedPlan,
         platform: adapter.platform,
         names: services.policy?.names ?? {},
+        lang,
       });
       renderings.set(key, rendering);
     }
@@ -88,7 +104,7 @@ export async function deliverRun(
     }
     // A message one of whose plans was approved keeps its other plans withdrawn.
     const approvedPlan = await services.subscriptions.approvedPlanOf(ref);
-    const { message, thread } = render(adapter, ref.requester, approvedPlan);
+    const { message, thread } = render(adapter, ref.requester, approvedPlan, await langOf(services, ref));
     const at = portRef(ref);
     // A typo is nobody else's business: the requester is told privately, with the
     // closest names, and the public "diagnosing…" message goes away.
@@ -128,6 +144,7 @@ async function showResultAgainIfOvertaken(
     approvedPlan: await services.subscriptions.approvedPlanOf(ref),
     platform: adapter.platform,
     names: services.policy?.names ?? {},
+    lang: await langOf(services, ref),
   });
   await adapter.update(portRef(ref), again.message);
 }

@@ -1,3 +1,4 @@
+import { LANGS, type Lang } from '../../i18n/lang.js';
 import { redisKeys } from '../../queue/redis-keys.js';
 import { createPublicKey, sign, verify as verifySignature, type KeyObject } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -69,6 +70,8 @@ export interface MessageOwner {
   namespace?: string;
   /** The thread root when the message is itself a thread reply (Re-run). */
   threadTs?: string;
+  /** The language of whoever started the thread; absent (older records): the workspace's. */
+  lang?: Lang;
 }
 
 const TTL_SECONDS = 24 * 3600;
@@ -217,6 +220,8 @@ const messageOwnerSchema = z.object({
   cluster: z.string().min(1),
   namespace: z.string().min(1).optional(),
   threadTs: z.string().min(1).max(210).optional(),
+  // Redis is not trusted: a language we do not have reads as none, and the owner stays.
+  lang: z.enum(LANGS).optional().catch(undefined),
 });
 
 /** JSON.parse that answers undefined for text that is not JSON (then the schema refuses it). */

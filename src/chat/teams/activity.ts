@@ -58,6 +58,8 @@ const common = {
   channelData: channelDataSchema.optional(),
   replyToId: id.optional(),
   timestamp: z.string().max(64).optional(),
+  /** The sender's client locale (`ko-KR`, `en-US`): the language the bot answers in (src/i18n/lang.ts). */
+  locale: z.string().max(64).optional().catch(undefined),
 };
 
 export const messageActivitySchema = z

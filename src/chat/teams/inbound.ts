@@ -1,4 +1,5 @@
 import { chatActionSchema } from '../actions.js';
+import { parseLang } from '../../i18n/lang.js';
 import type { ChatUseCases, PressReply } from '../adapter.js';
 import type { ChatMessage, ConversationRef, MessageRef, PersonRef } from '../model.js';
 import { say } from '../rich.js';
@@ -136,7 +137,13 @@ export function teamsInbound(options: TeamsInboundOptions): TeamsActivityHandler
         );
         return;
       }
-      const reply = await useCases.command({ person, conversation, text: commandText(activity) });
+      const lang = parseLang(activity.locale);
+      const reply = await useCases.command({
+        person,
+        conversation,
+        text: commandText(activity),
+        ...(lang ? { lang } : {}),
+      });
       if (reply.kind === 'private')
         background('teams reply failed', adapter.tell(person, conversation, reply.message));
       else startRun(conversation, person, reply.run);

@@ -21,8 +21,11 @@ import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import { spendBudget, type CommandBudget } from './command-budget.js';
 import type { CommandReply, CommandRequest } from '../adapter.js';
 import type { ChatMessage, Rich } from '../model.js';
-import { code, icon, mention, say } from '../rich.js';
+import { icon, mention, say } from '../rich.js';
 import { parseCommand, usage, type ParsedCommand } from './command-parse.js';
+import { wordsIn } from '../../i18n/catalogue.js';
+import { DEFAULT_LANG } from '../../i18n/lang.js';
+import { COMMAND_WORDS } from '../words/command.js';
 
 /** How people call the app on a platform, and how they let it into a conversation. */
 export interface CommandWords {
@@ -148,7 +151,9 @@ async function enqueue(
   // The request's own id: a redo after a failover queues the same request, so a job the
   // answer said was not started stays withdrawn however it is queued (src/queue/withdrawn.ts).
   const requestId = newRequestId();
-  const job: DiagnoseJob = { ...jobOf(parsed, requestedBy), request: requestId };
+  // The reader's language, else the workspace's: the thread this run starts keeps it.
+  const lang = request.lang ?? services.config.lang;
+  const job: DiagnoseJob = { ...jobOf(parsed, requestedBy), request: requestId, ...(lang ? { lang } : {}) };
   let queued: Awaited<ReturnType<Producers['enqueueDiagnose']>> | undefined;
   // A redo after a failover queues the job again only for an answer that said "started".
   let started = false;
@@ -183,8 +188,8 @@ async function enqueue(
     parsed.kind === 'diagnose'
       ? say`${typeOfKind(parsed.workload)}/${parsed.name} in ${parsed.namespace}`
       : say`scan of ${parsed.namespace ? `namespace ${parsed.namespace}` : 'all namespaces'}`;
-  const asked = parsed.kind === 'diagnose' ? 'a diagnosis of' : 'a';
-  const joining = queued.joined ? ': joining the run already in progress' : '';
+  const w = wordsIn(COMMAND_WORDS, lang ?? DEFAULT_LANG);
+  const said = { who: say`${mention(request.person)}`, cluster: parsed.cluster, joining: queued.joined };
   return {
     kind: 'started',
     run: {
@@ -194,16 +199,21 @@ async function enqueue(
       what: parsed.kind,
       ...(parsed.kind === 'diagnose' ? { deployment: parsed.name } : {}),
       announcement: textMessage(
-        say`${icon('diagnosing')} ${mention(request.person)} asked for ${asked} ${what} (cluster ${parsed.cluster})${joining}…`,
+        parsed.kind === 'diagnose'
+          ? w.announceDiagnosis({
+              ...said,
+              workload: `${typeOfKind(parsed.workload)}/${parsed.name}`,
+              namespace: parsed.namespace,
+            })
+          : w.announceScan({ ...said, namespace: parsed.namespace ?? '' }),
       ),
       owner: {
         requestedBy,
         cluster: parsed.cluster,
         ...(parsed.namespace ? { namespace: parsed.namespace } : {}),
+        ...(lang ? { lang } : {}),
       },
-      cannotPost: textMessage(
-        say`I could not post in this channel (invite me with ${code(words.invite)}). The ${what} is running anyway.`,
-      ),
+      cannotPost: textMessage(w.cannotPost({ invite: words.invite, what })),
     },
   };
 }

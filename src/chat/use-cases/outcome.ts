@@ -16,6 +16,10 @@ import { restoredInWords, rolloutInWords, undoPatchesBack } from './confirm-text
 import { dryRunText, patchText } from './plan-text.js';
 import { planButton } from './result.js';
 import { approversText } from './approvers.js';
+import { translate, wordsIn } from '../../i18n/catalogue.js';
+import type { Lang } from '../../i18n/lang.js';
+import { OUTCOME_STAGE_WORDS, OUTCOME_WORDS } from '../words/outcome.js';
+import { RESULT_WORDS } from '../words/result.js';
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
@@ -259,19 +263,22 @@ export function outcomeMessage(
   undo: StoredPlan | undefined,
   now = Date.now(),
   names: Readonly<Record<string, string>> = {},
+  lang: Lang = 'en',
 ): ChatMessage {
   if (job.stage === 'progress' && job.step) return stepProgressMessage(job, job.step);
   const head = HEADLINE[job.stage];
+  const words = translate(OUTCOME_STAGE_WORDS, lang, job.stage);
+  const w = wordsIn(OUTCOME_WORDS, lang);
   // `names`: the approval policy's names of approvers (approvers.ts).
   const by = job.approvedBy?.length
-    ? say` (approved by ${approversText(platform, job.approvedBy, names)})`
+    ? w.approvedBy({ who: approversText(platform, job.approvedBy, names) })
     : say``;
   const parts: Part[] = [
     {
       kind: 'paragraph',
-      text: say`${icon(head.icon)} ${strong(head.words)}: ${multiline(clip(job.detail, 1500))}${by}`,
+      text: say`${icon(head.icon)} ${strong(words)}: ${multiline(clip(job.detail, 1500))}${by}`,
     },
-    { kind: 'note', text: say`plan ${job.planId} · cluster ${job.cluster}` },
+    { kind: 'note', text: w.note({ plan: job.planId, cluster: job.cluster }) },
   ];
   const buttons: Button[] = [];
   if (undo && undo.expiresAt > now) {
@@ -281,15 +288,14 @@ export function outcomeMessage(
         planButton(
           undo,
           { state: 'open', expiresAt: undo.expiresAt },
-          { undo: true, requester: job.requester ?? null },
+          { undo: true, requester: job.requester ?? null, lang },
         ),
       );
-    } else
-      parts.push({ kind: 'note', text: say`${icon('undo')} Undo is offered in the "applied" reply above.` });
+    } else parts.push({ kind: 'note', text: w.undoAbove({}) });
   }
   if ((job.stage === 'refused' || job.stage === 'failed') && job.rerun)
     buttons.push({
-      label: 'Re-run',
+      label: translate(RESULT_WORDS, lang, 'rerun'),
       action: {
         kind: 'rerun',
         cluster: job.cluster,
@@ -301,7 +307,7 @@ export function outcomeMessage(
       },
     });
   if (buttons.length > 0) parts.push({ kind: 'actions', buttons });
-  return { summary: say`${head.words}: ${clip(job.detail, 500)}${by}`, parts };
+  return { summary: say`${words}: ${clip(job.detail, 500)}${by}`, parts };
 }
 
 /** Stages after which the incident is over: the message stops reading as an open incident. */

@@ -25,11 +25,17 @@ import { messageTime } from '../../text/time.js';
 import { shownDigest, type ShownPlan } from '../../trust/plan-seal.js';
 import type { Requester } from '../actions.js';
 import type { Button, ChatMessage, Icon, Part, Rich } from '../model.js';
-import { clip as cut, code, icon, join, multiline, plain, say, strong } from '../rich.js';
+import { clip as cut, code, icon, join, multiline, say, strong } from '../rich.js';
 import { approversText } from './approvers.js';
 import { confirmDialogText } from './confirm-text.js';
 import { clueLine, clueOf, evidenceLine, evidenceParts } from './evidence.js';
 import { clip, dryRunText, firstSentence, headline, patchText, recommendedPlan } from './plan-text.js';
+import { wordsIn } from '../../i18n/catalogue.js';
+import type { Lang } from '../../i18n/lang.js';
+import { findingExplanation, findingSummary, planSummary } from '../words/finding.js';
+import { RESULT_WORDS } from '../words/result.js';
+
+const wordsOf = (lang: Lang | undefined) => wordsIn(RESULT_WORDS, lang ?? 'en');
 
 /** Where a plan stands, as the message shows it. */
 export type PlanView =
@@ -56,6 +62,8 @@ export interface ResultInput {
   platform: string;
   /** The approval policy's names of approvers, for platforms that cannot show ids (approvers.ts). */
   names?: Readonly<Record<string, string>>;
+  /** The thread's language: whoever started it (default English). */
+  lang?: Lang;
 }
 
 const SEVERITY: Record<string, Icon> = { critical: 'red', warning: 'orange', info: 'blue' };
@@ -137,14 +145,14 @@ function plainLength(line: Rich): number {
   }, 0);
 }
 
-function verdict(diagnosis: Diagnosis): Rich {
+function verdict(diagnosis: Diagnosis, lang: Lang): Rich {
   const t = diagnosis.target;
   const top = diagnosis.findings[0];
   const what = `${typeOfKind(t.kind)}/${t.name}`;
-  if (!top && diagnosis.analyzerErrors.length > 0)
-    return say`${icon('warning')} ${strong(what)} in ${strong(t.namespace)}: no verdict, some checks failed.`;
-  if (!top) return say`${icon('ok')} ${strong(what)} in ${strong(t.namespace)}: no problem found.`;
-  return say`${icon(SEVERITY[top.severity] ?? 'unknown')} ${strong(top.code)}: ${headline(top.summary)}`;
+  const w = wordsOf(lang);
+  if (!top && diagnosis.analyzerErrors.length > 0) return w.noVerdict({ what, namespace: t.namespace });
+  if (!top) return w.noProblem({ what, namespace: t.namespace });
+  return say`${icon(SEVERITY[top.severity] ?? 'unknown')} ${strong(top.code)}: ${headline(findingSummary(top, lang))}`;
 }
 
 /** The longest why the result message shows whole. */
@@ -179,19 +187,17 @@ export function driftLine(plan: RemediationPlan, options: { short?: boolean } = 
 }
 
 /** The recommended fix and its impact in one line each (plus the owner's drift, when known). */
-function fixLines({ plan, dryRun }: ShownPlan): Rich {
+function fixLines({ plan, dryRun }: ShownPlan, lang: Lang): Rich {
+  const w = wordsOf(lang);
   const lines = [
-    say`${icon('fix')} ${strong('Recommended fix:')} ${firstSentence(plan.summary)}`,
-    say`${strong('Impact:')} ${clip(firstSentence(plan.impact), 220)}`,
+    w.recommended({ summary: lang === 'en' ? firstSentence(plan.summary) : planSummary(plan, lang) }),
+    w.impact({ impact: clip(firstSentence(plan.impact), 220) }),
   ];
   if (plan.proof) lines.push(say`${clip(proofBrief(plan.proof), 160)}`);
   const drift = driftLine(plan, { short: true });
   if (drift) lines.push(drift);
   // A fix the API server would refuse is worth knowing before the click.
-  if (dryRun && !dryRun.ok)
-    lines.push(
-      say`${icon('warning')} The server-side dry run refused it: ${clip(firstSentence(dryRun.reason), 200)}`,
-    );
+  if (dryRun && !dryRun.ok) lines.push(w.dryRunRefused({ reason: clip(firstSentence(dryRun.reason), 200) }));
   return join(lines, '\n');
 }
 
@@ -208,20 +214,20 @@ function fixLines({ plan, dryRun }: ShownPlan): Rich {
 export function planButton(
   shown: ShownPlan,
   view: PlanView,
-  options: { undo?: boolean; primary?: boolean; requester: Requester | null },
+  options: { undo?: boolean; primary?: boolean; requester: Requester | null; lang?: Lang },
 ): Button {
   const { plan } = shown;
+  const w = wordsOf(options.lang);
   if (view.state === 'expired')
-    return { label: `Expired: ${plan.kind} (re-run)`, action: { kind: 'status', planId: plan.id } };
+    return { label: w.buttonExpired(plan), action: { kind: 'status', planId: plan.id } };
   if (view.state === 'claimed')
-    return { label: `Approved: ${plan.kind}`, action: { kind: 'status', planId: plan.id } };
-  const verb = options.undo ? 'Undo' : 'Apply';
-  const counted =
-    view.required && view.required > 1 ? ` (${view.approvals ?? 0}/${view.required} approvals)` : '';
+    return { label: w.buttonApproved(plan), action: { kind: 'status', planId: plan.id } };
+  const undo = options.undo === true;
+  const counted = view.required && view.required > 1 ? `${view.approvals ?? 0}/${view.required}` : '';
   // One primary button per message (the recommended fix); Undo is the danger one.
   const style = options.undo ? 'danger' : options.primary === false ? undefined : 'primary';
   return {
-    label: `${verb}: ${plan.kind}${counted}`,
+    label: w.buttonApply({ kind: plan.kind, undo, counted }),
     action: {
       kind: options.undo ? 'undo' : 'approve',
       planId: plan.id,
@@ -230,10 +236,10 @@ export function planButton(
     },
     ...(style ? { style } : {}),
     confirm: {
-      title: `${verb} ${plan.kind} to ${plan.target.name}?`,
-      text: confirmDialogText(plan, { undo: options.undo === true }),
-      yes: options.undo ? 'Undo it' : 'Apply it',
-      no: 'Cancel',
+      title: w.confirmTitle({ kind: plan.kind, name: plan.target.name, undo }),
+      text: confirmDialogText(plan, { undo }),
+      yes: w.confirmYes({ undo }),
+      no: w.cancel({}),
     },
   };
 }
@@ -243,32 +249,36 @@ function approvalLine(
   plan: RemediationPlan,
   view: PlanView,
   platform: string,
-  names?: Readonly<Record<string, string>>,
+  names: Readonly<Record<string, string>> | undefined,
+  lang: Lang,
 ): Part | null {
+  const w = wordsOf(lang);
   if (view.state === 'claimed') {
     const who = approversText(platform, view.approvers, names);
     return {
       kind: 'paragraph',
-      text: say`${icon('ok')} ${strong(plan.kind)} approved by ${who} at ${messageTime(view.at)}`,
+      text: w.approved({ kind: plan.kind, who, at: messageTime(view.at) }),
       role: 'state',
     };
   }
-  if (view.state === 'expired')
-    return {
-      kind: 'paragraph',
-      text: say`${icon('expired')} ${strong(plan.kind)} expired; press Re-run for a fresh diagnosis and plan.`,
-    };
+  if (view.state === 'expired') return { kind: 'paragraph', text: w.expired(plan) };
   return null;
 }
 
 type ResultTarget = { namespace: string; name: string; kind?: WorkloadKind };
 
 /** The result's buttons: the given ones, then Re-run (when there is a target) and Dismiss. */
-function resultButtons(cluster: string, target: ResultTarget | null, buttons: Button[]): Part {
+function resultButtons(
+  cluster: string,
+  target: ResultTarget | null,
+  buttons: Button[],
+  lang: Lang = 'en',
+): Part {
+  const w = wordsOf(lang);
   const all = [...buttons];
   if (target)
     all.push({
-      label: 'Re-run',
+      label: w.rerun({}),
       action: {
         kind: 'rerun',
         cluster,
@@ -279,7 +289,7 @@ function resultButtons(cluster: string, target: ResultTarget | null, buttons: Bu
         },
       },
     });
-  all.push({ label: 'Dismiss', action: { kind: 'dismiss' } });
+  all.push({ label: w.dismiss({}), action: { kind: 'dismiss' } });
   return { kind: 'actions', buttons: all };
 }
 
@@ -310,32 +320,44 @@ export function resultMessage(input: ResultInput): RunMessages {
   const claimed = input.approvedPlan ? plans.find((p) => p.plan.id === input.approvedPlan) : undefined;
   const owner = managedByPhrase(diagnosis);
   const errors = diagnosis.analyzerErrors.length;
+  const lang = input.lang ?? 'en';
+  const w = wordsOf(lang);
   const header: Part[] = [
-    { kind: 'paragraph', text: verdict(diagnosis), role: 'verdict' },
+    { kind: 'paragraph', text: verdict(diagnosis, lang), role: 'verdict' },
     {
       kind: 'note',
-      text: say`${typeOfKind(t.kind)}/${t.name} · namespace ${t.namespace} · cluster ${cluster} · captured ${messageTime(diagnosis.capturedAt)}${owner ? say` · ${owner}` : say``}${errors ? ` · ${errors} analyzer(s) failed` : ''}`,
+      text: w.note({
+        what: `${typeOfKind(t.kind)}/${t.name}`,
+        namespace: t.namespace,
+        cluster,
+        at: messageTime(diagnosis.capturedAt),
+        owner,
+        failed: errors,
+      }),
     },
   ];
   const body: Part[] = [];
   const evidence = top ? decisiveLines(top) : [];
   if (evidence.length > 0) body.push({ kind: 'paragraph', text: join(evidence, '\n') });
   const recommended = plans[0];
-  if (recommended && !claimed) body.push({ kind: 'paragraph', text: fixLines(recommended) });
+  if (recommended && !claimed) body.push({ kind: 'paragraph', text: fixLines(recommended, lang) });
   const others = diagnosis.findings.slice(1);
   if (others.length > 0)
     body.push({
       kind: 'note',
-      text: say`Also found: ${join(
-        others.slice(0, 3).map((f) => say`${strong(f.code)}`),
-        ', ',
-      )}${others.length > 3 ? ` and ${others.length - 3} more` : ''}`,
+      text: w.alsoFound({
+        codes: join(
+          others.slice(0, 3).map((f) => say`${strong(f.code)}`),
+          ', ',
+        ),
+        more: Math.max(0, others.length - 3),
+      }),
     });
   const thread = threadReport(input);
   if (thread.length > 0)
     body.push({
       kind: 'note',
-      text: say`${icon('thread')} ${threadHolds(plans.map((p) => p.plan))}: in the thread.`,
+      text: w.inThread({ plans: plans.length, patch: plans.every((p) => p.plan.patch) }),
     });
   // Approved or expired plans say so above the buttons; once one is approved, the
   // others are withdrawn (src/chat/approvals/approve.ts refuses them too).
@@ -344,45 +366,24 @@ export function resultMessage(input: ResultInput): RunMessages {
   plans.forEach((shown, i) => {
     if (claimed && shown.plan.id !== claimed.plan.id) return;
     const view = input.plans[shown.plan.id] ?? { state: 'expired' };
-    const line = approvalLine(shown.plan, view, input.platform, input.names);
+    const line = approvalLine(shown.plan, view, input.platform, input.names, lang);
     if (line) marks.push(line);
-    buttons.push(planButton(shown, view, { primary: i === 0, requester: input.requester }));
+    buttons.push(planButton(shown, view, { primary: i === 0, requester: input.requester, lang }));
   });
-  if (claimed && plans.length > 1)
-    marks.push({
-      kind: 'note',
-      text: plain('The other fixes were withdrawn; press Re-run for a fresh diagnosis.'),
-    });
-  const actions = resultButtons(cluster, t, buttons);
+  if (claimed && plans.length > 1) marks.push({ kind: 'note', text: w.withdrawn({}) });
+  const actions = resultButtons(cluster, t, buttons, lang);
   const summary = top
-    ? say`${typeOfKind(t.kind)}/${t.name} in ${t.namespace}: ${top.code}: ${headline(top.summary)}`
+    ? say`${typeOfKind(t.kind)}/${t.name} in ${t.namespace}: ${top.code}: ${headline(findingSummary(top, lang))}`
     : say`${typeOfKind(t.kind)}/${t.name} in ${t.namespace}: ${errors > 0 ? 'no verdict, some checks failed' : 'no problem found'}`;
-  const brief: Part[] = [
-    ...header,
-    { kind: 'note', text: say`${icon('thread')} The full report is in the thread.` },
-    ...marks,
-    actions,
-  ];
+  const brief: Part[] = [...header, { kind: 'note', text: w.briefInThread({}) }, ...marks, actions];
   return { message: { summary, parts: [...header, ...body, ...marks, actions], brief }, thread };
 }
 
-/**
- * What the thread holds beyond the message, as far as there is: the evidence always; a
- * dry run and the exact change only with a fix (a patch where the fix writes one, the
- * pods it deletes otherwise).
- */
-function threadHolds(plans: readonly RemediationPlan[]): string {
-  if (plans.length === 0) return 'Full evidence';
-  const change = plans.every((p) => p.patch) ? 'patch' : 'change';
-  return plans.length > 1
-    ? `Full evidence, the other fixes, every dry run and exact ${change}`
-    : `Full evidence, the dry run and the exact ${change}`;
-}
-
 /** A plan in full: summary, the whole impact, every warning, the owner's drift, the dry run and the exact patch. */
-export function planParts(shown: ShownPlan, heading: Rich): Part[] {
+export function planParts(shown: ShownPlan, heading: Rich, lang: Lang = 'en'): Part[] {
   const { plan } = shown;
-  const lines = [heading, say`${strong('Impact:')} ${plan.impact}`];
+  const w = wordsOf(lang);
+  const lines = [heading, w.planImpact(plan)];
   if (plan.proof) {
     lines.push(say`${proofSentence(plan.proof)}`);
     const steps = proofSteps(plan.proof);
@@ -392,12 +393,10 @@ export function planParts(shown: ShownPlan, heading: Rich): Part[] {
   const drift = driftLine(plan);
   if (drift) lines.push(drift);
   if (plan.drift?.fields.length) lines.push(say`Fields written: ${plan.drift.fields.join(', ')}`);
-  const patchTitle = plan.patch
-    ? say`${strong('Exact patch')} (${plan.patch.type}) of ${plan.id}`
-    : say`${strong('Exact change')} of ${plan.id}`;
+  const patchTitle = plan.patch ? w.patchTitle({ type: plan.patch.type, id: plan.id }) : w.changeTitle(plan);
   return [
     { kind: 'paragraph', text: join(lines, '\n') },
-    { kind: 'code', title: say`${strong('Server-side dry run')}`, body: dryRunText(shown.dryRun) },
+    { kind: 'code', title: w.dryRunTitle({}), body: dryRunText(shown.dryRun) },
     { kind: 'code', title: patchTitle, body: patchText(plan), whole: true },
   ];
 }
@@ -418,10 +417,18 @@ function threadReport(input: ResultInput): ChatMessage[] {
     diagnosis.analyzerErrors.length === 0
   )
     return [];
+  const lang = input.lang ?? 'en';
+  const w = wordsOf(lang);
+  const what = `${typeOfKind(t.kind)}/${t.name}`;
   const parts: Part[] = [
     {
       kind: 'paragraph',
-      text: say`${icon('report')} ${strong('Full report')} for ${typeOfKind(t.kind)}/${t.name} in ${t.namespace} (cluster ${input.cluster}, captured ${messageTime(diagnosis.capturedAt)})`,
+      text: w.fullReport({
+        what,
+        namespace: t.namespace,
+        cluster: input.cluster,
+        at: messageTime(diagnosis.capturedAt),
+      }),
     },
   ];
   const owner = diagnosis.managedBy;
@@ -433,17 +440,18 @@ function threadReport(input: ResultInput): ChatMessage[] {
   diagnosis.findings.forEach((f, i) => {
     parts.push({
       kind: 'paragraph',
-      text: say`${icon(SEVERITY[f.severity] ?? 'unknown')} ${strong(`${i + 1}. ${f.code}`)}: ${multiline(f.summary)}`,
+      text: say`${icon(SEVERITY[f.severity] ?? 'unknown')} ${strong(`${i + 1}. ${f.code}`)}: ${multiline(findingSummary(f, lang))}`,
     });
-    if (f.explanation) parts.push({ kind: 'paragraph', text: multiline(f.explanation) });
+    const explanation = findingExplanation(f, lang);
+    if (explanation) parts.push({ kind: 'paragraph', text: multiline(explanation) });
     for (const e of f.evidence) parts.push(...evidenceParts(e));
   });
   // All plans, as the engine offered them (the message shows the first 20).
   const all = orderedPlans(input);
   all.forEach((shown, i) => {
     const { plan } = shown;
-    const heading = say`${icon('fix')} ${strong(`Fix ${i + 1}${i === 0 ? ' (recommended)' : ''}: ${plan.kind}`)}. ${plan.summary}`;
-    parts.push(...planParts(shown, heading));
+    const heading = w.fixHeading({ n: i + 1, kind: plan.kind, summary: planSummary(plan, lang) });
+    parts.push(...planParts(shown, heading, lang));
   });
   // What guards the workload and was not read: the fixes above were not checked against it.
   const unread = all.length > 0 && diagnosis.coverage ? unreadGuardLines(diagnosis.coverage) : [];
@@ -484,7 +492,7 @@ function threadReport(input: ResultInput): ChatMessage[] {
         '\n',
       ),
     });
-  return [{ summary: say`Full report for ${typeOfKind(t.kind)}/${t.name} in ${t.namespace}`, parts }];
+  return [{ summary: w.fullReportSummary({ what, namespace: t.namespace }), parts }];
 }
 
 type NotFound = NonNullable<Extract<DiagnosisOutcome, { status: 'failed' }>['notFound']>;
@@ -563,6 +571,8 @@ export function runMessages(
     approvedPlan: string | null;
     platform: string;
     names?: Readonly<Record<string, string>>;
+    /** The thread's language (whoever started it); absent: English. */
+    lang?: Lang;
   },
 ): RunMessages {
   if (update.kind === 'diagnosis-progress') return { message: progressMessage(update.text), thread: [] };
@@ -577,6 +587,7 @@ export function runMessages(
       platform: message.platform,
       ...(message.names ? { names: message.names } : {}),
       ...(message.approvedPlan ? { approvedPlan: message.approvedPlan } : {}),
+      ...(message.lang ? { lang: message.lang } : {}),
     });
   return { message: outcomeMessage(update.cluster, outcome, update.target ?? null), thread: [] };
 }

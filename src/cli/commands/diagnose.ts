@@ -14,7 +14,9 @@ import { hasProblems, renderJson } from '../../report/json.js';
 import { renderText } from '../../report/text.js';
 import {
   argocdNamespace,
+  cliLang,
   clusterOptions,
+  LANG_OPTION,
   workloadRefArg,
   outputFormat,
   parseCommandArgs,
@@ -40,6 +42,8 @@ rollout/NAME (an Argo Rollout, ro), as kubectl spells them.
   --argocd-namespace NS  where Argo CD's Applications live, for a tracking id that
                     names no namespace (default: $ROLLOUT_DOCTOR_ARGOCD_NAMESPACE, else argocd)
   -o, --output      text (default) or json
+  --lang en|ko      the text report's language (default: LC_ALL, LC_MESSAGES or LANG, else en);
+                    -o json, codes and exit statuses never translate
 Exit status: 0 no problem found, 1 problems found (IncompleteEvidence included), 2 bad
 arguments or input, 3 cluster unreachable or forbidden, 4 internal error (a bug, or a
 check that failed with no verdict).
@@ -58,6 +62,7 @@ interface Options {
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
+  const lang = cliLang(argv, io.env);
   if (wantsHelp(argv)) {
     io.stdout.write(HELP);
     return EXIT.ok;
@@ -73,7 +78,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     ciSafeText(
       options.output === 'json'
         ? escapeJsonControls(renderJson(diagnosis))
-        : renderText(diagnosis, { color }),
+        : renderText(diagnosis, { color, lang }),
     ),
   );
   if (hasProblems(diagnosis)) return EXIT.problems;
@@ -93,6 +98,7 @@ export function parseOptions(argv: string[]): Options {
       'from-file': { type: 'string' },
       output: { type: 'string', short: 'o' },
       'argocd-namespace': { type: 'string' },
+      ...LANG_OPTION,
     },
   });
   const ref = workloadRefArg(positionals, values.namespace, 'diagnosed');

@@ -1,3 +1,4 @@
+import type { FindingWords } from '../finding-words.js';
 import type { Analyzer } from '../analyzer.js';
 import {
   crashPictures,
@@ -53,6 +54,25 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
     summary: summaryOf(snapshot.target.name, p, health, clueLeads),
     explanation: explanationOf(p, blamed, clueLeads),
     evidence: evidenceOf(snapshot, p, health),
+    says: saysOf(snapshot.target.name, p),
+  };
+}
+
+/** The headline's facts for readers of other languages (finding-words.ts). */
+function saysOf(name: string, p: TemplateCrashPicture): FindingWords {
+  const exit = p.rows.find((r) => p.badNodes.includes(r.node) && r.lastExitCode !== undefined);
+  return {
+    key: 'crash-loop-on-node',
+    params: {
+      name,
+      badNodes: p.badNodes.join(', '),
+      goodNodes: p.goodNodes.join(', '),
+      containers: p.containers.map((c) => c.name).join(', '),
+      crashing: p.crashingPods.length,
+      total: p.crashingPods.length + p.healthyPods.length,
+      ...(exit?.lastExitCode !== undefined ? { exitCode: exit.lastExitCode } : {}),
+      ...(exit?.lastReason ? { reason: exit.lastReason } : {}),
+    },
   };
 }
 

@@ -5,6 +5,7 @@
  * least one eligible node the new pod fits once our live old pods there are gone.
  */
 import { shownPhase } from '../base/pods.js';
+import type { FindingWords } from '../finding-words.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Analyzer } from '../analyzer.js';
 import { capacityRows, describeBlocker, row, spreadLastingFix } from '../placement/capacity-rows.js';
@@ -122,7 +123,25 @@ function schedulingDeadlock(
     ...cordonedNote(analysis, pending),
     ...pending.caveats.map((text) => ({ type: 'note' as const, text: `Caveat: ${text}.` })),
   );
-  return { code: 'RolloutSurgeDeadlock', severity: 'critical', summary, explanation, evidence };
+  const says: FindingWords = {
+    key: 'surge-deadlock',
+    params: {
+      name,
+      kind: kind.kind,
+      pod: podName,
+      node: nodeName,
+      need: blocker
+        ? shortWhat(blocker)
+        : fromMessage
+          ? messageNeed(analysis, pending).replace(/^an? /, '')
+          : '',
+      holders: holders.join(', '),
+      maxSurge: assessment.strategy.maxSurge?.value ?? 0,
+      maxUnavailable: assessment.strategy.maxUnavailable?.value ?? 0,
+      likely: pending.proof === 'likely',
+    },
+  };
+  return { code: 'RolloutSurgeDeadlock', severity: 'critical', summary, explanation, evidence, says };
 }
 
 /** What the scheduler's message says the pod lacks ("nvidia.com/gpu", "a free host port", "a device of class gpu.nvidia.com"). */

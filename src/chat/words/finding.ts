@@ -1,0 +1,230 @@
+/**
+ * A finding's headline and explanation, and a plan's, in the reader's language, from
+ * the facts the engine keeps as data (src/diagnosis/finding-words.ts; a plan's kind,
+ * patch and targets). Plain strings: the text report prints them and chat passes them
+ * to `say` as text, so the names in them are escaped like any cluster text.
+ *
+ * English readers get the engine's own summary (richer than these sentences, and
+ * byte-identical to what they read before); the English entries here say the same
+ * facts, for completeness and for a reader of another language whose message has none.
+ */
+import type { FindingWords } from '../../diagnosis/finding-words.js';
+import type { Finding } from '../../diagnosis/finding.js';
+import { defineMessages, registerCatalogue, translate } from '../../i18n/catalogue.js';
+import type { Lang } from '../../i18n/lang.js';
+import { roAfter } from '../../i18n/ko.js';
+import type { RemediationKind, RemediationPlan } from '../../remediation/plan.js';
+
+type Surge = Extract<FindingWords, { key: 'surge-deadlock' }>['params'];
+type CrashOnNode = Extract<FindingWords, { key: 'crash-loop-on-node' }>['params'];
+/** What the explanations say: fewer facts than the headlines. */
+type SurgeWhy = Pick<Surge, 'need' | 'node' | 'maxSurge' | 'maxUnavailable' | 'likely'>;
+type CrashWhy = Pick<CrashOnNode, 'badNodes'>;
+
+const exitEn = (p: CrashOnNode): string =>
+  p.exitCode === undefined ? '' : `, last exit code ${p.exitCode}${p.reason ? ` (${p.reason})` : ''}`;
+const exitKo = (p: CrashOnNode): string =>
+  p.exitCode === undefined ? '' : `(마지막 종료 코드 ${p.exitCode}${p.reason ? `, ${p.reason}` : ''})`;
+
+export const FINDING_WORDS = registerCatalogue(
+  'finding',
+  defineMessages({
+    'surge-deadlock': {
+      en: (p: Surge) =>
+        `Rollout of ${p.name} ${p.likely ? 'probably can never finish' : 'can never finish'}: new pod ${p.pod} needs ${p.need} on ${p.node}, held by old pod(s) ${p.holders} of this ${p.kind}, and maxSurge ${p.maxSurge}, maxUnavailable ${p.maxUnavailable} keeps old pods until new ones are Ready.`,
+      ko: (p: Surge) =>
+        `${p.name} 롤아웃이 ${p.likely ? '끝나지 않을 가능성이 높습니다' : '끝나지 않습니다'}: 새 파드(${p.pod})에 필요한 ${p.node} 노드의 ${p.need} 자원을 이 ${p.kind}의 기존 파드(${p.holders})가 점유하고 있습니다. maxSurge ${p.maxSurge}, maxUnavailable ${p.maxUnavailable} 설정에서는 새 파드가 Ready가 되기 전에 기존 파드가 삭제되지 않습니다.`,
+    },
+    'surge-deadlock-why': {
+      en: (p: SurgeWhy) =>
+        `The controller creates new pods first (maxSurge ${p.maxSurge}) and removes an old pod only after a new one is Ready (maxUnavailable ${p.maxUnavailable}). So each side waits for the other: the new pod for the old pod's ${p.need}, the old pod for the new pod to become Ready. The scheduler cannot preempt the old pod, which has the same priority. ` +
+        (p.likely
+          ? `It is likely, not proved: some of what holds room on ${p.node} was not read, and no strategy change is offered until it is.`
+          : `Letting the old pods go first frees room on ${p.node} (maxSurge 0, maxUnavailable 1, or Recreate); then restart the rollout so the stuck Pending pod is replaced.`),
+      ko: (p: SurgeWhy) =>
+        `컨트롤러는 새 파드를 먼저 만들고(maxSurge ${p.maxSurge}), 새 파드가 Ready가 된 뒤에야 기존 파드를 삭제합니다(maxUnavailable ${p.maxUnavailable}). 새 파드는 기존 파드가 점유한 ${p.need} 자원을 기다리고, 기존 파드는 새 파드가 Ready가 되기를 기다립니다. 서로를 기다리는 교착 상태(deadlock)입니다. 두 파드의 우선순위가 같아서 스케줄러가 기존 파드를 선점할 수도 없습니다. ` +
+        (p.likely
+          ? `다만 ${p.node} 노드에서 읽지 못한 정보가 있어 아직 추정입니다. 확인되기 전에는 전략 변경을 제안하지 않습니다.`
+          : `기존 파드를 먼저 내리면(maxSurge 0, maxUnavailable 1 또는 Recreate) ${p.node} 노드에 자리가 생깁니다. 그다음 롤아웃을 재시작해서 Pending 상태로 멈춘 새 파드를 교체합니다.`),
+    },
+    'crash-loop-on-node': {
+      en: (p: CrashOnNode) =>
+        `${p.name} crash-loops only on ${p.badNodes}: ${p.containers} fails in ${p.crashing} of ${p.total} pods${exitEn(p)}; the same template runs Ready on ${p.goodNodes}.`,
+      ko: (p: CrashOnNode) =>
+        `${p.name}의 파드가 ${p.badNodes} 노드에서만 CrashLoopBackOff를 반복합니다: 파드 ${p.total}개 중 ${p.crashing}개에서 ${p.containers} 컨테이너가 실패합니다${exitKo(p)}. 같은 템플릿이 ${p.goodNodes} 노드에서는 Ready 상태로 잘 동작합니다.`,
+    },
+    'crash-loop-on-node-why': {
+      en: (p: CrashWhy) =>
+        `Every pod comes from the same template, so image, command and configuration are identical; it fails only on ${p.badNodes}, so the cause is on the node, not in the application. Stopgap: exclude the node with a required nodeAffinity NotIn and replace the crashing pods; the cause on the node still needs finding.`,
+      ko: (p: CrashWhy) =>
+        `모든 파드가 같은 템플릿에서 만들어져 이미지, 명령, 설정이 같습니다. 그런데 ${p.badNodes} 노드에서만 실패하므로 원인은 애플리케이션이 아니라 노드 쪽에 있습니다. 임시 조치로 nodeAffinity의 NotIn으로 해당 노드를 제외하고, CrashLoopBackOff 상태인 파드를 교체합니다. 근본 원인(커널, 컨테이너 런타임, 하드웨어 등 노드의 차이)은 따로 찾아야 합니다.`,
+    },
+    'set-rolling-update': {
+      en: (p: { maxSurge: string; maxUnavailable: string; restart: boolean }) =>
+        `Let old pods go first: RollingUpdate maxSurge ${p.maxSurge}, maxUnavailable ${p.maxUnavailable}${p.restart ? ', and restart the rollout so the stuck pod is replaced' : ''}.`,
+      ko: (p: { maxSurge: string; maxUnavailable: string; restart: boolean }) =>
+        `기존 파드를 먼저 내립니다: RollingUpdate maxSurge ${p.maxSurge}, maxUnavailable ${p.maxUnavailable}${p.restart ? '. 롤아웃을 재시작해서 멈춘 파드를 교체합니다' : ''}.`,
+    },
+    'set-recreate': {
+      en: (p: { restart: boolean }) =>
+        `Switch to Recreate${p.restart ? ' and restart the rollout so the stuck pod is replaced' : ''}.`,
+      ko: (p: { restart: boolean }) =>
+        `전략을 Recreate로 바꿉니다${p.restart ? '. 롤아웃을 재시작해서 멈춘 파드를 교체합니다' : ''}.`,
+    },
+    'scale-old-replicaset': {
+      en: (p: { replicaSet: string; from: number; to: number }) =>
+        `Scale the old ReplicaSet ${p.replicaSet} from ${p.from} to ${p.to} so the new pod can take its place; the Deployment spec is not changed.`,
+      ko: (p: { replicaSet: string; from: number; to: number }) =>
+        `기존 ReplicaSet(${p.replicaSet})의 replicas를 ${p.from}에서 ${p.to}${roAfter(p.to)} 줄여 새 파드가 자리를 얻게 합니다. Deployment 스펙은 바꾸지 않습니다.`,
+    },
+    'exclude-node': {
+      en: (p: { nodes: string }) =>
+        `Keep the pods off ${p.nodes} (required nodeAffinity NotIn) and replace the crashing pods.`,
+      ko: (p: { nodes: string }) =>
+        `nodeAffinity(NotIn)로 ${p.nodes} 노드를 제외하고, CrashLoopBackOff 상태인 파드를 다른 노드의 새 파드로 교체합니다.`,
+    },
+    'rollout-restart': {
+      en: () => 'Restart the rollout: every pod is replaced.',
+      ko: () => '롤아웃을 재시작합니다. 모든 파드가 교체됩니다.',
+    },
+    'delete-pods': {
+      en: (p: { pods: string }) => `Delete pods ${p.pods}; their controller replaces them.`,
+      ko: (p: { pods: string }) => `파드를 삭제합니다(${p.pods}). 컨트롤러가 새 파드로 교체합니다.`,
+    },
+  }),
+  {
+    'surge-deadlock': [
+      {
+        name: 'tracker',
+        kind: 'Deployment',
+        pod: 'tracker-new',
+        node: 'gpu-node-1',
+        need: 'nvidia.com/gpu',
+        holders: 'tracker-old',
+        maxSurge: 1,
+        maxUnavailable: 0,
+        likely: false,
+      },
+      {
+        name: 'tracker',
+        kind: 'Deployment',
+        pod: 'tracker-new',
+        node: 'gpu-node-1',
+        need: 'nvidia.com/gpu',
+        holders: 'tracker-old',
+        maxSurge: 1,
+        maxUnavailable: 0,
+        likely: true,
+      },
+    ],
+    'surge-deadlock-why': [
+      { node: 'gpu-node-1', need: 'nvidia.com/gpu', maxSurge: 1, maxUnavailable: 0, likely: false },
+      { node: 'gpu-node-1', need: 'nvidia.com/gpu', maxSurge: 1, maxUnavailable: 0, likely: true },
+    ],
+    'crash-loop-on-node': [
+      {
+        name: 'checkout',
+        badNodes: 'node-b',
+        goodNodes: 'node-a, node-c',
+        containers: 'app',
+        crashing: 1,
+        total: 3,
+        exitCode: 139,
+        reason: 'Error',
+      },
+      { name: 'checkout', badNodes: 'node-b', goodNodes: 'node-a', containers: 'app', crashing: 1, total: 2 },
+    ],
+    'crash-loop-on-node-why': [{ badNodes: 'node-b' }],
+    'set-rolling-update': [
+      { maxSurge: '0', maxUnavailable: '1', restart: true },
+      { maxSurge: '0', maxUnavailable: '1', restart: false },
+    ],
+    'set-recreate': [{ restart: true }, { restart: false }],
+    'scale-old-replicaset': [{ replicaSet: 'tracker-5c6b', from: 1, to: 0 }],
+    'exclude-node': [{ nodes: 'node-b' }],
+    'rollout-restart': [{}],
+    'delete-pods': [{ pods: 'tracker-7d9-q4w8z' }],
+  },
+);
+
+/** A finding's headline for `lang`: the engine's summary in English, the catalogue's otherwise when the finding says its facts. */
+export function findingSummary(finding: Finding, lang: Lang): string {
+  if (lang === 'en' || !finding.says) return finding.summary;
+  const { says } = finding;
+  return says.key === 'surge-deadlock'
+    ? translate(FINDING_WORDS, lang, 'surge-deadlock', says.params)
+    : translate(FINDING_WORDS, lang, 'crash-loop-on-node', says.params);
+}
+
+/** A finding's explanation for `lang`, as findingSummary chooses. */
+export function findingExplanation(finding: Finding, lang: Lang): string | undefined {
+  if (lang === 'en' || !finding.says) return finding.explanation;
+  const { says } = finding;
+  return says.key === 'surge-deadlock'
+    ? translate(FINDING_WORDS, lang, 'surge-deadlock-why', says.params)
+    : translate(FINDING_WORDS, lang, 'crash-loop-on-node-why', says.params);
+}
+
+/**
+ * A plan's one-line summary for `lang`: its own in English, else from its kind and
+ * patch, by the table below (the English one when its kind has no entry there).
+ */
+export function planSummary(plan: RemediationPlan, lang: Lang): string {
+  if (lang === 'en') return plan.summary;
+  return PLAN_WORDS[plan.kind]?.(plan, lang) ?? plan.summary;
+}
+
+type PatchBody = { spec?: { strategy?: { rollingUpdate?: Record<string, unknown> }; template?: unknown } };
+const bodyOf = (plan: RemediationPlan): PatchBody | undefined => plan.patch?.body as PatchBody | undefined;
+const restarts = (plan: RemediationPlan): boolean =>
+  JSON.stringify(bodyOf(plan)?.spec?.template ?? {}).includes('restartedAt');
+
+/** What each kind's plan says, from its data (a table, so that no kind is branched on by name). */
+const PLAN_WORDS: Partial<
+  Record<RemediationKind, (plan: RemediationPlan, lang: Lang) => string | undefined>
+> = {
+  'set-rolling-update': (plan, lang) => {
+    const rolling = bodyOf(plan)?.spec?.strategy?.rollingUpdate ?? {};
+    return translate(FINDING_WORDS, lang, 'set-rolling-update', {
+      maxSurge: String(rolling['maxSurge'] ?? '25%'),
+      maxUnavailable: String(rolling['maxUnavailable'] ?? '25%'),
+      restart: restarts(plan),
+    });
+  },
+  'set-recreate': (plan, lang) => translate(FINDING_WORDS, lang, 'set-recreate', { restart: restarts(plan) }),
+  'scale-old-replicaset': (plan, lang) =>
+    plan.replicaSet
+      ? translate(FINDING_WORDS, lang, 'scale-old-replicaset', {
+          replicaSet: plan.replicaSet.name,
+          from: plan.replicaSet.replicas,
+          to: plan.replicaSet.to,
+        })
+      : undefined,
+  'exclude-node': (plan, lang) => {
+    const nodes = excludedNodes(plan.patch?.body);
+    return nodes.length > 0
+      ? translate(FINDING_WORDS, lang, 'exclude-node', { nodes: nodes.join(', ') })
+      : undefined;
+  },
+  'rollout-restart': (_plan, lang) => translate(FINDING_WORDS, lang, 'rollout-restart'),
+  'delete-pods': (plan, lang) =>
+    plan.pods
+      ? translate(FINDING_WORDS, lang, 'delete-pods', { pods: plan.pods.map((p) => p.name).join(', ') })
+      : undefined,
+};
+
+/** The hostnames a patch's `kubernetes.io/hostname NotIn` expressions exclude. */
+function excludedNodes(body: unknown): string[] {
+  const out: string[] = [];
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (typeof value === 'object' && value !== null) {
+      const v = value as Record<string, unknown>;
+      if (v['key'] === 'kubernetes.io/hostname' && v['operator'] === 'NotIn' && Array.isArray(v['values']))
+        out.push(...v['values'].filter((x): x is string => typeof x === 'string'));
+      else Object.values(v).forEach(walk);
+    }
+  };
+  walk(body);
+  return [...new Set(out)];
+}

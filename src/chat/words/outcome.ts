@@ -1,0 +1,66 @@
+/**
+ * What follows an approval, in every language: the thread reply's headline for each
+ * outcome stage, who approved, and the reply's small print
+ * (src/chat/use-cases/outcome.ts). The outcome's detail is the worker's sentence and
+ * stays as it wrote it. English entries are the wording before the catalogue.
+ */
+import type { Rich } from '../model.js';
+import { icon, say } from '../rich.js';
+import { defineMessages, registerCatalogue } from '../../i18n/catalogue.js';
+
+const word = (en: string, ko: string) => ({ en: (): string => en, ko: (): string => ko });
+
+/** The headline of a remediation outcome's reply, one message per stage. */
+export const OUTCOME_STAGE_WORDS = registerCatalogue(
+  'outcome-stage',
+  defineMessages({
+    applied: word('applied', '적용됨'),
+    'already-applied': word('already applied', '이미 적용되어 있음'),
+    'rolled-out': word('rolled out', '롤아웃 완료'),
+    'pods-ready': word('replacement pods Ready', '교체한 파드가 Ready 상태'),
+    'still-failing': word('still failing', '아직 실패 중'),
+    refused: word('refused', '거부됨'),
+    failed: word('failed', '실패'),
+    timeout: word('rollout not finished in time', '제한 시간 안에 롤아웃이 끝나지 않음'),
+    paused: word(
+      'applied; the rollout is paused and waits for a person',
+      '적용됨. 롤아웃이 일시 중지되어 사람의 조치를 기다립니다',
+    ),
+    progress: word('step', '단계'),
+  }),
+  {
+    applied: [{}],
+    'already-applied': [{}],
+    'rolled-out': [{}],
+    'pods-ready': [{}],
+    'still-failing': [{}],
+    refused: [{}],
+    failed: [{}],
+    timeout: [{}],
+    paused: [{}],
+    progress: [{}],
+  },
+);
+
+export const OUTCOME_WORDS = registerCatalogue(
+  'outcome',
+  defineMessages({
+    approvedBy: {
+      en: (p: { who: Rich }) => say` (approved by ${p.who})`,
+      ko: (p: { who: Rich }) => say` (${p.who} 님이 승인)`,
+    },
+    note: {
+      en: (p: { plan: string; cluster: string }) => say`plan ${p.plan} · cluster ${p.cluster}`,
+      ko: (p: { plan: string; cluster: string }) => say`조치 ${p.plan} · 클러스터 ${p.cluster}`,
+    },
+    undoAbove: {
+      en: () => say`${icon('undo')} Undo is offered in the "applied" reply above.`,
+      ko: () => say`${icon('undo')} 되돌리기 버튼은 위의 "적용됨" 답글에 있습니다.`,
+    },
+  }),
+  {
+    approvedBy: [{ who: say`Dana` }],
+    note: [{ plan: 'set-rolling-update-fbad', cluster: 'prod' }],
+    undoAbove: [{}],
+  },
+);
