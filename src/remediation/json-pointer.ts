@@ -64,3 +64,10 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   const otherKeys = Object.keys(right).filter((k) => right[k] !== undefined);
   return keys.length === otherKeys.length && keys.every((k) => jsonEqual(left[k], right[k]));
 }
+
+/** One operation of a JSON patch (RFC 6902) as the plans write them. */
+export interface JsonPatchOp {
+  op: 'test' | 'add' | 'replace' | 'remove';
+  path: string;
+  value?: unknown;
+}

@@ -323,7 +323,12 @@ async function diagnoseAndDryRun(
   progress(`diagnosing ${named} in ${target.namespace}: collecting…`);
   const snapshot = await deps.collect(target, (message) => progress(`${named}: ${message}`));
   const diagnosis = deps.diagnose(snapshot);
-  deps.audit?.record(diagnosisAudit({ cluster, diagnosis, snapshot, ...request }));
+  // The record of an incident never stops its diagnosis: an event that cannot be built is logged.
+  try {
+    deps.audit?.record(diagnosisAudit({ cluster, diagnosis, snapshot, ...request }));
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'diagnosis not audited');
+  }
   const dryRuns: Record<string, DryRunSummary> = {};
   // Plans are independent (each dry run re-reads its target and PATCHes with
   // dryRun=All, which changes nothing), so they run side by side: the result waits

@@ -39,7 +39,13 @@ const cut = (text: string, max: number): string => (text.length > max ? `${text.
 /** The workload's desired and available replicas, when its status was read. */
 function servingOf(snapshot: WorkloadSnapshot): AuditDiagnosis['serving'] {
   const kind = workloadKind(snapshot);
-  const object = kind.object(snapshot);
+  let object: ReturnType<typeof kind.object>;
+  try {
+    object = kind.object(snapshot);
+  } catch {
+    // A snapshot without its workload object (not read): its replicas are not recorded.
+    return undefined;
+  }
   const { progress } = kind.rolloutStatus(object);
   if (!progress.statusRead) return undefined;
   return { desired: kind.desiredReplicas(object), available: progress.available, updated: progress.updated };

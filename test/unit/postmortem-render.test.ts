@@ -167,7 +167,7 @@ describe('post-mortem draft', () => {
   });
 
   it('has every message in both languages, registered for the catalogue test', () => {
-    expect(registeredCatalogues().get('postmortem')).toBe(postmortemWords);
+    expect(registeredCatalogues().get('postmortem')?.messages).toBe(postmortemWords);
     for (const [key, message] of Object.entries(postmortemWords))
       for (const lang of LANGS) expect(typeof message[lang], `${key} ${lang}`).toBe('function');
   });

@@ -46,11 +46,8 @@ import { podTemplateOf, workloadKind, workloadObject } from '../../diagnosis/wor
 
 export const AFFINITY_PATH = '/spec/template/spec/affinity';
 
-export interface JsonPatchOp {
-  op: 'test' | 'add' | 'replace' | 'remove';
-  path: string;
-  value?: unknown;
-}
+export type { JsonPatchOp } from '../json-pointer.js';
+import type { JsonPatchOp } from '../json-pointer.js';
 
 /** Plans for a CrashLoopOnNode finding: at most one exclude-node plan covering all its bad nodes. */
 export function buildExcludeNodePlans(

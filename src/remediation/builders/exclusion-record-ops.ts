@@ -19,7 +19,7 @@ import { DEFAULT_EXCLUSION_TTL, expiresMarker, UNTIL_REMOVED, type ExclusionTtl 
 import { translate } from '../../i18n/catalogue.js';
 import { exclusionWords } from '../exclusion-words.js';
 import { APPLY_TIME } from '../restart-time.js';
-import type { JsonPatchOp } from './exclude-node.js';
+import type { JsonPatchOp } from '../json-pointer.js';
 
 /** The values of `key` some required NotIn of `affinity` already holds. */
 function notInValues(affinity: Affinity | undefined, key: string): Set<string> {
