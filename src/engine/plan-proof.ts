@@ -18,6 +18,7 @@
  */
 import type { AnalysisContext } from '../diagnosis/analysis-context.js';
 import type { Pod, PodTemplateSpec } from '../diagnosis/k8s.js';
+import { isEligible } from '../diagnosis/base/node-match.js';
 import { semanticEqual } from '../diagnosis/base/semantic-equal.js';
 import { currentTemplateCrash } from '../diagnosis/forward/crash-model.js';
 import type { Intervention } from '../diagnosis/forward/model.js';
@@ -108,6 +109,12 @@ export function provePlan(ctx: AnalysisContext, plan: RemediationPlan): ProofVer
       verdict: 'refused',
       reason: `${label} would replace serving pods with pods of a template that crashes on every node it ran on (${crash.seen.join(', ')}): roll back instead`,
     };
+  const reachable = lowest < now && rule.replacesWithTemplate ? crashingNodesOpenTo(ctx, crash, written) : [];
+  if (reachable.length > 0)
+    return {
+      verdict: 'refused',
+      reason: `${label} would replace serving pods with pods of a template that crashes on ${reachable.slice(0, 3).join(', ')}, where its replacements may land (the model does not follow this update to say where they go): keep the pods off ${reachable.length === 1 ? 'that node' : 'those nodes'} first, or roll back`,
+    };
   const proof: PlanProof = {
     method: 'checked',
     serving: { now, lowest, wanted: replicas },
@@ -117,6 +124,28 @@ export function provePlan(ctx: AnalysisContext, plan: RemediationPlan): ProofVer
     ...atResume,
   };
   return judged(proof, floor);
+}
+
+/**
+ * Checked, not run: the nodes the current template was seen crashing on that the
+ * written template still lets its pods onto (the suspects that share their attribute
+ * are a suspicion, not a crash seen). A serving pod taken down there is
+ * replaced from that template, and the model cannot say the replacement goes elsewhere
+ * (the room it frees is on that node), so such a plan is not proved. A node exclusion's
+ * template keeps them off and passes.
+ */
+function crashingNodesOpenTo(
+  ctx: AnalysisContext,
+  crash: ReturnType<typeof currentTemplateCrash>,
+  written: WorkloadObject | undefined,
+): string[] {
+  if (!crash || crash.everywhere) return [];
+  const kind = workloadKind(ctx.snapshot);
+  const spec = kind.podTemplate(written ?? kind.object(ctx.snapshot)).spec;
+  if (!spec) return [];
+  return ctx.snapshot.nodes
+    .filter((n) => crash.seen.includes(n.metadata.name ?? '') && isEligible(n, spec))
+    .map((n) => n.metadata.name ?? '');
 }
 
 /**

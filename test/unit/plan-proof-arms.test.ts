@@ -7,7 +7,8 @@
  *   completes;
  * - checked, not run (pods not read on every node): a template that crashes on every
  *   node it ran on refused only where the plan takes serving pods down and replaces
- *   them with that template;
+ *   them with that template; one that crashes on one node, refused where the written
+ *   template still lets its replacements onto that node (not where it excludes it);
  * - a StatefulSet's checked take-down (statedTakeDown): the controller deletes the
  *   highest ordinals not updated, serving or not, maxUnavailable at a time, so a pod
  *   already unavailable does not count against it as it does for a Deployment.
@@ -64,6 +65,35 @@ const crashOnNodeB = (): WorkloadSnapshot =>
     crashing: [1],
     deployment: { ports: HOST_PORT },
   }).snapshot;
+
+/** crashOnNodeB with pods not read on every node: no plan is run forward, only checked. */
+const crashOnNodeBUnread = (): WorkloadSnapshot => {
+  const snapshot = crashOnNodeB();
+  return { ...snapshot, coverage: { ...snapshot.coverage, podsReadOn: [] } };
+};
+/** A node exclusion of node-b, with a strategy that takes a serving pod down for each replacement. */
+const excludeNodeB = {
+  spec: {
+    strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 2 } },
+    template: {
+      spec: {
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [
+                {
+                  matchExpressions: [
+                    { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['node-b'] },
+                  ],
+                },
+              ],
+            },
+          },
+        },
+      },
+    },
+  },
+};
 
 /**
  * The ingress mid-rollout, its new template crash-looping on edge-4, the only node it ran
@@ -242,6 +272,26 @@ const ROWS: Row[] = [
     expected: {
       verdict: 'proved',
       proof: expect.objectContaining({ method: 'checked', serving: { now: 3, lowest: 2, wanted: 3 } }),
+    },
+  },
+  {
+    arm: 'checked: taking serving pods down for a template that crashes on one node its replacements may land on is refused',
+    snapshot: crashOnNodeBUnread,
+    plan: () => plan('set-recreate', recreate),
+    expected: {
+      verdict: 'refused',
+      reason: expect.stringMatching(
+        /would replace serving pods with pods of a template that crashes on node-b, where its replacements may land .*keep the pods off that node first, or roll back$/,
+      ),
+    },
+  },
+  {
+    arm: 'checked: the same crash, a plan whose template keeps its pods off that node, is not refused for it',
+    snapshot: crashOnNodeBUnread,
+    plan: () => plan('exclude-node', excludeNodeB, { addresses: 'CrashLoopOnNode' }),
+    expected: {
+      verdict: 'proved',
+      proof: expect.objectContaining({ method: 'checked', serving: { now: 2, lowest: 1, wanted: 3 } }),
     },
   },
   {
