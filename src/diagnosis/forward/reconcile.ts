@@ -241,10 +241,23 @@ function capacityFinding(
     summary: unschedulable
       ? rivals
         ? `The rollout can never finish: with this workload's old pods gone, the room they free goes first to Pending pods of ${rivals} (a higher priority), and ${asIs.pending.length === 1 ? 'the new pod' : `${asIs.pending.length} new pods`} then fit no node. No strategy change helps, and letting old pods go first only takes serving replicas down: make room, or settle the priorities.`
-        : `The rollout can never finish: ${asIs.pending.length === 1 ? 'a new pod fits' : `${asIs.pending.length} new pods fit`} no node even with this workload's old pods gone. No strategy change helps, and letting old pods go first only takes serving replicas down: make room, or change the template.`
+        : `The rollout can never finish: even with this workload's old pods gone, ${unplaced(ctx, withoutOld)} no node. No strategy change helps, and letting old pods go first only takes serving replicas down: make room, or change the template.`
       : `The rollout can never finish: ${quotaRefuses(asIs.quota)} the new pods even with this workload's old pods gone. Raise the quota or free it elsewhere; letting old pods go first only takes serving replicas down.`,
     evidence: [...evidence, ...scheduling, podsAsTheyAre(ctx)],
   };
+}
+
+/**
+ * How many new pods the run without the old pods left unplaced, said exactly: "1 of its
+ * 4 new pods fits" where the others fit (the room holds fewer pods than the replicas, not
+ * no pod at all), "its new pods fit" where none does.
+ */
+function unplaced(ctx: AnalysisContext, withoutOld: Extract<Outcome, { result: 'blocked' }>): string {
+  const kind = workloadKind(ctx.snapshot);
+  const wanted = kind.desiredReplicas(kind.object(ctx.snapshot));
+  const n = Math.max(1, withoutOld.pending.length);
+  if (n >= wanted) return wanted === 1 ? 'its new pod fits' : `its ${wanted} new pods fit`;
+  return `${n} of its ${wanted} new pods ${n === 1 ? 'fits' : 'fit'}`;
 }
 
 function stuckForGood(ctx: AnalysisContext, asIs: Extract<Outcome, { result: 'blocked' }>): Draft {
