@@ -30,12 +30,15 @@ import type { KubeClient } from '../kube/client.js';
 import { getObjectIfExists } from '../kube/list.js';
 import type { ObjectMeta } from '../diagnosis/k8s.js';
 import { Lru } from '../lru.js';
-import { REFUSE_LABEL } from './review-handler.js';
+import { parseLang, type Lang } from '../i18n/lang.js';
+import { LANG_ANNOTATION, REFUSE_LABEL } from './review-handler.js';
 import { ViewBusy } from './view-busy.js';
 
 export interface ClusterView {
   source: () => CheckSource;
   refuses: (namespace: string) => Promise<boolean>;
+  /** The language the namespace's LANG_ANNOTATION names, or undefined (none, another, or unreadable). */
+  langOf: (namespace: string) => Promise<Lang | undefined>;
   /**
    * Whether the namespace exists. One the window has read is known at once; another is
    * looked up (the probe lane). Rejects with ViewBusy when the lane is full.
@@ -98,6 +101,7 @@ export interface ViewOptions {
 interface NamespaceInfo {
   exists: boolean;
   refuse: boolean;
+  lang?: Lang | undefined;
 }
 
 interface Window {
@@ -147,6 +151,7 @@ export function cachedView(
     getObjectIfExists<{ metadata: ObjectMeta }>(client, { resource: 'namespaces', name }).then((ns) => ({
       exists: ns !== undefined,
       refuse: ns?.metadata.labels?.[REFUSE_LABEL] === 'refuse',
+      lang: parseLang(ns?.metadata.annotations?.[LANG_ANNOTATION]),
     }));
   const probe = lane(bounds.probeLane, bounds.probeQueue);
   let window: Window | undefined;
@@ -233,5 +238,10 @@ export function cachedView(
     },
     // Asked once a verdict is in, so of a namespace that exists: not through the probe lane.
     refuses: (namespace) => namespaceInfo(namespace, false).then((ns) => ns.refuse),
+    langOf: (namespace) =>
+      namespaceInfo(namespace, false).then(
+        (ns) => ns.lang,
+        () => undefined,
+      ),
   };
 }

@@ -16,15 +16,23 @@ import { refusalFor, warningsFor } from './warning.js';
 import { unknownReason } from './unknown-reason.js';
 import type { AdmissionMetrics } from './metrics.js';
 import { ViewBusy } from './view-busy.js';
+import type { Lang } from '../i18n/lang.js';
 
 /** The namespace label that turns warnings into refusals there: `kubectl label ns NS rollout-doctor.io/admission=refuse`. */
 export const REFUSE_LABEL = 'rollout-doctor.io/admission';
+/** The namespace annotation naming its warnings' language: `kubectl annotate ns NS rollout-doctor.io/lang=ko`. */
+export const LANG_ANNOTATION = 'rollout-doctor.io/lang';
 
 export interface ReviewDeps {
   /** The cluster as read for this moment (a short-lived cache: cached-source.ts). */
   source: () => CheckSource;
   /** Whether the namespace asks for refusals (its REFUSE_LABEL is "refuse"). */
   refuses: (namespace: string) => Promise<boolean>;
+  /**
+   * The language of the namespace's warnings (its LANG_ANNOTATION, else the webhook's
+   * default: serve.ts); absent: English. Asked only once a review warns or refuses.
+   */
+  langOf?: (namespace: string) => Promise<Lang>;
   /** One answer per key in the current window (cached-source.ts); absent: every review computed. */
   memo?: <T>(key: string, compute: () => Promise<T>) => Promise<T>;
   /**
@@ -70,18 +78,18 @@ export async function answerReview(
   deps.metrics.seconds.observe((performance.now() - started) / 1000);
   if (decided === 'budget' || !('result' in decided) || !decided.result)
     return { status: 200, body: admissionResponse(request.uid, { allowed: true }), outcome };
-  const { result } = decided;
+  const { result, lang } = decided;
   if (outcome === 'refused')
     return {
       status: 200,
-      body: admissionResponse(request.uid, { allowed: false, message: refusalFor(result) }),
+      body: admissionResponse(request.uid, { allowed: false, message: refusalFor(result, lang) }),
       outcome,
     };
   return {
     status: 200,
     body: admissionResponse(request.uid, {
       allowed: true,
-      warnings: warningsFor(result, { dryRun: request.dryRun === true }),
+      warnings: warningsFor(result, { dryRun: request.dryRun === true, ...(lang ? { lang } : {}) }),
     }),
     outcome,
   };
@@ -102,7 +110,7 @@ async function withinBudget<T>(work: Promise<T>, ms: number): Promise<T | 'budge
 async function decide(
   request: AdmissionRequest,
   deps: ReviewDeps,
-): Promise<{ outcome: Outcome; result?: CheckResult }> {
+): Promise<{ outcome: Outcome; result?: CheckResult; lang?: Lang }> {
   if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return { outcome: 'skipped' };
   if (request.subResource) return { outcome: 'skipped' };
   const workload = asWorkload(request.object);
@@ -155,7 +163,10 @@ async function decide(
     return { outcome: 'unknown', result };
   }
   if (result.verdict !== 'never-finishes') return { outcome: 'clear', result };
-  const refuse = await deps.refuses(namespace).catch(() => false);
+  const [refuse, lang] = await Promise.all([
+    deps.refuses(namespace).catch(() => false),
+    deps.langOf?.(namespace).catch(() => undefined),
+  ]);
   if (!refuse) deps.onWarned?.(result, request);
-  return { outcome: refuse ? 'refused' : 'warned', result };
+  return { outcome: refuse ? 'refused' : 'warned', result, ...(lang ? { lang } : {}) };
 }

@@ -10,6 +10,7 @@ import { cachedView, type ViewBounds } from './cached-source.js';
 import { createAdmissionMetrics, type AdmissionMetrics } from './metrics.js';
 import { startAdmissionServer, type AdmissionServer, type BodyLimits } from './server.js';
 import type { ReviewDeps } from './review-handler.js';
+import { DEFAULT_LANG, type Lang } from '../i18n/lang.js';
 
 export interface ServeOptions {
   client: KubeClient;
@@ -25,6 +26,8 @@ export interface ServeOptions {
   probePort?: number;
   budgetMs: number;
   cacheSeconds: number;
+  /** The warnings' language where a namespace names none (annotation LANG_ANNOTATION); absent: English. */
+  lang?: Lang;
   /** The cluster view's sizes (cached-source.ts BOUNDS); absent: those. Tests make them small. */
   bounds?: Partial<ViewBounds>;
   /** The view's clock (tests move it to end windows); absent: Date.now. */
@@ -81,6 +84,7 @@ export async function serveAdmission(options: ServeOptions): Promise<ServingAdmi
       ...view,
       ready: () => warm,
       budgetMs: options.budgetMs,
+      langOf: async (namespace: string) => (await view.langOf(namespace)) ?? options.lang ?? DEFAULT_LANG,
       metrics,
       logger: options.logger,
       ...(options.onWarned ? { onWarned: options.onWarned(metrics) } : {}),

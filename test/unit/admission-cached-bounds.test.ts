@@ -11,7 +11,7 @@ import type { KubeClient } from '../../src/kube/client.js';
 import { KubeApiError } from '../../src/kube/errors.js';
 
 /** A cluster of the namespaces named, every list empty; each call recorded, namespace GETs held while `hold` is set. */
-function fakeCluster(existing: string[]) {
+function fakeCluster(existing: string[], annotations: Record<string, Record<string, string>> = {}) {
   const calls: ApiCall[] = [];
   let held: (() => void)[] | undefined;
   const client: KubeClient = {
@@ -23,7 +23,11 @@ function fakeCluster(existing: string[]) {
       if (call.verb === 'list') return { items: [], metadata: {} } as T;
       if (call.resource === 'namespaces' && held) await new Promise<void>((r) => held?.push(r));
       if (call.resource === 'namespaces' && call.name && existing.includes(call.name))
-        return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: call.name } } as T;
+        return {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name: call.name, annotations: annotations[call.name] ?? {} },
+        } as T;
       throw new KubeApiError('not found', 404, { verb: call.verb, resource: call.resource });
     },
     text: () => Promise.resolve(''),
@@ -119,5 +123,20 @@ describe("the webhook's cluster view bounds", () => {
     expect(await Promise.all([first, second])).toEqual([false, false]);
     // A busy lookup is not kept: asked again once the lane is free, it is answered.
     expect(await view.exists('three')).toBe(false);
+  });
+});
+
+// Issue 65.3: the webhook's language per namespace, from its annotation.
+describe("the namespace's language annotation", () => {
+  it('names the language it says, and nothing for none, another, or a namespace that is not there', async () => {
+    const cluster = fakeCluster(['ko-ns', 'plain', 'fr-ns'], {
+      'ko-ns': { 'rollout-doctor.io/lang': 'ko-KR' },
+      'fr-ns': { 'rollout-doctor.io/lang': 'fr' },
+    });
+    const view = cachedView(cluster.client, 1000, () => 0);
+    expect(await view.langOf('ko-ns')).toBe('ko');
+    expect(await view.langOf('plain')).toBeUndefined();
+    expect(await view.langOf('fr-ns')).toBeUndefined();
+    expect(await view.langOf('ghost')).toBeUndefined();
   });
 });

@@ -110,3 +110,30 @@ describe("the memo's key", () => {
     expect(d.keys[0]).toBe(d.keys[1]);
   });
 });
+
+// Issue 65.3: the warnings in the namespace's language, English where it cannot be read.
+describe("the namespace's language", () => {
+  it('Korean where the namespace names it, for warnings and refusals', async () => {
+    const warned = await answerReview(
+      review('UPDATE', 'embedder'),
+      deps({ langOf: () => Promise.resolve('ko') }),
+    );
+    expect((warned.body as Answer).response.warnings?.[0]).toContain('롤아웃이 끝나지 않습니다');
+    const refused = await answerReview(
+      review('UPDATE', 'embedder'),
+      deps({ langOf: () => Promise.resolve('ko'), refuses: () => Promise.resolve(true) }),
+    );
+    expect(JSON.stringify(refused.body)).toContain('거부됨');
+  });
+
+  it('English where the language cannot be read: the warning still goes out', async () => {
+    const answer = await answerReview(
+      review('UPDATE', 'embedder'),
+      deps({ langOf: () => Promise.reject(new Error('namespaces "ml" is forbidden')) }),
+    );
+    expect(answer.outcome).toBe('warned');
+    expect((answer.body as Answer).response.warnings?.[0]).toMatch(
+      /^rollout-doctor: rollout of deployment\/embedder can never finish/,
+    );
+  });
+});

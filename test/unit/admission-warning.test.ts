@@ -79,3 +79,34 @@ describe('warningsFor', () => {
     expect(warningsFor({ ...result('web', 'x'), verdict: 'unknown' })).toEqual([]);
   });
 });
+
+// Issue 65.3: the namespace's language. Our own words may be Korean; cluster text stays ASCII.
+describe('warningsFor in Korean', () => {
+  it('says the verdict, the fix and the undo in Korean, names and commands as written', () => {
+    const [head, detail, undo] = warningsFor(result('web', 'its new pod needs 1 nvidia.com/gpu'), {
+      lang: 'ko',
+    });
+    expect(head).toBe(
+      'rollout-doctor: deployment/web 롤아웃이 끝나지 않습니다. maxSurge 0, maxUnavailable 1 설정이면 끝납니다',
+    );
+    expect(detail).toBe('rollout-doctor: its new pod needs 1 nvidia.com/gpu');
+    expect(undo).toBe(
+      'rollout-doctor: 적용되었습니다. 되돌리려면: kubectl rollout undo deployment/web -n ns',
+    );
+    expect(refusalFor(result('web', 'x'), 'ko')).toMatch(
+      /\(거부됨: 네임스페이스에 rollout-doctor\.io\/admission=refuse 레이블이 있습니다\)$/,
+    );
+  });
+
+  it('still turns non-ASCII and control text from the cluster into "?", and counts characters, not bytes', () => {
+    const hostile = 'quota \u202eevil \u001b[31m 한글 \u2028x';
+    const warnings = warningsFor(result(`web\u200f${'a'.repeat(200)}`, hostile), { lang: 'ko' });
+    expect(warnings[1]).toBe('rollout-doctor: quota ?evil ?[31m ?? ?x');
+    for (const w of warnings) {
+      expect([...w].length).toBeLessThanOrEqual(WARNING_MAX);
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
+      expect(w).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2028\u2029]/);
+    }
+    expect(warnings[0]).toMatch(/^rollout-doctor: deployment\/web\?a+\.\.\. 롤아웃이 끝나지 않습니다\. /);
+  });
+});

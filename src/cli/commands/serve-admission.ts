@@ -15,11 +15,13 @@ import { parseSigningKey, type SigningKey } from '../../trust/approval-signature
 import { parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 import { quoted } from '../../text/clean.js';
+import { firstLang, LANGS, type Lang } from '../../i18n/lang.js';
 import { titlesPhrase } from '../../diagnosis/workload-ref.js';
 
 const HELP = `Usage: rollout-doctor serve-admission --tls-cert FILE --tls-key FILE [--port P]
                                        [--client-ca FILE [--client-name NAME]...] [--probe-port P]
                                        [--kubeconfig F] [--context C] [--budget-ms MS] [--cache-seconds S]
+                                       [--lang en|ko]
 
 Serves the admission webhook: POST /validate answers AdmissionReviews (admission.k8s.io/v1)
 for ${titlesPhrase('s', 'and')}. Every request is allowed; one
@@ -34,6 +36,8 @@ that starts a rollout that can never finish gets a warning kubectl, helm and Arg
   --budget-ms       answer time past which a review gets no warning (default 2000)
   --cache-seconds   how long one read of a namespace serves reviews (default 10)
   --kubeconfig, --context  which cluster to read (default: in-cluster, else KUBECONFIG)
+  --lang            the warnings' language where a namespace does not name one with the
+                    annotation rollout-doctor.io/lang (default ROLLOUT_DOCTOR_LANG, else en)
 GET /healthz, GET /readyz (503 until the first read is done) and GET /metrics are served on
 the probe port, never on the webhook's: with --client-ca no caller without a certificate
 reaches the webhook's port at all.
@@ -55,6 +59,7 @@ interface ServeArgs {
   cacheSeconds: number;
   kubeconfig?: string;
   context?: string;
+  lang?: Lang;
 }
 
 function integer(
@@ -85,8 +90,12 @@ export function parseServeArgs(argv: string[]): ServeArgs {
       'cache-seconds': { type: 'string' },
       kubeconfig: { type: 'string' },
       context: { type: 'string' },
+      lang: { type: 'string' },
     },
   });
+  const lang = LANGS.find((l) => l === values.lang);
+  if (values.lang !== undefined && lang === undefined)
+    throw new UsageError(`--lang must be ${LANGS.join(' or ')}, not ${quoted(values.lang)}`);
   const tlsCert = values['tls-cert'];
   const tlsKey = values['tls-key'];
   if (!tlsCert || !tlsKey)
@@ -114,6 +123,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     cacheSeconds: integer(values['cache-seconds'], '--cache-seconds', 10, 1, 300),
     ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
     ...(values.context !== undefined ? { context: values.context } : {}),
+    ...(lang !== undefined ? { lang } : {}),
   };
 }
 
@@ -152,6 +162,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       ...(args.probePort !== undefined ? { probePort: args.probePort } : {}),
       budgetMs: args.budgetMs,
       cacheSeconds: args.cacheSeconds,
+      lang: args.lang ?? firstLang(io.env['ROLLOUT_DOCTOR_LANG']),
       logger,
       processMetrics: true,
     });
