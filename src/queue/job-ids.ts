@@ -27,10 +27,10 @@ export function scanJobId(namespace: string | undefined): string {
 /** The id of a diagnosis job: its target's, or its scan's. */
 export function jobIdOfDiagnosis(
   job:
-    | { mode: 'deployment'; target: { namespace: string; name: string; kind?: WorkloadKind | undefined } }
+    | { mode: 'workload'; target: { namespace: string; name: string; kind?: WorkloadKind | undefined } }
     | { mode: 'scan'; namespace?: string | undefined },
 ): string {
-  return job.mode === 'deployment'
+  return job.mode === 'workload'
     ? diagnoseJobId(job.target.namespace, job.target.name, job.target.kind)
     : scanJobId(job.namespace);
 }

@@ -43,8 +43,9 @@ export const workloadRefSchema = z.object({
 });
 
 /**
- * diagnose.<cluster>: diagnose one workload (mode 'deployment', the name jobs have
- * always carried; `target.kind` says which kind), or scan a namespace / the cluster.
+ * diagnose.<cluster>: diagnose one workload of any kind (mode 'workload'; `target.kind`
+ * says which), or scan a namespace / the cluster. Jobs queued before the name changed
+ * carry mode 'deployment' and read as 'workload'.
  */
 /** A person's request, so a job queued after its answer said "not started" is not run (src/queue/withdrawn.ts). */
 const requestIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
@@ -52,30 +53,39 @@ const requestIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 /** A reader's language on a job (src/i18n/lang.ts); one we do not have reads as absent, the default. */
 const langField = z.enum(LANGS).optional().catch(undefined);
 
-export const diagnoseJobSchema = z.discriminatedUnion('mode', [
-  z.object({
-    mode: z.literal('deployment'),
-    cluster: clusterSchema,
-    target: workloadRefSchema,
-    requestedBy: personId,
-    request: requestIdSchema.optional(),
-    /** The reader's language, for what the worker writes in words; absent (older jobs): the default. */
-    lang: langField,
-    /**
-     * Alerts that name pods (KubePodCrashLooping, ...): the worker resolves the owning
-     * workload from these through ownerReferences; `target.name` is only a guess.
-     */
-    resolveFromPods: z.array(resourceNameSchema).max(20).optional(),
-  }),
-  z.object({
-    mode: z.literal('scan'),
-    cluster: clusterSchema,
-    namespace: namespaceSchema.optional(),
-    requestedBy: personId,
-    request: requestIdSchema.optional(),
-    lang: langField,
-  }),
-]);
+/** A job queued before mode 'deployment' was named 'workload' reads as the same job. */
+const renamedMode = (job: unknown): unknown =>
+  typeof job === 'object' && job !== null && (job as { mode?: unknown }).mode === 'deployment'
+    ? { ...job, mode: 'workload' }
+    : job;
+
+export const diagnoseJobSchema = z.preprocess(
+  renamedMode,
+  z.discriminatedUnion('mode', [
+    z.object({
+      mode: z.literal('workload'),
+      cluster: clusterSchema,
+      target: workloadRefSchema,
+      requestedBy: personId,
+      request: requestIdSchema.optional(),
+      /** The reader's language, for what the worker writes in words; absent (older jobs): the default. */
+      lang: langField,
+      /**
+       * Alerts that name pods (KubePodCrashLooping, ...): the worker resolves the owning
+       * workload from these through ownerReferences; `target.name` is only a guess.
+       */
+      resolveFromPods: z.array(resourceNameSchema).max(20).optional(),
+    }),
+    z.object({
+      mode: z.literal('scan'),
+      cluster: clusterSchema,
+      namespace: namespaceSchema.optional(),
+      requestedBy: personId,
+      request: requestIdSchema.optional(),
+      lang: langField,
+    }),
+  ]),
+);
 export type DiagnoseJob = z.infer<typeof diagnoseJobSchema>;
 
 /** remediate.<cluster>: apply one stored, approved plan. The plan itself stays in the plan store. */

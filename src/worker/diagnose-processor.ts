@@ -106,7 +106,7 @@ function notFoundOf(
   error: unknown,
   data: DiagnoseJob,
 ): { notFound?: { kind: WorkloadKind; namespace: string; name: string; suggestions: string[] } } {
-  if (!(error instanceof WorkloadNotFoundError) || data.mode !== 'deployment' || data.resolveFromPods?.length)
+  if (!(error instanceof WorkloadNotFoundError) || data.mode !== 'workload' || data.resolveFromPods?.length)
     return {};
   const suggestions = error.suggestions.filter((s) => resourceNameSchema.safeParse(s).success).slice(0, 5);
   const { kind, namespace, name } = data.target;
@@ -121,7 +121,7 @@ function notFoundOf(
  */
 async function resolveAlertTarget(
   deps: Pick<DiagnoseDeps, 'resolvePodOwner'>,
-  data: Extract<DiagnoseJob, { mode: 'deployment' }>,
+  data: Extract<DiagnoseJob, { mode: 'workload' }>,
 ): Promise<WorkloadRef> {
   const pods = data.resolveFromPods ?? [];
   if (pods.length === 0 || !deps.resolvePodOwner) return data.target;
@@ -186,7 +186,7 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
       cluster: data.cluster,
       runTs: job.timestamp,
       // What Re-run re-diagnoses; replaced by the workload a pod-named alert resolves to.
-      ...(data.mode === 'deployment'
+      ...(data.mode === 'workload'
         ? { target: { kind: data.target.kind, namespace: data.target.namespace, name: data.target.name } }
         : {}),
     };

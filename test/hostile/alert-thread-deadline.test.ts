@@ -112,7 +112,7 @@ describe('an alert thread whose diagnosis cannot finish ends in an answer', () =
     await redis.hset(jobKey, {
       name: 'deployment',
       data: JSON.stringify({
-        mode: 'deployment',
+        mode: 'workload',
         cluster: 'default',
         target: { kind: 'Deployment', namespace: 'vision', name: PINNED },
         requestedBy: 'ALERTMANAGER',

@@ -50,7 +50,7 @@ afterAll(async () => {
 
 const scan: DiagnoseJob = { mode: 'scan', cluster: 'default', requestedBy: 'U0LEAD' };
 const diagnosis: DiagnoseJob = {
-  mode: 'deployment',
+  mode: 'workload',
   cluster: 'default',
   target: { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' },
   requestedBy: WATCH_REQUESTER,

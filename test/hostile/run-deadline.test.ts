@@ -103,7 +103,7 @@ describe('a run that cannot finish ends in an answer', () => {
     await redis.hset(jobKey, {
       name: 'deployment',
       data: JSON.stringify({
-        mode: 'deployment',
+        mode: 'workload',
         cluster: 'default',
         target: { kind: 'Deployment', namespace: 'vision', name: NAME },
         requestedBy: 'U0LEAD',

@@ -37,7 +37,7 @@ let workerNotify: ReturnType<typeof workerNotifyProducers>;
 const diagnoseJobs: DiagnoseJob[] = [];
 
 function diagnosisFor(job: DiagnoseJob): Diagnosis {
-  if (job.mode !== 'deployment') throw new Error('scan not expected');
+  if (job.mode !== 'workload') throw new Error('scan not expected');
   // Owner resolution stand-in: the pod names follow <deployment>-<hash>-<suffix>.
   const name = job.resolveFromPods?.[0]?.replace(/-[a-z0-9]+-[a-z0-9]{5}$/, '') ?? job.target.name;
   return {
@@ -162,7 +162,7 @@ describe.runIf(AVAILABLE)('Alertmanager → Slack thread', () => {
     expect(JSON.stringify(diagnosisReply.blocks)).toContain('gpu-7');
     expect(diagnoseJobs).toHaveLength(1);
     expect(diagnoseJobs[0]).toMatchObject({
-      mode: 'deployment',
+      mode: 'workload',
       cluster: 'default',
       requestedBy: 'ALERTMANAGER',
     });

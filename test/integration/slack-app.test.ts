@@ -142,7 +142,7 @@ describe('Slack app over HTTP', () => {
     expect(second.status).toBe(200);
     const job = await queue.getJob('diagnose.shop.web');
     expect(job?.data).toMatchObject({
-      mode: 'deployment',
+      mode: 'workload',
       cluster: 'default',
       target: { namespace: 'shop', name: 'web' },
       requestedBy: 'U0A',

@@ -92,7 +92,7 @@ describe('Slack app in Socket Mode', () => {
     const jobs = await queue.getJobs(['waiting', 'active', 'delayed', 'prioritized']);
     expect(jobs).toHaveLength(1);
     expect(jobs[0]?.data).toMatchObject({
-      mode: 'deployment',
+      mode: 'workload',
       cluster: 'default',
       target: { namespace: 'vision', name: 'vision-object-tracker' },
       requestedBy: 'U0SOCKET',

@@ -41,7 +41,7 @@ let workerNotify: ReturnType<typeof workerNotifyProducers>;
 const diagnoseJobs: DiagnoseJob[] = [];
 
 function diagnosisFor(job: DiagnoseJob): Diagnosis {
-  if (job.mode !== 'deployment') throw new Error('scan not expected');
+  if (job.mode !== 'workload') throw new Error('scan not expected');
   const name = job.resolveFromPods?.[0]?.replace(/-[a-z0-9]+-[a-z0-9]{5}$/, '') ?? job.target.name;
   return {
     target: { kind: 'Deployment', namespace: job.target.namespace, name },

@@ -345,14 +345,14 @@ describe('the app’s wiring of warned applies', () => {
     await new Promise((resolve) => setTimeout(resolve, READ_BACK_DELAY_MS + 700));
     // ADMISSION_READS_PER_THREAD × the limit of 1: four reads this minute; none where the policy says no.
     expect(reads).toHaveLength(ADMISSION_READS_PER_THREAD);
-    expect(reads.map((r) => (r.mode === 'deployment' ? r.target.namespace : ''))).toEqual([
+    expect(reads.map((r) => (r.mode === 'workload' ? r.target.namespace : ''))).toEqual([
       'shop',
       'shop',
       'shop',
       'shop',
     ]);
     expect(reads[0]).toMatchObject({
-      mode: 'deployment',
+      mode: 'workload',
       cluster: 'default',
       target: { kind: 'Deployment', namespace: 'shop' },
       requestedBy: 'ADMISSION',

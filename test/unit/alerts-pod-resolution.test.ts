@@ -113,7 +113,7 @@ describe('alert diagnose jobs', () => {
       reply,
     });
     expect(job).toEqual({
-      mode: 'deployment',
+      mode: 'workload',
       cluster: 'default',
       target: { kind: 'Deployment', namespace: 'shop', name: 'web' },
       requestedBy: 'ALERTMANAGER',

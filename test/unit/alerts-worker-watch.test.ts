@@ -82,7 +82,7 @@ describe('worker early-warning wiring', () => {
       [
         'diagnose.vision.tracker',
         {
-          mode: 'deployment',
+          mode: 'workload',
           cluster: 'prod',
           target: { kind: 'Deployment', namespace: 'vision', name: 'tracker' },
           requestedBy: 'EARLYWARNING',

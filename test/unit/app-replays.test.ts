@@ -95,7 +95,7 @@ describe('the app’s journal', () => {
   it('a command and an approval acked before the app and the master died are written again by the next app', async () => {
     const first = appSide(server, dir);
     const command: DiagnoseJob = {
-      mode: 'deployment',
+      mode: 'workload',
       cluster: CLUSTER,
       target: { kind: 'Deployment', namespace: 'shop', name: 'web' },
       requestedBy: 'U0123ABCD',

@@ -23,7 +23,7 @@ function fakeRedis(redisNow: () => number) {
 }
 
 const job: DiagnoseJob = {
-  mode: 'deployment',
+  mode: 'workload',
   cluster: 'default',
   target: { kind: 'Deployment', namespace: 'vision', name: 'tracker' },
   requestedBy: 'U0ONCALL',

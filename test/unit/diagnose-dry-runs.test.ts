@@ -53,7 +53,7 @@ async function diagnoseWith(
   });
   const job = {
     id: 'diagnose.shop.web',
-    data: { mode: 'deployment', cluster: 'default', target, requestedBy: 'U1' } satisfies DiagnoseJob,
+    data: { mode: 'workload', cluster: 'default', target, requestedBy: 'U1' } satisfies DiagnoseJob,
     timestamp: 1,
     attemptsMade: 0,
     opts: { attempts: 1 },

@@ -15,7 +15,7 @@ import type { DiagnoseJob, NotifyJobInput } from '../../src/queue/schemas.js';
 import { createDiagnoseProcessor, type DiagnoseDeps } from '../../src/worker/diagnose-processor.js';
 
 const target = { kind: 'Deployment' as const, namespace: 'shop', name: 'web' };
-const data = { mode: 'deployment', cluster: 'default', target, requestedBy: 'U1' } satisfies DiagnoseJob;
+const data = { mode: 'workload', cluster: 'default', target, requestedBy: 'U1' } satisfies DiagnoseJob;
 
 async function run(extra: Partial<DiagnoseDeps>) {
   const notified: NotifyJobInput[] = [];

@@ -37,7 +37,7 @@ async function runNotFound(target: WorkloadRef) {
   });
   const job = {
     id: 'diagnose.telemetry.node-agent',
-    data: { mode: 'deployment', cluster: 'default', target, requestedBy: 'U1' } satisfies DiagnoseJob,
+    data: { mode: 'workload', cluster: 'default', target, requestedBy: 'U1' } satisfies DiagnoseJob,
     timestamp: 1,
     attemptsMade: 0,
     opts: { attempts: 1 },

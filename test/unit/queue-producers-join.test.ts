@@ -19,7 +19,7 @@ let queue: Queue;
 
 const request = (name: string, user = 'U1') =>
   producers.enqueueDiagnose({
-    mode: 'deployment',
+    mode: 'workload',
     cluster: 'default',
     target: { kind: 'Deployment', namespace: 'shop', name },
     requestedBy: user,
@@ -81,7 +81,7 @@ describe('enqueueDiagnose join detection', () => {
     for (let i = 0; i < 30; i += 1) {
       await producers.enqueueDiagnose(
         {
-          mode: 'deployment',
+          mode: 'workload',
           cluster: 'default',
           target: { kind: 'Deployment', namespace: 'flood', name: `made-up-${i}` },
           requestedBy: 'ALERTMANAGER',
@@ -116,7 +116,7 @@ describe('enqueueDiagnose join detection', () => {
     for (let i = 0; i < 10; i += 1) {
       await producers.enqueueDiagnose(
         {
-          mode: 'deployment',
+          mode: 'workload',
           cluster: 'default',
           target: { kind: 'Deployment', namespace: 'flood', name: `bg-${i}` },
           requestedBy: 'ALERTMANAGER',
@@ -125,7 +125,7 @@ describe('enqueueDiagnose join detection', () => {
       );
     }
     const joined = await producers.enqueueDiagnose({
-      mode: 'deployment',
+      mode: 'workload',
       cluster: 'default',
       target: { kind: 'Deployment', namespace: 'flood', name: 'bg-7' },
       requestedBy: 'U0ONCALL',

@@ -30,7 +30,7 @@ afterAll(async () => {
 
 const request = () =>
   producers.enqueueDiagnose({
-    mode: 'deployment',
+    mode: 'workload',
     cluster: 'default',
     target: { kind: 'Deployment', namespace: 'shop', name: 'checkout' },
     requestedBy: 'U1',

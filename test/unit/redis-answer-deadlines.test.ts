@@ -63,7 +63,7 @@ afterAll(async () => {
 });
 
 const job = (name: string): DiagnoseJob => ({
-  mode: 'deployment',
+  mode: 'workload',
   cluster: 'default',
   target: { kind: 'Deployment', namespace: 'shop', name },
   requestedBy: 'U1',

@@ -35,7 +35,7 @@ afterAll(async () => {
 const MIN = 60_000;
 const silent = createLogger({ level: 'silent', name: 'test' });
 const target = { kind: 'Deployment' as const, namespace: 'shop', name: 'web' };
-const data = { mode: 'deployment', cluster: 'default', target, requestedBy: 'U1' } satisfies DiagnoseJob;
+const data = { mode: 'workload', cluster: 'default', target, requestedBy: 'U1' } satisfies DiagnoseJob;
 const keys = { approval: testKeys.approval.publicKeys, seal: testKeys.seal };
 
 /** A watch of the real Redis by a process whose clock is `skewMs` off; resolves after its first reading. */

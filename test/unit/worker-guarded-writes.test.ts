@@ -261,7 +261,7 @@ describe('the worker runtime', () => {
     let workers = startWorkers(config, logger, fakeClusterDeps([]));
     try {
       await producers.enqueueDiagnose({
-        mode: 'deployment',
+        mode: 'workload',
         cluster: config.cluster,
         target: { kind: 'Deployment', namespace: 'shop', name: 'web' },
         requestedBy: 'U1',

@@ -76,7 +76,7 @@ export function alertDiagnoseJob(
   const name = workload.deployment ?? workload.pods[0] ?? '';
   const resolve = workload.deployment === undefined || workload.guessed;
   return {
-    mode: 'deployment',
+    mode: 'workload',
     cluster,
     target: { kind: workload.kind ?? DEFAULT_WORKLOAD_KIND, namespace: workload.namespace, name },
     requestedBy: ALERT_REQUESTER,
@@ -90,7 +90,7 @@ export const ADMISSION_REQUESTER = 'ADMISSION';
 /** The deterministic id of an alert's diagnose job (what enqueueDiagnose returns). */
 export function alertJobId(cluster: string, request: Pick<AlertDiagnosisRequest, 'workload'>): string {
   const job = alertDiagnoseJob(cluster, request);
-  return job.mode === 'deployment'
+  return job.mode === 'workload'
     ? diagnoseJobId(job.target.namespace, job.target.name, job.target.kind)
     : '';
 }
@@ -236,7 +236,7 @@ function warnedApplies(
       if ((await reads.take(1)) === 0) return;
       const hash = workloadHash({ cluster: job.cluster, ...job.workload });
       await deps.producers.enqueueDiagnose(
-        { mode: 'deployment', cluster: job.cluster, target: job.workload, requestedBy: ADMISSION_REQUESTER },
+        { mode: 'workload', cluster: job.cluster, target: job.workload, requestedBy: ADMISSION_REQUESTER },
         {
           background: true,
           deduplication: { id: `admission-read-${hash}-${job.generation ?? 0}`, ttl: 60_000 },

@@ -53,7 +53,7 @@ export interface CommandServices {
 function jobOf(parsed: Run, requestedBy: string): DiagnoseJob {
   return parsed.kind === 'diagnose'
     ? {
-        mode: 'deployment',
+        mode: 'workload',
         cluster: parsed.cluster,
         target: { kind: parsed.workload, namespace: parsed.namespace, name: parsed.name },
         requestedBy,

@@ -86,7 +86,7 @@ export async function rerun(
   try {
     ({ jobId } = await services.producers.enqueueDiagnose(
       {
-        mode: 'deployment',
+        mode: 'workload',
         cluster,
         target: { kind: target.kind, namespace: target.namespace, name: target.name },
         requestedBy: user,

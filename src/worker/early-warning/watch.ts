@@ -224,7 +224,7 @@ function earlyWarningQueue(deps: EarlyWarningOptions): {
   const link = (jobId: string, hash: string): Promise<void> => store.linkJob(deps.cluster, jobId, hash, true);
   const enqueue = (target: WorkloadRef, options: Parameters<Producers['enqueueDiagnose']>[1]) =>
     deps.producers.enqueueDiagnose(
-      { mode: 'deployment', cluster: deps.cluster, target, requestedBy: EARLY_WARNING_REQUESTER },
+      { mode: 'workload', cluster: deps.cluster, target, requestedBy: EARLY_WARNING_REQUESTER },
       options,
     );
   return {

@@ -166,7 +166,7 @@ describe('Re-run', () => {
     // Queued under the answer's deadline (issue 53.1: a late add is withdrawn).
     expect(enqueueDiagnose).toHaveBeenCalledWith(
       {
-        mode: 'deployment',
+        mode: 'workload',
         cluster: 'prod',
         target: { kind: 'Deployment', namespace: 'vision', name: 'tracker' },
         requestedBy: 'U0ASKER',

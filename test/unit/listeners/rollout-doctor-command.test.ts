@@ -54,7 +54,7 @@ describe('/rollout-doctor', () => {
     // Queued under the answer's deadline (issue 53.1: a late add is withdrawn).
     expect(enqueueDiagnose).toHaveBeenCalledWith(
       {
-        mode: 'deployment',
+        mode: 'workload',
         cluster: 'prod',
         target: { kind: 'Deployment', namespace: 'vision', name: 'tracker' },
         requestedBy: 'U0ASKER',
