@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Simulator } from '../../../sim/index.js';
-import { loadWorkerConfig } from '../../../src/config/environment.js';
+import { loadWorkerConfig } from '../../../src/config/worker-environment.js';
 import type { Deployment } from '../../../src/diagnosis/k8s.js';
 import { createKubeClient } from '../../../src/kube/client.js';
 import { createLogger } from '../../../src/logger.js';
