@@ -14,7 +14,8 @@
  * is published anywhere (published-match.ts), and the blocker it reports
  * (device-blocker.ts).
  */
-import type { Node, Pod, ResourceClaim } from '../k8s.js';
+import type { Node, Pod } from '../k8s.js';
+import type { ResourceClaim } from '../k8s-dra.js';
 import { matchesTerms } from '../base/node-match.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { DeviceBlocker } from './device-blocker.js';

@@ -7,7 +7,8 @@
  * controller deallocates a claim with no user left, the garbage collector deletes a
  * pod's generated claim with it).
  */
-import type { Node, Pod, ResourceClaim } from '../k8s.js';
+import type { Node, Pod } from '../k8s.js';
+import type { ResourceClaim } from '../k8s-dra.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { DraObjects } from '../snapshot/types.js';
 import { counterIndex, type CounterIndex } from './counters.js';

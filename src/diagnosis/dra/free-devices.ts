@@ -4,7 +4,8 @@
  * (partitionable devices, smallest consumption first, as the allocator can); who holds
  * the others is recorded for the blocker.
  */
-import type { Pod, ResourceClaim } from '../k8s.js';
+import type { Pod } from '../k8s.js';
+import type { ResourceClaim } from '../k8s-dra.js';
 import { fits, remainingCounters, shareCounters, take, type Counters } from './counters.js';
 import type { HeldDevice } from './device-blocker.js';
 import type { Unknowns } from './device-matching.js';

@@ -5,7 +5,9 @@
  * API server's version when the kind asks for it, the namespace's ResourceQuotas, and
  * the pods of any workload waiting for a node, all in parallel.
  */
-import type { KubeEvent, Node, PersistentVolumeClaim, Pod, ResourceQuota } from '../../diagnosis/k8s.js';
+import type { KubeEvent, Node, Pod } from '../../diagnosis/k8s.js';
+import type { PersistentVolumeClaim } from '../../diagnosis/k8s-storage.js';
+import type { ResourceQuota } from '../../diagnosis/k8s-policy.js';
 import { extendedResources } from '../../diagnosis/base/scarce.js';
 import { ownerGap } from '../../diagnosis/owner-target.js';
 import { detectOwner } from '../../diagnosis/ownership.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Simulator } from '../../../sim/index.js';
 import { loadWorkerConfig } from '../../../src/config/worker-environment.js';
-import type { Deployment } from '../../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../../src/diagnosis/k8s-workloads.js';
 import { createKubeClient } from '../../../src/kube/client.js';
 import { createLogger } from '../../../src/logger.js';
 import { NOTIFY_QUEUES, diagnoseQueueName, remediateQueueName } from '../../../src/queue/names.js';
