@@ -37,7 +37,7 @@ import { chatPlatformProblems, slackEnvShape, slackSettings } from './slack.js';
 import { teamsEnvShape, teamsProblems, teamsSettings } from './teams.js';
 
 /** The app's shutdown bound when ROLLOUT_DOCTOR_SHUTDOWN_SECONDS is unset. */
-export const APP_SHUTDOWN_SECONDS = 10;
+const APP_SHUTDOWN_SECONDS = 10;
 
 const appSchema = z.object({
   ...slackEnvShape,

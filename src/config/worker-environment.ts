@@ -29,7 +29,7 @@ import { foreignSecretProblems } from './foreign-secrets.js';
 import { redisEnvShape, redisProblems, redisSettings } from './redis.js';
 
 /** What the worker's bound adds to its drain grace when ROLLOUT_DOCTOR_SHUTDOWN_SECONDS is unset: hand-back and close. */
-export const WORKER_SHUTDOWN_MARGIN_SECONDS = 3;
+const WORKER_SHUTDOWN_MARGIN_SECONDS = 3;
 
 /** Watched namespaces: DNS-1123 labels, or `*` alone for every namespace. */
 const watchNamespaceList = commaList(
