@@ -11,7 +11,7 @@ import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'bullmq';
-import { loadAppConfig } from '../src/config/environment.js';
+import { loadAppConfig } from '../src/config/app-environment.js';
 import { createLogger } from '../src/logger.js';
 import { startAppRuntime } from '../src/app/runtime.js';
 import { closeConnection, createWorkerConnection } from '../src/queue/connection.js';

@@ -18,7 +18,8 @@
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { startAppRuntime, type AppRuntime } from '../src/app/runtime.js';
-import { loadAppConfig, loadWorkerConfig } from '../src/config/environment.js';
+import { loadAppConfig } from '../src/config/app-environment.js';
+import { loadWorkerConfig } from '../src/config/worker-environment.js';
 import { createLogger } from '../src/logger.js';
 import { NOTIFY_QUEUES, diagnoseQueueName, remediateQueueName } from '../src/queue/names.js';
 import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../src/trust/keygen.js';

@@ -10,7 +10,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { startAppRuntime } from '../src/app/runtime.js';
-import { loadAppConfig } from '../src/config/environment.js';
+import { loadAppConfig } from '../src/config/app-environment.js';
 import { createLogger } from '../src/logger.js';
 import { NOTIFY_QUEUES, diagnoseQueueName } from '../src/queue/names.js';
 import { appKeyEnv, generatePlanKeys } from '../src/trust/keygen.js';

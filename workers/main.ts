@@ -1,4 +1,4 @@
-import { loadWorkerConfig } from '../src/config/environment.js';
+import { loadWorkerConfig } from '../src/config/worker-environment.js';
 import { createKubeClient } from '../src/kube/client.js';
 import { createLogger } from '../src/logger.js';
 import { helpOrExit, loadConfigOrExit, startOrExit, stopOnSignals } from '../src/config/process-entry.js';

@@ -3,7 +3,8 @@
  * KubePodCrashLooping opens a thread with the diagnosis, a lead approves the node
  * exclusion, the pods run on the other nodes.
  */
-import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
+import type { Pod } from '../../src/diagnosis/k8s.js';
 import { crashLooping, notification } from '../../test/support/alert-payloads.js';
 import { BAD_NODE, CHECKOUT } from '../demo-scenario.js';
 import {

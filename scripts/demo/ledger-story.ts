@@ -6,7 +6,8 @@
  * forced rollback). On-call presses Re-run, a lead approves deleting exactly ledger-2,
  * and the rollout completes.
  */
-import type { Pod, StatefulSet } from '../../src/diagnosis/k8s.js';
+import type { Pod } from '../../src/diagnosis/k8s.js';
+import type { StatefulSet } from '../../src/diagnosis/k8s-workloads.js';
 import { LEDGER } from '../demo-scenario.js';
 import {
   act,

@@ -5,7 +5,8 @@
  * ds/node-agent`, a lead approves maxSurge 0 on spec.updateStrategy, and the DaemonSet
  * controller replaces the agent one node at a time until the rollout completes.
  */
-import type { DaemonSet, KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
+import type { DaemonSet } from '../../src/diagnosis/k8s-workloads.js';
+import type { KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
 import { NODE_AGENT } from '../demo-scenario.js';
 import { askAndApprove } from './ask-and-approve.js';
 import { act, setImage, type StoryContext, waitForCluster, waitForRolledOut } from './context.js';

@@ -3,7 +3,9 @@
  * on-call asks `/rollout-doctor`, a lead approves the strategy fix, the rollout finishes.
  * Its DRA twin (`dra`) plays the same on a GPU that comes through a ResourceClaim.
  */
-import type { Deployment, KubeEvent, Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
+import type { KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
+import type { ResourceClaim } from '../../src/diagnosis/k8s-dra.js';
 import { TRACKER } from '../demo-scenario.js';
 import { askAndApprove } from './ask-and-approve.js';
 import { act, setImage, type StoryContext, waitForCluster, waitForRolledOut } from './context.js';

@@ -6,7 +6,8 @@
  * checkout crash-loops on node-b (incident B). The page then waits for a person to
  * type `/rollout-doctor …`.
  */
-import type { Deployment, KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
+import type { KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
 import type { Cleanup } from '../demo/cleanup.js';
 import { CHANNEL_NAMES, CHANNELS, PEOPLE } from '../demo/context.js';
 import type { DemoProcess } from '../demo/processes.js';

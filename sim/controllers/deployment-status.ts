@@ -2,7 +2,8 @@
  * Deployment status and the Available/Progressing conditions, including
  * ProgressDeadlineExceeded once no progress was seen for progressDeadlineSeconds.
  */
-import type { Condition, Deployment, ReplicaSet } from '../../src/diagnosis/k8s.js';
+import type { Condition } from '../../src/diagnosis/k8s.js';
+import type { Deployment, ReplicaSet } from '../../src/diagnosis/k8s-workloads.js';
 import { nowRfc3339 } from '../defaults.js';
 import { resolveFenceposts } from './rollout-math.js';
 

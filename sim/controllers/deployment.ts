@@ -12,7 +12,7 @@
  * RollingUpdate only, proportional scaling to replicas + maxSurge; Recreate scales
  * nothing there.
  */
-import type { Deployment, ReplicaSet } from '../../src/diagnosis/k8s.js';
+import type { Deployment, ReplicaSet } from '../../src/diagnosis/k8s-workloads.js';
 import { resourceForKind } from '../resources.js';
 import type { SimObject } from '../store.js';
 import { createObject, deleteObject } from '../writes.js';

@@ -33,9 +33,10 @@
  *   their own (upstream lets them reuse a later container's request);
  * - for the kubelet: the devices each container holds through its claims.
  */
-import type { Node, Pod, ResourceClaim, ResourceClaimTemplate } from '../../src/diagnosis/k8s.js';
+import type { Node, Pod } from '../../src/diagnosis/k8s.js';
+import type { ResourceClaim, ResourceClaimTemplate } from '../../src/diagnosis/k8s-dra.js';
 import type { DeviceTaintRuleObject } from '../../src/remediation/device-taint.js';
-import type { DeviceRequest } from '../../src/diagnosis/k8s.js';
+import type { DeviceRequest } from '../../src/diagnosis/k8s-dra.js';
 import {
   alternativesOf,
   classForResource,

@@ -20,7 +20,7 @@ import { createObject, deleteObject } from '../writes.js';
 import { recordEvent } from './events.js';
 import type { Controller, ControllerContext } from './manager.js';
 import { asPod, controllerUid, isPodActive, isPodAvailable, isPodReady } from './pods.js';
-import type { ReplicaSet } from '../../src/diagnosis/k8s.js';
+import type { ReplicaSet } from '../../src/diagnosis/k8s-workloads.js';
 
 const POD_RT = resourceForKind('Pod');
 

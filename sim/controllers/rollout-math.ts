@@ -4,7 +4,8 @@
  * down, both zero makes maxUnavailable 1; the pod-template-hash is FNV-32a of the
  * template, safe-encoded.
  */
-import type { PodTemplateSpec, RollingUpdateDeployment } from '../../src/diagnosis/k8s.js';
+import type { PodTemplateSpec } from '../../src/diagnosis/k8s.js';
+import type { RollingUpdateDeployment } from '../../src/diagnosis/k8s-workloads.js';
 
 function scaled(
   value: number | string | undefined,

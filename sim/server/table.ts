@@ -2,15 +2,9 @@
  * meta.k8s.io/v1 Table renderings for `kubectl get` (it asks for them in Accept),
  * with the columns kube-apiserver prints for the kinds we serve.
  */
-import type {
-  Deployment,
-  KubeEvent,
-  Node,
-  Pod,
-  ReplicaSet,
-  ResourceClaim,
-  ResourceSlice,
-} from '../../src/diagnosis/k8s.js';
+import type { Deployment, ReplicaSet } from '../../src/diagnosis/k8s-workloads.js';
+import type { KubeEvent, Node, Pod } from '../../src/diagnosis/k8s.js';
+import type { ResourceClaim, ResourceSlice } from '../../src/diagnosis/k8s-dra.js';
 import type { PrinterColumn, ResourceType } from '../resources.js';
 import type { SimObject } from '../store.js';
 import { badRequest } from '../errors.js';

@@ -1,4 +1,4 @@
-import { loadAppConfig } from '../config/environment.js';
+import { loadAppConfig } from '../config/app-environment.js';
 import { createLogger } from '../logger.js';
 import { helpOrExit, loadConfigOrExit, startOrExit, stopOnSignals } from '../config/process-entry.js';
 import { startAppRuntime } from './runtime.js';

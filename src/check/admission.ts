@@ -17,7 +17,8 @@
  * is not known. Admitted, the template carries the defaults, so the model charges and
  * places what the pods will ask for. Pure.
  */
-import type { Container, LimitRange, PodSpec, Quantity, ResourceQuota } from '../diagnosis/k8s.js';
+import type { Container, PodSpec, Quantity } from '../diagnosis/k8s.js';
+import type { LimitRange, ResourceQuota } from '../diagnosis/k8s-policy.js';
 import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
 import { schedulerAmount } from '../diagnosis/base/quantity.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';

@@ -5,7 +5,8 @@
  * there as here. An object the dump does not hold is new only where the dump lists its
  * kind in its namespace.
  */
-import type { KubeObject, LimitRange, Pod } from '../diagnosis/k8s.js';
+import type { KubeObject, Pod } from '../diagnosis/k8s.js';
+import type { LimitRange } from '../diagnosis/k8s-policy.js';
 import { assembleSnapshot, newestTimestamp } from '../diagnosis/snapshot/dump/assemble.js';
 import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import { WORKLOAD_NAMES, type WorkloadKind } from '../diagnosis/workload-ref.js';

@@ -5,14 +5,9 @@
  * workload (pod-reads.ts; past 50 nodes, one paged list of every pod instead). So the
  * request count grows with namespaces and nodes that matter, not with manifests.
  */
-import type {
-  KubeEvent,
-  LimitRange,
-  PersistentVolume,
-  PersistentVolumeClaim,
-  Pod,
-  ResourceQuota,
-} from '../diagnosis/k8s.js';
+import type { KubeEvent, Pod } from '../diagnosis/k8s.js';
+import type { LimitRange, ResourceQuota } from '../diagnosis/k8s-policy.js';
+import type { PersistentVolume, PersistentVolumeClaim } from '../diagnosis/k8s-storage.js';
 import type {
   AccessProblem,
   CoverageGap,

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { parseRedisUrl, RedisUrlError, type RedisTarget } from '../queue/redis-url.js';
 
 /**
- * The Redis settings the app and the workers share (src/config/environment.ts spreads them into
- * both schemas): REDIS_URL (one endpoint or a Sentinel set, src/queue/redis-url.ts),
+ * The Redis settings the app and the workers share (app-environment.ts and
+ * worker-environment.ts spread them into their schemas): REDIS_URL (one endpoint or a Sentinel set, src/queue/redis-url.ts),
  * how the sentinels are asked, and how many replicas the records that decide an
  * approval wait for (docs/operations.md, "What Redis can lose").
  */

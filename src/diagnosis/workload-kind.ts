@@ -6,7 +6,8 @@
  * outside the kind modules reads a kind's fields. docs/architecture.md, "Adding a
  * workload kind". Types only: the vocabulary the kind modules and their users share.
  */
-import type { Deployment, LabelSelector, ObjectMeta, Pod, PodTemplateSpec } from './k8s.js';
+import type { Deployment } from './k8s-workloads.js';
+import type { LabelSelector, ObjectMeta, Pod, PodTemplateSpec } from './k8s.js';
 import type {
   CoverageGap,
   RevisionObject,

@@ -23,7 +23,7 @@ import {
 } from './retry-policy.js';
 import { createTransport, TransportError, type RawResponse, type Transport } from './transport.js';
 
-/** The two environment variables that choose a kubeconfig; the caller reads them (src/config/environment.ts, the CLI's io.env). */
+/** The two environment variables that choose a kubeconfig; the caller reads them (src/config/worker-environment.ts, the CLI's io.env). */
 export interface KubeEnvironment {
   KUBECONFIG?: string | undefined;
   KUBERNETES_SERVICE_HOST?: string | undefined;

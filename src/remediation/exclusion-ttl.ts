@@ -2,7 +2,7 @@
  * How long a node exclusion lasts (issue 65.5): a stopgap, so it ends by itself unless
  * the person who approved it chose "until removed". A duration is written `4h`, `24h`,
  * `7d` (minutes `30m` too); `until-removed` never ends. The default comes from
- * ROLLOUT_DOCTOR_EXCLUSION_TTL (src/config/environment.ts).
+ * ROLLOUT_DOCTOR_EXCLUSION_TTL (src/config/worker-environment.ts).
  *
  * The time an exclusion ends is not known when the plan is sealed (it is approved and
  * applied later), so its patch carries a marker, `$NOW+24h`, which the seal and the

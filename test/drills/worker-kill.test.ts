@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../bench/lib/stack.js';
-import type { Deployment } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
 import { buttonsOf } from '../support/slack-sign.js';
 import type { StoredMessage } from '../support/slack-standin.js';
 import { FAST_RECOVERY, NAME, NS, queuesSettled, realPatches } from './support/drill-kit.js';

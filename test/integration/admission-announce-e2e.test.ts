@@ -19,7 +19,7 @@ import { announceQueue, type AnnounceQueue } from '../../src/admission/announce-
 import { createKubeClient } from '../../src/kube/client.js';
 import { createLogger } from '../../src/logger.js';
 import { parseSigningKey } from '../../src/trust/approval-signature.js';
-import type { Deployment } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
 import { E2E_CHANNEL, deployment, startE2e, type E2eHarness } from '../support/e2e-harness.js';
 import { ephemeralPlanKeys } from '../support/plan-keys.js';
 import { servingCertificate } from '../support/serving-certificate.js';

@@ -1,7 +1,7 @@
 import { Worker, type Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
-import { loadAppConfig } from '../../src/config/environment.js';
+import { loadAppConfig } from '../../src/config/app-environment.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { createLogger } from '../../src/logger.js';
 import { closeConnection, createWorkerConnection } from '../../src/queue/connection.js';

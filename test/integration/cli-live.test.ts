@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/run-cli.js';
-import type { Deployment } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
 import { writeUnreachableKubeconfig } from '../support/unreachable-kubeconfig.js';
 import { waitUntil } from '../support/wait.js';
 

@@ -6,7 +6,7 @@
  * the quota is QuotaExceeded with no plan.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Deployment } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';

@@ -7,7 +7,8 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Deployment, Node, Pod } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
+import type { Node, Pod } from '../../src/diagnosis/k8s.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';

@@ -27,7 +27,7 @@ import {
 } from '../support/helm.js';
 import { schemaProblems } from '../support/k8s-schema.js';
 import { loadPolicyFile } from '../../src/policy/approval-policy.js';
-import { loadAppConfig } from '../../src/config/environment.js';
+import { loadAppConfig } from '../../src/config/app-environment.js';
 import { testKeys } from '../support/plan-keys.js';
 import { restrictedViolations } from '../support/pod-security.js';
 import { makeTestCertificate } from '../support/test-certificate.js';

@@ -14,7 +14,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import type { DaemonSet, StatefulSet } from '../../sim/controllers/workload-types.js';
-import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
+import type { Pod } from '../../src/diagnosis/k8s.js';
 import { onCI } from '../support/tools.js';
 
 const run = promisify(execFile);

@@ -41,7 +41,8 @@ import {
   type PreviewSession,
 } from '../../scripts/preview/session.js';
 import { TEAMS_CHANNELS } from '../../scripts/demo/teams-story.js';
-import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
+import type { Pod } from '../../src/diagnosis/k8s.js';
 import { TRACKER } from '../../scripts/demo-scenario.js';
 import { rawRequest } from '../support/raw-http.js';
 import { requireBinary } from '../support/tools.js';

@@ -23,7 +23,8 @@ import {
   shipTrackerImage,
 } from '../support/sim-rollout.js';
 import { isCrashLooping } from '../../src/diagnosis/crash/container-failures.js';
-import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
+import type { Pod } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';

@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
-import { loadAppConfig } from '../../src/config/environment.js';
+import { loadAppConfig } from '../../src/config/app-environment.js';
 import { createLogger } from '../../src/logger.js';
 import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { startRedis, type TestRedis } from '../support/redis.js';

@@ -9,7 +9,7 @@
  */
 import { parsePlanButtonValue } from '../../src/chat/slack/blocks/action-ids.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReplicaSet } from '../../src/diagnosis/k8s.js';
+import type { ReplicaSet } from '../../src/diagnosis/k8s-workloads.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { PATCH_POINTER } from '../../src/chat/use-cases/confirm-text.js';
 import { patchText } from '../../src/chat/use-cases/plan-text.js';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Deployment } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
 import { createKubeClient } from '../../src/kube/client.js';
 import { startE2e, type E2eHarness } from '../support/e2e-harness.js';
 import { edgeScenario, rollToDeadlock } from '../support/edge-ingress.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../sim/index.js';
-import type { ReplicaSet } from '../../src/diagnosis/k8s.js';
+import type { ReplicaSet } from '../../src/diagnosis/k8s-workloads.js';
 import type { KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';

@@ -8,7 +8,8 @@
 import { parsePlanButtonValue } from '../../src/chat/slack/blocks/action-ids.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isCrashLooping } from '../../src/diagnosis/crash/container-failures.js';
-import type { Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
+import type { Pod } from '../../src/diagnosis/k8s.js';
+import type { ResourceClaim } from '../../src/diagnosis/k8s-dra.js';
 import type { DeviceTaintRuleObject } from '../../src/remediation/device-taint.js';
 import { DETECTOR, deviceHealthScenario } from '../support/dra-health-scenario.js';
 import { isReady, livePods, startE2e, writesSince, type E2eHarness } from '../support/e2e-harness.js';

@@ -10,7 +10,7 @@
 import { Worker, type Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
-import { loadAppConfig } from '../../src/config/environment.js';
+import { loadAppConfig } from '../../src/config/app-environment.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { createLogger } from '../../src/logger.js';
 import { createWorkerConnection } from '../../src/queue/connection.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
-import { loadAppConfig } from '../../src/config/environment.js';
+import { loadAppConfig } from '../../src/config/app-environment.js';
 import { createLogger } from '../../src/logger.js';
 import { testKeys } from '../support/plan-keys.js';
 import { startRedis, type TestRedis } from '../support/redis.js';

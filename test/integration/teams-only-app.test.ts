@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
-import { loadAppConfig } from '../../src/config/environment.js';
+import { loadAppConfig } from '../../src/config/app-environment.js';
 import { createLogger } from '../../src/logger.js';
 import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { testKeys } from '../support/plan-keys.js';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
 import { MAX_REFRESH_USERS } from '../../src/chat/teams/cards.js';
 import { REFRESH_RENEW_MS, redisRefreshList } from '../../src/chat/teams/refresh-list.js';
-import { loadAppConfig } from '../../src/config/environment.js';
+import { loadAppConfig } from '../../src/config/app-environment.js';
 import { createLogger } from '../../src/logger.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
 import { ephemeralPlanKeys, testKeys } from '../support/plan-keys.js';

@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { formatQuantity, parseQuantity, addQuantities } from '../../sim/admission/quantity.js';
-import type { Condition, Deployment, KubeEvent, ReplicaSet } from '../../src/diagnosis/k8s.js';
+import type { Condition, KubeEvent } from '../../src/diagnosis/k8s.js';
+import type { Deployment, ReplicaSet } from '../../src/diagnosis/k8s-workloads.js';
 import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let sim: Simulator | undefined;

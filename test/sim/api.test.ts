@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
-import type { Deployment, ObjectMeta, Pod } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
+import type { ObjectMeta, Pod } from '../../src/diagnosis/k8s.js';
 
 let sim: Simulator;
 

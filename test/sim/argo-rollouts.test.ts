@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { basicCanaryCounts } from '../../sim/controllers/argo/canary-math.js';
 import type { Rollout, RolloutStatus, RS } from '../../sim/controllers/argo/types.js';
-import type { KubeEvent, Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
+import type { KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
+import type { ReplicaSet } from '../../src/diagnosis/k8s-workloads.js';
 import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let sim: Simulator | undefined;

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
-import type { Deployment, ReplicaSet } from '../../src/diagnosis/k8s.js';
+import type { Deployment, ReplicaSet } from '../../src/diagnosis/k8s-workloads.js';
 import { proportionalSizes } from '../../sim/controllers/deployment.js';
 
 let sim: Simulator | undefined;

@@ -7,7 +7,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
-import type { KubeEvent, Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
+import type { KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
+import type { ResourceClaim } from '../../src/diagnosis/k8s-dra.js';
 
 let sim: Simulator | undefined;
 afterEach(async () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
-import type { Deployment, KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
+import type { KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
 import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let sim: Simulator | undefined;

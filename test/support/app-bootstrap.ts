@@ -6,7 +6,8 @@
  */
 import { Writable } from 'node:stream';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
-import { loadAppConfig, loadWorkerConfig } from '../../src/config/environment.js';
+import { loadAppConfig } from '../../src/config/app-environment.js';
+import { loadWorkerConfig } from '../../src/config/worker-environment.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
 import { testKeys } from './plan-keys.js';

@@ -2,7 +2,8 @@
  * Seed incident B and its variants: a Deployment whose pods crash-loop only on some
  * nodes. Shaped like `kubectl get -o yaml` output through the shared builders.
  */
-import type { Deployment, Node, Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
+import type { Deployment, ReplicaSet } from '../../src/diagnosis/k8s-workloads.js';
+import type { Node, Pod } from '../../src/diagnosis/k8s.js';
 import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { logKey } from '../../src/diagnosis/snapshot/types.js';
 import {

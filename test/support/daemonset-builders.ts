@@ -4,14 +4,8 @@
  * strategic merge patch with `$patch: replace`) and their pods (controlled by the
  * DaemonSet, labelled with the revision's hash, pinned to their node).
  */
-import type {
-  ControllerRevision,
-  DaemonSet,
-  Node,
-  Pod,
-  PodSpec,
-  ReplicaSet,
-} from '../../src/diagnosis/k8s.js';
+import type { ControllerRevision, DaemonSet, ReplicaSet } from '../../src/diagnosis/k8s-workloads.js';
+import type { Node, Pod, PodSpec } from '../../src/diagnosis/k8s.js';
 import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { emptySnapshot, makeEvent, makeNode, makePod, uid, type PodState } from './k8s-builders.js';
 

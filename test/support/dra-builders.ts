@@ -7,12 +7,11 @@
 import type {
   DeviceClass,
   DeviceRequest,
-  Node,
-  Pod,
   ResourceClaim,
   ResourceClaimTemplate,
   ResourceSlice,
-} from '../../src/diagnosis/k8s.js';
+} from '../../src/diagnosis/k8s-dra.js';
+import type { Node, Pod } from '../../src/diagnosis/k8s.js';
 import {
   fullCoverage,
   type DraCoverage,

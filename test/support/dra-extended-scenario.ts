@@ -1,7 +1,8 @@
 /** The DRA twin of incident A with its GPU asked for as an extended resource a DeviceClass backs. */
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
-import type { Deployment, DeviceClass } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
+import type { DeviceClass } from '../../src/diagnosis/k8s-dra.js';
 
 /** The DRA twin's scenario, with the GPU asked for as `nvidia.com/gpu: 1` instead of a claim. */
 export function extendedScenario(): object[] {

@@ -7,7 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../../sim/index.js';
-import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
+import type { Pod } from '../../src/diagnosis/k8s.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 

@@ -3,17 +3,9 @@ import { createHash } from 'node:crypto';
  * Small builders for Kubernetes objects shaped like `kubectl get -o yaml` output
  * (server defaults filled in), so tests state only what matters to them.
  */
-import type {
-  Container,
-  Deployment,
-  KubeEvent,
-  Node,
-  PersistentVolumeClaim,
-  Pod,
-  PodSpec,
-  ReplicaSet,
-  Taint,
-} from '../../src/diagnosis/k8s.js';
+import type { Container, KubeEvent, Node, Pod, PodSpec, Taint } from '../../src/diagnosis/k8s.js';
+import type { Deployment, ReplicaSet } from '../../src/diagnosis/k8s-workloads.js';
+import type { PersistentVolumeClaim } from '../../src/diagnosis/k8s-storage.js';
 import {
   fullCoverage,
   isDeploymentObjects,

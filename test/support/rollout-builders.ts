@@ -3,7 +3,9 @@
  * the rollouts controller, observedGeneration a string), their ReplicaSets (named and
  * labelled with rollouts-pod-template-hash, controlled by the Rollout) and pods.
  */
-import type { ArgoRollout, Deployment, Node, Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
+import type { ArgoRollout } from '../../src/diagnosis/k8s-argo.js';
+import type { Deployment, ReplicaSet } from '../../src/diagnosis/k8s-workloads.js';
+import type { Node, Pod } from '../../src/diagnosis/k8s.js';
 import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import {
   emptySnapshot,

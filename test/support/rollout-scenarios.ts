@@ -3,7 +3,8 @@
  * (the GPU tracker pinned to the only 1-GPU node), its variants, and the look-alikes
  * that must not get the deadlock verdict.
  */
-import type { Deployment, Node, Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
+import type { Deployment, ReplicaSet } from '../../src/diagnosis/k8s-workloads.js';
+import type { Node, Pod } from '../../src/diagnosis/k8s.js';
 import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import {
   makeDeployment,

@@ -4,7 +4,8 @@
  */
 import { expect } from 'vitest';
 import type { Simulator } from '../../sim/index.js';
-import type { DaemonSet, KubeEvent } from '../../src/diagnosis/k8s.js';
+import type { DaemonSet } from '../../src/diagnosis/k8s-workloads.js';
+import type { KubeEvent } from '../../src/diagnosis/k8s.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 import { SIGNAL_WAIT_MS } from './timeouts.js';
 

@@ -3,7 +3,8 @@
  * 0, status naming currentRevision and updateRevision), their ControllerRevisions and
  * their pods (`<set>-<ordinal>`, labelled with the revision's name and their index).
  */
-import type { ControllerRevision, Pod, ReplicaSet, StatefulSet } from '../../src/diagnosis/k8s.js';
+import type { ControllerRevision, ReplicaSet, StatefulSet } from '../../src/diagnosis/k8s-workloads.js';
+import type { Pod } from '../../src/diagnosis/k8s.js';
 import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { emptySnapshot, makePod, uid, type PodState } from './k8s-builders.js';
 

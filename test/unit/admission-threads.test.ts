@@ -27,7 +27,7 @@ import { createSlackChatAdapter } from '../../src/chat/slack/chat-adapter.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { ephemeralPlanKeys, testKeys } from '../support/plan-keys.js';
 import { createAppAlerts } from '../../src/app/alerts/app-intake.js';
-import { loadAppConfig } from '../../src/config/environment.js';
+import { loadAppConfig } from '../../src/config/app-environment.js';
 import type { DiagnoseJob } from '../../src/queue/schemas.js';
 import type { PlanStore } from '../../src/queue/plan-store.js';
 import type { Producers } from '../../src/queue/producers.js';

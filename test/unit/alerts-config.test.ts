@@ -6,7 +6,9 @@
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createAppAlerts } from '../../src/app/alerts/app-intake.js';
-import { ConfigError, loadAppConfig, loadWorkerConfig } from '../../src/config/environment.js';
+import { ConfigError } from '../../src/config/environment.js';
+import { loadAppConfig } from '../../src/config/app-environment.js';
+import { loadWorkerConfig } from '../../src/config/worker-environment.js';
 import type { PlanStore } from '../../src/queue/plan-store.js';
 import type { Producers } from '../../src/queue/producers.js';
 import { testKeys } from '../support/plan-keys.js';

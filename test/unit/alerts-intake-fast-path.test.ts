@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppAlerts } from '../../src/app/alerts/app-intake.js';
 import { threadKeys, workloadHash } from '../../src/queue/alert-keys.js';
-import { loadAppConfig } from '../../src/config/environment.js';
+import { loadAppConfig } from '../../src/config/app-environment.js';
 import { createLogger } from '../../src/logger.js';
 import { createPlanStore } from '../../src/queue/plan-store.js';
 import { closeConnection, createProducerConnection } from '../../src/queue/connection.js';

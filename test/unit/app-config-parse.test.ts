@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommand, usage } from '../../src/chat/use-cases/command-parse.js';
 import { toMrkdwn } from '../../src/chat/slack/render.js';
-import { ConfigError, loadAppConfig, loadWorkerConfig } from '../../src/config/environment.js';
+import { ConfigError } from '../../src/config/environment.js';
+import { loadAppConfig } from '../../src/config/app-environment.js';
+import { loadWorkerConfig } from '../../src/config/worker-environment.js';
 import { keyPairProblems } from '../../src/trust/keygen.js';
 import { ephemeralPlanKeys, testKeys } from '../support/plan-keys.js';
 

@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { basicCanaryCounts as simCounts } from '../../sim/controllers/argo/canary-math.js';
-import type { ArgoRollout } from '../../src/diagnosis/k8s.js';
+import type { ArgoRollout } from '../../src/diagnosis/k8s-argo.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { workloadKind } from '../../src/diagnosis/workloads/index.js';
 import {

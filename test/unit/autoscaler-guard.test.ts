@@ -6,7 +6,8 @@
  * scale, no metrics, held at a limit) and the workload without one.
  */
 import { describe, expect, it } from 'vitest';
-import type { Condition, HorizontalPodAutoscaler } from '../../src/diagnosis/k8s.js';
+import type { Condition } from '../../src/diagnosis/k8s.js';
+import type { HorizontalPodAutoscaler } from '../../src/diagnosis/k8s-policy.js';
 import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { edgeIngress } from '../support/rollout-scenarios.js';

@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadAppConfig } from '../../src/config/environment.js';
+import { ConfigError } from '../../src/config/environment.js';
+import { loadAppConfig } from '../../src/config/app-environment.js';
 import { testKeys } from '../support/plan-keys.js';
 import { makeTestCertificate, type TestCertificate } from '../support/test-certificate.js';
 

@@ -1,7 +1,8 @@
 import { generatePlanKeys, keyPairProblems } from '../../src/trust/keygen.js';
 import { describe, expect, it } from 'vitest';
 import { runCli, usage } from '../../src/cli/run-cli.js';
-import { loadAppConfig, loadWorkerConfig } from '../../src/config/environment.js';
+import { loadAppConfig } from '../../src/config/app-environment.js';
+import { loadWorkerConfig } from '../../src/config/worker-environment.js';
 import { fakeIo } from '../support/cli-io.js';
 
 function envLines(text: string): Record<string, string> {

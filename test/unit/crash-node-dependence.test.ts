@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { crashLoopOnNode } from '../../src/diagnosis/analyzers/crash-loop-on-node.js';
 import { crashLoop } from '../../src/diagnosis/analyzers/crash-loop.js';
 import type { Evidence, Finding } from '../../src/diagnosis/finding.js';
-import type { Deployment } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
 import { selectsNode } from '../../src/diagnosis/base/node-match.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { logKey, type DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';

@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { Deployment } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { applyJsonPatch } from '../../sim/patch/json-patch.js';
 import { crashScenario, type CrashScenarioOptions } from '../support/crash-fixtures.js';

@@ -7,7 +7,7 @@
  * node).
  */
 import { describe, expect, it } from 'vitest';
-import type { DaemonSet } from '../../src/diagnosis/k8s.js';
+import type { DaemonSet } from '../../src/diagnosis/k8s-workloads.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { workloadKind } from '../../src/diagnosis/workloads/index.js';
 import { makeEvent, makeNode } from '../support/k8s-builders.js';

@@ -7,7 +7,7 @@ import { parse } from '@marcbachmann/cel-js';
 import { evaluateExpression, evaluateSelectors } from '../../src/diagnosis/dra/cel.js';
 import { rewriteSelector } from '../../src/diagnosis/dra/cel-rewrite.js';
 import { devicesOnNode, matchDevice } from '../../src/diagnosis/dra/devices.js';
-import type { Device } from '../../src/diagnosis/k8s.js';
+import type { Device } from '../../src/diagnosis/k8s-dra.js';
 import { A100, DRIVER, deviceClass, gpuSlice } from '../support/dra-builders.js';
 import { makeNode } from '../support/k8s-builders.js';
 

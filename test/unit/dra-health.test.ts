@@ -10,7 +10,8 @@ import {
   unhealthyDeviceOn,
   unreportedExtendedResources,
 } from '../../src/diagnosis/dra/health.js';
-import type { Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
+import type { Pod } from '../../src/diagnosis/k8s.js';
+import type { ResourceClaim } from '../../src/diagnosis/k8s-dra.js';
 import { claim, DRIVER } from '../support/dra-builders.js';
 import { makeDeployment, makePod, makeReplicaSet } from '../support/k8s-builders.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { crashLoopOnNode } from '../../src/diagnosis/analyzers/crash-loop-on-node.js';
 import type { Finding } from '../../src/diagnosis/finding.js';
-import type { Affinity, Deployment } from '../../src/diagnosis/k8s.js';
+import type { Affinity } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
 import { selectsNode } from '../../src/diagnosis/base/node-match.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { CoverageGap, DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';

@@ -4,7 +4,8 @@
  * that takes out exactly what it added, and the nodes that changed since.
  */
 import { describe, expect, it } from 'vitest';
-import type { Affinity, Deployment } from '../../src/diagnosis/k8s.js';
+import type { Affinity } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 import { crashLoopOnNode } from '../../src/diagnosis/analyzers/crash-loop-on-node.js';
 import { buildExcludeNodePlans } from '../../src/remediation/builders/exclude-node.js';

@@ -12,12 +12,8 @@ import type { KubeClient } from '../../src/kube/client.js';
 import { KubeApiError } from '../../src/kube/errors.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { unreadGuardLines } from '../../src/diagnosis/guards/guard-gaps.js';
-import type {
-  HorizontalPodAutoscaler,
-  PersistentVolume,
-  PodDisruptionBudget,
-  StorageClass,
-} from '../../src/diagnosis/k8s.js';
+import type { HorizontalPodAutoscaler, PodDisruptionBudget } from '../../src/diagnosis/k8s-policy.js';
+import type { PersistentVolume, StorageClass } from '../../src/diagnosis/k8s-storage.js';
 import { sequentialDepth } from '../../bench/lib/stats.js';
 import { makeDeployment, makeNode, makePod, makePvc, makeReplicaSet } from '../support/k8s-builders.js';
 import { makeStatefulSet, makeStsPod, makeStsRevision } from '../support/statefulset-builders.js';

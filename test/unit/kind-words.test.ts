@@ -9,7 +9,7 @@ import { WORKLOAD_KINDS } from '../../src/diagnosis/workload-ref.js';
 import { workloadKind } from '../../src/diagnosis/workloads/index.js';
 import { logKey } from '../../src/diagnosis/snapshot/types.js';
 import { CRASH_LOG } from '../support/crash-fixtures.js';
-import type { Deployment } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
 
 type DeploymentCondition = NonNullable<NonNullable<Deployment['status']>['conditions']>[number];
 import { makeDaemonSet } from '../support/daemonset-builders.js';

@@ -7,7 +7,7 @@ import { dryRunPlan } from '../../src/kube/write/executor.js';
 import { inversePlan } from '../../src/remediation/inverse.js';
 import { diffTouched, isAlreadyApplied, patchTargets } from '../../src/kube/write/patch-effect.js';
 import { checkPreconditions } from '../../src/kube/write/preconditions.js';
-import type { Deployment } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
 import { strategyPatch, strategyPreconditions } from '../../src/remediation/builders/strategy-patch.js';
 import { getAt } from '../../src/remediation/json-pointer.js';
 import type { RemediationPlan, WorkloadPatchPlan } from '../../src/remediation/plan.js';

@@ -7,7 +7,8 @@ import { analyzers } from '../../src/diagnosis/analyzers/index.js';
 import { oomKilled } from '../../src/diagnosis/analyzers/oom-killed.js';
 import { probeFailure } from '../../src/diagnosis/analyzers/probe-failure.js';
 import { progressDeadline } from '../../src/diagnosis/analyzers/progress-deadline.js';
-import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
+import type { Pod } from '../../src/diagnosis/k8s.js';
 import { logKey } from '../../src/diagnosis/snapshot/types.js';
 import {
   makeDeployment,

@@ -5,7 +5,7 @@
  * its term, with its caveats; never a live plan.
  */
 import { describe, expect, it } from 'vitest';
-import type { Deployment } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { toJson } from '../../src/report/json.js';

@@ -5,7 +5,7 @@
  * installs stay as they were).
  */
 import { describe, expect, it } from 'vitest';
-import { loadAppConfig } from '../../src/config/environment.js';
+import { loadAppConfig } from '../../src/config/app-environment.js';
 import { notifyKeys, signNotify, verifyNotify } from '../../src/queue/notify-signature.js';
 import { markOf, verifyMark } from '../../src/queue/record-mark.js';
 import type { NotifyJob } from '../../src/queue/schemas.js';

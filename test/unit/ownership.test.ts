@@ -5,7 +5,8 @@
  * a fieldsV1 tree, the status entry on the status subresource.
  */
 import { describe, expect, it } from 'vitest';
-import type { Deployment, ObjectMeta } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
+import type { ObjectMeta } from '../../src/diagnosis/k8s.js';
 import type { OwnerSettingsRead } from '../../src/diagnosis/snapshot/types.js';
 import { detectOwner, desiredManifest, manifestSets } from '../../src/diagnosis/ownership.js';
 import { diagnose } from '../../src/engine/diagnose.js';

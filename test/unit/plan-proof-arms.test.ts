@@ -15,7 +15,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
-import type { PodDisruptionBudget } from '../../src/diagnosis/k8s.js';
+import type { PodDisruptionBudget } from '../../src/diagnosis/k8s-policy.js';
 import type { DeploymentSnapshot, WorkloadSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { provePlan, type ProofVerdict } from '../../src/engine/plan-proof.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';

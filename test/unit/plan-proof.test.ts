@@ -4,7 +4,7 @@
  * and to a template known to crash; the proof shown with the plan.
  */
 import { describe, expect, it } from 'vitest';
-import type { PodDisruptionBudget } from '../../src/diagnosis/k8s.js';
+import type { PodDisruptionBudget } from '../../src/diagnosis/k8s-policy.js';
 import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { proofBrief, proofSentence } from '../../src/remediation/proof-text.js';

@@ -11,7 +11,7 @@ import {
   requiredApprovals,
 } from '../../src/policy/approval-policy.js';
 import { createReadPolicy } from '../../src/policy/read-policy.js';
-import { loadAppConfig } from '../../src/config/environment.js';
+import { loadAppConfig } from '../../src/config/app-environment.js';
 import { testKeys } from '../support/plan-keys.js';
 
 const baseAppEnv = () => ({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's', ...testKeys.appEnv });

@@ -14,7 +14,7 @@ import { stringify } from 'yaml';
 import { runCli } from '../../src/cli/run-cli.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { fullCoverage } from '../../src/diagnosis/snapshot/types.js';
-import type { PersistentVolumeClaim } from '../../src/diagnosis/k8s.js';
+import type { PersistentVolumeClaim } from '../../src/diagnosis/k8s-storage.js';
 import { fakeIo } from '../support/cli-io.js';
 import {
   makeDeployment,

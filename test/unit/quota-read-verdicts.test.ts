@@ -10,7 +10,8 @@
  *   controller's desiredNumberScheduled makes the model say it cannot tell.
  */
 import { describe, expect, it } from 'vitest';
-import type { KubeObject, Node, Pod, ResourceQuota } from '../../src/diagnosis/k8s.js';
+import type { KubeObject, Node, Pod } from '../../src/diagnosis/k8s.js';
+import type { ResourceQuota } from '../../src/diagnosis/k8s-policy.js';
 import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 import { runForward } from '../../src/diagnosis/forward/run.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadWorkerConfig } from '../../src/config/environment.js';
+import { ConfigError } from '../../src/config/environment.js';
+import { loadWorkerConfig } from '../../src/config/worker-environment.js';
 import { reconnectOnReadonly } from '../../src/queue/connection.js';
 import { describeTarget, parseRedisUrl, sentinelOptions } from '../../src/queue/redis-url.js';
 import { testKeys } from '../support/plan-keys.js';

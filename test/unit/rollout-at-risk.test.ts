@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rolloutAtRisk } from '../../src/diagnosis/analyzers/rollout-at-risk.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { Deployment } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
 import {
   makeDeployment,
   makeNode,

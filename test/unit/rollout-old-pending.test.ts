@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { makeEvent } from '../support/k8s-builders.js';
 import { makeRolloutPod, trackerMidUpdate } from '../support/rollout-builders.js';
-import type { ReplicaSet } from '../../src/diagnosis/k8s.js';
+import type { ReplicaSet } from '../../src/diagnosis/k8s-workloads.js';
 import { isRolloutObjects } from '../../src/diagnosis/snapshot/types.js';
 
 const GPU_MESSAGE =

@@ -14,7 +14,8 @@ import {
   isClaimOfTemplates,
   volumesOfClaims,
 } from '../../src/diagnosis/guards/select-guards.js';
-import type { HorizontalPodAutoscaler, PersistentVolume, StorageClass } from '../../src/diagnosis/k8s.js';
+import type { HorizontalPodAutoscaler } from '../../src/diagnosis/k8s-policy.js';
+import type { PersistentVolume, StorageClass } from '../../src/diagnosis/k8s-storage.js';
 import { makePvc } from '../support/k8s-builders.js';
 
 const hpa = (

@@ -4,7 +4,9 @@
  * test/drills/sigterm-redis-gone.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadAppConfig, loadWorkerConfig } from '../../src/config/environment.js';
+import { ConfigError } from '../../src/config/environment.js';
+import { loadAppConfig } from '../../src/config/app-environment.js';
+import { loadWorkerConfig } from '../../src/config/worker-environment.js';
 import { boundedStop } from '../../src/config/process-entry.js';
 import { createLogger } from '../../src/logger.js';
 import { trackRunning } from '../../src/worker/running-jobs.js';

@@ -10,7 +10,7 @@ import { diagnose } from '../../src/engine/diagnose.js';
 import { workloadKind } from '../../src/diagnosis/workloads/index.js';
 import { isStatefulSetObjects } from '../../src/diagnosis/snapshot/types.js';
 import { makeEvent, makeNode, makePvc } from '../support/k8s-builders.js';
-import type { PersistentVolume } from '../../src/diagnosis/k8s.js';
+import type { PersistentVolume } from '../../src/diagnosis/k8s-storage.js';
 import {
   makeStatefulSet,
   makeStatefulSetSnapshot,

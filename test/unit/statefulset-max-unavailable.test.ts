@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { Pod, StatefulSet } from '../../src/diagnosis/k8s.js';
+import type { Pod } from '../../src/diagnosis/k8s.js';
+import type { StatefulSet } from '../../src/diagnosis/k8s-workloads.js';
 import { maxUnavailableGateDefault } from '../../src/diagnosis/workloads/statefulset/max-unavailable-gate.js';
 import type { ApiCall } from '../../src/kube/api-paths.js';
 import type { KubeClient } from '../../src/kube/client.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/diagnosis/finding.js';
-import type { DeploymentStrategy } from '../../src/diagnosis/k8s.js';
+import type { DeploymentStrategy } from '../../src/diagnosis/k8s-workloads.js';
 import { buildRolloutRestartPlans } from '../../src/remediation/builders/rollout-restart.js';
 import { inverseStrategyPatch, strategyPatch } from '../../src/remediation/builders/strategy-patch.js';
 import {

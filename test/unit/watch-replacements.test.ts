@@ -6,7 +6,8 @@
  * exists.
  */
 import { describe, expect, it } from 'vitest';
-import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
+import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
+import type { Pod } from '../../src/diagnosis/k8s.js';
 import type { ApiCall } from '../../src/kube/api-paths.js';
 import type { KubeClient } from '../../src/kube/client.js';
 import { watchReplacements } from '../../src/kube/watch/rollout-watcher.js';

@@ -22,7 +22,7 @@ import { redisKeys } from '../../src/queue/redis-keys.js';
 import type { JournalRecord, ReplicationGuard } from '../../src/queue/replication-guard.js';
 import type { NotifyJobInput } from '../../src/queue/schemas.js';
 import { WORKER_REPLAY, guardWorkerWrites, replayWorkerSteps } from '../../src/worker/guarded-writes.js';
-import { loadWorkerConfig } from '../../src/config/environment.js';
+import { loadWorkerConfig } from '../../src/config/worker-environment.js';
 import { signDiagnoseByApp } from '../../src/queue/diagnose-signature.js';
 import { createLogger } from '../../src/logger.js';
 import { startWorkers } from '../../src/worker/runtime.js';

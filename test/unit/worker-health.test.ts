@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadWorkerConfig } from '../../src/config/environment.js';
+import { loadWorkerConfig } from '../../src/config/worker-environment.js';
 import { createLogger } from '../../src/logger.js';
 import { startHealthServer, type HealthServer } from '../../src/worker/health.js';
 import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';

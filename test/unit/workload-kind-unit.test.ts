@@ -10,12 +10,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { workloadGrantProblems } from '../../scripts/workload-grants.js';
-import type {
-  ControllerRevision,
-  LabelSelector,
-  ObjectMeta,
-  PodTemplateSpec,
-} from '../../src/diagnosis/k8s.js';
+import type { ControllerRevision } from '../../src/diagnosis/k8s-workloads.js';
+import type { LabelSelector, ObjectMeta, PodTemplateSpec } from '../../src/diagnosis/k8s.js';
 import type { WorkloadObjects } from '../../src/diagnosis/snapshot/types.js';
 import {
   fromIdentity,

@@ -3,7 +3,8 @@
  * (argoproj/argo-rollouts pkg/apis/rollouts/v1alpha1/types.go), and the label and
  * annotation keys it uses (types.go, utils/annotations/annotations.go).
  */
-import type { LabelSelector, PodTemplateSpec, ReplicaSet } from '../../../src/diagnosis/k8s.js';
+import type { LabelSelector, PodTemplateSpec } from '../../../src/diagnosis/k8s.js';
+import type { ReplicaSet } from '../../../src/diagnosis/k8s-workloads.js';
 
 export const HASH_LABEL = 'rollouts-pod-template-hash';
 export const REVISION = 'rollout.argoproj.io/revision';

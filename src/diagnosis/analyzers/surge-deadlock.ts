@@ -22,7 +22,8 @@ import {
 import type { WorkloadSnapshot } from '../snapshot/types.js';
 import { strategyPhrase } from '../rollout/strategy-words.js';
 import { workloadKind } from '../workloads/index.js';
-import { deviceVerdict, needsOf } from '../dra/blockers.js';
+import { deviceVerdict } from '../dra/blockers.js';
+import { needsOf } from '../dra/dra-index.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 

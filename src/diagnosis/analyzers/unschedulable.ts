@@ -9,7 +9,7 @@ import { categorize } from '../scheduling/scheduling-category.js';
 import { blockerResource, capacityRows, describeBlocker, holderNames } from '../placement/capacity-rows.js';
 import type { Evidence, Finding } from '../finding.js';
 import { placementContext, type Blocker, type PlacementContext } from '../placement/placement.js';
-import type { DeviceBlocker } from '../dra/blockers.js';
+import type { DeviceBlocker } from '../dra/device-blocker.js';
 import { formatAmount } from '../base/quantity.js';
 import {
   assessRollout,

@@ -7,7 +7,8 @@
  * the resourcequota controller has not written yet makes none either (admission then
  * refuses every pod, and the refusal's event says so: create-refused.ts).
  */
-import type { Quantity, ResourceQuota } from '../k8s.js';
+import type { Quantity } from '../k8s.js';
+import type { ResourceQuota } from '../k8s-policy.js';
 import { quotaAmount, quotaMeasure } from './quota-charge.js';
 
 export interface QuotaLimit {

@@ -5,7 +5,8 @@
  * workload holds (it cannot take an old pod's place: whether it fits depends on the rest).
  */
 import type { ResolvedStrategy } from '../resolved-strategy.js';
-import type { PersistentVolumeClaim, Pod, PodSpec } from '../k8s.js';
+import type { PersistentVolumeClaim } from '../k8s-storage.js';
+import type { Pod, PodSpec } from '../k8s.js';
 import { claimNames, hostPorts, requiredAntiAffinity } from './pod-constraints.js';
 import { holdsResources, isUnscheduled } from './pods.js';
 import { nonZero, podRequests } from './resources.js';

@@ -20,7 +20,7 @@
  *   Never a match either: the caller reports the device as possibly matching and says why.
  */
 import { Environment, EvaluationError } from '@marcbachmann/cel-js';
-import type { Device, DeviceSelector } from '../k8s.js';
+import type { Device, DeviceSelector } from '../k8s-dra.js';
 import {
   CelQuantity,
   CelRuntimeError,

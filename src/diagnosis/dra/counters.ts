@@ -5,7 +5,7 @@
  * name. As in the upstream allocator (checkAvailableCounters), a device is available
  * only when its consumption fits what the allocated devices of its pool leave.
  */
-import type { Device, ResourceSlice } from '../k8s.js';
+import type { Device, ResourceSlice } from '../k8s-dra.js';
 import { quantityMilli } from '../base/quantity.js';
 import { deviceFields } from './cel.js';
 import { currentSlices, deviceKey } from './devices.js';

@@ -12,10 +12,10 @@ import type {
   DeviceTaint,
   DeviceToleration,
   ExactDeviceRequest,
-  Node,
   ResourceClaim,
   ResourceSlice,
-} from '../k8s.js';
+} from '../k8s-dra.js';
+import type { Node } from '../k8s.js';
 import { matchesTerms } from '../base/node-match.js';
 import { deviceFields, evaluateSelectors, type SelectorResult } from './cel.js';
 

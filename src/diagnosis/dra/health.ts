@@ -5,7 +5,8 @@
  * device only where that device reports Unhealthy; a device reporting Unknown on
  * every node says nothing about any of them.
  */
-import type { Pod, ResourceClaim } from '../k8s.js';
+import type { Pod } from '../k8s.js';
+import type { ResourceClaim } from '../k8s-dra.js';
 
 export type DeviceHealthState = 'Healthy' | 'Unhealthy' | 'Unknown';
 

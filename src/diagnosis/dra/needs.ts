@@ -14,11 +14,10 @@ import type {
   DeviceClass,
   DeviceRequest,
   ExactDeviceRequest,
-  NodeSelectorTerm,
-  Pod,
   ResourceClaim,
   ResourceClaimSpec,
-} from '../k8s.js';
+} from '../k8s-dra.js';
+import type { NodeSelectorTerm, Pod } from '../k8s.js';
 import { schedulerAmount } from '../base/quantity.js';
 import type { DraObjects } from '../snapshot/types.js';
 

@@ -20,7 +20,8 @@
  * A claim generated for a pod that exists and will still run is that pod's: it holds the
  * devices as a user would.
  */
-import type { Pod, ResourceClaim } from '../k8s.js';
+import type { Pod } from '../k8s.js';
+import type { ResourceClaim } from '../k8s-dra.js';
 
 export const CLAIM_FINALIZER = 'resource.kubernetes.io/delete-protection';
 

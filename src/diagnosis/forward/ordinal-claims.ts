@@ -12,7 +12,8 @@
  * the pod and pins nothing. A bound claim whose volume was not read leaves where the
  * pod may go unknown: the model makes no claim then. Pure.
  */
-import type { PersistentVolumeClaim, Pod, Volume } from '../k8s.js';
+import type { PersistentVolumeClaim } from '../k8s-storage.js';
+import type { Pod, Volume } from '../k8s.js';
 import type { WorkloadSnapshot } from '../snapshot/types.js';
 import { pvcsRead } from '../snapshot/types.js';
 import { claimNames } from '../base/pod-constraints.js';

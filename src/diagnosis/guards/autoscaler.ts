@@ -13,7 +13,8 @@
  * workload); pure.
  */
 import type { AnalysisContext } from '../analysis-context.js';
-import type { Condition, HorizontalPodAutoscaler } from '../k8s.js';
+import type { Condition } from '../k8s.js';
+import type { HorizontalPodAutoscaler } from '../k8s-policy.js';
 import { workloadKind } from '../workloads/index.js';
 
 export interface AutoscalerView {

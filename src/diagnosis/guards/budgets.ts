@@ -11,7 +11,8 @@
  * own serving pods. Budgets not read leave the floor unknown, never absent.
  */
 import type { AnalysisContext } from '../analysis-context.js';
-import type { Pod, PodDisruptionBudget } from '../k8s.js';
+import type { Pod } from '../k8s.js';
+import type { PodDisruptionBudget } from '../k8s-policy.js';
 import { matchesLabelSelector } from '../base/pod-constraints.js';
 import { isReady } from '../base/pods.js';
 import { workloadKind } from '../workloads/index.js';

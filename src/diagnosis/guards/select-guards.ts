@@ -6,15 +6,10 @@
  * pods a budget covers is the reader's question, since a budget may span workloads.
  * Pure: the collector and the dump path both choose through here.
  */
-import type {
-  AnalysisRun,
-  HorizontalPodAutoscaler,
-  ObjectMeta,
-  PersistentVolume,
-  PersistentVolumeClaim,
-  PodSpec,
-  StorageClass,
-} from '../k8s.js';
+import type { AnalysisRun } from '../k8s-argo.js';
+import type { HorizontalPodAutoscaler } from '../k8s-policy.js';
+import type { ObjectMeta, PodSpec } from '../k8s.js';
+import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../k8s-storage.js';
 import type { WorkloadObject } from '../snapshot/types.js';
 import { WORKLOAD_NAMES, type WorkloadRef } from '../workload-ref.js';
 import { claimNames } from '../base/pod-constraints.js';

@@ -9,7 +9,7 @@ import { formatHostPort } from '../base/pod-constraints.js';
 import type { Blocker, PlacementContext } from './placement.js';
 import { formatAmount } from '../base/quantity.js';
 import type { NodeAssessment } from './holder-release.js';
-import type { DeviceBlocker } from '../dra/blockers.js';
+import type { DeviceBlocker } from '../dra/device-blocker.js';
 
 /** At most this many nodes in a table: enough to see the pattern, short enough for Slack. */
 export const MAX_ROWS_NODES = 12;

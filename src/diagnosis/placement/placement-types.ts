@@ -8,7 +8,7 @@ import type { HostPort } from '../base/pod-constraints.js';
 import type { ResourceAmounts } from '../base/resources.js';
 import type { Node, Pod } from '../k8s.js';
 import type { WorkloadSnapshot } from '../snapshot/types.js';
-import type { DeviceBlocker } from '../dra/blockers.js';
+import type { DeviceBlocker } from '../dra/device-blocker.js';
 
 export interface HolderRef {
   pod: Pod;

@@ -22,7 +22,7 @@ import { claimNames } from '../base/pod-constraints.js';
 import { fitsOn, placementContext, usesClaim } from '../placement/placement.js';
 import { assessNode, type NodeAssessment } from '../placement/holder-release.js';
 import { heldBeforeScheduling } from '../scheduling/held-back.js';
-import { needsOf } from '../dra/blockers.js';
+import { needsOf } from '../dra/dra-index.js';
 import { safeParse } from '../scheduling/scheduling-message.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import { occupancyKnown, type WorkloadSnapshot } from '../snapshot/types.js';

@@ -1,20 +1,13 @@
+import type { AnalysisRun } from '../k8s-argo.js';
+import type { DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice } from '../k8s-dra.js';
 import type {
-  AnalysisRun,
-  DeviceClass,
   HorizontalPodAutoscaler,
-  KubeEvent,
-  Node,
-  PersistentVolume,
-  PersistentVolumeClaim,
-  Pod,
   PodDisruptionBudget,
-  ResourceClaim,
   LimitRange,
   ResourceQuota,
-  ResourceClaimTemplate,
-  ResourceSlice,
-  StorageClass,
-} from '../k8s.js';
+} from '../k8s-policy.js';
+import type { KubeEvent, Node, Pod } from '../k8s.js';
+import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../k8s-storage.js';
 import type { WorkloadRef } from '../workload-ref.js';
 import {
   hasObjectsOf,

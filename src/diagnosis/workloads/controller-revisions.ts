@@ -6,7 +6,8 @@
  * hash, a StatefulSet's its name (`podKey`).
  */
 import { controlledBy } from '../base/owners.js';
-import type { ControllerRevision, ObjectMeta, Pod } from '../k8s.js';
+import type { ControllerRevision } from '../k8s-workloads.js';
+import type { ObjectMeta, Pod } from '../k8s.js';
 import type { CoverageGap } from '../snapshot/types.js';
 import type { Revision, Revisions } from '../workload-kind.js';
 

@@ -6,7 +6,8 @@
  */
 import { admittedSpec } from './admitted-spec.js';
 import { asCoreEvent } from '../base/event-shape.js';
-import type { KubeEvent, Node, ObjectMeta, PersistentVolumeClaim, Pod } from '../k8s.js';
+import type { KubeEvent, Node, ObjectMeta, Pod } from '../k8s.js';
+import type { PersistentVolumeClaim } from '../k8s-storage.js';
 import { selectsNode } from '../base/node-match.js';
 import { claimNames } from '../base/pod-constraints.js';
 import type {

@@ -7,7 +7,8 @@
  * access problem (pvcsRead then says the claims are not known whole) and leaves those
  * claims' volumes unknown; a capped list is a 'pvcs' gap.
  */
-import type { PersistentVolumeClaim, PodSpec } from '../../diagnosis/k8s.js';
+import type { PersistentVolumeClaim } from '../../diagnosis/k8s-storage.js';
+import type { PodSpec } from '../../diagnosis/k8s.js';
 import type { AccessProblem, CoverageGap, WorkloadObject } from '../../diagnosis/snapshot/types.js';
 import { claimNames } from '../../diagnosis/base/pod-constraints.js';
 import { claimTemplatesOf, isClaimOfTemplates } from '../../diagnosis/guards/select-guards.js';

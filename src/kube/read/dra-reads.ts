@@ -21,11 +21,11 @@
  */
 import type {
   DeviceClass,
-  PodSpec,
   ResourceClaim,
   ResourceClaimTemplate,
   ResourceSlice,
-} from '../../diagnosis/k8s.js';
+} from '../../diagnosis/k8s-dra.js';
+import type { PodSpec } from '../../diagnosis/k8s.js';
 import { extendedResources } from '../../diagnosis/base/scarce.js';
 import { classForExtendedResource } from '../../diagnosis/dra/needs.js';
 import type {

@@ -12,13 +12,9 @@
  * Each read is optional: refused, failed or capped, its member stays absent and a
  * coverage gap says which read or grant settles it (guard-gaps.ts). Never "none".
  */
-import type {
-  AnalysisRun,
-  HorizontalPodAutoscaler,
-  PersistentVolume,
-  PodDisruptionBudget,
-  StorageClass,
-} from '../../diagnosis/k8s.js';
+import type { AnalysisRun } from '../../diagnosis/k8s-argo.js';
+import type { HorizontalPodAutoscaler, PodDisruptionBudget } from '../../diagnosis/k8s-policy.js';
+import type { PersistentVolume, StorageClass } from '../../diagnosis/k8s-storage.js';
 import type { CoverageGap, GuardKind, Guards, WorkloadObject } from '../../diagnosis/snapshot/types.js';
 import type { WorkloadRef } from '../../diagnosis/workload-ref.js';
 import { guardGap } from '../../diagnosis/guards/guard-gaps.js';

@@ -4,7 +4,8 @@
  * controls its pods directly (a DaemonSet), or Pod → ReplicaSet → a workload kind the
  * registry knows (a Deployment).
  */
-import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
+import type { Pod } from '../../diagnosis/k8s.js';
+import type { ReplicaSet } from '../../diagnosis/k8s-workloads.js';
 import {
   isWorkloadKind,
   kindsPhrase,

@@ -5,7 +5,7 @@
  * quota only from its refusal of a pod, as they did before this read existed. No
  * AccessDenied finding: a missing grant here hides nothing the diagnosis claims.
  */
-import type { LimitRange, ResourceQuota } from '../../diagnosis/k8s.js';
+import type { LimitRange, ResourceQuota } from '../../diagnosis/k8s-policy.js';
 import type { CoverageGap } from '../../diagnosis/snapshot/types.js';
 import type { KubeClient } from '../client.js';
 import { KubeApiError } from '../errors.js';

@@ -4,7 +4,7 @@
  * takes the referenced Deployment's template and selector (argoproj/argo-rollouts
  * rollout/templateref.go Resolve), and so does the diagnosis, with one read.
  */
-import type { Deployment } from '../../diagnosis/k8s.js';
+import type { Deployment } from '../../diagnosis/k8s-workloads.js';
 import type { WorkloadObject } from '../../diagnosis/snapshot/types.js';
 import type { WorkloadKindModule } from '../../diagnosis/workload-kind.js';
 import type { KubeClient } from '../client.js';

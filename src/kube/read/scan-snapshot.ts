@@ -3,7 +3,8 @@
  * the collector's targeted reads. The objects are chosen by selectWorkload, as for
  * the collector and dumps. Pure.
  */
-import type { KubeEvent, Node, PersistentVolumeClaim, Pod } from '../../diagnosis/k8s.js';
+import type { KubeEvent, Node, Pod } from '../../diagnosis/k8s.js';
+import type { PersistentVolumeClaim } from '../../diagnosis/k8s-storage.js';
 import { selectWorkload } from '../../diagnosis/workloads/select-workload.js';
 import type {
   AccessProblem,

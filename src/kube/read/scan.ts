@@ -6,7 +6,8 @@
  * per-namespace lists, so the request count grows with pages and namespaces, not
  * workloads.
  */
-import type { KubeEvent, Node, PersistentVolumeClaim, Pod } from '../../diagnosis/k8s.js';
+import type { KubeEvent, Node, Pod } from '../../diagnosis/k8s.js';
+import type { PersistentVolumeClaim } from '../../diagnosis/k8s-storage.js';
 import { analyze } from '../../diagnosis/analyzers/analyze.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import { AnalysisContext } from '../../diagnosis/analysis-context.js';

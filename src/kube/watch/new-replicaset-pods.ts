@@ -3,7 +3,8 @@
  * (the Deployment kind's own answer, src/diagnosis/workloads/deployment/), plus a
  * crash-loop check on the new ReplicaSet's pods. Pure.
  */
-import type { Deployment, Pod, ReplicaSet } from '../../diagnosis/k8s.js';
+import type { Deployment, ReplicaSet } from '../../diagnosis/k8s-workloads.js';
+import type { Pod } from '../../diagnosis/k8s.js';
 import { revisionOf } from '../owner-references.js';
 
 export { rolloutProgress } from '../../diagnosis/workloads/deployment/deployment-status.js';

@@ -8,7 +8,8 @@
  * `kubectl rollout resume` (the controller makes no ReplicaSet for it while paused):
  * that ends the watch at once, as 'paused', instead of at the time limit.
  */
-import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
+import type { Pod } from '../../diagnosis/k8s.js';
+import type { ReplicaSet } from '../../diagnosis/k8s-workloads.js';
 import type { RevisionObject, WorkloadObject, WorkloadRef } from '../../diagnosis/snapshot/types.js';
 import { WORKLOAD_NAMES, typeOfKind } from '../../diagnosis/workload-ref.js';
 import { workloadKind, type WorkloadKindModule } from '../../diagnosis/workloads/index.js';

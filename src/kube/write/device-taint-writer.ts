@@ -15,7 +15,8 @@
  * untaint-device: deletes the rule only if it is still the one the plan wrote (our
  * label, same selector and taint), with uid and resourceVersion preconditions.
  */
-import type { Pod, ResourceClaim } from '../../diagnosis/k8s.js';
+import type { Pod } from '../../diagnosis/k8s.js';
+import type { ResourceClaim } from '../../diagnosis/k8s-dra.js';
 import type { WorkloadObject as Deployment } from '../../diagnosis/snapshot/types.js';
 import { podDevices } from '../../diagnosis/dra/health.js';
 import { claimsNamedBy } from '../../diagnosis/dra/pod-claims.js';

@@ -8,7 +8,7 @@
  * writer produces a 409 that sends the executor back to re-read and re-check instead
  * of overwriting.
  */
-import type { Deployment as K8sDeployment } from '../../diagnosis/k8s.js';
+import type { Deployment as K8sDeployment } from '../../diagnosis/k8s-workloads.js';
 import type { WorkloadObject as Deployment } from '../../diagnosis/snapshot/types.js';
 import { WORKLOAD_NAMES } from '../../diagnosis/workload-ref.js';
 import { kindOf } from '../../remediation/kinds/index.js';

@@ -12,7 +12,7 @@
  */
 import { workloadKind } from '../../diagnosis/workloads/index.js';
 import type { WorkloadKind, WorkloadRef } from '../../diagnosis/workload-ref.js';
-import type { Deployment, ReplicaSet } from '../../diagnosis/k8s.js';
+import type { Deployment, ReplicaSet } from '../../diagnosis/k8s-workloads.js';
 import { OUR_FIELD_MANAGER } from '../../diagnosis/ownership.js';
 import { templatesEqual } from '../../diagnosis/workloads/deployment/replica-sets.js';
 import {

@@ -3,7 +3,7 @@
  * its steps and its waits (stepped-waits.ts); and the walk's events, as data for the
  * Slack thread.
  */
-import type { Deployment } from '../../diagnosis/k8s.js';
+import type { Deployment } from '../../diagnosis/k8s-workloads.js';
 import type { OldReplicaSetTarget, ReplicaSetScalePlan } from '../../remediation/plan.js';
 import type { ReproveStep } from '../../remediation/step-release.js';
 import type { KubeClient } from '../client.js';

@@ -36,7 +36,8 @@
  * Every mark still on a pod that stays is taken off when the walk ends, however it
  * ends; one that cannot be is reported. Writes use the field manager rollout-doctor.
  */
-import type { Deployment, Pod } from '../../diagnosis/k8s.js';
+import type { Deployment } from '../../diagnosis/k8s-workloads.js';
+import type { Pod } from '../../diagnosis/k8s.js';
 import { DELETION_COST, deletionCost, FIRST_TO_GO } from '../../diagnosis/rollout/deletion-order.js';
 import { isTerminating } from '../../diagnosis/base/pods.js';
 import type { ReplicaSetScalePlan } from '../../remediation/plan.js';

@@ -10,7 +10,8 @@
  * makes it an old ReplicaSet the controller only scales down, so no Undo either;
  * any other spec change leaves both ReplicaSets in their roles, and the Undo stays.
  */
-import type { Deployment, Pod, ReplicaSet } from '../../diagnosis/k8s.js';
+import type { Deployment, ReplicaSet } from '../../diagnosis/k8s-workloads.js';
+import type { Pod } from '../../diagnosis/k8s.js';
 import { templatesEqual } from '../../diagnosis/workloads/deployment/replica-sets.js';
 import type { OldReplicaSetTarget } from '../../remediation/plan.js';
 import type { DeploymentChange } from './stepped-state.js';

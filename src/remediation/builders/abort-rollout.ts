@@ -12,7 +12,8 @@
 import { isRolloutObjects } from '../../diagnosis/snapshot/types.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import type { Finding } from '../../diagnosis/finding.js';
-import type { ArgoRollout, Pod } from '../../diagnosis/k8s.js';
+import type { ArgoRollout } from '../../diagnosis/k8s-argo.js';
+import type { Pod } from '../../diagnosis/k8s.js';
 import { isReady, isTerminating, isUnscheduled } from '../../diagnosis/base/pods.js';
 import { latestSchedulingFailure } from '../../diagnosis/base/pod-events.js';
 import { refusedRevisions } from '../../diagnosis/rollout/create-refusals.js';

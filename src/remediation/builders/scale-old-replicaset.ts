@@ -27,7 +27,8 @@ import {
 } from '../../diagnosis/snapshot/types.js';
 import { desiredReplicas } from '../../diagnosis/workloads/deployment/deployment-strategy.js';
 import type { Finding } from '../../diagnosis/finding.js';
-import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
+import type { Pod } from '../../diagnosis/k8s.js';
+import type { ReplicaSet } from '../../diagnosis/k8s-workloads.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { chooseRelease } from '../../diagnosis/rollout/deletion-order.js';
 import { currentDeadlockProof, type ReleaseProof } from '../../diagnosis/rollout/surge-proof.js';

@@ -3,7 +3,7 @@
  * preconditions they assume. Strategic-merge patches merge maps, so any key of
  * spec.strategy.rollingUpdate we do not name stays as the user set it.
  */
-import type { DeploymentStrategy } from '../../diagnosis/k8s.js';
+import type { DeploymentStrategy } from '../../diagnosis/k8s-workloads.js';
 import type { WorkloadObject } from '../../diagnosis/snapshot/types.js';
 import type { Patch, Preconditions } from '../plan.js';
 import { APPLY_TIME, RESTARTED_AT, RESTARTED_AT_POINTER } from '../restart-time.js';

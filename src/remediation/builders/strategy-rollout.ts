@@ -12,7 +12,7 @@
  */
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import type { Finding } from '../../diagnosis/finding.js';
-import type { ArgoRollout } from '../../diagnosis/k8s.js';
+import type { ArgoRollout } from '../../diagnosis/k8s-argo.js';
 import { isRolloutObjects } from '../../diagnosis/snapshot/types.js';
 import { workloadKind } from '../../diagnosis/workloads/index.js';
 import type { NotOffered, Patch, RemediationPlan } from '../plan.js';

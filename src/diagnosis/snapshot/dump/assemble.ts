@@ -4,20 +4,11 @@
  * read, never as empty: a dump of one namespace says nothing about other namespaces'
  * pods on the nodes.
  */
-import type {
-  Deployment,
-  DeviceClass,
-  ResourceClaim,
-  ResourceClaimTemplate,
-  ResourceSlice,
-  KubeObject,
-  Node,
-  PersistentVolumeClaim,
-  Pod,
-  PodSpec,
-  KubeEvent,
-  ResourceQuota,
-} from '../../k8s.js';
+import type { Deployment } from '../../k8s-workloads.js';
+import type { DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice } from '../../k8s-dra.js';
+import type { KubeObject, Node, Pod, PodSpec, KubeEvent } from '../../k8s.js';
+import type { PersistentVolumeClaim } from '../../k8s-storage.js';
+import type { ResourceQuota } from '../../k8s-policy.js';
 import { claimNames } from '../../base/pod-constraints.js';
 import { claimsNamedBy } from '../../dra/pod-claims.js';
 import { isTerminal } from '../../base/pods.js';

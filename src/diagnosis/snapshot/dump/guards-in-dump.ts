@@ -6,15 +6,10 @@
  * member stays absent with a 'not-in-dump' gap: unknown, never "no budget". Volumes and
  * classes only matter when the pods mount claims; AnalysisRuns only for a Rollout.
  */
-import type {
-  AnalysisRun,
-  HorizontalPodAutoscaler,
-  PersistentVolume,
-  PersistentVolumeClaim,
-  PodDisruptionBudget,
-  PodSpec,
-  StorageClass,
-} from '../../k8s.js';
+import type { AnalysisRun } from '../../k8s-argo.js';
+import type { HorizontalPodAutoscaler, PodDisruptionBudget } from '../../k8s-policy.js';
+import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../k8s-storage.js';
+import type { PodSpec } from '../../k8s.js';
 import type { CoverageGap, Guards, WorkloadObject, WorkloadRef } from '../types.js';
 import { guardGap } from '../../guards/guard-gaps.js';
 import { workloadKind } from '../../workloads/index.js';

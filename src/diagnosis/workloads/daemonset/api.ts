@@ -1,5 +1,5 @@
 /** The DaemonSet kind's identity (apps/v1): names, RBAC, snapshot fields (workload-api.ts). */
-import type { ControllerRevision, DaemonSet } from '../../k8s.js';
+import type { ControllerRevision, DaemonSet } from '../../k8s-workloads.js';
 import { workloadApi } from '../../workload-api.js';
 
 export const daemonSetApi = workloadApi<DaemonSet, ControllerRevision>()({

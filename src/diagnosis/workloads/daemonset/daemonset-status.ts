@@ -11,7 +11,8 @@ import { isReady, isTerminal, isTerminating } from '../../base/pods.js';
 
 /** How long a new pod may take to become Ready before its absence needs explaining. */
 const COMING_UP_MS = 10 * 60 * 1000;
-import type { DaemonSet, Pod } from '../../k8s.js';
+import type { DaemonSet } from '../../k8s-workloads.js';
+import type { Pod } from '../../k8s.js';
 import type { ResolvedStrategy } from '../../resolved-strategy.js';
 import type { RolloutVerdict } from '../../workload-kind.js';
 import { desiredPods } from './daemonset-strategy.js';

@@ -6,7 +6,7 @@
  * when both resolve to 0, maxUnavailable counts as 1. OnDelete replaces a pod only
  * when someone deletes it. Validation allows maxSurge > 0 only with maxUnavailable 0.
  */
-import type { DaemonSet } from '../../k8s.js';
+import type { DaemonSet } from '../../k8s-workloads.js';
 import type { ResolvedStrategy, ResolvedValue, ValueSource } from '../../resolved-strategy.js';
 import { scaleIntOrPercent } from '../../base/fenceposts.js';
 

@@ -8,7 +8,8 @@
  * waits forever: the per-node surge deadlock.
  */
 import { fromIdentity } from '../../workload-api.js';
-import type { ControllerRevision, DaemonSet, Pod } from '../../k8s.js';
+import type { ControllerRevision, DaemonSet } from '../../k8s-workloads.js';
+import type { Pod } from '../../k8s.js';
 import { isDaemonSetObjects, type DaemonSetObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import type { ResolvedStrategy } from '../../resolved-strategy.js';
 import { daemonSetApi } from './api.js';

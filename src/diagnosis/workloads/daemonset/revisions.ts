@@ -8,7 +8,7 @@
  * template change. Pods are controlled by the DaemonSet itself, not by the revision.
  */
 import { semanticEqual } from '../../base/semantic-equal.js';
-import type { ControllerRevision, DaemonSet } from '../../k8s.js';
+import type { ControllerRevision, DaemonSet } from '../../k8s-workloads.js';
 import { byRevisionDesc, REVISION_LABEL, type RevisionNaming } from '../controller-revisions.js';
 
 /** apps.DefaultDaemonSetUniqueLabelKey: on the ControllerRevision and on each pod made from it. */

@@ -1,5 +1,5 @@
 /** The Deployment kind's identity (apps/v1): names, RBAC, snapshot fields (workload-api.ts). */
-import type { Deployment, ReplicaSet } from '../../k8s.js';
+import type { Deployment, ReplicaSet } from '../../k8s-workloads.js';
 import { workloadApi } from '../../workload-api.js';
 
 export const deploymentApi = workloadApi<Deployment, ReplicaSet>()({

@@ -11,7 +11,8 @@
  * after it (a later `SuccessfulCreate` means the refusal passed).
  */
 import { eventTime } from '../../base/pod-events.js';
-import type { Deployment, KubeEvent, ReplicaSet } from '../../k8s.js';
+import type { Deployment, ReplicaSet } from '../../k8s-workloads.js';
+import type { KubeEvent } from '../../k8s.js';
 import type { DeploymentObjects, WorkloadSnapshot } from '../../snapshot/types.js';
 import type { CreateFailure } from '../../workload-kind.js';
 import { classifyReplicaSets, podsOfReplicaSet, REVISION } from './replica-sets.js';

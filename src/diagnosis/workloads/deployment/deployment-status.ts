@@ -4,7 +4,8 @@
  * DeploymentStatusViewer), the status counts in a line, and the controller's
  * ProgressDeadlineExceeded. Pure.
  */
-import type { Condition, Deployment, ReplicaSet } from '../../k8s.js';
+import type { Condition } from '../../k8s.js';
+import type { Deployment, ReplicaSet } from '../../k8s-workloads.js';
 import type { DeploymentObjects } from '../../snapshot/types.js';
 import type { RolloutVerdict, StalledRollout } from '../../workload-kind.js';
 import { classifyReplicaSets } from './replica-sets.js';

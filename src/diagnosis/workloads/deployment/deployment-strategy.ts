@@ -17,7 +17,7 @@
  *    it or the API server filled it in is not recorded.
  */
 import { z } from 'zod';
-import type { Deployment } from '../../k8s.js';
+import type { Deployment } from '../../k8s-workloads.js';
 import type { ResolvedStrategy, ValueSource } from '../../resolved-strategy.js';
 import { DEFAULT_MAX_SURGE, DEFAULT_MAX_UNAVAILABLE, resolveFenceposts } from '../../base/fenceposts.js';
 

@@ -4,7 +4,7 @@
  * of an old revision go as the Deployment controller scales its ReplicaSet down.
  */
 import { fromIdentity } from '../../workload-api.js';
-import type { Deployment, ReplicaSet } from '../../k8s.js';
+import type { Deployment, ReplicaSet } from '../../k8s-workloads.js';
 import { isDeploymentObjects, type DeploymentObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import { surgesWithoutUnavailability } from '../../base/fenceposts.js';
 import { deploymentApi } from './api.js';

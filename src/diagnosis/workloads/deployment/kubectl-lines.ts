@@ -4,7 +4,7 @@
  * quote the misleading line the on-call engineer is staring at and explain it.
  */
 import { codeSpan } from '../../../text/code-span.js';
-import type { Deployment } from '../../k8s.js';
+import type { Deployment } from '../../k8s-workloads.js';
 import type { ResolvedStrategy } from '../../resolved-strategy.js';
 
 /**

@@ -4,7 +4,8 @@
  */
 import { controlledBy } from '../../base/owners.js';
 import { semanticEqual } from '../../base/semantic-equal.js';
-import type { Deployment, ObjectMeta, Pod, PodTemplateSpec, ReplicaSet } from '../../k8s.js';
+import type { Deployment, ReplicaSet } from '../../k8s-workloads.js';
+import type { ObjectMeta, Pod, PodTemplateSpec } from '../../k8s.js';
 import type { CoverageGap, DeploymentObjects, WorkloadSnapshot } from '../../snapshot/types.js';
 
 /** The annotation carrying a Deployment's (and its ReplicaSets') revision number. */

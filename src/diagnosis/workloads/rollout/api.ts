@@ -3,7 +3,8 @@
  * manifests/crds/rollout-crd.yaml: shortName ro), served only where it is installed.
  * Its abort is a patch of the status subresource, as `kubectl argo rollouts abort` sends it.
  */
-import type { ArgoRollout, ReplicaSet } from '../../k8s.js';
+import type { ArgoRollout } from '../../k8s-argo.js';
+import type { ReplicaSet } from '../../k8s-workloads.js';
 import { workloadApi } from '../../workload-api.js';
 
 export const rolloutApi = workloadApi<ArgoRollout, ReplicaSet>()({

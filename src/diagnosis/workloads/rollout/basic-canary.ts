@@ -12,7 +12,8 @@
  * waits for what the stable pods hold waits forever, whatever maxUnavailable says.
  * Pure.
  */
-import type { ArgoRollout, ReplicaSet } from '../../k8s.js';
+import type { ArgoRollout } from '../../k8s-argo.js';
+import type { ReplicaSet } from '../../k8s-workloads.js';
 import { desiredReplicas, resolveStrategy } from './rollout-strategy.js';
 
 /** weightutil.MaxTrafficWeight without traffic routing. */

@@ -7,7 +7,8 @@
  * deadlock of DESIGN.md §1 A.
  */
 import { fromIdentity } from '../../workload-api.js';
-import type { ArgoRollout, ReplicaSet } from '../../k8s.js';
+import type { ArgoRollout } from '../../k8s-argo.js';
+import type { ReplicaSet } from '../../k8s-workloads.js';
 import { isRolloutObjects, type RolloutObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import { rolloutApi } from './api.js';
 import { referencedDeployment, withReferencedTemplate } from './workload-ref.js';

@@ -8,7 +8,8 @@
  * equals it once pod defaults are applied, ignoring the hash label (utils/replicaset
  * FindNewReplicaSet; template-match.ts).
  */
-import type { ArgoRollout, ReplicaSet } from '../../k8s.js';
+import type { ArgoRollout } from '../../k8s-argo.js';
+import type { ReplicaSet } from '../../k8s-workloads.js';
 import type { RolloutObjects, WorkloadSnapshot } from '../../snapshot/types.js';
 import type { Revision, Revisions } from '../../workload-kind.js';
 import { podsOfReplicaSet } from '../deployment/replica-sets.js';

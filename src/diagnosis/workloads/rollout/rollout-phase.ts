@@ -10,7 +10,7 @@
  * (a canary pause step: CanaryPauseStep; blue-green before promotion: BlueGreenPause;
  * an inconclusive analysis), else Progressing or Healthy. Pure.
  */
-import type { ArgoRollout } from '../../k8s.js';
+import type { ArgoRollout } from '../../k8s-argo.js';
 import type { RolloutObjects, WorkloadSnapshot } from '../../snapshot/types.js';
 import type { RolloutHalt, RolloutVerdict, StalledRollout } from '../../workload-kind.js';
 import { isTerminal, isTerminating } from '../../base/pods.js';

@@ -15,7 +15,7 @@
  * pods (canary.go CalculateReplicaCountsForTrafficRoutedCanary), whatever maxSurge
  * says. Pure.
  */
-import type { ArgoRollout } from '../../k8s.js';
+import type { ArgoRollout } from '../../k8s-argo.js';
 import type { ResolvedStrategy, ResolvedValue } from '../../resolved-strategy.js';
 
 export function desiredReplicas(rollout: ArgoRollout): number {

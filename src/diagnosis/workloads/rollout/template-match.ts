@@ -12,7 +12,9 @@
  * field set explicitly to its default compares equal to one left out, as after
  * upstream's defaulting. Pure.
  */
-import type { PodTemplateSpec, ReplicaSet, RolloutAntiAffinity } from '../../k8s.js';
+import type { PodTemplateSpec } from '../../k8s.js';
+import type { ReplicaSet } from '../../k8s-workloads.js';
+import type { RolloutAntiAffinity } from '../../k8s-argo.js';
 import { semanticEqual } from '../../base/semantic-equal.js';
 
 /** utils/replicaset/canary.go EphemeralMetadataAnnotation: what the controller injected. */

@@ -4,7 +4,8 @@
  * (argoproj/argo-rollouts rollout/templateref.go Resolve, SetResolvedSelector). The
  * live path (kube/read/rollout-crd.ts) and a dump both resolve it here. Pure.
  */
-import type { ArgoRollout, Deployment } from '../../k8s.js';
+import type { ArgoRollout } from '../../k8s-argo.js';
+import type { Deployment } from '../../k8s-workloads.js';
 
 /** The Deployment a Rollout takes its template from, or undefined when it keeps its own. */
 export function referencedDeployment(

@@ -1,5 +1,5 @@
 /** The StatefulSet kind's identity (apps/v1): names, RBAC, snapshot fields (workload-api.ts). */
-import type { ControllerRevision, StatefulSet } from '../../k8s.js';
+import type { ControllerRevision, StatefulSet } from '../../k8s-workloads.js';
 import { workloadApi } from '../../workload-api.js';
 
 export const statefulSetApi = workloadApi<StatefulSet, ControllerRevision>()({

@@ -3,7 +3,8 @@
  * controller words the event "create Pod <pod> in StatefulSet <set> failed error:
  * <error>": the error itself is kept.
  */
-import type { KubeEvent, StatefulSet } from '../../k8s.js';
+import type { KubeEvent } from '../../k8s.js';
+import type { StatefulSet } from '../../k8s-workloads.js';
 import type { CreateFailure, Revisions } from '../../workload-kind.js';
 import { ownerCreateFailures } from '../owner-create-failures.js';
 import { desiredReplicas } from './statefulset-strategy.js';

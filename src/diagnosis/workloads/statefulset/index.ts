@@ -9,7 +9,8 @@
 import { codeSpan } from '../../../text/code-span.js';
 import { isTerminal } from '../../base/pods.js';
 import { fromIdentity } from '../../workload-api.js';
-import type { ControllerRevision, Pod, StatefulSet } from '../../k8s.js';
+import type { ControllerRevision, StatefulSet } from '../../k8s-workloads.js';
+import type { Pod } from '../../k8s.js';
 import { isStatefulSetObjects, type StatefulSetObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import { statefulSetApi } from './api.js';
 import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';

@@ -9,7 +9,7 @@
  * - 1.37 and later: on by default (kubernetes#139466).
  * Only the default can be told from the version: a cluster may set the gate either way.
  */
-import type { StatefulSet } from '../../k8s.js';
+import type { StatefulSet } from '../../k8s-workloads.js';
 import { resolveStrategy } from './statefulset-strategy.js';
 
 export type GateDefault = 'on' | 'off' | 'absent' | 'unknown';

@@ -12,7 +12,8 @@
  */
 import { z } from 'zod';
 import { isTerminal, isTerminating, isReady } from '../../base/pods.js';
-import type { Container, Pod, StatefulSet } from '../../k8s.js';
+import type { Container, Pod } from '../../k8s.js';
+import type { StatefulSet } from '../../k8s-workloads.js';
 import type { StatefulSetObjects, WorkloadSnapshot } from '../../snapshot/types.js';
 import type { ImageChange, OrderedBlock } from '../../workload-kind.js';
 import { maxUnavailableNote } from './max-unavailable-gate.js';

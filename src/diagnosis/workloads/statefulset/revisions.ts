@@ -6,7 +6,8 @@
  * name>` (the full name, where a DaemonSet's pods carry the bare hash). Pods are
  * `<set>-<ordinal>`, controlled by the StatefulSet itself.
  */
-import type { ControllerRevision, Pod, StatefulSet } from '../../k8s.js';
+import type { ControllerRevision, StatefulSet } from '../../k8s-workloads.js';
+import type { Pod } from '../../k8s.js';
 import { byRevisionDesc, type RevisionNaming } from '../controller-revisions.js';
 
 export { REVISION_LABEL } from '../controller-revisions.js';

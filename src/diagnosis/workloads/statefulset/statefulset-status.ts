@@ -5,7 +5,7 @@
  * checked against the real kubectl in test/integration/kubectl.test.ts), the status in
  * a line, and whether an update is under way. No progress deadline: never "stalled".
  */
-import type { StatefulSet } from '../../k8s.js';
+import type { StatefulSet } from '../../k8s-workloads.js';
 import type { RolloutVerdict } from '../../workload-kind.js';
 import { desiredReplicas, partitionOf } from './statefulset-strategy.js';
 

@@ -6,7 +6,7 @@
  * on (else one); OnDelete replaces a pod only when someone deletes it. There is no
  * surge: the new pod takes the old one's name, identity and claims.
  */
-import type { StatefulSet } from '../../k8s.js';
+import type { StatefulSet } from '../../k8s-workloads.js';
 import type { ResolvedStrategy } from '../../resolved-strategy.js';
 import { scaleIntOrPercent } from '../../base/fenceposts.js';
 
