@@ -90,9 +90,7 @@ export const ADMISSION_REQUESTER = 'ADMISSION';
 /** The deterministic id of an alert's diagnose job (what enqueueDiagnose returns). */
 export function alertJobId(cluster: string, request: Pick<AlertDiagnosisRequest, 'workload'>): string {
   const job = alertDiagnoseJob(cluster, request);
-  return job.mode === 'workload'
-    ? diagnoseJobId(job.target.namespace, job.target.name, job.target.kind)
-    : '';
+  return job.mode === 'workload' ? diagnoseJobId(job.target.namespace, job.target.name, job.target.kind) : '';
 }
 
 /**
