@@ -213,14 +213,14 @@ export interface PressReply {
 
 /**
  * A post-mortem draft a press asks the adapter to post in the pressed message's thread:
- * as `file` where the platform posts files (ChatAdapter.postFile), else as `snippet`, a
- * message; `undelivered` is told the presser when neither could be posted, after
+ * as `file` where the platform posts files (ChatAdapter.postFile), else as `snippets`,
+ * messages in order that quote it whole, as far as they go; `undelivered` is told the presser when neither could be posted, after
  * `release` (so that a press again posts it).
  */
 export interface DraftToPost {
   readonly file: ChatFile;
   readonly comment: ChatMessage;
-  readonly snippet: ChatMessage;
+  readonly snippets: readonly ChatMessage[];
   readonly undelivered: ChatMessage;
   release(): Promise<void>;
 }

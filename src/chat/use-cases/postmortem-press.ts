@@ -24,7 +24,7 @@ import { renderPostmortem } from '../../postmortem/render.js';
 import { deadlineIn } from '../../queue/deadline.js';
 import { messageTime } from '../../text/time.js';
 import type { ChatAdapter, DraftToPost, PressReply, PressRequest } from '../adapter.js';
-import type { ConversationRef, PersonRef } from '../model.js';
+import type { ChatMessage, ConversationRef, Part, PersonRef, Rich } from '../model.js';
 import type { PostmortemButtons } from '../notify/postmortem-buttons.js';
 import { code, icon, say } from '../rich.js';
 import { textMessage } from './command.js';
@@ -122,20 +122,61 @@ export async function draftPostmortem(
   const draft: DraftToPost = {
     file: { name, title: `Post-mortem draft: ${incident}`, text: markdown },
     comment: textMessage(headline),
-    snippet: {
-      summary: headline,
-      parts: [
-        { kind: 'paragraph', text: headline },
-        { kind: 'code', title: say`${name}`, body: markdown },
-        { kind: 'note', text: whole },
-      ],
-    },
+    snippets: draftSnippets(headline, name, markdown, whole),
     undelivered: textMessage(
       say`${icon('failed')} The post-mortem draft of ${code(incident)} could not be posted in this thread; press again to retry.`,
     ),
     release: () => drafts.releaseDraft(message, entries),
   };
   return { draft };
+}
+
+/** Characters of the draft one snippet message quotes: within a Teams card's 28 KB, Korean and escapes included. */
+export const SNIPPET_CHARS = 8_000;
+/** Snippet messages one draft posts at most; the rest is the command's. */
+export const SNIPPET_MESSAGES = 5;
+
+/** `text` in pieces of at most `max` characters, cut after a line where one ends within the piece. */
+function pieces(text: string, max: number): string[] {
+  const out: string[] = [];
+  let rest = text;
+  while (rest.length > max) {
+    const newline = rest.lastIndexOf('\n', max - 1);
+    const cut = newline > 0 ? newline + 1 : max;
+    out.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  if (rest.length > 0) out.push(rest);
+  return out;
+}
+
+/**
+ * The draft as messages for a platform that posts no file: each quotes a piece of it as
+ * code, whole (the adapter escapes it as any code body), at most SNIPPET_MESSAGES of
+ * SNIPPET_CHARS; past that, the last one says how much more there is and the command
+ * that drafts it whole.
+ */
+export function draftSnippets(headline: Rich, name: string, markdown: string, whole: Rich): ChatMessage[] {
+  const all = pieces(markdown, SNIPPET_CHARS);
+  const shown = all.slice(0, SNIPPET_MESSAGES);
+  const left = all.slice(SNIPPET_MESSAGES).reduce((n, piece) => n + piece.length, 0);
+  return shown.map((body, i) => {
+    const title = shown.length > 1 ? say`${name} (${i + 1}/${shown.length})` : say`${name}`;
+    const last = i === shown.length - 1;
+    const parts: Part[] = [
+      ...(i === 0 ? [{ kind: 'paragraph' as const, text: headline }] : []),
+      { kind: 'code', title, body, whole: true },
+      ...(last
+        ? [
+            {
+              kind: 'note' as const,
+              text: left > 0 ? say`${left} more characters not posted here. ${whole}` : whole,
+            },
+          ]
+        : []),
+    ];
+    return { summary: i === 0 ? headline : title, parts };
+  });
 }
 
 /**
@@ -152,7 +193,7 @@ export async function postDraft(
 ): Promise<void> {
   try {
     if (adapter.postFile) await adapter.postFile(to, draft.file, draft.comment);
-    else await adapter.post(to, draft.snippet);
+    else for (const snippet of draft.snippets) await adapter.post(to, snippet);
   } catch (error) {
     logger.warn({ err: error }, 'post-mortem draft not posted');
     await draft.release().catch(() => undefined);
