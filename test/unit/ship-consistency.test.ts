@@ -972,6 +972,7 @@ describe('slack/manifest.yaml', () => {
     'chat.delete': 'chat:write',
     'usergroups.users.list': 'usergroups:read',
     'users.info': 'users:read',
+    'files.uploadV2': 'files:write',
     'auth.test': null,
     'views.open': null,
   };
