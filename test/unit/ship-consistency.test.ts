@@ -1003,7 +1003,7 @@ describe('slack/manifest.yaml', () => {
           ...src.matchAll(
             // On a Web API client (`client`, `notifyClient`, `app.client`), not any object
             // that happens to have a `users` array.
-            /[cC]lient\.(chat|usergroups|views|files|conversations|reactions|users|auth|pins)\.([a-zA-Z]+(?:\.[a-zA-Z]+)?)\(/g,
+            /[cC]lient\.(chat|usergroups|views|files|conversations|reactions|users|auth|pins)\.([a-zA-Z][a-zA-Z0-9]*(?:\.[a-zA-Z][a-zA-Z0-9]*)?)\(/g,
           ),
         ].map((x) => `${x[1] ?? ''}.${x[2] ?? ''}`),
       ),
