@@ -224,3 +224,26 @@ describe('the draft on a platform that posts no file', () => {
     expect(tell).toHaveBeenCalledWith(request.person, to, draft.undelivered);
   });
 });
+
+describe('cluster text in a draft quoted on Teams', () => {
+  it('stays text: no mention, no link, no markup the card would act on', async () => {
+    const { renderCard } = await import('../../src/chat/teams/cards.js');
+    const hostile = [
+      '# 포스트모템',
+      '<at>Everyone</at> [click](https://evil.example/x) ![i](https://evil.example/i.png)',
+      '**bold** <script>alert(1)</script> \u001b[31mred\u001b[0m \u202Eevil',
+    ].join('\n');
+    const [message] = draftSnippets(plain('head'), 'pm.md', hostile, plain('whole'));
+    if (!message) throw new Error('no snippet');
+    const card = JSON.stringify(renderCard(message));
+    expect(card).not.toContain('Action.OpenUrl');
+    expect(card).not.toContain('"type":"Image"');
+    expect(card).not.toContain('mention');
+    expect(card).not.toContain('\\u001b');
+    expect(card).not.toContain('\u202E');
+    // The words are there, as a monospace run of text.
+    expect(card).toContain('[click](https://evil.example/x)');
+    // (Teams' own tags defanged by the card's cleaning, as on every card.)
+    expect(card).toContain('"type":"TextRun","text":"# 포스트모템\\n< at>Everyone< /at>');
+  });
+});
