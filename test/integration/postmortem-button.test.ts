@@ -237,6 +237,31 @@ describe('Draft post-mortem on Slack', () => {
     expect(slack.files[0]?.content).not.toContain('U0LATE');
   });
 
+  it('an upload Slack refuses (no files:write, an outage) is told, and a press again posts it', async () => {
+    await journal([
+      {
+        at: T0 + 7_200_000,
+        event: {
+          action: 'refusal',
+          planId: PLAN,
+          cluster: 'default',
+          namespace: 'vision',
+          deployment: 'object-tracker',
+          user: 'U0LATER',
+          reason: 'not-approver',
+        },
+      },
+    ]);
+    const reply = replyIn('1700000000.000100');
+    slack.failNext('files.getUploadURLExternal', 1, { status: 500 });
+    const told = await pressOnSlack(svc(), reply.ts, '1700000000.000100');
+    expect(told.join('\n')).toContain('could not be posted in this thread; press again to retry');
+    expect(slack.files).toHaveLength(2);
+    expect(await pressOnSlack(svc(), reply.ts, '1700000000.000100')).toEqual([]);
+    expect(slack.files).toHaveLength(3);
+    expect(slack.files[2]?.content).toContain('U0LATER');
+  });
+
   it('a forged value is no press: nothing posted, nothing told', async () => {
     const reply = replyIn('1700000000.000100');
     await redis.del(...(await redis.keys('rd:pm-draft:*')));
@@ -244,7 +269,7 @@ describe('Draft post-mortem on Slack', () => {
       const told = await pressOnSlack(svc(), reply.ts, '1700000000.000100', value);
       expect(told).toEqual([]);
     }
-    expect(slack.files).toHaveLength(2);
+    expect(slack.files).toHaveLength(3);
   });
 
   it('a record a Redis writer pointed at another incident reads as none, reported', async () => {
@@ -255,7 +280,7 @@ describe('Draft post-mortem on Slack', () => {
     const told = await pressOnSlack(svc(), reply.ts, '1700000000.000100');
     expect(told.join('\n')).toContain('no longer kept');
     expect(forged).toContain('post-mortem button');
-    expect(slack.files).toHaveLength(2);
+    expect(slack.files).toHaveLength(3);
     await redis.set(key, value);
   });
 
@@ -266,7 +291,7 @@ describe('Draft post-mortem on Slack', () => {
     const told = await pressOnSlack(svc(), reply.ts, '1700000000.000100');
     expect(told.join('\n')).toContain('No record of incident');
     expect(told.join('\n')).toContain('postmortem --from-audit');
-    expect(slack.files).toHaveLength(2);
+    expect(slack.files).toHaveLength(3);
     for (const [, fields] of kept) await redis.xadd(redisKeys.incident(ID), '*', ...fields);
   });
 });
