@@ -39,6 +39,7 @@ import { startLaneHealth } from './notify/lane-health.js';
 import { createNotifyClient, slackOffClient } from '../chat/slack/notify-client.js';
 import { createSlackChatAdapter } from '../chat/slack/chat-adapter.js';
 import { createRootStates } from '../chat/notify/root-store.js';
+import { createPostmortemButtons } from '../chat/notify/postmortem-buttons.js';
 import { createCommandBudget } from '../chat/use-cases/command-budget.js';
 import { createSubscriptions } from '../chat/notify/subscriptions.js';
 import type { AppServices } from './services.js';
@@ -185,6 +186,8 @@ export async function startAppRuntime(
     plans: createPlanStore(redis),
     commandBudget: createCommandBudget(redis, config.commandBudget),
     rootStates: rootStatesOf(redis, config, tampered),
+    // What each Draft post-mortem button drafts, kept as long as the incident's record.
+    postmortems: createPostmortemButtons(redis, { records, retentionMs: config.incidentRetentionMs }),
     policy: approval,
     readPolicy,
     // Run delivery, outcomes, deadlines and alert threads speak through these (Teams joins below).

@@ -49,7 +49,13 @@ export type ChatAction =
   /** A plan already approved or expired: the button only says where it stands. */
   | { kind: 'status'; planId: string }
   /** Remove a result (its requester only). */
-  | { kind: 'dismiss' };
+  | { kind: 'dismiss' }
+  /**
+   * Draft the post-mortem of the incident a resolved thread is about. It carries
+   * nothing: the incident is the app's record of the pressed message
+   * (src/chat/notify/postmortem-buttons.ts), never what the platform sends back.
+   */
+  | { kind: 'postmortem' };
 
 export type ChatActionKind = ChatAction['kind'];
 
@@ -77,4 +83,5 @@ export const chatActionSchema: z.ZodType<ChatAction> = z.discriminatedUnion('kin
     .strict(),
   z.object({ kind: z.literal('status'), planId }).strict(),
   z.object({ kind: z.literal('dismiss') }).strict(),
+  z.object({ kind: z.literal('postmortem') }).strict(),
 ]);

@@ -19,6 +19,18 @@ import type {
   Rich,
 } from './model.js';
 
+/**
+ * A text file to post in a thread (a post-mortem draft): its file name, title and text.
+ * The text is whatever it holds (cluster text among it): a file is shown as a file, never
+ * rendered as the platform's markup.
+ */
+export interface ChatFile {
+  readonly name: string;
+  readonly title: string;
+  /** UTF-8 text; Markdown for a post-mortem draft. */
+  readonly text: string;
+}
+
 /** Outbound: what the product asks of a platform. */
 export interface ChatAdapter {
   readonly platform: Platform;
@@ -50,6 +62,13 @@ export interface ChatAdapter {
    * posted on its own with `post`. Slack packs them into as few messages as its limits allow.
    */
   postReport?(to: ConversationRef, messages: readonly ChatMessage[]): Promise<void>;
+  /**
+   * Posts `file` in `to` (a thread) with `comment` as its message (Slack: files.uploadV2,
+   * which needs the files:write scope). Absent: the platform's bot cannot post a file
+   * there, and the caller posts a message instead (src/chat/use-cases/postmortem-press.ts
+   * postDraft: Teams, whose bots attach files in a channel only through SharePoint).
+   */
+  postFile?(to: ConversationRef, file: ChatFile, comment: ChatMessage): Promise<void>;
   /** Deletes a message the bot posted. Absent: the platform's bot cannot. */
   remove?(ref: MessageRef): Promise<void>;
   /**
@@ -188,6 +207,22 @@ export interface PressReply {
   readonly settle?: () => Promise<PlanMark | undefined>;
   /** Another message's state line the press moves on (an Undo's: the root's "undoing…", or later). */
   readonly root?: StateLineEdit;
+  /** A post-mortem draft to post in the pressed message's thread (postDraft in use-cases/postmortem-press.ts). */
+  readonly draft?: DraftToPost;
+}
+
+/**
+ * A post-mortem draft a press asks the adapter to post in the pressed message's thread:
+ * as `file` where the platform posts files (ChatAdapter.postFile), else as `snippets`,
+ * messages in order that quote it whole, as far as they go; `undelivered` is told the presser when neither could be posted, after
+ * `release` (so that a press again posts it).
+ */
+export interface DraftToPost {
+  readonly file: ChatFile;
+  readonly comment: ChatMessage;
+  readonly snippets: readonly ChatMessage[];
+  readonly undelivered: ChatMessage;
+  release(): Promise<void>;
 }
 
 /**
@@ -201,7 +236,7 @@ export interface PressReply {
 export interface ChatUseCases {
   /** A command: help, a refusal, or a run queued (or joined) to announce. */
   command(request: CommandRequest): Promise<CommandReply>;
-  /** A button press: approve, undo, re-run, status, dismiss. */
+  /** A button press: approve, undo, re-run, status, dismiss, draft post-mortem. */
   press(request: PressRequest): Promise<PressReply>;
   /**
    * Posts a run's announcement through `adapter` and subscribes the posted message to

@@ -12,6 +12,7 @@ import type { RootStates } from './notify/root-store.js';
 import type { CommandBudget } from './use-cases/command-budget.js';
 import type { ChatAdapter } from './adapter.js';
 import type { ChatPlatform } from '../platforms/chat-refs.js';
+import type { PostmortemButtons } from './notify/postmortem-buttons.js';
 
 /**
  * What the chat port's use-cases and the adapters' listeners need; built once by the app's
@@ -59,6 +60,11 @@ export interface ChatServices {
    * alert threads' results.
    */
   chats?: Partial<Record<ChatPlatform, ChatAdapter>>;
+  /**
+   * What each Draft post-mortem button drafts (src/chat/notify/postmortem-buttons.ts);
+   * absent: no button is offered.
+   */
+  postmortems?: PostmortemButtons;
   /** Commands per person and channel per minute (absent: no budget, as in tests that do not need it). */
   commandBudget?: CommandBudget;
 }

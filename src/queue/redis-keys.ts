@@ -83,6 +83,13 @@ export const redisKeys = {
    * expiring after ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS.
    */
   incident: (id: string) => `rd:incident:${id}`,
+  /**
+   * Which incident a message with a Draft post-mortem button is about, and its thread's
+   * language, under the app's mark (src/chat/notify/postmortem-buttons.ts).
+   */
+  postmortemButton: (m: Message) => `rd:pm-button:${messageKeyPart(m)}`,
+  /** When the draft of that incident's record at `entries` events was posted from the message. */
+  postmortemDraft: (m: Message, entries: number) => `rd:pm-draft:${messageKeyPart(m)}:${entries}`,
   /** The app's /readyz write probe (src/app/routes/health.ts): one small key with a short expiry. */
   readyzProbe: () => 'rd:readyz:probe',
   /** An approval's replay guard (src/worker/plan-trust.ts). */

@@ -21,11 +21,25 @@ export interface StoredMessage {
   updates: number;
 }
 
+/** A file shared with files.uploadV2 (getUploadURLExternal, the upload, completeUploadExternal). */
+export interface StoredFile {
+  id: string;
+  name: string;
+  title: string;
+  /** The uploaded bytes as UTF-8. */
+  content: string;
+  channel: string;
+  threadTs?: string;
+  initialComment?: string;
+}
+
 export interface SlackStandin {
   /** Base URL for SLACK_API_URL (ends with /api/). */
   apiUrl: string;
   calls: SlackCall[];
   messages: Map<string, StoredMessage>;
+  /** Files completed with files.completeUploadExternal, in order. */
+  files: StoredFile[];
   /** Answer the next `count` calls of `method` (or any, '*') with 429 and Retry-After, or 500. */
   failNext(method: string, count: number, how: { status: 429; retryAfter: number } | { status: 500 }): void;
   /** Members returned by usergroups.users.list. */
@@ -128,6 +142,16 @@ async function readArgs(req: IncomingMessage): Promise<Json> {
   return args;
 }
 
+/** An upload's bytes as UTF-8: the body itself, or its first part when the client sent multipart/form-data. */
+function uploadedBytes(contentType: string | undefined, body: Buffer): string {
+  const boundary = /multipart\/form-data;\s*boundary=("?)([^";]+)\1/i.exec(contentType ?? '')?.[2];
+  const text = body.toString('utf8');
+  if (boundary === undefined) return text;
+  const start = text.indexOf('\r\n\r\n', text.indexOf(`--${boundary}`));
+  const end = text.indexOf(`\r\n--${boundary}`, start);
+  return start < 0 || end < 0 ? text : text.slice(start + 4, end);
+}
+
 /** Starts the stand-in on 127.0.0.1 and a free port. */
 export async function startSlackStandin(
   options: {
@@ -146,6 +170,10 @@ export async function startSlackStandin(
     how: { status: 429; retryAfter: number } | { status: 500 };
   }[] = [];
   const usergroups = new Map<string, string[]>();
+  const files: StoredFile[] = [];
+  /** Files asked for with getUploadURLExternal: their name, and their bytes once uploaded. */
+  const uploads = new Map<string, { name: string; content?: string }>();
+  let base = '';
   let tsCounter = 0;
   const nextTs = (): string => `${Math.floor(Date.now() / 1000)}.${String(++tsCounter).padStart(6, '0')}`;
 
@@ -232,6 +260,36 @@ export async function startSlackStandin(
         return options.socketUrl
           ? { status: 200, body: { ok: true, url: options.socketUrl } }
           : { status: 200, body: { ok: false, error: 'not_allowed_token_type' } };
+      case 'files.getUploadURLExternal': {
+        if (typeof args.filename !== 'string' || !args.length)
+          return { status: 200, body: { ok: false, error: 'invalid_arguments' } };
+        const id = `F${String(uploads.size + 1).padStart(6, '0')}`;
+        uploads.set(id, { name: args.filename });
+        return { status: 200, body: { ok: true, upload_url: `${base}/upload/${id}`, file_id: id } };
+      }
+      case 'files.completeUploadExternal': {
+        const listed = (typeof args.files === 'string' ? JSON.parse(args.files) : args.files) as {
+          id: string;
+          title?: string;
+        }[];
+        const done: StoredFile[] = [];
+        for (const { id, title } of listed) {
+          const upload = uploads.get(id);
+          if (upload?.content === undefined)
+            return { status: 200, body: { ok: false, error: 'file_not_found' } };
+          done.push({
+            id,
+            name: upload.name,
+            title: title ?? upload.name,
+            content: upload.content,
+            channel: String(args.channel_id),
+            ...(typeof args.thread_ts === 'string' ? { threadTs: args.thread_ts } : {}),
+            ...(typeof args.initial_comment === 'string' ? { initialComment: args.initial_comment } : {}),
+          });
+        }
+        files.push(...done);
+        return { status: 200, body: { ok: true, files: done.map((f) => ({ id: f.id, title: f.title })) } };
+      }
       case 'usergroups.users.list': {
         const users = usergroups.get(String(args.usergroup));
         return users
@@ -245,6 +303,17 @@ export async function startSlackStandin(
 
   const server: Server = createServer((req, res) => {
     void (async () => {
+      // The upload URL getUploadURLExternal answers with: the file's bytes, as files.slack.com takes them.
+      const upload = /^\/upload\/(F\d+)$/.exec(req.url ?? '');
+      if (upload) {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        const pending = uploads.get(upload[1] ?? '');
+        if (pending) pending.content = uploadedBytes(req.headers['content-type'], Buffer.concat(chunks));
+        res.writeHead(pending ? 200 : 404, { 'content-type': 'text/plain' });
+        res.end(pending ? `OK - ${Buffer.concat(chunks).length}` : 'not found');
+        return;
+      }
       const method = (req.url ?? '').replace(/^\/api\//, '').split('?')[0] ?? '';
       const args = await readArgs(req);
       const auth =
@@ -265,11 +334,13 @@ export async function startSlackStandin(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  base = `http://127.0.0.1:${port}`;
 
   const standin: SlackStandin = {
     apiUrl: `http://127.0.0.1:${port}/api/`,
     calls,
     messages,
+    files,
     failNext(method, count, how) {
       failures.push({ method, count, how });
     },

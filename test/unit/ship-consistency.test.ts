@@ -974,6 +974,7 @@ describe('slack/manifest.yaml', () => {
     'chat.delete': 'chat:write',
     'usergroups.users.list': 'usergroups:read',
     'users.info': 'users:read',
+    'files.uploadV2': 'files:write',
     'auth.test': null,
     'views.open': null,
   };
@@ -1004,7 +1005,7 @@ describe('slack/manifest.yaml', () => {
           ...src.matchAll(
             // On a Web API client (`client`, `notifyClient`, `app.client`), not any object
             // that happens to have a `users` array.
-            /[cC]lient\.(chat|usergroups|views|files|conversations|reactions|users|auth|pins)\.([a-zA-Z]+(?:\.[a-zA-Z]+)?)\(/g,
+            /[cC]lient\.(chat|usergroups|views|files|conversations|reactions|users|auth|pins)\.([a-zA-Z][a-zA-Z0-9]*(?:\.[a-zA-Z][a-zA-Z0-9]*)?)\(/g,
           ),
         ].map((x) => `${x[1] ?? ''}.${x[2] ?? ''}`),
       ),

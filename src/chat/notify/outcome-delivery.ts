@@ -5,7 +5,9 @@
  * attempt older than one already delivered is dropped (./root-stage.ts, the fence).
  */
 import { UnrecoverableError } from 'bullmq';
-import { outcomeMessage } from '../use-cases/outcome.js';
+import { DRAFT_STAGES, outcomeMessage } from '../use-cases/outcome.js';
+import { subscribed } from '../use-cases/press.js';
+import type { PostmortemButton } from './postmortem-buttons.js';
 import { platformOf, platformTag } from '../../platforms/chat-refs.js';
 import { DEFAULT_LANG, type Lang } from '../../i18n/lang.js';
 import type { StoredPlan } from '../../queue/plan-store.js';
@@ -17,7 +19,12 @@ type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
 export async function deliverOutcome(
   services: Pick<ChatServices, 'logger'> &
-    Partial<Pick<ChatServices, 'chats' | 'policy' | 'rootStates' | 'subscriptions' | 'config'>>,
+    Partial<
+      Pick<
+        ChatServices,
+        'chats' | 'policy' | 'rootStates' | 'subscriptions' | 'config' | 'plans' | 'postmortems'
+      >
+    >,
   job: Outcome,
   undo: StoredPlan | undefined,
   now = Date.now(),
@@ -41,9 +48,42 @@ export async function deliverOutcome(
   // Approvers by the policy's names where the platform cannot show an id as a person.
   const names = services.policy?.names ?? {};
   const lang = await threadLang(services, job);
-  await adapter.post(thread, outcomeMessage(job, adapter.platform, undo, now, names, lang));
+  const incident = await draftedIncident(services, job);
+  const posted = await adapter.post(
+    thread,
+    outcomeMessage(job, adapter.platform, undo, now, names, lang, { postmortem: incident !== undefined }),
+  );
+  // What its Draft post-mortem button drafts, kept by the app (the button carries nothing).
+  if (incident && services.postmortems)
+    await services.postmortems
+      .remember(subscribed(posted), { ...incident, lang })
+      .catch((error: unknown) =>
+        services.logger.warn({ err: error, planId: job.planId }, 'post-mortem button: its incident not kept'),
+      );
   if (services.rootStates)
     await rootOnOutcome(services.rootStates, adapter, job, services.logger, now, names);
+}
+
+/**
+ * The incident a completed rollout's reply offers to draft the post-mortem of: the
+ * workload of the outcome's plan as the plan store keeps it (for this cluster), as the
+ * incident's record names it (src/postmortem/build.ts incidentIdOf). Undefined for any
+ * other stage, without a place to keep it, or when the plan is not found.
+ */
+async function draftedIncident(
+  services: Pick<ChatServices, 'logger'> & Partial<Pick<ChatServices, 'plans' | 'postmortems'>>,
+  job: Outcome,
+): Promise<Omit<PostmortemButton, 'lang'> | undefined> {
+  if (!DRAFT_STAGES.has(job.stage) || !services.postmortems || !services.plans) return undefined;
+  try {
+    const stored = await services.plans.get(job.planId);
+    if (!stored || stored.cluster !== job.cluster) return undefined;
+    const { namespace, name } = stored.plan.target;
+    return { incident: `${job.cluster}/${namespace}/${name}`, cluster: job.cluster, namespace };
+  } catch (error) {
+    services.logger.warn({ err: error, planId: job.planId }, 'post-mortem button: plan not read');
+    return undefined;
+  }
 }
 
 /** The thread's language: its starter's, as the approved message's owner record keeps it, else the workspace's. */

@@ -7,6 +7,7 @@ import type { ChatAction } from '../actions.js';
 import { chatActionSchema } from '../actions.js';
 import {
   ACTION,
+  POSTMORTEM_VALUE,
   APPROVE_ACTION_PATTERN,
   STATUS_ACTION_PATTERN,
   UNDO_ACTION_PATTERN,
@@ -34,6 +35,8 @@ export function encodeAction(action: ChatAction, index: number): { actionId: str
       return { actionId: ACTION.rerun, value: rerunValue(action.cluster, action.target) };
     case 'dismiss':
       return { actionId: ACTION.dismiss, value: 'dismiss' };
+    case 'postmortem':
+      return { actionId: ACTION.postmortem, value: POSTMORTEM_VALUE };
   }
 }
 
@@ -44,6 +47,7 @@ export function actionKindOf(actionId: string): ChatAction['kind'] | null {
   if (STATUS_ACTION_PATTERN.test(actionId)) return 'status';
   if (actionId === ACTION.rerun) return 'rerun';
   if (actionId === ACTION.dismiss) return 'dismiss';
+  if (actionId === ACTION.postmortem) return 'postmortem';
   return null;
 }
 
@@ -72,6 +76,10 @@ export function decodeValue(kind: ChatAction['kind'], value: string): ChatAction
     }
     case 'dismiss':
       decoded = { kind };
+      break;
+    case 'postmortem':
+      // Any other value (an incident id, say) is not one our button carries.
+      decoded = value === POSTMORTEM_VALUE ? { kind } : null;
       break;
   }
   const result = chatActionSchema.safeParse(decoded);

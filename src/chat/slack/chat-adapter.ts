@@ -1,7 +1,7 @@
 /**
  * The port's outbound side (src/chat/adapter.ts ChatAdapter) on Slack's Web API:
  * post and update with chat.postMessage / chat.update, a private answer with
- * chat.postEphemeral. Rendering (render.ts) escapes every text span on the way.
+ * chat.postEphemeral, a file with files.uploadV2. Rendering (render.ts) escapes every text span on the way.
  */
 import type { webApi } from '@slack/bolt';
 import type { ChatAdapter } from '../adapter.js';
@@ -65,6 +65,22 @@ export function createSlackChatAdapter(client: webApi.WebClient): ChatAdapter {
       } catch {
         return false;
       }
+    },
+    /**
+     * files.uploadV2 (files.getUploadURLExternal, the upload, files.completeUploadExternal;
+     * the files:write scope): the file in the thread, `comment` as its message (mrkdwn,
+     * escaped by the renderer). The file's text is never rendered: Slack shows it as a file.
+     */
+    async postFile(to, file, comment): Promise<void> {
+      const upload = {
+        channel_id: to.id,
+        filename: file.name,
+        title: file.title,
+        content: file.text,
+        snippet_type: 'markdown',
+        initial_comment: String(renderMessage(comment).text),
+      };
+      await client.files.uploadV2(to.thread === undefined ? upload : { ...upload, thread_ts: to.thread });
     },
     async remove(ref: MessageRef): Promise<void> {
       await client.chat.delete({ channel: ref.conversation.id, ts: ref.id });

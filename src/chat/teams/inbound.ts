@@ -9,6 +9,7 @@ import { conversationRef, TEAMS, type TeamsAdapter } from './adapter.js';
 import { CARD_CONTENT_TYPE, renderCard, runText, VERBS } from './cards.js';
 import type { CardActionResponse, TeamsActivityHandlers } from './endpoint.js';
 import { applyMark, editPressed, offeredButton } from './mark.js';
+import { postDraft } from '../use-cases/postmortem-press.js';
 
 /**
  * The Teams side of the chat port's inbound half: a message to the bot is a command
@@ -122,6 +123,13 @@ export function teamsInbound(options: TeamsInboundOptions): TeamsActivityHandler
     if (shown !== message || reply.root)
       background('teams card update failed', editPressed(adapter, ref, message, shown, reply));
     if (reply.started) startRun({ ...ref.conversation, thread: root.id }, person, reply.started);
+    // A post-mortem draft: a reply in the thread quoting it (a Teams bot attaches a file in
+    // a channel only through SharePoint), after the invoke is answered.
+    if (reply.draft)
+      background(
+        'teams post-mortem draft failed',
+        postDraft(adapter, { ...ref.conversation, thread: root.id }, person, reply.draft, logger),
+      );
     return cardResponse(await viewFor(person, withTold(shown, reply.tell), refreshUserIds));
   };
 

@@ -24,6 +24,8 @@ import type { RootRecord } from '../notify/root-store.js';
 import { textMessage } from './command.js';
 import { stateLine, type FixStage } from './outcome.js';
 import { dismiss, planStatus, rerun, type PressServices } from './press.js';
+import { draftPostmortem } from './postmortem-press.js';
+import type { PostmortemButtons } from '../notify/postmortem-buttons.js';
 import { expiredText } from './plan-expired.js';
 import { approvedStage, type KeptStage, type RootStages } from '../notify/root-stage.js';
 
@@ -38,9 +40,10 @@ interface FixStates {
   stages?: RootStages;
 }
 
-export type ApproveServices = PressServices & { rootStates?: FixStates | undefined } & Parameters<
-    typeof approve
-  >[0];
+export type ApproveServices = PressServices & {
+  rootStates?: FixStates | undefined;
+  postmortems?: PostmortemButtons | undefined;
+} & Parameters<typeof approve>[0];
 
 type PlanAction = Extract<ChatAction, { kind: 'approve' | 'undo' }>;
 
@@ -338,5 +341,7 @@ export function answerPress(services: ApproveServices, request: PressRequest): P
       return planStatus(services, request, action.planId);
     case 'dismiss':
       return dismiss(services, request);
+    case 'postmortem':
+      return draftPostmortem(services, request);
   }
 }

@@ -218,6 +218,12 @@ export function stepProgressMessage(job: Outcome, step: StepProgress): ChatMessa
   };
 }
 
+/**
+ * Stages that say the incident's rollout completed: their reply offers Draft post-mortem
+ * (src/chat/use-cases/postmortem-press.ts) where the app keeps what it drafts.
+ */
+export const DRAFT_STAGES: ReadonlySet<Outcome['stage']> = new Set(['rolled-out', 'pods-ready']);
+
 /** Stages that first report a write: the one reply that offers its Undo. */
 const OFFERS_UNDO: ReadonlySet<Outcome['stage']> = new Set(['applied', 'already-applied']);
 
@@ -264,6 +270,8 @@ export function outcomeMessage(
   now = Date.now(),
   names: Readonly<Record<string, string>> = {},
   lang: Lang = 'en',
+  /** `postmortem`: offer Draft post-mortem on a stage of DRAFT_STAGES (the app keeps what it drafts). */
+  options: { postmortem?: boolean } = {},
 ): ChatMessage {
   if (job.stage === 'progress' && job.step) return stepProgressMessage(job, job.step);
   const head = HEADLINE[job.stage];
@@ -306,6 +314,8 @@ export function outcomeMessage(
         },
       },
     });
+  if (options.postmortem && DRAFT_STAGES.has(job.stage))
+    buttons.push({ label: translate(RESULT_WORDS, lang, 'draftPostmortem'), action: { kind: 'postmortem' } });
   if (buttons.length > 0) parts.push({ kind: 'actions', buttons });
   return { summary: say`${words}: ${clip(job.detail, 500)}${by}`, parts };
 }

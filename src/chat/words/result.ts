@@ -123,6 +123,7 @@ export const RESULT_WORDS = registerCatalogue(
     cancel: { en: () => 'Cancel', ko: () => '취소' },
     rerun: { en: () => 'Re-run', ko: () => '다시 실행' },
     dismiss: { en: () => 'Dismiss', ko: () => '닫기' },
+    draftPostmortem: { en: () => 'Draft post-mortem', ko: () => '포스트모템 초안' },
     fullReport: {
       en: (p: { what: string; namespace: string; cluster: string; at: string }) =>
         say`${icon('report')} ${strong('Full report')} for ${p.what} in ${p.namespace} (cluster ${p.cluster}, captured ${p.at})`,
@@ -207,6 +208,7 @@ export const RESULT_WORDS = registerCatalogue(
     cancel: [{}],
     rerun: [{}],
     dismiss: [{}],
+    draftPostmortem: [{}],
     fullReport: [{ what: 'deployment/tracker', namespace: 'vision', cluster: 'prod', at: '02:59 UTC' }],
     fullReportSummary: [{ what: 'deployment/tracker', namespace: 'vision' }],
     fixHeading: [

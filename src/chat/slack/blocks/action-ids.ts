@@ -20,7 +20,12 @@ export const ACTION = {
   dismiss: 'dismiss_result',
   /** A plan that was approved or expired: the button only says so, it never applies anything. */
   status: 'plan_status',
+  /** Draft post-mortem: its value is POSTMORTEM_VALUE, the incident is the app's record of the message. */
+  postmortem: 'draft_postmortem',
 } as const;
+
+/** The one value a Draft post-mortem button carries. */
+export const POSTMORTEM_VALUE = 'postmortem';
 
 export const APPROVE_ACTION_PATTERN = /^approve_plan(\.\d+)?$/;
 export const UNDO_ACTION_PATTERN = /^undo_plan(\.\d+)?$/;

@@ -14,6 +14,7 @@ import {
 import type { ChatServices } from '../../../services.js';
 import { approvePlanAction } from './approve-plan.js';
 import { dismissResultAction } from './dismiss-result.js';
+import { draftPostmortemAction } from './draft-postmortem.js';
 import { planStatusAction } from './plan-status.js';
 import { rerunDiagnosisAction } from './rerun-diagnosis.js';
 
@@ -32,6 +33,7 @@ export function buttonRoutes(
     [ACTION.rerun, rerunDiagnosisAction(services)],
     [STATUS_ACTION_PATTERN, planStatusAction(services)],
     [ACTION.dismiss, dismissResultAction(services)],
+    [ACTION.postmortem, draftPostmortemAction(services)],
   ];
 }
 
@@ -46,7 +48,7 @@ export function buttonListener(
 /**
  * Button action_id → callback, as one Bolt listener that routes by the id. Bolt runs
  * every listener's middleware chain for every request (a slash command too), each with
- * copies of the request's arguments; one listener instead of five takes that garbage
+ * copies of the request's arguments; one listener instead of six takes that garbage
  * off the ack path of every command.
  */
 export function registerActions(app: App, services: ChatServices): void {

@@ -4,6 +4,7 @@ import type { ChatServices } from '../../../services.js';
 import type { ChatAction } from '../../../actions.js';
 import type { PressReply, PressRequest } from '../../../adapter.js';
 import { createSlackChatAdapter } from '../../chat-adapter.js';
+import { postDraft } from '../../../use-cases/postmortem-press.js';
 import { SLACK } from '../../render.js';
 import { editMarked, editStateLine, keptBlocks } from '../../mark.js';
 import type { ClickContext } from './click-context.js';
@@ -34,8 +35,8 @@ function pressPlace(click: ClickContext): Omit<PressRequest, 'action'> {
  * Applies a press's reply in Slack: the mark on the clicked message's blocks (and each
  * later mark `settle` gives), the private answer as an ephemeral message (before the
  * mark with `tellFirst`; in the thread the click was in, with `tellInThread`), another
- * message's state line (an Undo's root), the replacement with chat.update, and a
- * started run announced in the root's thread.
+ * message's state line (an Undo's root), the replacement with chat.update, a
+ * started run announced in the root's thread, and a post-mortem draft posted there.
  */
 export async function applyPressReply(
   services: ChatServices,
@@ -71,4 +72,12 @@ export async function applyPressReply(
     );
     if (posted === null) await chat.tell(request.person, request.root.conversation, reply.started.cannotPost);
   }
+  if (reply.draft)
+    await postDraft(
+      chat,
+      { ...request.root.conversation, thread: click.rootTs },
+      request.person,
+      reply.draft,
+      services.logger,
+    );
 }
