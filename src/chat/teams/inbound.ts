@@ -1,4 +1,4 @@
-import { chatActionSchema } from '../actions.js';
+import { chatActionSchema, lastsOfChoice, type ChatAction } from '../actions.js';
 import { parseLang } from '../../i18n/lang.js';
 import type { ChatUseCases, PressReply } from '../adapter.js';
 import type { ChatMessage, ConversationRef, MessageRef, PersonRef } from '../model.js';
@@ -6,7 +6,8 @@ import { say } from '../rich.js';
 import type { Logger } from '../../logger.js';
 import { commandText, type CardActionInvoke, type ChannelAccount, type MessageActivity } from './activity.js';
 import { conversationRef, TEAMS, type TeamsAdapter } from './adapter.js';
-import { CARD_CONTENT_TYPE, renderCard, runText, VERBS } from './cards.js';
+import { CARD_CONTENT_TYPE, choiceInputId, renderCard, runText, VERBS } from './cards.js';
+import { chosenWords, withoutChoices } from './choice.js';
 import type { CardActionResponse, TeamsActivityHandlers } from './endpoint.js';
 import { applyMark, editPressed, offeredButton } from './mark.js';
 
@@ -174,23 +175,36 @@ export function teamsInbound(options: TeamsInboundOptions): TeamsActivityHandler
         logger.warn({ kind: parsed.data.kind }, 'teams press refused: the card does not offer it');
         return refused(400, 'This card does not offer that action');
       }
+      // The choice beside an Apply (how long an exclusion lasts): read from the card's input
+      // at the confirm step, which shows it and hands it to "yes" in the action itself.
+      let action: ChatAction = parsed.data;
+      if (verb === VERBS.confirm && action.kind === 'approve' && button.choice) {
+        const chosen = lastsOfChoice(data?.[choiceInputId(action.planId)]);
+        if (chosen === null) {
+          logger.warn({ kind: action.kind }, 'teams press refused: a choice none of the options has');
+          return refused(400, 'That choice is not offered');
+        }
+        action = { ...action, ...chosen };
+      }
       if (verb === VERBS.confirm && button.confirm) {
         const { title, text, yes, no } = button.confirm;
+        const lasting = action.kind === 'approve' && button.choice ? chosenWords(action, button.choice) : '';
         const asking: ChatMessage = {
           summary: say`${title}`,
           parts: [
             { kind: 'heading', text: title },
-            { kind: 'paragraph', text: say`${text}` },
+            { kind: 'paragraph', text: say`${text}${lasting ? ` ${lasting}` : ''}` },
             {
               kind: 'actions',
               buttons: [
-                { label: yes, action: parsed.data, style: 'primary' },
+                { label: yes, action, style: 'primary' },
                 { label: no, action: { kind: 'status', planId: 'cancel' } },
               ],
             },
           ],
         };
-        const card = await viewFor(person, withTold(record.message, asking), record.refreshUserIds);
+        const shown = withTold(withoutChoices(record.message), asking);
+        const card = await viewFor(person, shown, record.refreshUserIds);
         return cardResponse(confirmVerbs(card));
       }
       if (activity.id !== undefined && replayed(`${activity.conversation.id}\u0000${activity.id}`)) {

@@ -20,11 +20,18 @@ export const ACTION = {
   dismiss: 'dismiss_result',
   /** A plan that was approved or expired: the button only says so, it never applies anything. */
   status: 'plan_status',
+  /**
+   * The select beside an exclude-node plan's Apply: how long the exclusion lasts. Its
+   * index suffix is its Apply's; its value reaches the app with the Apply's press
+   * (the interaction's state), and choosing alone writes nothing.
+   */
+  lasts: 'exclusion_lasts',
 } as const;
 
 export const APPROVE_ACTION_PATTERN = /^approve_plan(\.\d+)?$/;
 export const UNDO_ACTION_PATTERN = /^undo_plan(\.\d+)?$/;
 export const STATUS_ACTION_PATTERN = /^plan_status(\.\d+)?$/;
+export const LASTS_ACTION_PATTERN = /^exclusion_lasts(\.\d+)?$/;
 
 /** The index suffix of a button's action id ("approve_plan.3" → ".3"), or "". */
 export function actionIndexSuffix(actionId: unknown): string {
