@@ -256,11 +256,10 @@ async function refuseUntrusted(run: Run): Promise<'refused' | undefined> {
  */
 function chosenDuration(run: Run, lasts: string | undefined): 'refused' | undefined {
   if (lasts === undefined) return undefined;
-  const { plan } = run;
-  // Only the workload's own patch writes an exclusion record (exclude-node).
-  const patch = plan.kind === 'exclude-node' ? withExclusionTtl(plan.patch, lasts) : undefined;
-  if (plan.kind !== 'exclude-node' || !patch) return 'refused';
-  run.plan = { ...plan, patch };
+  const patch = run.plan.patch ? withExclusionTtl(run.plan.patch, lasts) : undefined;
+  if (!patch) return 'refused';
+  // The same plan but for the expires-at marker, which the allowlist checks again.
+  run.plan = { ...run.plan, patch } as RemediationPlan;
   return undefined;
 }
 

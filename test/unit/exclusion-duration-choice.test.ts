@@ -180,16 +180,19 @@ describe('Teams: an Input.ChoiceSet, read at the confirm step', () => {
       logger: { warn: () => undefined, error: () => undefined, info: () => undefined },
     });
     const invoke = (verb: string, data: Record<string, unknown>, id: string) =>
-      handlers.cardAction({
-        type: 'invoke',
-        name: 'adaptiveCard/action',
-        id,
-        from: { id: '29:1', aadObjectId: '6f1c2a9e-0d4b-4a57-9c3e-2b8e5d7f1a90' },
-        conversation: { id: '19:ops@thread.tacv2' },
-        serviceUrl: 'https://smba.trafficmanager.net/amer/',
-        replyToId: '1732600000001',
-        value: { action: { type: 'Action.Execute', verb, data } },
-      } as never);
+      handlers.cardAction(
+        {
+          type: 'invoke',
+          name: 'adaptiveCard/action',
+          id,
+          from: { id: '29:1', aadObjectId: '6f1c2a9e-0d4b-4a57-9c3e-2b8e5d7f1a90' },
+          conversation: { id: '19:ops@thread.tacv2' },
+          serviceUrl: 'https://smba.trafficmanager.net/amer/',
+          replyToId: '1732600000001',
+          value: { action: { type: 'Action.Execute', verb, data } },
+        } as never,
+        {} as never,
+      );
     return { invoke, presses };
   }
   const action = applyButton.action;

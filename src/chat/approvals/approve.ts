@@ -31,7 +31,7 @@ import type { Audit } from '../../audit.js';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../metrics.js';
 import type { ApprovalPolicy } from '../../policy/approval-policy.js';
-import type { PlanStore } from '../../queue/plan-store.js';
+import type { ClaimResult, PlanStore } from '../../queue/plan-store.js';
 import type { Producers } from '../../queue/producers.js';
 import type { Replay, ReplicationGuard } from '../../queue/replication-guard.js';
 import { appReplay, redoApproval } from '../use-cases/replays.js';
@@ -347,7 +347,15 @@ export async function approve(
   // The claim, the message's plan and the job are confirmed on the replicas together:
   // from the connection's socket before the first of them (replication-guard.ts).
   const socket = services.replication?.socket();
-  const recorded = await recordApproval(services, click, where, stored, decision.required, duration, deadline);
+  const recorded = await recordApproval(
+    services,
+    click,
+    where,
+    stored,
+    decision.required,
+    duration,
+    deadline,
+  );
   if (recorded.kind !== 'claimed') return recorded.outcome;
   return queueRemediation(services, click, where, recorded, duration, socket, deadline);
 }
@@ -414,7 +422,7 @@ async function recordApproval(
   duration: Duration,
   deadline: Deadline,
 ): Promise<Claimed | { kind: 'done'; outcome: ApprovalOutcome }> {
-  const { plans, audit } = services;
+  const { plans } = services;
   const { planId, user } = click;
   const done = (outcome: ApprovalOutcome) => ({ kind: 'done' as const, outcome });
   const key = services.config.approvalSigningKey;
@@ -438,60 +446,8 @@ async function recordApproval(
       .catch(() => undefined);
     throw error;
   }
-  switch (result.status) {
-    case 'changed':
-      return done(await changedSinceShown(services, click, where, result.stored));
-    case 'unknown':
-      return done(refuse(services, where, user, { reason: 'unknown-plan', text: REFUSAL_TEXT.gone }));
-    case 'expired':
-      audit.record({ action: 'refusal', ...where, user, reason: 'expired' });
-      return done({ kind: 'expired', stored });
-    case 'already-claimed':
-      return done(
-        refuse(services, where, user, {
-          reason: 'already-claimed',
-          detail: result.approvers.join(','),
-          text: REFUSAL_TEXT.alreadyClaimed(
-            result.approvers,
-            click.platform,
-            services.policy.names,
-            services.policy.personOf,
-          ),
-        }),
-      );
-    case 'same-approver':
-      return done(
-        refuse(services, where, user, { reason: 'same-approver', text: REFUSAL_TEXT.sameApprover }),
-      );
-    case 'other-duration': {
-      // The first duration approved is binding: this one is refused, theirs stand.
-      const theirs = result.lasts ?? chosenTtl(chosenDuration(undefined, stored)) ?? '';
-      return done(
-        refuse(services, where, user, {
-          reason: 'other-duration',
-          detail: `approvals recorded for ${theirs}, this one for ${ttl ?? ''}`,
-          text: DURATION_TEXT.otherDuration(theirs, ttl ?? ''),
-        }),
-      );
-    }
-    case 'recorded':
-      audit.record({
-        action: 'approval',
-        ...where,
-        kind: stored.plan.kind,
-        user,
-        result: 'recorded',
-        ...(ttl ? { lasts: ttl } : {}),
-      });
-      return done({
-        kind: 'recorded',
-        approvals: result.approvals,
-        required: result.required,
-        ...(ttl ? { ttl } : {}),
-      });
-    case 'claimed':
-      break;
-  }
+  if (result.status !== 'claimed')
+    return done(await unclaimed(services, { click, where, stored, ttl }, result));
   const publicKey = createPublicKey(key.privateKey);
   const verified = result.marks.map((m) => markedApprover(m, { planId, shown, lasts }, publicKey));
   const marked = verified.filter((u): u is string => u !== null);
@@ -548,6 +504,63 @@ async function recordApproval(
     );
   }
   return { kind: 'claimed', stored: result.stored, approvers, marks: result.marks, at: result.at };
+}
+
+/** The answer to an approval the store recorded without a claim, or refused (recordApproval). */
+async function unclaimed(
+  services: Services,
+  at: { click: ApprovalClick; where: Where; stored: StoredPlan; ttl: ExclusionTtl | undefined },
+  result: Exclude<ClaimResult, { status: 'claimed' }>,
+): Promise<ApprovalOutcome> {
+  const { click, where, stored, ttl } = at;
+  const { audit } = services;
+  const { user } = click;
+  switch (result.status) {
+    case 'changed':
+      return changedSinceShown(services, click, where, result.stored);
+    case 'unknown':
+      return refuse(services, where, user, { reason: 'unknown-plan', text: REFUSAL_TEXT.gone });
+    case 'expired':
+      audit.record({ action: 'refusal', ...where, user, reason: 'expired' });
+      return { kind: 'expired', stored };
+    case 'already-claimed':
+      return refuse(services, where, user, {
+        reason: 'already-claimed',
+        detail: result.approvers.join(','),
+        text: REFUSAL_TEXT.alreadyClaimed(
+          result.approvers,
+          click.platform,
+          services.policy.names,
+          services.policy.personOf,
+        ),
+      });
+    case 'same-approver':
+      return refuse(services, where, user, { reason: 'same-approver', text: REFUSAL_TEXT.sameApprover });
+    case 'other-duration': {
+      // The first duration approved is binding: this one is refused, theirs stand.
+      const theirs = result.lasts ?? chosenTtl(chosenDuration(undefined, stored)) ?? '';
+      return refuse(services, where, user, {
+        reason: 'other-duration',
+        detail: `approvals recorded for ${theirs}, this one for ${ttl ?? ''}`,
+        text: DURATION_TEXT.otherDuration(theirs, ttl ?? ''),
+      });
+    }
+    case 'recorded':
+      audit.record({
+        action: 'approval',
+        ...where,
+        kind: stored.plan.kind,
+        user,
+        result: 'recorded',
+        ...(ttl ? { lasts: ttl } : {}),
+      });
+      return {
+        kind: 'recorded',
+        approvals: result.approvals,
+        required: result.required,
+        ...(ttl ? { ttl } : {}),
+      };
+  }
 }
 
 /**

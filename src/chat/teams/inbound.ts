@@ -1,7 +1,7 @@
 import { chatActionSchema, lastsOfChoice, type ChatAction } from '../actions.js';
 import { parseLang } from '../../i18n/lang.js';
 import type { ChatUseCases, PressReply } from '../adapter.js';
-import type { ChatMessage, ConversationRef, MessageRef, PersonRef } from '../model.js';
+import type { Button, ChatMessage, Confirm, ConversationRef, MessageRef, PersonRef } from '../model.js';
 import { say } from '../rich.js';
 import type { Logger } from '../../logger.js';
 import { commandText, type CardActionInvoke, type ChannelAccount, type MessageActivity } from './activity.js';
@@ -175,34 +175,13 @@ export function teamsInbound(options: TeamsInboundOptions): TeamsActivityHandler
         logger.warn({ kind: parsed.data.kind }, 'teams press refused: the card does not offer it');
         return refused(400, 'This card does not offer that action');
       }
-      // The choice beside an Apply (how long an exclusion lasts): read from the card's input
-      // at the confirm step, which shows it and hands it to "yes" in the action itself.
-      let action: ChatAction = parsed.data;
-      if (verb === VERBS.confirm && action.kind === 'approve' && button.choice) {
-        const chosen = lastsOfChoice(data?.[choiceInputId(action.planId)]);
-        if (chosen === null) {
-          logger.warn({ kind: action.kind }, 'teams press refused: a choice none of the options has');
-          return refused(400, 'That choice is not offered');
-        }
-        action = { ...action, ...chosen };
+      const action = verb === VERBS.confirm ? chosenAction(button, parsed.data, data) : parsed.data;
+      if (action === null) {
+        logger.warn({ kind: parsed.data.kind }, 'teams press refused: a choice none of the options has');
+        return refused(400, 'That choice is not offered');
       }
       if (verb === VERBS.confirm && button.confirm) {
-        const { title, text, yes, no } = button.confirm;
-        const lasting = action.kind === 'approve' && button.choice ? chosenWords(action, button.choice) : '';
-        const asking: ChatMessage = {
-          summary: say`${title}`,
-          parts: [
-            { kind: 'heading', text: title },
-            { kind: 'paragraph', text: say`${text}${lasting ? ` ${lasting}` : ''}` },
-            {
-              kind: 'actions',
-              buttons: [
-                { label: yes, action, style: 'primary' },
-                { label: no, action: { kind: 'status', planId: 'cancel' } },
-              ],
-            },
-          ],
-        };
+        const asking = confirmQuestion(button.confirm, button, action);
         const shown = withTold(withoutChoices(record.message), asking);
         const card = await viewFor(person, shown, record.refreshUserIds);
         return cardResponse(confirmVerbs(card));
@@ -211,8 +190,43 @@ export function teamsInbound(options: TeamsInboundOptions): TeamsActivityHandler
         logger.warn({ kind: parsed.data.kind }, 'teams press refused: delivered again');
         return textResponse('This press was already handled.');
       }
-      return press(person, ref, record.message, record.refreshUserIds, parsed.data);
+      return press(person, ref, record.message, record.refreshUserIds, action);
     },
+  };
+}
+
+/**
+ * The action a confirm step asks about: with the choice beside an Apply (how long an
+ * exclusion lasts) read from the card's input, which the question shows and "yes"
+ * carries in the action itself; null for a value none of the options has.
+ */
+function chosenAction(
+  button: Button,
+  action: ChatAction,
+  data: Record<string, unknown> | undefined,
+): ChatAction | null {
+  if (action.kind !== 'approve' || !button.choice) return action;
+  const chosen = lastsOfChoice(data?.[choiceInputId(action.planId)]);
+  return chosen === null ? null : { ...action, ...chosen };
+}
+
+/** The confirm step's question: the button's words, the choice made beside it, "yes" and "no". */
+function confirmQuestion(confirm: Confirm, button: Button, action: ChatAction): ChatMessage {
+  const { title, text, yes, no } = confirm;
+  const lasting = action.kind === 'approve' && button.choice ? chosenWords(action, button.choice) : '';
+  return {
+    summary: say`${title}`,
+    parts: [
+      { kind: 'heading', text: title },
+      { kind: 'paragraph', text: say`${text}${lasting ? ` ${lasting}` : ''}` },
+      {
+        kind: 'actions',
+        buttons: [
+          { label: yes, action, style: 'primary' },
+          { label: no, action: { kind: 'status', planId: 'cancel' } },
+        ],
+      },
+    ],
   };
 }
 
