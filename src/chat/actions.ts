@@ -76,7 +76,13 @@ const requester = z.string().min(1).max(100).nullable();
 /** A decoded press, validated: adapters parse what the platform sent back with this. */
 export const chatActionSchema: z.ZodType<ChatAction> = z.discriminatedUnion('kind', [
   z
-    .object({ kind: z.literal('approve'), planId, shown, requester, lasts: exclusionTtlChoiceSchema.optional() })
+    .object({
+      kind: z.literal('approve'),
+      planId,
+      shown,
+      requester,
+      lasts: exclusionTtlChoiceSchema.optional(),
+    })
     .strict(),
   z.object({ kind: z.literal('undo'), planId, shown, requester }).strict(),
   z
@@ -98,7 +104,7 @@ export const chatActionSchema: z.ZodType<ChatAction> = z.discriminatedUnion('kin
 export const PLANNED = 'planned';
 
 /** An option's value as a client sends it back: the plan's own, or one of the choices. Nothing else. */
-const choiceValueSchema = z.enum([PLANNED, ...EXCLUSION_TTL_CHOICES]);
+export const choiceValueSchema = z.enum([PLANNED, ...EXCLUSION_TTL_CHOICES]);
 
 /**
  * How long an exclusion lasts, from the value a client sent for the choice beside an

@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatActionSchema, lastsOfChoice } from '../../src/chat/actions.js';
 import type { ChatMessage } from '../../src/chat/model.js';
+import { chatMessageSchema } from '../../src/chat/message-schema.js';
 import { markPlanInBlocks } from '../../src/chat/slack/mark.js';
 import { chosenBeside, decodeValue } from '../../src/chat/slack/actions.js';
 import { renderMessage } from '../../src/chat/slack/render.js';
@@ -149,6 +150,14 @@ describe('Slack: a static select beside the Apply', () => {
 describe('Teams: an Input.ChoiceSet, read at the confirm step', () => {
   const card = renderCard(message);
   const body = card.body as Record<string, unknown>[];
+
+  it('a card record read back keeps the choice, and refuses an option outside the closed set', () => {
+    expect(chatMessageSchema.safeParse(message).success).toBe(true);
+    const forged = JSON.parse(JSON.stringify(message)) as { parts: { buttons: { choice: unknown }[] }[] };
+    const choice = forged.parts[0]?.buttons[0]?.choice as { options: { value: string }[] };
+    choice.options[1] = { ...choice.options[1], value: '45d' } as { value: string };
+    expect(chatMessageSchema.safeParse(forged).success).toBe(false);
+  });
 
   it('renders the choice above the ActionSet', () => {
     const set = body.find((b) => b.type === 'Input.ChoiceSet') as
