@@ -15,12 +15,16 @@ export const exclusionWords = registerCatalogue(
   'exclusions',
   defineMessages({
     lasts: {
-      en: (p: Ttl) => `The exclusion ends after ${p.ttl}: the worker then removes the NotIn values it added.`,
-      ko: (p: Ttl) => `제외는 ${p.ttl} 후 끝납니다. 그때 워커가 추가한 NotIn 값을 제거합니다.`,
+      en: (p: Ttl) =>
+        `The exclusion ends after ${p.ttl} unless its approver picks another duration beside Approve: the worker then removes the NotIn values it added.`,
+      ko: (p: Ttl) =>
+        `승인자가 승인 옆에서 다른 기간을 고르지 않으면 제외는 ${p.ttl} 후 끝납니다. 그때 워커가 추가한 NotIn 값을 제거합니다.`,
     },
     lastsUntilRemoved: {
-      en: () => 'The exclusion lasts until someone removes it (Undo).',
-      ko: () => '제외는 누군가 제거할 때까지 유지됩니다 (되돌리기).',
+      en: () =>
+        'The exclusion lasts until someone removes it (Undo), unless its approver picks a duration beside Approve.',
+      ko: () =>
+        '승인자가 승인 옆에서 기간을 고르지 않으면 제외는 누군가 제거할 때까지 유지됩니다 (되돌리기).',
     },
     choiceLabel: { en: () => 'Exclusion lasts', ko: () => '제외 유지 시간' },
     choiceDefault: {
