@@ -260,19 +260,12 @@ function markMessage(input: Marked & { user: string }): Buffer {
  * (their shapes never overlap; a Teams mark also signs its platform). A user id added to the approvals in Redis by anyone
  * else carries no valid mark, so it cannot stand for a second approver.
  */
-export function approvalMark(
-  input: Marked & { user: string },
-  key: SigningKey,
-): string {
+export function approvalMark(input: Marked & { user: string }, key: SigningKey): string {
   return `${input.user}~${sign(null, markMessage(input), key.privateKey).toString('base64')}`;
 }
 
 /** The user of a mark `approvalMark` made for this plan as shown; null for anything else. */
-export function markedApprover(
-  mark: string,
-  plan: Marked,
-  publicKey: KeyObject,
-): string | null {
+export function markedApprover(mark: string, plan: Marked, publicKey: KeyObject): string | null {
   const at = mark.indexOf('~');
   const user = mark.slice(0, at);
   if (at < 0 || platformOfApprover(user) === null) return null;

@@ -21,7 +21,6 @@ import { planButton } from '../../src/chat/use-cases/result.js';
 import { annotationPointer, EXCLUSION_ANNOTATIONS } from '../../src/remediation/exclusion-record.js';
 import { fillExclusionTimes, plannedTtl, withExclusionTtl } from '../../src/remediation/exclusion-times.js';
 import type { Patch, RemediationPlan } from '../../src/remediation/plan.js';
-import { shownDigest } from '../../src/trust/plan-seal.js';
 
 const EXPIRES = annotationPointer(EXCLUSION_ANNOTATIONS.expiresAt);
 const SET_AT = annotationPointer(EXCLUSION_ANNOTATIONS.setAt);

@@ -257,8 +257,14 @@ function lastsChoice(plan: RemediationPlan, lang: Lang): { choice?: Choice } {
   const planned = plan.patch ? plannedTtl(plan.patch) : undefined;
   if (planned === undefined) return {};
   const options = [
-    { value: PLANNED, label: translate(exclusionWords, lang, 'choiceDefault', { ttl: choiceWords(planned, lang) }) },
-    ...EXCLUSION_TTL_CHOICES.filter((c) => c !== planned).map((c) => ({ value: c, label: choiceWords(c, lang) })),
+    {
+      value: PLANNED,
+      label: translate(exclusionWords, lang, 'choiceDefault', { ttl: choiceWords(planned, lang) }),
+    },
+    ...EXCLUSION_TTL_CHOICES.filter((c) => c !== planned).map((c) => ({
+      value: c,
+      label: choiceWords(c, lang),
+    })),
   ];
   return { choice: { label: translate(exclusionWords, lang, 'choiceLabel'), options } };
 }
