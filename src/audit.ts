@@ -12,6 +12,8 @@ export type AuditEvent =
       user: string;
       /** 'claimed' when this approval starts the change, 'recorded' when more approvers are needed. */
       result: 'claimed' | 'recorded';
+      /** How long the node exclusion approved lasts (`4h`, `until-removed`), as its approver chose it; absent: no exclusion. */
+      lasts?: string;
     }
   | {
       action: 'refusal';
@@ -47,6 +49,13 @@ export type AuditEvent =
         | 'superseded'
         /** A button or a plan from before an upgrade (no shown digest, another seal version). */
         | 'outdated'
+        /**
+         * Approvals of the plan are recorded for another duration of its node exclusion
+         * than this approver chose (issue 65.5): the first stands, this one is not recorded.
+         */
+        | 'other-duration'
+        /** A press naming how long a node exclusion lasts, for a plan that writes none. */
+        | 'not-offered'
         | 'rate-limited'
         /**
          * The command budget could not be read (Redis stalled, full, read-only or

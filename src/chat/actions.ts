@@ -7,6 +7,11 @@
 import { z } from 'zod';
 import { WORKLOAD_KINDS, type WorkloadKind } from '../diagnosis/workload-ref.js';
 import { isId, type ChatPlatform } from '../platforms/chat-refs.js';
+import {
+  EXCLUSION_TTL_CHOICES,
+  exclusionTtlChoiceSchema,
+  type ExclusionTtlChoice,
+} from '../remediation/exclusion-ttl.js';
 import { clusterSchema, namespaceSchema, resourceNameSchema } from '../queue/schemas.js';
 
 /** A message nobody asked for (alert and early-warning threads), said so in signed data. */
@@ -39,9 +44,17 @@ export type ChatAction =
   /**
    * Approve a stored plan (Apply). `shown` is the digest of the plan as the message
    * showed it (null: a button posted before buttons carried one); `requester` who
-   * asked for the diagnosis (null: a button posted before buttons named one).
+   * asked for the diagnosis (null: a button posted before buttons named one). `lasts`:
+   * how long a node exclusion lasts, as the approver chose it beside the button
+   * (absent: as the plan says, its configured default); one of a closed set.
    */
-  | { kind: 'approve'; planId: string; shown: string | null; requester: Requester | null }
+  | {
+      kind: 'approve';
+      planId: string;
+      shown: string | null;
+      requester: Requester | null;
+      lasts?: ExclusionTtlChoice;
+    }
   /** Approve the undo of an applied plan: a stored plan too, approval-gated the same way. */
   | { kind: 'undo'; planId: string; shown: string | null; requester: Requester | null }
   /** Diagnose the same workload again. */
@@ -68,7 +81,15 @@ const requester = z.string().min(1).max(100).nullable();
 
 /** A decoded press, validated: adapters parse what the platform sent back with this. */
 export const chatActionSchema: z.ZodType<ChatAction> = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('approve'), planId, shown, requester }).strict(),
+  z
+    .object({
+      kind: z.literal('approve'),
+      planId,
+      shown,
+      requester,
+      lasts: exclusionTtlChoiceSchema.optional(),
+    })
+    .strict(),
   z.object({ kind: z.literal('undo'), planId, shown, requester }).strict(),
   z
     .object({
@@ -85,3 +106,21 @@ export const chatActionSchema: z.ZodType<ChatAction> = z.discriminatedUnion('kin
   z.object({ kind: z.literal('dismiss') }).strict(),
   z.object({ kind: z.literal('postmortem') }).strict(),
 ]);
+
+/** The value of a choice's option that keeps the plan's own duration (its configured default). */
+export const PLANNED = 'planned';
+
+/** An option's value as a client sends it back: the plan's own, or one of the choices. Nothing else. */
+export const choiceValueSchema = z.enum([PLANNED, ...EXCLUSION_TTL_CHOICES]);
+
+/**
+ * How long an exclusion lasts, from the value a client sent for the choice beside an
+ * Approve button: `{ lasts }` for a choice, `{}` for the plan's own (or no choice sent),
+ * null for a value that is none of the options (refused: never taken as free text).
+ */
+export function lastsOfChoice(value: unknown): { lasts?: ExclusionTtlChoice } | null {
+  if (value === undefined || value === null) return {};
+  const parsed = choiceValueSchema.safeParse(value);
+  if (!parsed.success) return null;
+  return parsed.data === PLANNED ? {} : { lasts: parsed.data };
+}

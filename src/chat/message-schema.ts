@@ -6,7 +6,7 @@
  * field no adapter knows.
  */
 import { z } from 'zod';
-import { chatActionSchema } from './actions.js';
+import { chatActionSchema, choiceValueSchema } from './actions.js';
 import { ICONS, type ChatMessage } from './model.js';
 
 /** Longest string of a stored message (a whole patch in a `code` part is the longest we make). */
@@ -34,12 +34,24 @@ const rich = z.array(span).max(MAX_ITEMS);
 
 const confirm = z.object({ title: str, text: str, yes: str, no: str }).strict();
 
+/** A choice beside a button: its options' values only from the closed set a press may carry. */
+const choice = z
+  .object({
+    label: str,
+    options: z
+      .array(z.object({ value: choiceValueSchema, label: str }).strict())
+      .min(1)
+      .max(10),
+  })
+  .strict();
+
 const button = z
   .object({
     label: str,
     action: chatActionSchema,
     style: z.enum(['primary', 'danger']).optional(),
     confirm: confirm.optional(),
+    choice: choice.optional(),
   })
   .strict();
 

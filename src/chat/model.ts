@@ -128,12 +128,24 @@ export interface Confirm {
   readonly no: string;
 }
 
-/** A button: what it says, what pressing it asks for, and an optional confirm step. */
+/**
+ * A closed choice made beside a button before pressing it (how long a node exclusion
+ * lasts): a select of options, the first chosen until the person picks another. The
+ * press carries the option's value, which the adapter decodes with the port's schema
+ * (actions.ts `lastsOfChoice`): never free text.
+ */
+export interface Choice {
+  readonly label: string;
+  readonly options: readonly { readonly value: string; readonly label: string }[];
+}
+
+/** A button: what it says, what pressing it asks for, and an optional confirm step and choice. */
 export interface Button {
   readonly label: string;
   readonly action: ChatAction;
   readonly style?: 'primary' | 'danger';
   readonly confirm?: Confirm;
+  readonly choice?: Choice;
 }
 
 /**

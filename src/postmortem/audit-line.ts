@@ -21,6 +21,7 @@ const approval = z.object({
   kind: NAME,
   user: NAME,
   result: z.enum(['claimed', 'recorded']),
+  lasts: NAME.optional(),
 });
 
 const refusal = z.object({
@@ -43,6 +44,8 @@ const refusal = z.object({
     'tampered',
     'superseded',
     'outdated',
+    'other-duration',
+    'not-offered',
     'rate-limited',
     'budget-unread',
     'unfinished',

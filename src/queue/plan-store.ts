@@ -11,7 +11,7 @@ import type { StoredPlan } from '../trust/stored-plan.js';
  * digest of the plan as shown (src/trust/plan-seal.ts `shownDigest`).
  * Keys: `rd:plan:<id>` (hash: json, expiresAt), `rd:plan:<id>:approvals` (set of
  * approvals: the app's marks, `<user>~<signature>`), `rd:plan:<id>:approvals-shown` (the shown digest those approvals were
- * given for), `rd:plan:<id>:claim` ("U1,U2|<ms>" once claimed; a claim whose job
+ * given for, with `~<duration>` when their approver chose how long an exclusion lasts), `rd:plan:<id>:claim` ("U1,U2|<ms>" once claimed; a claim whose job
  * never got queued is let go after ORPHAN_CLAIM_MS). Keys outlive the
  * plan's expiry by a day so a late click can be told "expired", not "unknown".
  */
@@ -27,6 +27,11 @@ export type ClaimResult =
   | { status: 'expired'; stored: StoredPlan }
   /** The stored plan is not the one the approver was shown (its shown digest differs): nothing recorded. */
   | { status: 'changed'; stored: StoredPlan }
+  /**
+   * Approvals of this plan as shown are recorded for another duration (`lasts`: theirs,
+   * absent for the plan's own): nothing recorded, theirs stand.
+   */
+  | { status: 'other-duration'; lasts?: string; stored: StoredPlan }
   | { status: 'unknown' };
 
 export interface PlanStore {
@@ -54,6 +59,12 @@ export interface PlanStore {
      * recorded under any of them is this person's, 'same-approver' (issue 54.3).
      */
     sameperson?: readonly string[],
+    /**
+     * How long the node exclusion lasts, as this approver chose it (absent: as the plan
+     * says): approvals count together only for the same duration; one for another
+     * while some are recorded is 'other-duration' (issue 65.5).
+     */
+    lasts?: string,
   ): Promise<ClaimResult>;
   /** Who claimed it and when, if anyone. */
   claimOf(id: string): Promise<{ approvers: string[]; at: number } | undefined>;
@@ -113,7 +124,13 @@ if claim then
   redis.call('DEL', KEYS[3], KEYS[2])
 end
 if tonumber(ARGV[2]) > exp then return {'expired'} end
-if redis.call('GET', KEYS[4]) ~= ARGV[5] then
+local was = redis.call('GET', KEYS[4])
+if was ~= ARGV[5] then
+  -- The same plan as shown, approved for another duration (issue 65.5: the approver's
+  -- choice is part of what is approved): refused, the approvals recorded stand.
+  if was and string.sub(was, 1, 64) == string.sub(ARGV[5], 1, 64) and redis.call('SCARD', KEYS[2]) > 0 then
+    return {'other-duration', was}
+  end
   redis.call('DEL', KEYS[2])
   redis.call('SET', KEYS[4], ARGV[5], 'EX', tonumber(ARGV[4]))
 end
@@ -195,7 +212,7 @@ export function createPlanStore(redis: Redis): PlanStore {
       );
     },
     get,
-    async approve(id, approver, required, shown, now = Date.now(), sameperson = []) {
+    async approve(id, approver, required, shown, now = Date.now(), sameperson = [], lasts = undefined) {
       const stored = await get(id);
       if (!stored) return { status: 'unknown' };
       // Approvals are of what was shown: a stored plan that differs is not approved, and
@@ -211,7 +228,8 @@ export function createPlanStore(redis: Redis): PlanStore {
         String(now),
         String(required),
         String(ttlFor(stored, now)),
-        shown,
+        // What the approvals are of: the plan as shown, and the duration chosen for it.
+        lasts === undefined ? shown : `${shown}~${lasts}`,
         String(ORPHAN_CLAIM_MS),
         ...sameperson,
       )) as string[];
@@ -230,6 +248,10 @@ export function createPlanStore(redis: Redis): PlanStore {
         case 'expired':
         case 'same-approver':
           return { status, stored };
+        case 'other-duration': {
+          const theirs = value.split('~')[1];
+          return { status, ...(theirs ? { lasts: theirs } : {}), stored };
+        }
         default:
           return { status: 'unknown' };
       }

@@ -2,10 +2,11 @@
  * Filling an exclusion's times at the apply (issue 65.5): the plan's patch carries
  * `$NOW` at set-at and `$NOW+24h` (or `never`) at expires-at; the executor writes the
  * time of the apply, and that time plus the duration, in RFC 3339, from the clock that
- * sets a restart's time (src/kube/write/workload-patcher.ts). Pure.
+ * sets a restart's time (src/kube/write/workload-patcher.ts). Before that, the duration
+ * its approver chose takes the place of the plan's (withExclusionTtl). Pure.
  */
 import { annotationPointer, EXCLUSION_ANNOTATIONS } from './exclusion-record.js';
-import { fillExpiresMarker } from './exclusion-ttl.js';
+import { expiresMarker, fillExpiresMarker, ttlOfMarker, type ExclusionTtl } from './exclusion-ttl.js';
 import type { Patch } from './plan.js';
 import { APPLY_TIME, rfc3339 } from './restart-time.js';
 
@@ -25,18 +26,70 @@ function filledAnnotations(annotations: Record<string, unknown>, now: Date): Rec
   return filled;
 }
 
-/** The patch with the exclusion's markers filled at `now`; every other value as approved. */
-export function fillExclusionTimes(patch: Patch, now: Date): Patch {
+type Op = { op?: unknown; path?: unknown; value?: unknown };
+
+/** The annotation map an op adds whole (a workload that had no annotations), else undefined. */
+function annotationMap(op: Op): Record<string, unknown> | undefined {
+  return op.path === '/metadata/annotations' && op.value !== null && typeof op.value === 'object'
+    ? (op.value as Record<string, unknown>)
+    : undefined;
+}
+
+/** The ops of a JSON patch that set a value (`add`, `replace`), each mapped by `f`; any other patch as it is. */
+function mapSettingOps(patch: Patch, f: (op: Op) => unknown): Patch {
   if (patch.type !== 'json' || !Array.isArray(patch.body)) return patch;
   const body = (patch.body as unknown[]).map((raw) => {
-    const op = raw as { op?: unknown; path?: unknown; value?: unknown };
-    if (op.op !== 'add' && op.op !== 'replace') return raw;
+    const op = raw as Op;
+    return op.op === 'add' || op.op === 'replace' ? f(op) : raw;
+  });
+  return { type: 'json', body };
+}
+
+/** The patch with the exclusion's markers filled at `now`; every other value as approved. */
+export function fillExclusionTimes(patch: Patch, now: Date): Patch {
+  return mapSettingOps(patch, (op) => {
     if (op.path === annotationPointer(SET_AT) && op.value === APPLY_TIME)
       return { ...op, value: rfc3339(now) };
     if (op.path === annotationPointer(EXPIRES_AT)) return { ...op, value: fillExpiresMarker(op.value, now) };
-    if (op.path === '/metadata/annotations' && op.value !== null && typeof op.value === 'object')
-      return { ...op, value: filledAnnotations(op.value as Record<string, unknown>, now) };
-    return raw;
+    const map = annotationMap(op);
+    return map ? { ...op, value: filledAnnotations(map, now) } : op;
   });
-  return { type: 'json', body };
+}
+
+/** The expires-at markers a patch writes (one for an exclude-node plan, none for any other). */
+function expiresMarkers(patch: Patch): unknown[] {
+  const found: unknown[] = [];
+  mapSettingOps(patch, (op) => {
+    if (op.path === annotationPointer(EXPIRES_AT)) found.push(op.value);
+    const map = annotationMap(op);
+    if (map && EXPIRES_AT in map) found.push(map[EXPIRES_AT]);
+    return op;
+  });
+  return found;
+}
+
+/**
+ * How long the exclusion a patch writes lasts, as planned (its expires-at marker:
+ * `$NOW+24h` → `24h`, `never` → until-removed); undefined for a patch that writes no
+ * exclusion record, or whose marker is no duration.
+ */
+export function plannedTtl(patch: Patch): ExclusionTtl | undefined {
+  const markers = expiresMarkers(patch);
+  return markers.length === 1 ? ttlOfMarker(markers[0]) : undefined;
+}
+
+/**
+ * The patch with its exclusion lasting `ttl` (the approver's choice, signed into the
+ * approval) instead of as planned: only the expires-at marker changes, to another
+ * marker, so the allowlist, the seal's other values and the fill at the apply hold as
+ * they are. Undefined when the patch writes no exclusion record with a marker to replace.
+ */
+export function withExclusionTtl(patch: Patch, ttl: ExclusionTtl): Patch | undefined {
+  if (plannedTtl(patch) === undefined) return undefined;
+  const marker = expiresMarker(ttl);
+  return mapSettingOps(patch, (op) => {
+    if (op.path === annotationPointer(EXPIRES_AT)) return { ...op, value: marker };
+    const map = annotationMap(op);
+    return map && EXPIRES_AT in map ? { ...op, value: { ...map, [EXPIRES_AT]: marker } } : op;
+  });
 }

@@ -8,7 +8,12 @@
  * applied later), so its patch carries a marker, `$NOW+24h`, which the seal and the
  * approval cover like any value and the executor turns into an RFC 3339 time at the
  * apply, from the same clock that sets the restart time (restart-time.ts). Pure.
+ *
+ * In chat the approver picks one of EXCLUSION_TTL_CHOICES beside Approve (or keeps the
+ * plan's own, the configured default); the app signs the choice into the approval and
+ * the worker writes it in place of the plan's marker (exclusion-times.ts withExclusionTtl).
  */
+import { z } from 'zod';
 import { APPLY_TIME, rfc3339 } from './restart-time.js';
 
 export const UNTIL_REMOVED = 'until-removed';
@@ -16,8 +21,16 @@ export const UNTIL_REMOVED = 'until-removed';
 /** A duration (`24h`) or UNTIL_REMOVED. */
 export type ExclusionTtl = string;
 
-/** The choices an approver is offered, the configured default among them. */
-export const EXCLUSION_TTL_CHOICES: readonly ExclusionTtl[] = ['4h', '24h', '7d', UNTIL_REMOVED];
+/**
+ * The choices an approver is offered beside the plan's own duration (the configured
+ * default): a closed set, the only values a press may carry (exclusionTtlChoiceSchema).
+ */
+export const EXCLUSION_TTL_CHOICES = ['4h', '24h', '3d', '7d', UNTIL_REMOVED] as const;
+
+export type ExclusionTtlChoice = (typeof EXCLUSION_TTL_CHOICES)[number];
+
+/** A chosen duration as it comes back from a chat client: one of the choices, nothing else. */
+export const exclusionTtlChoiceSchema = z.enum(EXCLUSION_TTL_CHOICES);
 
 export const DEFAULT_EXCLUSION_TTL: ExclusionTtl = '24h';
 

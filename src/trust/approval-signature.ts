@@ -9,6 +9,7 @@ import { createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyO
 import { expiredBeyondSkew } from './clock-skew.js';
 import { z } from 'zod';
 import { keyKind } from './key-kind.js';
+import { exclusionTtlChoiceSchema } from '../remediation/exclusion-ttl.js';
 import { canonicalJson } from './plan-seal.js';
 import {
   anyConversation,
@@ -45,6 +46,12 @@ export const approvalClaimsSchema = z
      * message nobody asked for (alert threads); absent when the button named nobody.
      */
     requester: anyPerson.optional(),
+    /**
+     * How long the node exclusion the plan writes lasts, as its approvers chose it
+     * (issue 65.5): one of the closed set offered; the worker writes it in place of the
+     * plan's own duration. Absent: as the plan says.
+     */
+    lasts: exclusionTtlChoiceSchema.optional(),
     at: z.number().int(),
     expiresAt: z.number().int(),
     keyId: z.string().min(1).max(64),
@@ -184,6 +191,8 @@ export function approvalClaims(input: {
   planExpiresAt: number;
   approvers: string[];
   requester?: string | undefined;
+  /** The duration the approvers chose for the exclusion (absent: the plan's own). */
+  lasts?: ApprovalClaims['lasts'];
   /** Absent: Slack. */
   platform?: ChatPlatform | undefined;
   channel: string;
@@ -200,6 +209,7 @@ export function approvalClaims(input: {
     ...platformTag(input.platform),
     approvers: [...input.approvers].sort(),
     ...(input.requester ? { requester: input.requester } : {}),
+    ...(input.lasts ? { lasts: input.lasts } : {}),
     at: input.now,
     expiresAt: Math.max(input.planExpiresAt, input.now) + (input.retryGraceMs ?? 15 * 60_000),
     keyId: input.keyId,
@@ -225,7 +235,15 @@ export function parsePublicKeys(value: string): Map<string, KeyObject> {
   return keys;
 }
 
-function markMessage(input: { planId: string; shown: string; user: string }): Buffer {
+/** What one approver approved: the plan as shown, and the exclusion's duration they chose (absent: the plan's). */
+type Marked = { planId: string; shown: string; lasts?: string | undefined };
+
+function markMessage(input: Marked & { user: string }): Buffer {
+  // A mark without a chosen duration signs what marks always did.
+  if (input.lasts === undefined) {
+    const { lasts: _none, ...rest } = input;
+    input = rest;
+  }
   // Marks of the default platform (Slack) sign what they always did; another
   // platform's (Teams') sign its name too: the platform whose approver id it is.
   const platform = platformOfApprover(input.user);
@@ -236,24 +254,18 @@ function markMessage(input: { planId: string; shown: string; user: string }): Bu
 /**
  * One approver's approval of a plan as shown, as the plan store records it:
  * `<user>~<signature>`, the app's approval key over the plan id, the shown digest and
- * the user (a domain of its own). Ed25519 is deterministic, so a second click of the
+ * the user (a domain of its own), and the duration of a node exclusion they chose, so a
+ * mark stands for that duration only. Ed25519 is deterministic, so a second click of the
  * same user makes the same mark. The user is a Slack user id or a Teams Entra object id
  * (their shapes never overlap; a Teams mark also signs its platform). A user id added to the approvals in Redis by anyone
  * else carries no valid mark, so it cannot stand for a second approver.
  */
-export function approvalMark(
-  input: { planId: string; shown: string; user: string },
-  key: SigningKey,
-): string {
+export function approvalMark(input: Marked & { user: string }, key: SigningKey): string {
   return `${input.user}~${sign(null, markMessage(input), key.privateKey).toString('base64')}`;
 }
 
 /** The user of a mark `approvalMark` made for this plan as shown; null for anything else. */
-export function markedApprover(
-  mark: string,
-  plan: { planId: string; shown: string },
-  publicKey: KeyObject,
-): string | null {
+export function markedApprover(mark: string, plan: Marked, publicKey: KeyObject): string | null {
   const at = mark.indexOf('~');
   const user = mark.slice(0, at);
   if (at < 0 || platformOfApprover(user) === null) return null;

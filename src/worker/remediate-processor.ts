@@ -19,6 +19,8 @@ import { platformTag } from '../platforms/chat-refs.js';
 import { JobLostError, remediationFence, type FenceRef } from './job-fence.js';
 import type { AttemptWrites } from './outbox.js';
 import { expiredBeyondSkew } from '../trust/clock-skew.js';
+import { plannedTtl, withExclusionTtl } from '../remediation/exclusion-times.js';
+import { lastsClause } from '../remediation/exclusion-words.js';
 
 /** Cluster writes and reads the remediate processor needs; injected so tests can fake them. */
 export interface RemediateDeps {
@@ -230,6 +232,12 @@ async function refuseUntrusted(run: Run): Promise<'refused' | undefined> {
   run.approvers = [...trusted.claims.approvers];
   // Handed back with the Undo: the app's Undo button names who asked for the diagnosis.
   run.requester = trusted.claims.requester;
+  if (chosenDuration(run, trusted.claims.lasts) === 'refused') {
+    const reason = 'the approval names how long a node exclusion lasts, and the plan writes no exclusion';
+    run.audit('tampered', reason);
+    await run.say('refused', words.untrusted(reason));
+    return 'refused';
+  }
   if (expiredBeyondSkew(run.now(), stored.expiresAt) && !(run.job.attemptsStarted > 1)) {
     run.audit('refused', 'plan expired before a worker could apply it');
     await run.say('refused', words.expired(ref, stored.expiresAt), {
@@ -239,6 +247,26 @@ async function refuseUntrusted(run: Run): Promise<'refused' | undefined> {
     return 'refused';
   }
   return undefined;
+}
+
+/**
+ * The exclusion's duration its approvers chose (issue 65.5), signed in the approval:
+ * written in place of the plan's own (only the expires-at marker changes; the seal
+ * covered the rest). 'refused' for a duration on a plan that writes no exclusion.
+ */
+function chosenDuration(run: Run, lasts: string | undefined): 'refused' | undefined {
+  if (lasts === undefined) return undefined;
+  const patch = run.plan.patch ? withExclusionTtl(run.plan.patch, lasts) : undefined;
+  if (!patch) return 'refused';
+  // The same plan but for the expires-at marker, which the allowlist checks again.
+  run.plan = { ...run.plan, patch } as RemediationPlan;
+  return undefined;
+}
+
+/** How long the exclusion a plan writes lasts, for its applied reply; undefined for any other plan. */
+function lastsNote(plan: RemediationPlan): string | undefined {
+  const ttl = plan.patch ? plannedTtl(plan.patch) : undefined;
+  return ttl === undefined ? undefined : lastsClause(ttl);
 }
 
 /**
@@ -345,7 +373,10 @@ async function applied(
   given?: string,
 ): Promise<string> {
   // A stepped walk the Deployment moved on under says why its Undo would be wrong.
-  const note = change.noUndo ? [given, `no Undo: ${change.noUndo}`].filter(Boolean).join('; ') : given;
+  const note =
+    [lastsNote(run.plan), given, change.noUndo ? `no Undo: ${change.noUndo}` : undefined]
+      .filter(Boolean)
+      .join('; ') || undefined;
   run.audit('applied', note);
   const undo = await storeUndo(run, change);
   const changed = change.changes.map((c) => readablePath(c.path)).join(', ') || 'no field changes';

@@ -21,6 +21,8 @@ import type { FieldChange } from '../../src/kube/write/executor.js';
 import { createLogger } from '../../src/logger.js';
 import { readRecord } from '../../src/remediation/exclusion-record.js';
 import { removalPlan } from '../../src/remediation/exclusion-removal.js';
+import { withExclusionTtl } from '../../src/remediation/exclusion-times.js';
+import type { ExclusionTtlChoice } from '../../src/remediation/exclusion-ttl.js';
 import { inversePlan } from '../../src/remediation/inverse.js';
 import { sweepExclusions, type ExclusionExpiryDeps } from '../../src/worker/exclusion-expiry.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
@@ -53,8 +55,13 @@ function deployment(s: SimClient): Deployment {
   return s.sim.get('Deployment', SHOP.namespace, SHOP.name) as Deployment;
 }
 
-/** The crash loop on node-b, under a Deployment whose required affinity already has the user's own NotIn. */
-async function excludedFor(ttl: string): Promise<SimClient> {
+/**
+ * The crash loop on node-b, under a Deployment whose required affinity already has the
+ * user's own NotIn, excluded for `ttl` (the configured default the plan is made with),
+ * or for `chosen` when its approver picked another beside Approve (written by the worker
+ * in place of the plan's: withExclusionTtl).
+ */
+async function excludedFor(ttl: string, chosen?: ExclusionTtlChoice): Promise<SimClient> {
   env = await startSimClient({ scenario: 'sim/scenarios/crashloop-node.yaml', timeScale: 50 }, 'expiry-it');
   const s = env;
   const d = deployment(s);
@@ -72,8 +79,12 @@ async function excludedFor(ttl: string): Promise<SimClient> {
     ),
   );
   const result = diagnose(await collectSnapshot(s.client, SHOP), { exclusionTtl: ttl });
-  const plan = result.remediations.find((r) => r.kind === 'exclude-node');
-  if (!plan) throw new Error(`no exclude-node plan: ${result.findings.map((f) => f.code).join(', ')}`);
+  const planned = result.remediations.find((r) => r.kind === 'exclude-node');
+  if (!planned) throw new Error(`no exclude-node plan: ${result.findings.map((f) => f.code).join(', ')}`);
+  const patch =
+    chosen === undefined || !planned.patch ? planned.patch : withExclusionTtl(planned.patch, chosen);
+  if (!patch) throw new Error('the plan writes no exclusion record');
+  const plan = { ...planned, patch } as RemediationPlan;
   const applied = await applyPlan(s.client, plan, { now: () => new Date(T0) });
   expect(applied.status).toBe('applied');
   if (applied.status === 'applied')
@@ -181,6 +192,21 @@ describe('an exclusion that expires in the simulator', () => {
     const report = await sweepExclusions(worker(s, () => T0 + 365 * 24 * HOUR, audit));
     expect(report.removed).toEqual([]);
     expect(readRecord(deployment(s).metadata.annotations)).toBeDefined();
+  });
+
+  it('lasts as its approver chose (issue 65.5): 3d instead of the default 24h is kept past 24h, removed at 3d', async () => {
+    const s = await excludedFor('24h', '3d');
+    expect(readRecord(deployment(s).metadata.annotations)?.expiresAt).toBe('2026-11-30T10:00:00Z');
+    const audit: AuditEvent[] = [];
+    expect((await sweepExclusions(worker(s, () => T0 + 25 * HOUR, audit))).removed).toEqual([]);
+    expect((await sweepExclusions(worker(s, () => T0 + 72 * HOUR, audit))).removed).toHaveLength(1);
+  });
+
+  it('"until removed" chosen over the default 24h writes no expiry: never removed', async () => {
+    const s = await excludedFor('24h', 'until-removed');
+    expect(readRecord(deployment(s).metadata.annotations)?.expiresAt).toBe('never');
+    const report = await sweepExclusions(worker(s, () => T0 + 365 * 24 * HOUR, []));
+    expect(report.removed).toEqual([]);
   });
 
   it('is undone as before: Undo puts back the affinity and the annotations the Deployment had', async () => {

@@ -485,13 +485,31 @@ describe('incident B: crash loop on node-b only, from /rollout-doctor to rolled 
       /server dry run:\nspec\.template\.spec\.affinity\.nodeAffinity: \(unset\) → \{"requiredDuringSchedulingIgnoredDuringExecution".*"NotIn","values":\["node-b"\]/,
     );
 
+    // How long the exclusion lasts is picked beside Apply (issue 65.5): 3 days, not the default 24h.
+    const select = result.blocks
+      .flatMap((b) => (Array.isArray(b.elements) ? (b.elements as Record<string, unknown>[]) : []))
+      .find((el) => el.action_id === 'exclusion_lasts.0');
+    expect(JSON.stringify(select)).toContain('24h (default)');
     const mark = h.sim.requests.length;
-    await h.click(result, 'approve_plan.0', h.approver);
+    await h.click(result, 'approve_plan.0', h.approver, { 'exclusion_lasts.0': '3d' });
+    const applied = await h.waitForReply(result.ts, 'applied', SIGNAL_WAIT_MS);
+    expect(applied.text).toContain('the exclusion ends after 3d');
     const done = await h.waitForReply(result.ts, 'rolled out', SIGNAL_WAIT_MS);
     expect(done.text).toMatch(/^rolled out: deployment\/checkout: /);
     expect(writesSince(h, mark)).toEqual([{ verb: 'patch', resource: 'deployments', name: 'checkout' }]);
+    expect(h.audit()).toContainEqual(
+      expect.objectContaining({ action: 'approval', result: 'claimed', lasts: '3d' }),
+    );
+    expect(JSON.stringify(h.message(result.channel, result.ts)?.blocks)).toContain(
+      'Approved: exclude-node (lasts 3d)',
+    );
 
     const d = deployment(h, 'shop', 'checkout');
+    // The record written to the cluster ends 3 days after it was set.
+    const record = d.metadata.annotations ?? {};
+    const setAt = Date.parse(record['rollout-doctor.io/exclusion.set-at'] ?? '');
+    const expiresAt = Date.parse(record['rollout-doctor.io/exclusion.expires-at'] ?? '');
+    expect(expiresAt - setAt).toBe(3 * 24 * 3_600_000);
     expect(rolledOut(d)).toBe(true);
     expect(
       d.spec.template.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution

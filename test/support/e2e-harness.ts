@@ -103,6 +103,8 @@ export interface E2eHarness {
     message: StoredMessage,
     actionId: string,
     user: string,
+    /** The message's selects chosen, by action id (`exclusion_lasts.0`: '3d'); else their initial option. */
+    chosen?: Readonly<Record<string, string>>,
   ): Promise<{ status: number; body: string; ms: number }>;
   /** The current state of a message on the stand-in. */
   message(channel: string, ts: string): StoredMessage | undefined;
@@ -227,8 +229,8 @@ export async function startE2e(options: E2eOptions): Promise<E2eHarness> {
           }),
         ),
       buttons: buttonsOf,
-      click: (message, actionId, user) => {
-        return postClick(eventsUrl, E2E_SECRET, message, actionId, user);
+      click: (message, actionId, user, chosen) => {
+        return postClick(eventsUrl, E2E_SECRET, message, actionId, user, chosen);
       },
       message: (channel, ts) => slack.messages.get(`${channel}/${ts}`),
       waitForResult: (namespace, name, opts = {}) =>

@@ -98,6 +98,7 @@ export function blockActionPayload(
   message: StoredMessage,
   button: Button,
   user: string,
+  chosen: Readonly<Record<string, string>> = {},
 ): Record<string, unknown> {
   const blocks = message.blocks.map((b, i) => ({ block_id: `b${i}`, ...b }));
   const thread = message.threadTs ? { thread_ts: message.threadTs } : {};
@@ -128,15 +129,42 @@ export function blockActionPayload(
       blocks,
       ...thread,
     },
-    state: { values: {} },
+    state: { values: selectState(blocks, chosen) },
     response_url: 'http://127.0.0.1:9/actions/T0001/1/abc',
     actions: [{ ...element, block_id: blockId, action_ts: `${Date.now() / 1000}` }],
   };
 }
 
 /**
+ * The message's selects as Slack sends them with a press (`state.values`, by block and
+ * action id): each at its initial option, or the value `chosen` names for its action id.
+ */
+function selectState(
+  blocks: Record<string, unknown>[],
+  chosen: Readonly<Record<string, string>>,
+): Record<string, Record<string, unknown>> {
+  const values: Record<string, Record<string, unknown>> = {};
+  for (const block of blocks) {
+    const elements = Array.isArray(block.elements) ? (block.elements as Record<string, unknown>[]) : [];
+    for (const el of elements) {
+      if (el.type !== 'static_select' || typeof el.action_id !== 'string') continue;
+      const options = (el.options ?? []) as { value: string }[];
+      const value = chosen[el.action_id];
+      const selected =
+        value === undefined ? el.initial_option : (options.find((o) => o.value === value) ?? { value });
+      (values[String(block.block_id)] ??= {})[el.action_id] = {
+        type: 'static_select',
+        selected_option: selected ?? null,
+      };
+    }
+  }
+  return values;
+}
+
+/**
  * Clicks the button `actionId` of a message on the Slack stand-in, exactly as Slack
- * would deliver it to the app: a signed block_actions payload echoing the message.
+ * would deliver it to the app: a signed block_actions payload echoing the message,
+ * with its selects as `chosen` says (by action id; else their initial option).
  */
 export function postClick(
   eventsUrl: string,
@@ -144,8 +172,9 @@ export function postClick(
   message: StoredMessage,
   actionId: string,
   user: string,
+  chosen: Readonly<Record<string, string>> = {},
 ): Promise<{ status: number; body: string; ms: number }> {
   const button = buttonsOf(message).find((b) => b.action_id === actionId);
   if (!button) throw new Error(`no button ${actionId} in message ${message.ts}`);
-  return postSigned(eventsUrl, secret, blockActionBody(blockActionPayload(message, button, user)));
+  return postSigned(eventsUrl, secret, blockActionBody(blockActionPayload(message, button, user, chosen)));
 }

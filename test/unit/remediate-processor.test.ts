@@ -40,10 +40,16 @@ function memoryRedis(): Redis {
   } as unknown as Redis;
 }
 
-/** What the app signs at claim time, for `stored`, by `approvers`. */
-function approve(stored: StoredPlan, approvers = ['U0LEAD'], keys = testKeys): SignedApproval {
+/** What the app signs at claim time, for `stored`, by `approvers` (with `lasts`: the exclusion's duration chosen). */
+function approve(
+  stored: StoredPlan,
+  approvers = ['U0LEAD'],
+  keys = testKeys,
+  lasts?: SignedApproval['claims']['lasts'],
+): SignedApproval {
   return signApproval(
     approvalClaims({
+      lasts,
       planId: stored.plan.id,
       digest: planDigest(stored),
       cluster: stored.cluster,
@@ -555,6 +561,65 @@ describe('remediate processor', () => {
         expect(h.applied).toHaveLength(1);
         expect(events()[0]).toMatchObject({ outcome: 'applied', approvedBy: ['U0LEAD', 'U0TWO'] });
       });
+    });
+  });
+
+  describe("the exclusion's duration its approvers chose (issue 65.5)", () => {
+    const expiresAt = '/metadata/annotations/rollout-doctor.io~1exclusion.expires-at';
+    const exclusion = {
+      ...plan,
+      id: 'exclude-node-0123456789abcdef',
+      kind: 'exclude-node',
+      summary: 'Keep tracker off node-b',
+      patch: {
+        type: 'json',
+        body: [
+          { op: 'test', path: '/metadata/generation', value: 2 },
+          { op: 'add', path: '/metadata/annotations/rollout-doctor.io~1exclusion.set-at', value: '$NOW' },
+          { op: 'add', path: expiresAt, value: '$NOW+24h' },
+        ],
+      },
+    } as RemediationPlan;
+    const written = (p: RemediationPlan | undefined) =>
+      (p?.patch?.body as { path: string; value?: unknown }[] | undefined)?.find((op) => op.path === expiresAt)
+        ?.value;
+
+    it.each([
+      ['3d', '$NOW+3d', 'the exclusion ends after 3d'],
+      ['until-removed', 'never', 'the exclusion lasts until someone removes it'],
+    ] as const)(
+      'a signed %s is what the executor writes, and the applied reply says it',
+      async (lasts, marker, words) => {
+        const h = harness('prod', undefined, exclusion);
+        const job = h.job('prod', 1, { data: { approval: approve(h.stored, ['U0LEAD'], testKeys, lasts) } });
+        await expect(h.process(job)).resolves.toBe('rolled-out');
+        expect(written(h.applied[0])).toBe(marker);
+        const applied = h.notes.find((n) => n.kind === 'remediation-outcome' && n.stage === 'applied');
+        expect(applied).toMatchObject({ detail: expect.stringContaining(words) });
+      },
+    );
+
+    it("no duration signed: the plan's own is written and said", async () => {
+      const h = harness('prod', undefined, exclusion);
+      await expect(h.process(h.job('prod'))).resolves.toBe('rolled-out');
+      expect(written(h.applied[0])).toBe('$NOW+24h');
+      const applied = h.notes.find((n) => n.kind === 'remediation-outcome' && n.stage === 'applied');
+      expect(applied).toMatchObject({ detail: expect.stringContaining('the exclusion ends after 24h') });
+    });
+
+    it('a duration signed for a plan that writes no exclusion is refused as tampered, nothing applied', async () => {
+      const h = harness('prod');
+      const job = h.job('prod', 1, { data: { approval: approve(h.stored, ['U0LEAD'], testKeys, '7d') } });
+      await expect(h.process(job)).resolves.toBe('refused');
+      expect(h.applied).toEqual([]);
+    });
+
+    it('a duration outside the choices does not pass the approval schema', async () => {
+      const h = harness('prod', undefined, exclusion);
+      const approval = approve(h.stored, ['U0LEAD'], testKeys, '3d');
+      const forged = { ...approval, claims: { ...approval.claims, lasts: '9999d' } };
+      await expect(h.process(h.job('prod', 1, { data: { approval: forged } }))).rejects.toThrow();
+      expect(h.applied).toEqual([]);
     });
   });
 });

@@ -18,6 +18,15 @@ describe('Slack button routing (one Bolt listener for every button)', () => {
     expect(new Set([approve, rerun, status, dismiss]).size).toBe(4);
   });
 
+  it("choosing how long an exclusion lasts only acks: the choice travels with the Apply's press", async () => {
+    const listener = buttonListener(routes, 'exclusion_lasts.0');
+    expect(listener).toBeDefined();
+    expect(new Set([approve, rerun, status, dismiss]).has(listener)).toBe(false);
+    let acked = 0;
+    await listener?.({ ack: async () => void (acked += 1) } as never);
+    expect(acked).toBe(1);
+  });
+
   it('routes nothing for an id the app never posted', () => {
     for (const id of ['approve_planx', 'approve_plan.', 'xapprove_plan', 'rerun_diagnosis.1', 'dismiss', ''])
       expect(buttonListener(routes, id), id).toBeUndefined();

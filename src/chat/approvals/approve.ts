@@ -31,7 +31,7 @@ import type { Audit } from '../../audit.js';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../metrics.js';
 import type { ApprovalPolicy } from '../../policy/approval-policy.js';
-import type { PlanStore } from '../../queue/plan-store.js';
+import type { ClaimResult, PlanStore } from '../../queue/plan-store.js';
 import type { Producers } from '../../queue/producers.js';
 import type { Replay, ReplicationGuard } from '../../queue/replication-guard.js';
 import { appReplay, redoApproval } from '../use-cases/replays.js';
@@ -48,6 +48,8 @@ import {
   type ChatPlatform,
 } from '../../platforms/chat-refs.js';
 import { distinctPeople } from '../../policy/people.js';
+import type { ExclusionTtl, ExclusionTtlChoice } from '../../remediation/exclusion-ttl.js';
+import { chosenDuration, DURATION_TEXT } from './chosen-duration.js';
 import type { MessageRef } from '../notify/subscriptions.js';
 
 export interface ApprovalClick {
@@ -67,6 +69,11 @@ export interface ApprovalClick {
   requester: Requester | null;
   /** The platform of the clicker and of the ids in the answers (absent: Slack, the first). */
   platform?: Platform;
+  /**
+   * How long a node exclusion lasts, as the clicker chose it beside the button (one of
+   * the closed set, checked on the way in); absent: as the plan says (chosen-duration.ts).
+   */
+  lasts?: ExclusionTtlChoice;
 }
 
 /**
@@ -91,10 +98,10 @@ export type ApprovalOutcome =
     }
   /** The plan expired: tell the clicker and mark the button. */
   | { kind: 'expired'; stored: StoredPlan }
-  /** Recorded, more approvers needed. */
-  | { kind: 'recorded'; approvals: number; required: number }
-  /** Claimed and queued: mark the button approved. */
-  | { kind: 'approved'; stored: StoredPlan; approvers: string[] };
+  /** Recorded, more approvers needed. `ttl`: how long the exclusion approved lasts (none: no exclusion). */
+  | { kind: 'recorded'; approvals: number; required: number; ttl?: ExclusionTtl }
+  /** Claimed and queued: mark the button approved. `ttl` as above. */
+  | { kind: 'approved'; stored: StoredPlan; approvers: string[]; ttl?: ExclusionTtl };
 
 /**
  * What the decision needs of the app's services (ChatServices has them all): named here
@@ -198,6 +205,9 @@ interface Claimed {
   at: number;
 }
 
+/** The duration a click approves (chosen-duration.ts), resolved against the stored plan. */
+type Duration = Exclude<ReturnType<typeof chosenDuration>, 'not-offered'>;
+
 /** The policy's person of an id (each id its own person when the policy says nothing). */
 function personOf(policy: ApprovalPolicy): (id: string) => string {
   return (id) => policy.personOf?.(id) ?? id;
@@ -212,6 +222,11 @@ function namedForPlatform(policy: ApprovalPolicy, ids: readonly string[], platfo
   return distinctPeople(ids, { personOf: personOf(policy) }).map(
     (id) => policy.idsOf?.(id).find((other) => isId(platform, 'approver', other)) ?? id,
   );
+}
+
+/** The duration a resolved choice comes to (none: the plan writes no exclusion). */
+function chosenTtl(duration: ReturnType<typeof chosenDuration>): ExclusionTtl | undefined {
+  return duration === 'not-offered' ? undefined : duration.ttl;
 }
 
 /** The platform records name for a click (the default platform, Slack, when it names none). */
@@ -309,6 +324,13 @@ export async function approve(
   if (early === 'changed') return changedSinceShown(services, click, where, stored);
   if (early) return refuse(services, where, user, early);
   if (!decision.allowed) throw new Error('unreachable: a refusal was returned above');
+  const duration = chosenDuration(click.lasts, stored);
+  if (duration === 'not-offered')
+    return refuse(services, where, user, {
+      reason: 'not-offered',
+      detail: `a duration (${click.lasts ?? ''}) for a plan that writes no node exclusion`,
+      text: DURATION_TEXT.notOffered,
+    });
   // One fix per result message: once a plan of this message is approved, the others
   // are refused here too (the message withdraws their buttons, a stale client may not).
   const message = messageOf(click);
@@ -325,9 +347,17 @@ export async function approve(
   // The claim, the message's plan and the job are confirmed on the replicas together:
   // from the connection's socket before the first of them (replication-guard.ts).
   const socket = services.replication?.socket();
-  const recorded = await recordApproval(services, click, where, stored, decision.required, deadline);
+  const recorded = await recordApproval(
+    services,
+    click,
+    where,
+    stored,
+    decision.required,
+    duration,
+    deadline,
+  );
   if (recorded.kind !== 'claimed') return recorded.outcome;
-  return queueRemediation(services, click, where, recorded, socket, deadline);
+  return queueRemediation(services, click, where, recorded, duration, socket, deadline);
 }
 
 function refuse(
@@ -389,19 +419,22 @@ async function recordApproval(
   where: Where,
   stored: StoredPlan,
   required: number,
+  duration: Duration,
   deadline: Deadline,
 ): Promise<Claimed | { kind: 'done'; outcome: ApprovalOutcome }> {
-  const { plans, audit } = services;
+  const { plans } = services;
   const { planId, user } = click;
   const done = (outcome: ApprovalOutcome) => ({ kind: 'done' as const, outcome });
   const key = services.config.approvalSigningKey;
   const shown = click.shown ?? '';
-  const mark = approvalMark({ planId, shown, user }, key);
+  // The mark names the duration chosen: it stands for that duration only.
+  const { lasts, ttl } = duration;
+  const mark = approvalMark({ planId, shown, user, lasts }, key);
   // Every id of this person: an approval under another of them is theirs already.
   const ids = services.policy.idsOf?.(user) ?? [user];
   const at = nowOf(services);
   let result: Awaited<ReturnType<PlanStore['approve']>>;
-  const approving = plans.approve(planId, mark, required, shown, at, ids);
+  const approving = plans.approve(planId, mark, required, shown, at, ids, lasts);
   try {
     result = await deadline.bound(approving, 'record the approval');
   } catch (error) {
@@ -413,39 +446,10 @@ async function recordApproval(
       .catch(() => undefined);
     throw error;
   }
-  switch (result.status) {
-    case 'changed':
-      return done(await changedSinceShown(services, click, where, result.stored));
-    case 'unknown':
-      return done(refuse(services, where, user, { reason: 'unknown-plan', text: REFUSAL_TEXT.gone }));
-    case 'expired':
-      audit.record({ action: 'refusal', ...where, user, reason: 'expired' });
-      return done({ kind: 'expired', stored });
-    case 'already-claimed':
-      return done(
-        refuse(services, where, user, {
-          reason: 'already-claimed',
-          detail: result.approvers.join(','),
-          text: REFUSAL_TEXT.alreadyClaimed(
-            result.approvers,
-            click.platform,
-            services.policy.names,
-            services.policy.personOf,
-          ),
-        }),
-      );
-    case 'same-approver':
-      return done(
-        refuse(services, where, user, { reason: 'same-approver', text: REFUSAL_TEXT.sameApprover }),
-      );
-    case 'recorded':
-      audit.record({ action: 'approval', ...where, kind: stored.plan.kind, user, result: 'recorded' });
-      return done({ kind: 'recorded', approvals: result.approvals, required: result.required });
-    case 'claimed':
-      break;
-  }
+  if (result.status !== 'claimed')
+    return done(await unclaimed(services, { click, where, stored, ttl }, result));
   const publicKey = createPublicKey(key.privateKey);
-  const verified = result.marks.map((m) => markedApprover(m, { planId, shown }, publicKey));
+  const verified = result.marks.map((m) => markedApprover(m, { planId, shown, lasts }, publicKey));
   const marked = verified.filter((u): u is string => u !== null);
   if (marked.length !== verified.length) {
     await plans.release(planId);
@@ -502,6 +506,63 @@ async function recordApproval(
   return { kind: 'claimed', stored: result.stored, approvers, marks: result.marks, at: result.at };
 }
 
+/** The answer to an approval the store recorded without a claim, or refused (recordApproval). */
+async function unclaimed(
+  services: Services,
+  at: { click: ApprovalClick; where: Where; stored: StoredPlan; ttl: ExclusionTtl | undefined },
+  result: Exclude<ClaimResult, { status: 'claimed' }>,
+): Promise<ApprovalOutcome> {
+  const { click, where, stored, ttl } = at;
+  const { audit } = services;
+  const { user } = click;
+  switch (result.status) {
+    case 'changed':
+      return changedSinceShown(services, click, where, result.stored);
+    case 'unknown':
+      return refuse(services, where, user, { reason: 'unknown-plan', text: REFUSAL_TEXT.gone });
+    case 'expired':
+      audit.record({ action: 'refusal', ...where, user, reason: 'expired' });
+      return { kind: 'expired', stored };
+    case 'already-claimed':
+      return refuse(services, where, user, {
+        reason: 'already-claimed',
+        detail: result.approvers.join(','),
+        text: REFUSAL_TEXT.alreadyClaimed(
+          result.approvers,
+          click.platform,
+          services.policy.names,
+          services.policy.personOf,
+        ),
+      });
+    case 'same-approver':
+      return refuse(services, where, user, { reason: 'same-approver', text: REFUSAL_TEXT.sameApprover });
+    case 'other-duration': {
+      // The first duration approved is binding: this one is refused, theirs stand.
+      const theirs = result.lasts ?? chosenTtl(chosenDuration(undefined, stored)) ?? '';
+      return refuse(services, where, user, {
+        reason: 'other-duration',
+        detail: `approvals recorded for ${theirs}, this one for ${ttl ?? ''}`,
+        text: DURATION_TEXT.otherDuration(theirs, ttl ?? ''),
+      });
+    }
+    case 'recorded':
+      audit.record({
+        action: 'approval',
+        ...where,
+        kind: stored.plan.kind,
+        user,
+        result: 'recorded',
+        ...(ttl ? { lasts: ttl } : {}),
+      });
+      return {
+        kind: 'recorded',
+        approvals: result.approvals,
+        required: result.required,
+        ...(ttl ? { ttl } : {}),
+      };
+  }
+}
+
 /**
  * Signs the approval over exactly the plan as stored when it completed and queues the
  * remediation; a queue that is away releases the claim and says so.
@@ -511,6 +572,7 @@ async function queueRemediation(
   click: ApprovalClick,
   where: Where,
   claimed: Claimed,
+  duration: Duration,
   socket: number | undefined,
   deadline: Deadline,
 ): Promise<ApprovalOutcome> {
@@ -518,10 +580,18 @@ async function queueRemediation(
   const { plans, audit, producers, metrics } = services;
   const { planId, user } = click;
   const key = services.config.approvalSigningKey;
-  audit.record({ action: 'approval', ...where, kind: stored.plan.kind, user, result: 'claimed' });
+  const { ttl } = duration;
+  audit.record({
+    action: 'approval',
+    ...where,
+    kind: stored.plan.kind,
+    user,
+    result: 'claimed',
+    ...(ttl ? { lasts: ttl } : {}),
+  });
   let job: Parameters<Producers['enqueueRemediate']>[0];
   try {
-    job = remediateJob(click, claimed, key, nowOf(services));
+    job = remediateJob(click, claimed, duration, key, nowOf(services));
     await producers.enqueueRemediate(job, { deadline });
   } catch (error) {
     // Whatever refused it (the queue away, a job the schema refuses), the claim made for
@@ -558,13 +628,14 @@ async function queueRemediation(
     appReplay.approval(redo),
   );
   metrics.remediations.inc({ kind: stored.plan.kind, outcome: 'approved' });
-  return { kind: 'approved', stored, approvers };
+  return { kind: 'approved', stored, approvers, ...(ttl ? { ttl } : {}) };
 }
 
 /** The remediation job of a claimed approval, with the app's signature over exactly that plan. */
 function remediateJob(
   click: ApprovalClick,
   claimed: Claimed,
+  duration: Duration,
   key: AppConfig['approvalSigningKey'],
   now: number,
 ): Parameters<Producers['enqueueRemediate']>[0] {
@@ -583,6 +654,8 @@ function remediateJob(
       // Signed, so the worker can hand it back with the outcome: the Undo it offers
       // names the same requester (or none, or, for a button that named nobody, nothing).
       requester: click.requester ?? undefined,
+      // The duration chosen for the exclusion: the worker writes this one (absent: the plan's).
+      ...(duration.lasts ? { lasts: duration.lasts } : {}),
       ...platformTag(recordPlatform(click)),
       channel: click.channel,
       messageTs: click.rootTs,

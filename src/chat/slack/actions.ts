@@ -4,10 +4,11 @@
  * messages posted before the port still work.
  */
 import type { ChatAction } from '../actions.js';
-import { chatActionSchema } from '../actions.js';
+import { chatActionSchema, lastsOfChoice } from '../actions.js';
 import {
   ACTION,
   POSTMORTEM_VALUE,
+  actionIndexSuffix,
   APPROVE_ACTION_PATTERN,
   STATUS_ACTION_PATTERN,
   UNDO_ACTION_PATTERN,
@@ -55,10 +56,16 @@ export function actionKindOf(actionId: string): ChatAction['kind'] | null {
  * A pressed button's action from its value, for a listener Bolt routed by action id
  * (so it knows the kind); null for a value our buttons never carry.
  */
-export function decodeValue(kind: ChatAction['kind'], value: string): ChatAction | null {
+export function decodeValue(
+  kind: ChatAction['kind'],
+  value: string,
+  chosen: { lasts?: string } = {},
+): ChatAction | null {
   let decoded: unknown = null;
   switch (kind) {
     case 'approve':
+      decoded = { kind, ...parsePlanButtonValue(value), ...chosen };
+      break;
     case 'undo':
       decoded = { kind, ...parsePlanButtonValue(value) };
       break;
@@ -90,4 +97,22 @@ export function decodeValue(kind: ChatAction['kind'], value: string): ChatAction
 export function decodeAction(actionId: string, value: string): ChatAction | null {
   const kind = actionKindOf(actionId);
   return kind === null ? null : decodeValue(kind, value);
+}
+
+/**
+ * What the approver chose in the select beside the pressed Apply (same index suffix),
+ * from the interaction's `state.values` (Slack sends the message's selects with every
+ * press): `{ lasts }`, `{}` for the plan's own duration or no select, null for a value
+ * none of the options has (the press is dropped: never taken as free text).
+ */
+export function chosenBeside(state: unknown, actionId: string): { lasts?: string } | null {
+  const wanted = `${ACTION.lasts}${actionIndexSuffix(actionId)}`;
+  const values = (state as { values?: unknown } | undefined)?.values;
+  if (values === null || typeof values !== 'object') return {};
+  for (const block of Object.values(values as Record<string, unknown>)) {
+    const element = (block as Record<string, unknown> | null)?.[wanted] as
+      { selected_option?: { value?: unknown } | null } | undefined;
+    if (element !== undefined) return lastsOfChoice(element.selected_option?.value);
+  }
+  return {};
 }

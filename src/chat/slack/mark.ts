@@ -13,6 +13,7 @@ import type { MessageRef } from '../model.js';
 import {
   ACTION,
   APPROVE_ACTION_PATTERN,
+  LASTS_ACTION_PATTERN,
   ROOT_BLOCK,
   actionIndexSuffix,
   parsePlanButtonValue,
@@ -65,7 +66,7 @@ export function markPlanInBlocks(
               }
             : el,
         );
-      out.push({ ...block, elements });
+      out.push({ ...block, elements: withoutStrayChoices(elements) });
     } else if (block.block_id === ROOT_BLOCK.state) {
       // An earlier mark stays as it reads; the id moves to the newest (Slack refuses a repeated block_id).
       const { block_id: _earlier, ...rest } = block;
@@ -75,6 +76,22 @@ export function markPlanInBlocks(
     }
   }
   return out.length > 50 ? out.slice(out.length - 50) : out;
+}
+
+/** The elements without a choice whose Apply is gone (marked or withdrawn): a choice chooses for its Apply only. */
+function withoutStrayChoices(elements: Record<string, unknown>[]): Record<string, unknown>[] {
+  const applies = new Set(
+    elements.flatMap((el) =>
+      typeof el.action_id === 'string' && APPROVE_ACTION_PATTERN.test(el.action_id)
+        ? [actionIndexSuffix(el.action_id)]
+        : [],
+    ),
+  );
+  return elements.filter(
+    (el) =>
+      !(typeof el.action_id === 'string' && LASTS_ACTION_PATTERN.test(el.action_id)) ||
+      applies.has(actionIndexSuffix(el.action_id)),
+  );
 }
 
 /**

@@ -4,9 +4,9 @@
  * so bold, code, mentions and links exist only where a structured span asked for
  * them, and the limits of DESIGN.md §6 are kept by the builders of blocks/text.ts.
  */
-import type { Button, ChatMessage, Icon, Part, PersonRef, Rich, Span } from '../model.js';
+import type { Button, ChatMessage, Choice, Icon, Part, PersonRef, Rich, Span } from '../model.js';
 import { encodeAction } from './actions.js';
-import { ROOT_BLOCK } from './blocks/action-ids.js';
+import { ACTION, ROOT_BLOCK } from './blocks/action-ids.js';
 import {
   approverMention,
   escapeMrkdwn,
@@ -136,6 +136,26 @@ export function button(b: Button, index: number): Block {
   };
 }
 
+/**
+ * A button's choice as a static select beside it, its action id the button's index
+ * suffixed (blocks/action-ids.ts ACTION.lasts): its first option chosen until changed.
+ */
+export function choiceSelect(choice: Choice, index: number): Block {
+  const options = choice.options.map((o) => ({ text: plain(o.label, LIMITS.optionText), value: o.value }));
+  return {
+    type: 'static_select',
+    action_id: `${ACTION.lasts}.${index}`,
+    placeholder: plain(choice.label, LIMITS.optionText),
+    options,
+    ...(options[0] ? { initial_option: options[0] } : {}),
+  };
+}
+
+/** A button, after its choice when it has one. */
+function buttonElements(b: Button, index: number): Block[] {
+  return b.choice ? [choiceSelect(b.choice, index), button(b, index)] : [button(b, index)];
+}
+
 /** Code under an optional title, over as many sections as it needs. */
 function code(title: Rich | undefined, body: string, whole: boolean): Block[] {
   const blocks = codeSections(toMrkdwn(title ?? []), body, { whole });
@@ -170,7 +190,7 @@ function part(p: Part): Block[] {
         false,
       );
     case 'actions':
-      return p.buttons.length === 0 ? [] : [{ type: 'actions', elements: p.buttons.map(button) }];
+      return p.buttons.length === 0 ? [] : [{ type: 'actions', elements: p.buttons.flatMap(buttonElements) }];
     case 'divider':
       return [{ type: 'divider' }];
   }

@@ -1,5 +1,5 @@
 import type { ChatAction } from '../actions.js';
-import type { Button, ChatMessage, Icon, Part, Rich, Span } from '../model.js';
+import type { Button, ChatMessage, Choice, Icon, Part, Rich, Span } from '../model.js';
 import { plainText } from '../rich.js';
 import { cleanText } from '../../text/clean.js';
 
@@ -14,7 +14,10 @@ import { cleanText } from '../../text/clean.js';
  * - links are `Action.OpenUrl` select actions on a run, made only from `link` spans
  *   (URLs the product checked);
  * - buttons are `Action.Execute` whose `data` is the port's ChatAction, decoded with
- *   its zod schema on the way back in (src/chat/teams/invoke.ts).
+ *   its zod schema on the way back in (src/chat/teams/invoke.ts);
+ * - a button's choice (how long an exclusion lasts) is an `Input.ChoiceSet` above its
+ *   ActionSet, whose value Teams merges into the press's data under `choiceInputId`,
+ *   decoded with the port's schema (src/chat/actions.ts lastsOfChoice).
  */
 
 export const CARD_CONTENT_TYPE = 'application/vnd.microsoft.card.adaptive';
@@ -180,6 +183,31 @@ export interface CardViewer {
 
 const APPROVAL_KINDS: ReadonlySet<ChatAction['kind']> = new Set(['approve', 'undo']);
 
+/** The id of the input that holds a plan's choice: the key its value comes back under in an invoke's data. */
+export function choiceInputId(planId: string): string {
+  return `lasts-${planId}`;
+}
+
+/** A button's choice as a compact Input.ChoiceSet, its first option chosen until changed. */
+function choiceSet(choice: Choice, planId: string): Json {
+  return {
+    type: 'Input.ChoiceSet',
+    id: choiceInputId(planId),
+    label: runText(choice.label),
+    style: 'compact',
+    isMultiSelect: false,
+    choices: choice.options.map((o) => ({ title: runText(o.label), value: o.value })),
+    ...(choice.options[0] ? { value: choice.options[0].value } : {}),
+  };
+}
+
+/** The choices of an ActionSet's buttons, above it (an ActionSet holds actions only). */
+function choiceSets(buttons: readonly Button[]): Json[] {
+  return buttons.flatMap((b) =>
+    b.choice && b.action.kind === 'approve' ? [choiceSet(b.choice, b.action.planId)] : [],
+  );
+}
+
 /** An Action.Execute for a button. A confirm step makes the press ask first (verb `confirm`). */
 export function executeAction(button: Button, viewer: CardViewer | undefined): Json {
   const gated = APPROVAL_KINDS.has(button.action.kind);
@@ -215,7 +243,10 @@ function partBlocks(part: Part, viewer: CardViewer | undefined): Json[] {
     case 'table':
       return tableBlock(part);
     case 'actions':
-      return [{ type: 'ActionSet', actions: part.buttons.map((b) => executeAction(b, viewer)) }];
+      return [
+        ...choiceSets(part.buttons),
+        { type: 'ActionSet', actions: part.buttons.map((b) => executeAction(b, viewer)) },
+      ];
     case 'divider':
       return [];
   }

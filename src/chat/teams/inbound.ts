@@ -1,12 +1,13 @@
-import { chatActionSchema } from '../actions.js';
+import { chatActionSchema, lastsOfChoice, type ChatAction } from '../actions.js';
 import { parseLang } from '../../i18n/lang.js';
 import type { ChatUseCases, PressReply } from '../adapter.js';
-import type { ChatMessage, ConversationRef, MessageRef, PersonRef } from '../model.js';
+import type { Button, ChatMessage, Confirm, ConversationRef, MessageRef, PersonRef } from '../model.js';
 import { say } from '../rich.js';
 import type { Logger } from '../../logger.js';
 import { commandText, type CardActionInvoke, type ChannelAccount, type MessageActivity } from './activity.js';
 import { conversationRef, TEAMS, type TeamsAdapter } from './adapter.js';
-import { CARD_CONTENT_TYPE, renderCard, runText, VERBS } from './cards.js';
+import { CARD_CONTENT_TYPE, choiceInputId, renderCard, runText, VERBS } from './cards.js';
+import { chosenWords, withoutChoices } from './choice.js';
 import type { CardActionResponse, TeamsActivityHandlers } from './endpoint.js';
 import { applyMark, editPressed, offeredButton } from './mark.js';
 import { postDraft } from '../use-cases/postmortem-press.js';
@@ -182,31 +183,58 @@ export function teamsInbound(options: TeamsInboundOptions): TeamsActivityHandler
         logger.warn({ kind: parsed.data.kind }, 'teams press refused: the card does not offer it');
         return refused(400, 'This card does not offer that action');
       }
+      const action = verb === VERBS.confirm ? chosenAction(button, parsed.data, data) : parsed.data;
+      if (action === null) {
+        logger.warn({ kind: parsed.data.kind }, 'teams press refused: a choice none of the options has');
+        return refused(400, 'That choice is not offered');
+      }
       if (verb === VERBS.confirm && button.confirm) {
-        const { title, text, yes, no } = button.confirm;
-        const asking: ChatMessage = {
-          summary: say`${title}`,
-          parts: [
-            { kind: 'heading', text: title },
-            { kind: 'paragraph', text: say`${text}` },
-            {
-              kind: 'actions',
-              buttons: [
-                { label: yes, action: parsed.data, style: 'primary' },
-                { label: no, action: { kind: 'status', planId: 'cancel' } },
-              ],
-            },
-          ],
-        };
-        const card = await viewFor(person, withTold(record.message, asking), record.refreshUserIds);
+        const asking = confirmQuestion(button.confirm, button, action);
+        const shown = withTold(withoutChoices(record.message), asking);
+        const card = await viewFor(person, shown, record.refreshUserIds);
         return cardResponse(confirmVerbs(card));
       }
       if (activity.id !== undefined && replayed(`${activity.conversation.id}\u0000${activity.id}`)) {
         logger.warn({ kind: parsed.data.kind }, 'teams press refused: delivered again');
         return textResponse('This press was already handled.');
       }
-      return press(person, ref, record.message, record.refreshUserIds, parsed.data);
+      return press(person, ref, record.message, record.refreshUserIds, action);
     },
+  };
+}
+
+/**
+ * The action a confirm step asks about: with the choice beside an Apply (how long an
+ * exclusion lasts) read from the card's input, which the question shows and "yes"
+ * carries in the action itself; null for a value none of the options has.
+ */
+function chosenAction(
+  button: Button,
+  action: ChatAction,
+  data: Record<string, unknown> | undefined,
+): ChatAction | null {
+  if (action.kind !== 'approve' || !button.choice) return action;
+  const chosen = lastsOfChoice(data?.[choiceInputId(action.planId)]);
+  return chosen === null ? null : { ...action, ...chosen };
+}
+
+/** The confirm step's question: the button's words, the choice made beside it, "yes" and "no". */
+function confirmQuestion(confirm: Confirm, button: Button, action: ChatAction): ChatMessage {
+  const { title, text, yes, no } = confirm;
+  const lasting = action.kind === 'approve' && button.choice ? chosenWords(action, button.choice) : '';
+  return {
+    summary: say`${title}`,
+    parts: [
+      { kind: 'heading', text: title },
+      { kind: 'paragraph', text: say`${text}${lasting ? ` ${lasting}` : ''}` },
+      {
+        kind: 'actions',
+        buttons: [
+          { label: yes, action, style: 'primary' },
+          { label: no, action: { kind: 'status', planId: 'cancel' } },
+        ],
+      },
+    ],
   };
 }
 

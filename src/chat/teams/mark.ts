@@ -39,8 +39,16 @@ export function applyMark(message: ChatMessage, mark: PlanMark): ChatMessage {
   return mark.stage ? withResolution(marked, mark.stage) : marked;
 }
 
-/** The button of `message` whose action is exactly `action` (a press must name one the card offered). */
+/**
+ * The button of `message` whose action is exactly `action` (a press must name one the
+ * card offered); an Apply's `lasts` (the choice beside it) only where the button offers a choice.
+ */
 export function offeredButton(message: ChatMessage, action: ChatAction): Button | undefined {
+  if (action.kind === 'approve' && action.lasts !== undefined) {
+    const { lasts: _chosen, ...offered } = action;
+    const button = offeredButton(message, offered);
+    return button?.choice ? button : undefined;
+  }
   const wanted = JSON.stringify(sorted(action));
   for (const part of message.parts) {
     if (part.kind !== 'actions') continue;

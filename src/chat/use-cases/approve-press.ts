@@ -28,6 +28,13 @@ import { draftPostmortem } from './postmortem-press.js';
 import type { PostmortemButtons } from '../notify/postmortem-buttons.js';
 import { expiredText } from './plan-expired.js';
 import { approvedStage, type KeptStage, type RootStages } from '../notify/root-stage.js';
+import { DURATION_TEXT } from '../approvals/chosen-duration.js';
+import { choiceWords } from '../../remediation/exclusion-words.js';
+
+/** What was approved, with how long its exclusion lasts when it writes one: `exclude-node (lasts 3d)`. */
+function approvedWhat(what: string, ttl: string | undefined): string {
+  return ttl === undefined ? what : `${what} (lasts ${choiceWords(ttl)})`;
+}
 
 /** Where an approved message is, as its stage record is keyed. */
 type KeptMessage = Pick<RootRecord, 'platform' | 'channel' | 'ts'>;
@@ -84,6 +91,7 @@ export async function approvePress(
     planId: action.planId,
     shown: action.shown,
     requester: action.requester,
+    ...(action.kind === 'approve' && action.lasts ? { lasts: action.lasts } : {}),
   };
   let outcome: Awaited<ReturnType<typeof approve>>;
   try {
@@ -109,7 +117,7 @@ export async function approvePress(
     }
     case 'recorded':
       return told(
-        say`Approval recorded (${outcome.approvals}/${outcome.required}); waiting for another approver.`,
+        say`Approval recorded (${outcome.approvals}/${outcome.required})${outcome.ttl ? DURATION_TEXT.recordedFor(outcome.ttl) : ''}; waiting for another approver.`,
       );
     case 'expired': {
       const { kind } = outcome.stored.plan;
@@ -128,7 +136,8 @@ export async function approvePress(
     }
     case 'approved': {
       const { kind } = outcome.stored.plan;
-      const what = outcome.stored.undoOf ? `undo of ${undoneKind(kind)}` : kind;
+      // The duration chosen is said wherever the fix is named: the mark, the state line, the outcomes.
+      const what = outcome.stored.undoOf ? `undo of ${undoneKind(kind)}` : approvedWhat(kind, outcome.ttl);
       const fix = {
         what,
         approvers: outcome.approvers,

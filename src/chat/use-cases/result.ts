@@ -23,14 +23,17 @@ import type { DryRunSummary } from '../../queue/plan-store.js';
 import type { DiagnosisOutcome, RunUpdate } from '../../queue/schemas.js';
 import { messageTime } from '../../text/time.js';
 import { shownDigest, type ShownPlan } from '../../trust/plan-seal.js';
-import type { Requester } from '../actions.js';
-import type { Button, ChatMessage, Icon, Part, Rich } from '../model.js';
+import { PLANNED, type Requester } from '../actions.js';
+import type { Button, ChatMessage, Choice, Icon, Part, Rich } from '../model.js';
+import { plannedTtl } from '../../remediation/exclusion-times.js';
+import { EXCLUSION_TTL_CHOICES } from '../../remediation/exclusion-ttl.js';
+import { choiceWords, exclusionWords } from '../../remediation/exclusion-words.js';
 import { clip as cut, code, icon, join, multiline, say, strong } from '../rich.js';
 import { approversText } from './approvers.js';
 import { confirmDialogText } from './confirm-text.js';
 import { clueLine, clueOf, evidenceLine, evidenceParts } from './evidence.js';
 import { clip, dryRunText, firstSentence, headline, patchText, recommendedPlan } from './plan-text.js';
-import { wordsIn } from '../../i18n/catalogue.js';
+import { translate, wordsIn } from '../../i18n/catalogue.js';
 import type { Lang } from '../../i18n/lang.js';
 import { findingExplanation, findingSummary, planSummary } from '../words/finding.js';
 import { RESULT_WORDS } from '../words/result.js';
@@ -241,7 +244,29 @@ export function planButton(
       yes: w.confirmYes({ undo }),
       no: w.cancel({}),
     },
+    ...(undo ? {} : lastsChoice(plan, options.lang ?? 'en')),
   };
+}
+
+/**
+ * Beside the Approve of a plan that writes a node exclusion (issue 65.5): how long it
+ * lasts, the plan's own duration (the configured default) first, then the other
+ * choices; the press carries the one picked (src/chat/approvals/approve.ts signs it).
+ */
+function lastsChoice(plan: RemediationPlan, lang: Lang): { choice?: Choice } {
+  const planned = plan.patch ? plannedTtl(plan.patch) : undefined;
+  if (planned === undefined) return {};
+  const options = [
+    {
+      value: PLANNED,
+      label: translate(exclusionWords, lang, 'choiceDefault', { ttl: choiceWords(planned, lang) }),
+    },
+    ...EXCLUSION_TTL_CHOICES.filter((c) => c !== planned).map((c) => ({
+      value: c,
+      label: choiceWords(c, lang),
+    })),
+  ];
+  return { choice: { label: translate(exclusionWords, lang, 'choiceLabel'), options } };
 }
 
 /** "✅ kind approved by A and B at 12:03 UTC", or the plan's expiry; null while open. */

@@ -22,6 +22,12 @@ export const ACTION = {
   status: 'plan_status',
   /** Draft post-mortem: its value is POSTMORTEM_VALUE, the incident is the app's record of the message. */
   postmortem: 'draft_postmortem',
+  /**
+   * The select beside an exclude-node plan's Apply: how long the exclusion lasts. Its
+   * index suffix is its Apply's; its value reaches the app with the Apply's press
+   * (the interaction's state), and choosing alone writes nothing.
+   */
+  lasts: 'exclusion_lasts',
 } as const;
 
 /** The one value a Draft post-mortem button carries. */
@@ -30,6 +36,7 @@ export const POSTMORTEM_VALUE = 'postmortem';
 export const APPROVE_ACTION_PATTERN = /^approve_plan(\.\d+)?$/;
 export const UNDO_ACTION_PATTERN = /^undo_plan(\.\d+)?$/;
 export const STATUS_ACTION_PATTERN = /^plan_status(\.\d+)?$/;
+export const LASTS_ACTION_PATTERN = /^exclusion_lasts(\.\d+)?$/;
 
 /** The index suffix of a button's action id ("approve_plan.3" → ".3"), or "". */
 export function actionIndexSuffix(actionId: unknown): string {

@@ -22,6 +22,7 @@ export const LIMITS = {
   confirmText: 300,
   confirmButton: 30,
   headerText: 150,
+  optionText: 75,
 } as const;
 
 export { escapeMrkdwn, mrkdwn, trusted, type Mrkdwn } from './mrkdwn.js';

@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { ChatServices } from '../../../services.js';
 import { approvePress } from '../../../use-cases/approve-press.js';
-import { actionKindOf, decodeValue } from '../../actions.js';
+import { actionKindOf, chosenBeside, decodeValue } from '../../actions.js';
 import { clickContext } from './click-context.js';
 import { applyPressReply, pressRequest } from './press-reply.js';
 
@@ -18,7 +18,11 @@ export function approvePlanAction(services: ChatServices) {
     const click = clickContext(body, action);
     // Bolt routed the click here by its action id: an Undo's, or else an Approve's.
     const kind = actionKindOf(action.action_id) === 'undo' ? 'undo' : 'approve';
-    const pressed = click ? decodeValue(kind, click.value) : null;
+    // An Apply's choice beside it (how long an exclusion lasts): one of the options, or no press.
+    const chosen = kind === 'approve' ? chosenBeside(body.state, action.action_id) : {};
+    if (chosen === null)
+      services.logger.warn({ actionId: action.action_id }, 'press dropped: a choice none of the options has');
+    const pressed = click && chosen ? decodeValue(kind, click.value, chosen) : null;
     if (!click || (pressed?.kind !== 'approve' && pressed?.kind !== 'undo')) return;
     const reply = await approvePress(services, pressRequest(click, pressed), pressed);
     await applyPressReply(services, client, click, reply, { tellInThread: true });

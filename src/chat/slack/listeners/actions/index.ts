@@ -8,6 +8,7 @@ import type {
 import {
   ACTION,
   APPROVE_ACTION_PATTERN,
+  LASTS_ACTION_PATTERN,
   STATUS_ACTION_PATTERN,
   UNDO_ACTION_PATTERN,
 } from '../../blocks/action-ids.js';
@@ -34,6 +35,8 @@ export function buttonRoutes(
     [STATUS_ACTION_PATTERN, planStatusAction(services)],
     [ACTION.dismiss, dismissResultAction(services)],
     [ACTION.postmortem, draftPostmortemAction(services)],
+    // Choosing how long an exclusion lasts only acks: the choice travels with the Apply's press.
+    [LASTS_ACTION_PATTERN, async ({ ack }) => ack()],
   ];
 }
 
