@@ -17,6 +17,7 @@ import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
 import { startE2e, type E2eHarness, type StoredMessage } from '../support/e2e-harness.js';
 import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
+import { waitUntil } from '../support/wait.js';
 
 const NAME = 'vision-object-tracker';
 const DEADLINE_SECONDS = 4;
@@ -98,6 +99,11 @@ describe('a run that cannot finish ends in an answer', () => {
   });
 
   it('a job pinned as active under a lock that never expires: "joining" ends in the same answer', async () => {
+    // The run the test before asked for last is over (its job finished, its notifications
+    // written): a late one of it would otherwise answer the joined request below.
+    await waitUntil('the last diagnosis job finished', async () =>
+      ['completed', 'failed', 'unknown'].includes(await queue.getJobState(jobId)),
+    );
     await redis.del(runKey);
     const jobKey = queue.toKey(jobId);
     await redis.hset(jobKey, {

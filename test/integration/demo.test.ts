@@ -208,7 +208,9 @@ describe('npm run demo', STORY, () => {
     expect(out).toMatch(/┌─ Teams · new thread in #alerts\n│ .*KubePodCrashLooping/);
     expect(out).toContain('✔ the app opened an alert thread in the Teams #alerts channel');
     expect(out).toContain('✔ diagnosed shop/checkout from the alert: CrashLoopOnNode');
-    expect(out).toMatch(/✔ the card says: ✅ exclude-node approved by Lead at .*; rolled out at /);
+    expect(out).toMatch(
+      /✔ the card says: ✅ exclude-node \(lasts 24h\) approved by Lead at .*; rolled out at /,
+    );
     expect(out).toMatch(/✔ shop\/checkout: 3\/3 pods ready on .*, none on node-b/);
     // Approved through Teams, the approver named as Teams shows people, never by Entra
     // object id; a Teams-only app, as a Teams install runs it: no Slack stand-in at all (issue 55).
