@@ -87,7 +87,9 @@ describe.runIf(AVAILABLE)('a worker whose clock is off', () => {
               ([key, m]) =>
                 !known.has(key) &&
                 m.threadTs === undefined &&
-                m.text.includes(`deployment/${NAME} in ${NS}:`),
+                // The result, not the progress line "diagnosing deployment/… in …: collecting…"
+                // (posted before the worker reads anything; caught first on a loaded machine).
+                m.text.startsWith(`deployment/${NAME} in ${NS}:`),
             )?.[1],
           SIGNAL_WAIT_MS,
         );
