@@ -137,7 +137,11 @@ export function cliLang(argv: readonly string[], env: NodeJS.ProcessEnv): Lang {
   const at = argv.findIndex((a) => a === '--lang' || a.startsWith('--lang='));
   if (at < 0) return langFromEnvironment(env);
   const arg = argv[at] ?? '';
-  const value = arg === '--lang' ? argv[at + 1] : arg.slice('--lang='.length);
+  return langFlag(arg === '--lang' ? argv[at + 1] : arg.slice('--lang='.length));
+}
+
+/** The value given to `--lang`, one of LANGS; anything else is a usage error. */
+export function langFlag(value: string | undefined): Lang {
   const lang = LANGS.find((l) => l === value);
   if (lang === undefined)
     throw new UsageError(`--lang must be ${LANGS.join(' or ')}, not ${quoted(value ?? '')}`);

@@ -30,7 +30,12 @@ export function incidentIdOf(event: AuditEvent): string | undefined {
   if (event.action === 'notification') return undefined;
   const { cluster, namespace, deployment } = event;
   if (!cluster || !namespace || !deployment) return undefined;
-  return `${cluster}/${namespace}/${deployment}`;
+  return incidentId(cluster, namespace, deployment);
+}
+
+/** An incident's id: the cluster, namespace and name of its workload (`prod/vision/tracker`). */
+export function incidentId(cluster: string, namespace: string, name: string): string {
+  return `${cluster}/${namespace}/${name}`;
 }
 
 /** Every incident the events name, in the order each first appears in time. */

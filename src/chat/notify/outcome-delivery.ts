@@ -8,6 +8,7 @@ import { UnrecoverableError } from 'bullmq';
 import { DRAFT_STAGES, outcomeMessage } from '../use-cases/outcome.js';
 import { subscribed } from '../use-cases/press.js';
 import type { PostmortemButton } from './postmortem-buttons.js';
+import { incidentId } from '../../postmortem/build.js';
 import { platformOf, platformTag } from '../../platforms/chat-refs.js';
 import { DEFAULT_LANG, type Lang } from '../../i18n/lang.js';
 import type { StoredPlan } from '../../queue/plan-store.js';
@@ -66,8 +67,8 @@ export async function deliverOutcome(
 
 /**
  * The incident a completed rollout's reply offers to draft the post-mortem of: the
- * workload of the outcome's plan as the plan store keeps it (for this cluster), as the
- * incident's record names it (src/postmortem/build.ts incidentIdOf). Undefined for any
+ * workload of the outcome's plan as the plan store keeps it (for this cluster), named as
+ * the incident's record names it (src/postmortem/build.ts incidentId). Undefined for any
  * other stage, without a place to keep it, or when the plan is not found.
  */
 async function draftedIncident(
@@ -79,7 +80,7 @@ async function draftedIncident(
     const stored = await services.plans.get(job.planId);
     if (!stored || stored.cluster !== job.cluster) return undefined;
     const { namespace, name } = stored.plan.target;
-    return { incident: `${job.cluster}/${namespace}/${name}`, cluster: job.cluster, namespace };
+    return { incident: incidentId(job.cluster, namespace, name), cluster: job.cluster, namespace };
   } catch (error) {
     services.logger.warn({ err: error, planId: job.planId }, 'post-mortem button: plan not read');
     return undefined;

@@ -12,10 +12,10 @@ import type { ReviewDeps } from '../../admission/review-handler.js';
 import { createAnnouncer, type Announcer } from '../../admission/announce.js';
 import { announceQueue } from '../../admission/announce-queue.js';
 import { parseSigningKey, type SigningKey } from '../../trust/approval-signature.js';
-import { parseCommandArgs, wantsHelp } from '../args.js';
+import { langFlag, parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 import { quoted } from '../../text/clean.js';
-import { firstLang, LANGS, type Lang } from '../../i18n/lang.js';
+import { firstLang, type Lang } from '../../i18n/lang.js';
 import { titlesPhrase } from '../../diagnosis/workload-ref.js';
 
 const HELP = `Usage: rollout-doctor serve-admission --tls-cert FILE --tls-key FILE [--port P]
@@ -93,9 +93,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
       lang: { type: 'string' },
     },
   });
-  const lang = LANGS.find((l) => l === values.lang);
-  if (values.lang !== undefined && lang === undefined)
-    throw new UsageError(`--lang must be ${LANGS.join(' or ')}, not ${quoted(values.lang)}`);
+  const lang = values.lang === undefined ? undefined : langFlag(values.lang);
   const tlsCert = values['tls-cert'];
   const tlsKey = values['tls-key'];
   if (!tlsCert || !tlsKey)
