@@ -139,6 +139,14 @@ export interface CreateFailure {
  * stateful_set_control.go): it is not Running and Ready, and the controller neither
  * moves past it nor, when it is not Failed, replaces it.
  */
+/** A pod its controller replaces by itself (WorkloadKindModule `replacedByUpdate`). */
+export interface ReplacedByUpdate {
+  /** The revision its replacement runs. */
+  updateRevision: string;
+  /** Deleted at the controller's next sync: nothing is deleted or waited for before it. */
+  now: boolean;
+}
+
 export interface OrderedBlock {
   pod: Pod;
   ordinal: number;
@@ -333,6 +341,13 @@ export interface WorkloadKindModule<
   halt?(snapshot: WorkloadSnapshot): RolloutHalt | undefined;
   /** The pod an ordered rollout waits for (StatefulSets), or undefined; kinds without an order lack it. */
   orderedBlock?(snapshot: WorkloadSnapshot): OrderedBlock | undefined;
+  /**
+   * Where the controller deletes `pod` by itself and makes its replacement at the update
+   * revision, without waiting for `pod` to become Ready (a StatefulSet's Parallel rolling
+   * update, at or above the partition); else undefined. Such a Pending pod holds nothing
+   * up as it is: what its replacement needs is what counts.
+   */
+  replacedByUpdate?(snapshot: WorkloadSnapshot, pod: Pod): ReplacedByUpdate | undefined;
   /** Whether a verdict on this object depends on the API server's version (the collector then reads /version). */
   readsServerVersion?(object: O): boolean;
 

@@ -376,11 +376,14 @@ function movingOrUnknown(ctx: AnalysisContext, why: string): Outcome {
 
 /**
  * What the controllers do next that is seen without a model: a new pod of the workload
- * starting (it becomes Ready, or available after minReadySeconds) or a pod terminating.
- * Either moves the rollout whatever was not read.
+ * starting (it becomes Ready, or available after minReadySeconds), a pod terminating, or
+ * an old pod its controller deletes now without waiting for it (a StatefulSet's Parallel
+ * update: WorkloadKindModule `replacedByUpdate`). Each moves the rollout whatever was
+ * not read.
  */
 export function visibleSteps(ctx: AnalysisContext): Step[] {
-  const { current } = workloadKind(ctx.snapshot).revisions(ctx.snapshot);
+  const kind = workloadKind(ctx.snapshot);
+  const { current } = kind.revisions(ctx.snapshot);
   const fresh = new Set(current?.pods ?? []);
   const phases = podPhases(ctx);
   return ctx.snapshot.pods.flatMap((pod): Step[] => {
@@ -389,6 +392,7 @@ export function visibleSteps(ctx: AnalysisContext): Step[] {
     if (phase === 'starting' && fresh.has(pod))
       return [{ kind: 'ready', pod: name, ...(isReady(pod) ? { waitsMinReady: true as const } : {}) }];
     if (phase === 'terminating') return [{ kind: 'gone', pod: name }];
+    if (kind.replacedByUpdate?.(ctx.snapshot, pod)?.now) return [{ kind: 'old-removed', pod: name }];
     return [];
   });
 }

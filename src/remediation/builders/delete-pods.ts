@@ -11,12 +11,9 @@ import { imageWords } from '../../diagnosis/rollout/image-words.js';
 import { planId } from '../plan-id.js';
 import type { NotOffered, RemediationPlan } from '../plan.js';
 import type { Pod } from '../../diagnosis/k8s.js';
-import { blockersOn, fitsOn, placementContext } from '../../diagnosis/placement/placement.js';
-import { occupancyKnown } from '../../diagnosis/snapshot/types.js';
+import { replacementPlace } from '../../diagnosis/placement/replacement.js';
 import { pictureOf } from './exclude-node.js';
 import { podTemplateOf, workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
-import { admittedSpec } from '../../diagnosis/workloads/admitted-spec.js';
-import { REVISION_LABEL } from '../../diagnosis/workloads/controller-revisions.js';
 
 export function buildDeletePodsPlans(
   ctx: AnalysisContext,
@@ -114,40 +111,11 @@ export function buildForcedRollbackPlans(
 }
 
 /**
- * The pod the controller makes in place of `pod` once it is deleted: the update
- * revision's spec as admitted (admitted-spec.ts: a pod of that revision, else the
- * template), with `pod`'s own volumes (a StatefulSet's claims are per ordinal and
- * outlive the pod) and its labels at the update revision. Not `pod` itself: a forced
- * rollback's pod runs the bad revision, whose requests may be what kept it Pending.
- */
-function replacementOf(ctx: AnalysisContext, pod: Pod, updateRevision: string): Pod {
-  const { nodeName: _bound, ...spec } = admittedSpec(ctx.snapshot).spec;
-  return {
-    metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, [REVISION_LABEL]: updateRevision } },
-    spec: { ...spec, volumes: pod.spec.volumes ?? [] },
-  };
-}
-
-/**
- * Where the pod the rollout waits for is Pending, its replacement (same name, same
- * claims: a StatefulSet's volumes stay) faces what it faces: a volume whose node
- * affinity leaves only a cordoned or full node, no node with room. Says why, or
- * undefined when a node takes it or the nodes were not all read (unknown, not empty).
+ * Where the pod the rollout waits for is Pending, why its replacement (same name, same
+ * claims) would fit no node either, or undefined when a node takes it or the nodes were
+ * not all read (unknown, not empty).
  */
 function replacementNowhere(ctx: AnalysisContext, stuck: Pod, updateRevision: string): string | undefined {
-  const { snapshot } = ctx;
-  if (stuck.spec.nodeName || snapshot.coverage.nodes !== 'complete') return undefined;
-  const pod = replacementOf(ctx, stuck, updateRevision);
-  if (snapshot.nodes.some((n) => !occupancyKnown(snapshot.coverage, n.metadata.name ?? ''))) return undefined;
-  const placement = placementContext(ctx);
-  const eligible = snapshot.nodes.filter((n) => isEligible(n, pod.spec));
-  if (eligible.some((n) => fitsOn(placement, pod, n))) return undefined;
-  const volume = eligible
-    .flatMap((n) => blockersOn(placement, pod, n))
-    .find((b) => b.kind === 'volume' && b.problem === 'node-affinity');
-  if (volume?.kind === 'volume')
-    return `would need the node of volume ${volume.volume ?? ''} (claim ${volume.claim} keeps it there), which cannot take it (cordoned, drained or full): stuck for good until that node takes pods again or the volume is moved`;
-  return eligible.length === 0
-    ? 'would fit no node: none it may use takes pods (cordoned or not selected)'
-    : `would fit none of the ${eligible.length} node(s) it may use either`;
+  const place = replacementPlace(ctx, stuck, updateRevision);
+  return place.fits === false ? place.why : undefined;
 }

@@ -35,7 +35,7 @@ export const deletePods: RemediationKindModule<DeletePodsPlan> & { kind: 'delete
   // The deleted pods stop serving until their replacements are Ready.
   spendsAvailability: true,
   // Pods that fail on their own (forward/pod-phase.ts 'failing': crash-looping, a container
-  // that cannot start) serve nothing. A StatefulSet's forced rollback (a pod stuck on the
+  // that cannot start) or that no node was found for ('pending': not bound) serve nothing. A StatefulSet's forced rollback (a pod stuck on the
   // reverted revision, which OrderedReady never replaces) gets the controller going again
   // even where the rollout cannot finish for another reason (a later ordinal with no
   // room): the pod comes back at the good revision.
@@ -45,7 +45,8 @@ export const deletePods: RemediationKindModule<DeletePodsPlan> & { kind: 'delete
       const pod = ctx.snapshot.pods.find(
         (p) => (named.uid && p.metadata.uid === named.uid) || p.metadata.name === named.name,
       );
-      return pod !== undefined && !isReady(pod) && podPhases(ctx).get(pod) === 'failing';
+      const phase = pod === undefined ? undefined : podPhases(ctx).get(pod);
+      return pod !== undefined && !isReady(pod) && (phase === 'failing' || phase === 'pending');
     }),
   proof: {
     intervention: (_ctx, plan) => ({ deleted: new Set(plan.pods.map((p) => p.uid || p.name)) }),

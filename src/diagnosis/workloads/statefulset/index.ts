@@ -15,7 +15,7 @@ import { isStatefulSetObjects, type StatefulSetObjects, type WorkloadObjects } f
 import { statefulSetApi } from './api.js';
 import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
-import { orderedBlock } from './ordered-block.js';
+import { orderedBlock, replacedByUpdate } from './ordered-block.js';
 import { classifyRevisions, REVISION_LABEL, STATEFULSET_NAMING } from './revisions.js';
 import { directOwnerOfPod, missingRevisions, ownRevisions, revisionsFrom } from '../controller-revisions.js';
 import { rolloutProgress, statusSummary } from './statefulset-status.js';
@@ -100,6 +100,7 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
   surgeWayOut: () =>
     'a StatefulSet never surges: its rolling update deletes each old pod before creating the new one.',
   orderedBlock: (snapshot) => orderedBlock(objectsOf(snapshot)),
+  replacedByUpdate: (snapshot, pod) => replacedByUpdate(objectsOf(snapshot), pod),
   // maxUnavailable is honoured only where the MaxUnavailableStatefulSet gate is on (max-unavailable-gate.ts).
   readsServerVersion: (object) => object.spec.updateStrategy?.rollingUpdate?.maxUnavailable !== undefined,
 };

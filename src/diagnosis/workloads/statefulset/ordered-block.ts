@@ -15,7 +15,7 @@ import { isTerminal, isTerminating, isReady } from '../../base/pods.js';
 import type { Container, Pod } from '../../k8s.js';
 import type { StatefulSet } from '../../k8s-workloads.js';
 import type { StatefulSetObjects, WorkloadSnapshot } from '../../snapshot/types.js';
-import type { ImageChange, OrderedBlock } from '../../workload-kind.js';
+import type { ImageChange, OrderedBlock, ReplacedByUpdate } from '../../workload-kind.js';
 import { maxUnavailableNote } from './max-unavailable-gate.js';
 import { ordinalOf, REVISION_LABEL } from './revisions.js';
 import { ordered, partitionOf } from './statefulset-strategy.js';
@@ -75,6 +75,44 @@ export function orderedBlock(snapshot: WorkloadSnapshot & StatefulSetObjects): O
     ),
     ...(note ? { strategyNote: note } : {}),
   };
+}
+
+/**
+ * Where the Parallel update loop deletes `pod` itself (updateStatefulSet: from the
+ * highest ordinal down to the partition, it deletes a pod whose revision is not the
+ * update revision and that is not terminating, and returns at a pod that is not
+ * healthy), so its replacement comes at the update revision without anyone deleting it:
+ * that revision, and `now` when nothing above it is waited for first. Undefined under
+ * OrderedReady (the monotonic walk stops at a pod that is not Running and Ready:
+ * orderedBlock), OnDelete, below the partition, or a status the controller has not
+ * caught up with.
+ */
+export function replacedByUpdate(
+  snapshot: WorkloadSnapshot & StatefulSetObjects,
+  pod: Pod,
+): ReplacedByUpdate | undefined {
+  const sts: StatefulSet = snapshot.statefulSet;
+  if ((sts.spec.updateStrategy?.type ?? 'RollingUpdate') !== 'RollingUpdate' || ordered(sts))
+    return undefined;
+  const { status } = sts;
+  const generation = sts.metadata.generation;
+  if (!status?.updateRevision || (generation !== undefined && (status.observedGeneration ?? 0) < generation))
+    return undefined;
+  const updateRevision = status.updateRevision;
+  const name = sts.metadata.name ?? '';
+  const ordinal = ordinalOf(pod, name);
+  const revisionOf = (p: Pod): string => p.metadata.labels?.[REVISION_LABEL] ?? '';
+  if (
+    ordinal === undefined ||
+    ordinal < partitionOf(sts) ||
+    isTerminating(pod) ||
+    revisionOf(pod) === updateRevision
+  )
+    return undefined;
+  const above = snapshot.pods.filter((p) => (ordinalOf(p, name) ?? -1) > ordinal && !isTerminal(p));
+  // Each pod above is deleted first (another revision) or waited for (not healthy).
+  const now = above.every((p) => revisionOf(p) === updateRevision && runningAndReady(p) && !isTerminating(p));
+  return { updateRevision, now };
 }
 
 type NamedImage = Pick<Container, 'name' | 'image'>;

@@ -1,0 +1,159 @@
+/**
+ * A StatefulSet reverted while a pod of the bad revision is Pending (it asks more than
+ * any node has): what the controller does next decides the verdict
+ * (stateful_set_control.go, updateStatefulSet).
+ * - Parallel: the update loop deletes a pod whose revision is not the update revision by
+ *   itself, so the Pending pod holds nothing up; its replacement at the reverted
+ *   revision is what must fit. Moving, not stuck; still Unschedulable where the
+ *   replacement fits no node either.
+ * - OrderedReady: the monotonic walk waits at the Pending pod forever: the forced
+ *   rollback (delete exactly that pod) is offered, since a Pending pod serves nothing.
+ * - Below the partition, or OnDelete, nothing replaces it.
+ */
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../src/engine/diagnose.js';
+import { replacedByUpdate } from '../../src/diagnosis/workloads/statefulset/ordered-block.js';
+import { isStatefulSetObjects } from '../../src/diagnosis/snapshot/types.js';
+import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
+import { pendingForGood } from '../../src/diagnosis/forward/pending-for-good.js';
+import { makeEvent, makeNode } from '../support/k8s-builders.js';
+import {
+  makeStatefulSet,
+  makeStatefulSetSnapshot,
+  makeStsPod,
+  makeStsRevision,
+} from '../support/statefulset-builders.js';
+
+const GOOD = '65f9b98df4';
+const BAD = '5f8cdcfd98';
+
+/** ledger-0 and -1 Ready at GOOD (2 cpu each); ledger-2 Pending at BAD (16 cpu); the template reverted to GOOD. */
+function reverted(options: {
+  policy: 'OrderedReady' | 'Parallel';
+  partition?: number;
+  /** The reverted template's cpu (default 2: fits beside the others on 8-cpu nodes). */
+  goodCpu?: string;
+  onDelete?: true;
+  /** spec.replicas (default 3): ledger-3 and up were never created (the walk stopped at ledger-2). */
+  replicas?: number;
+}) {
+  const sts = makeStatefulSet('ledger', {
+    policy: options.policy,
+    replicas: options.replicas ?? 3,
+    ...(options.partition !== undefined ? { partition: options.partition } : {}),
+    status: {
+      observedGeneration: 3,
+      replicas: 3,
+      readyReplicas: 2,
+      currentReplicas: 2,
+      updatedReplicas: 2,
+      availableReplicas: 2,
+      currentRevision: `ledger-${GOOD}`,
+      updateRevision: `ledger-${GOOD}`,
+    },
+  });
+  if (options.onDelete) sts.spec.updateStrategy = { type: 'OnDelete' };
+  const container = sts.spec.template.spec.containers[0];
+  if (!container) throw new Error('fixture');
+  container.resources = { requests: { cpu: options.goodCpu ?? '2', memory: '1Gi' } };
+  const good = makeStsRevision(sts, GOOD, 3);
+  const bad = makeStsRevision(sts, BAD, 2);
+  const stuck = makeStsPod(sts, bad, 2, 'node-c', { phase: 'Pending' });
+  const stuckContainer = stuck.spec.containers[0];
+  if (!stuckContainer) throw new Error('fixture');
+  stuckContainer.resources = { requests: { cpu: '16', memory: '1Gi' } };
+  const message = '0/3 nodes are available: 3 Insufficient cpu.';
+  const condition = stuck.status?.conditions?.[0];
+  if (condition) condition.message = message;
+  const pods = [
+    makeStsPod(sts, good, 0, 'node-a', { phase: 'Running' }),
+    makeStsPod(sts, good, 1, 'node-b', { phase: 'Running' }),
+    stuck,
+  ];
+  return makeStatefulSetSnapshot({
+    statefulSet: sts,
+    controllerRevisions: [good, bad],
+    pods,
+    nodes: ['node-a', 'node-b', 'node-c'].map((n) => makeNode(n)),
+    events: [
+      makeEvent(
+        { kind: 'Pod', name: 'ledger-2', namespace: 'payments', uid: stuck.metadata.uid ?? '' },
+        'FailedScheduling',
+        message,
+        { type: 'Warning', component: 'default-scheduler' },
+      ),
+    ],
+  });
+}
+
+const codes = (snapshot: ReturnType<typeof reverted>) => diagnose(snapshot).findings.map((f) => f.code);
+
+describe('a StatefulSet reverted with a Pending pod of the bad revision', () => {
+  it('Parallel: the controller replaces the pod itself and the replacement fits: moving, not Unschedulable', () => {
+    const snapshot = reverted({ policy: 'Parallel' });
+    const diagnosis = diagnose(snapshot);
+    expect(diagnosis.findings.map((f) => f.code)).toEqual(['RolloutProgressing']);
+    expect(diagnosis.remediations).toEqual([]);
+  });
+
+  it('Parallel, but the reverted template fits no node either: Unschedulable stands', () => {
+    expect(codes(reverted({ policy: 'Parallel', goodCpu: '12' }))).toContain('Unschedulable');
+  });
+
+  it.each([
+    ['OrderedReady', { policy: 'OrderedReady' as const }],
+    ['below the partition', { policy: 'Parallel' as const, partition: 3 }],
+    ['OnDelete', { policy: 'Parallel' as const, onDelete: true as const }],
+  ])('%s: nothing replaces the pod by itself, so its Pending is the verdict', (_name, options) => {
+    const snapshot = reverted(options);
+    expect(codes(snapshot)).toContain('Unschedulable');
+    if (!isStatefulSetObjects(snapshot)) throw new Error('fixture');
+    const pod = snapshot.pods.find((p) => p.metadata.name === 'ledger-2');
+    if (!pod) throw new Error('fixture');
+    expect(replacedByUpdate(snapshot, pod)).toBeUndefined();
+  });
+
+  it('Parallel at or above the partition: the update revision is what replaces it', () => {
+    const snapshot = reverted({ policy: 'Parallel', partition: 2 });
+    if (!isStatefulSetObjects(snapshot)) throw new Error('fixture');
+    const [ready, , pending] = snapshot.pods;
+    if (!ready || !pending) throw new Error('fixture');
+    expect(replacedByUpdate(snapshot, pending)).toEqual({ updateRevision: `ledger-${GOOD}`, now: true });
+    // A pod already at the update revision is not replaced.
+    expect(replacedByUpdate(snapshot, ready)).toBeUndefined();
+    // Below a pod of another revision (deleted first): replaced later, not now.
+    const whole = reverted({ policy: 'Parallel' });
+    const middle = whole.pods[1];
+    if (!isStatefulSetObjects(whole) || !middle?.metadata.labels) throw new Error('fixture');
+    middle.metadata.labels['controller-revision-hash'] = `ledger-${BAD}`;
+    expect(replacedByUpdate(whole, middle)).toEqual({ updateRevision: `ledger-${GOOD}`, now: false });
+    // A status the controller has not caught up with says nothing.
+    snapshot.statefulSet.status = { ...snapshot.statefulSet.status, observedGeneration: 2 };
+    expect(replacedByUpdate(snapshot, pending)).toBeUndefined();
+  });
+
+  it('stuck for good is judged on what replaces the pod: its replacement under Parallel, the pod itself under OrderedReady', () => {
+    const names = (snapshot: ReturnType<typeof reverted>) =>
+      pendingForGood(new AnalysisContext(snapshot)).map((p) => p.metadata.name);
+    expect(names(reverted({ policy: 'Parallel' }))).toEqual([]);
+    expect(names(reverted({ policy: 'Parallel', goodCpu: '12' }))).toEqual(['ledger-2']);
+    expect(names(reverted({ policy: 'OrderedReady' }))).toEqual(['ledger-2']);
+  });
+
+  it('OrderedReady: the forced rollback deletes exactly the Pending pod (it serves nothing)', () => {
+    const diagnosis = diagnose(reverted({ policy: 'OrderedReady' }));
+    expect(diagnosis.findings[0]?.code).toBe('RolloutStuck');
+    const plan = diagnosis.remediations.find((p) => p.kind === 'delete-pods');
+    expect(plan?.pods?.map((p) => p.name)).toEqual(['ledger-2']);
+    expect(diagnosis.notOffered ?? []).toEqual([]);
+  });
+
+  it('OrderedReady where the end state fits no node: the forced rollback still gets the walk going', () => {
+    // 4 replicas of 6 cpu on three 8-cpu nodes: ledger-3 will wait for room, but only
+    // after ledger-2 is recreated at the reverted revision, which deleting it allows.
+    const diagnosis = diagnose(reverted({ policy: 'OrderedReady', replicas: 4, goodCpu: '6' }));
+    expect(diagnosis.findings.map((f) => f.code)).toContain('RolloutStuck');
+    const plan = diagnosis.remediations.find((p) => p.kind === 'delete-pods');
+    expect(plan?.pods?.map((p) => p.name)).toEqual(['ledger-2']);
+  });
+});
