@@ -36,6 +36,9 @@ function reverted(options: {
   onDelete?: true;
   /** spec.replicas (default 3): ledger-3 and up were never created (the walk stopped at ledger-2). */
   replicas?: number;
+  /** The API server's gitVersion (default v1.34.3: the MaxUnavailableStatefulSet gate off); null: not read. */
+  version?: string | null;
+  maxUnavailable?: number;
 }) {
   const sts = makeStatefulSet('ledger', {
     policy: options.policy,
@@ -53,6 +56,11 @@ function reverted(options: {
     },
   });
   if (options.onDelete) sts.spec.updateStrategy = { type: 'OnDelete' };
+  if (options.maxUnavailable !== undefined)
+    sts.spec.updateStrategy = {
+      type: 'RollingUpdate',
+      rollingUpdate: { partition: options.partition ?? 0, maxUnavailable: options.maxUnavailable },
+    };
   const container = sts.spec.template.spec.containers[0];
   if (!container) throw new Error('fixture');
   container.resources = { requests: { cpu: options.goodCpu ?? '2', memory: '1Gi' } };
@@ -70,7 +78,9 @@ function reverted(options: {
     makeStsPod(sts, good, 1, 'node-b', { phase: 'Running' }),
     stuck,
   ];
+  const version = options.version === undefined ? 'v1.34.3' : options.version;
   return makeStatefulSetSnapshot({
+    ...(version === null ? {} : { serverVersion: version }),
     statefulSet: sts,
     controllerRevisions: [good, bad],
     pods,
@@ -139,6 +149,27 @@ describe('a StatefulSet reverted with a Pending pod of the bad revision', () => 
     expect(names(reverted({ policy: 'Parallel', goodCpu: '12' }))).toEqual(['ledger-2']);
     expect(names(reverted({ policy: 'OrderedReady' }))).toEqual(['ledger-2']);
   });
+
+  it.each([
+    ['v1.35.2, maxUnavailable unset (1)', { version: 'v1.35.2' }, false],
+    ['v1.37.0, maxUnavailable 1', { version: 'v1.37.0', maxUnavailable: 1 }, false],
+    ['v1.35.2, maxUnavailable 2', { version: 'v1.35.2', maxUnavailable: 2 }, true],
+    ['v1.35.4 (the gate off again)', { version: 'v1.35.4' }, true],
+    ['a version not read', { version: null }, false],
+  ] as const)(
+    'Parallel with the MaxUnavailableStatefulSet gate by its default, %s: replaced by itself = %s',
+    (_name, options, replaced) => {
+      const snapshot = reverted({ policy: 'Parallel', ...options });
+      const found = codes(snapshot);
+      // With the gate on, the Pending pod itself spends maxUnavailable 1: nothing is deleted
+      // (kubernetes#137409); not knowing the gate, the pod's own Pending is the verdict.
+      if (replaced) expect(found).toEqual(['RolloutProgressing']);
+      else expect(found).toContain('Unschedulable');
+      const pending = snapshot.pods[2];
+      if (!isStatefulSetObjects(snapshot) || !pending) throw new Error('fixture');
+      expect(replacedByUpdate(snapshot, pending) !== undefined).toBe(replaced);
+    },
+  );
 
   it('OrderedReady: the forced rollback deletes exactly the Pending pod (it serves nothing)', () => {
     const diagnosis = diagnose(reverted({ policy: 'OrderedReady' }));

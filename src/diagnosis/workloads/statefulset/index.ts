@@ -101,6 +101,9 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
     'a StatefulSet never surges: its rolling update deletes each old pod before creating the new one.',
   orderedBlock: (snapshot) => orderedBlock(objectsOf(snapshot)),
   replacedByUpdate: (snapshot, pod) => replacedByUpdate(objectsOf(snapshot), pod),
-  // maxUnavailable is honoured only where the MaxUnavailableStatefulSet gate is on (max-unavailable-gate.ts).
-  readsServerVersion: (object) => object.spec.updateStrategy?.rollingUpdate?.maxUnavailable !== undefined,
+  // maxUnavailable is honoured only where the MaxUnavailableStatefulSet gate is on
+  // (max-unavailable-gate.ts), and with the gate on a Parallel update deletes no pod while
+  // maxUnavailable (default 1) are unavailable (ordered-block.ts replacedByUpdate).
+  readsServerVersion: (object) =>
+    object.spec.updateStrategy?.rollingUpdate?.maxUnavailable !== undefined || !ordered(object),
 };

@@ -11,14 +11,14 @@
  * update revision. OnDelete waits for nothing.
  */
 import { z } from 'zod';
-import { isTerminal, isTerminating, isReady } from '../../base/pods.js';
+import { isTerminal, isTerminating, isReady, isUnscheduled } from '../../base/pods.js';
 import type { Container, Pod } from '../../k8s.js';
 import type { StatefulSet } from '../../k8s-workloads.js';
 import type { StatefulSetObjects, WorkloadSnapshot } from '../../snapshot/types.js';
 import type { ImageChange, OrderedBlock, ReplacedByUpdate } from '../../workload-kind.js';
-import { maxUnavailableNote } from './max-unavailable-gate.js';
+import { maxUnavailableGateDefault, maxUnavailableNote } from './max-unavailable-gate.js';
 import { ordinalOf, REVISION_LABEL } from './revisions.js';
-import { ordered, partitionOf } from './statefulset-strategy.js';
+import { desiredReplicas, ordered, partitionOf, resolveStrategy } from './statefulset-strategy.js';
 
 const runningAndReady = (pod: Pod): boolean => pod.status?.phase === 'Running' && isReady(pod);
 
@@ -78,14 +78,12 @@ export function orderedBlock(snapshot: WorkloadSnapshot & StatefulSetObjects): O
 }
 
 /**
- * Where the Parallel update loop deletes `pod` itself (updateStatefulSet: from the
- * highest ordinal down to the partition, it deletes a pod whose revision is not the
- * update revision and that is not terminating, and returns at a pod that is not
- * healthy), so its replacement comes at the update revision without anyone deleting it:
- * that revision, and `now` when nothing above it is waited for first. Undefined under
- * OrderedReady (the monotonic walk stops at a pod that is not Running and Ready:
- * orderedBlock), OnDelete, below the partition, or a status the controller has not
- * caught up with.
+ * Where a Parallel update deletes `pod` itself, so its replacement comes at the update
+ * revision without anyone deleting it: that revision, and `now` when it is deleted at
+ * the next sync. Undefined where nothing deletes it by itself: OrderedReady (the
+ * monotonic walk stops at a pod that is not Running and Ready: orderedBlock), OnDelete,
+ * below the partition, a status the controller has not caught up with, or a controller
+ * whose MaxUnavailableStatefulSet gate is not known (below).
  */
 export function replacedByUpdate(
   snapshot: WorkloadSnapshot & StatefulSetObjects,
@@ -101,18 +99,49 @@ export function replacedByUpdate(
   const updateRevision = status.updateRevision;
   const name = sts.metadata.name ?? '';
   const ordinal = ordinalOf(pod, name);
-  const revisionOf = (p: Pod): string => p.metadata.labels?.[REVISION_LABEL] ?? '';
-  if (
-    ordinal === undefined ||
-    ordinal < partitionOf(sts) ||
-    isTerminating(pod) ||
-    revisionOf(pod) === updateRevision
-  )
-    return undefined;
-  const above = snapshot.pods.filter((p) => (ordinalOf(p, name) ?? -1) > ordinal && !isTerminal(p));
-  // Each pod above is deleted first (another revision) or waited for (not healthy).
-  const now = above.every((p) => revisionOf(p) === updateRevision && runningAndReady(p) && !isTerminating(p));
-  return { updateRevision, now };
+  const old = (p: Pod): boolean =>
+    (p.metadata.labels?.[REVISION_LABEL] ?? '') !== updateRevision && !isTerminating(p);
+  if (ordinal === undefined || ordinal < partitionOf(sts) || !old(pod)) return undefined;
+  const live = snapshot.pods
+    .filter((p) => !isTerminal(p) && (ordinalOf(p, name) ?? -1) < desiredReplicas(sts))
+    .sort((x, y) => (ordinalOf(y, name) ?? 0) - (ordinalOf(x, name) ?? 0));
+  const above = live.filter((p) => (ordinalOf(p, name) ?? -1) > ordinal);
+  switch (maxUnavailableGateDefault(snapshot.serverVersion)) {
+    case 'off':
+    case 'absent':
+      // updateStatefulSet: from the highest ordinal down, delete a pod of another revision,
+      // return at one that is not healthy. Each pod above is deleted first or waited for.
+      return { updateRevision, now: above.every((p) => !old(p) && runningAndReady(p) && !isTerminating(p)) };
+    case 'on':
+      return gatedDeletion(sts, live, pod, old, updateRevision);
+    case 'unknown':
+      return undefined;
+  }
+}
+
+/**
+ * updateStatefulSetAfterInvariantEstablished (the gate on): nothing is deleted while the
+ * pods not Running and Ready number maxUnavailable (default 1) or more; else the highest
+ * `maxUnavailable - unavailable` pods of another revision go, healthy or not. A Pending
+ * pod counts as unavailable itself, so with maxUnavailable 1 it is never deleted:
+ * kubernetes#137409, the regression that turned the gate off again in 1.35.4. Replaced
+ * at all only where the pods that stay unavailable (not starting) leave room for it.
+ */
+function gatedDeletion(
+  sts: StatefulSet,
+  live: readonly Pod[],
+  pod: Pod,
+  old: (p: Pod) => boolean,
+  updateRevision: string,
+): ReplacedByUpdate | undefined {
+  const maxUnavailable = resolveStrategy(sts).maxUnavailable?.value ?? 1;
+  const missing = Math.max(0, desiredReplicas(sts) - live.length);
+  const unavailable = live.filter((p) => !runningAndReady(p)).length + missing;
+  // Pods that are not about to become Ready: `pod` itself, and the others no node was found for.
+  const staying = live.filter((p) => p === pod || (!runningAndReady(p) && isUnscheduled(p))).length;
+  if (staying >= maxUnavailable) return undefined;
+  const rank = live.filter(old).indexOf(pod);
+  return { updateRevision, now: rank >= 0 && rank < maxUnavailable - unavailable };
 }
 
 type NamedImage = Pick<Container, 'name' | 'image'>;
