@@ -111,6 +111,9 @@ export interface RolloutHalt {
   since?: string;
   /** The canary step it stands at ("step 2 of 4"), when it has steps. */
   step?: string;
+  /** A timed canary pause step: when the controller goes on by itself (ISO time), and its duration in seconds. */
+  endsAt?: string;
+  lasts?: number;
   /** The condition the controller wrote for it, as the API server holds it (evidence). */
   condition?: { type: string; status: string; reason?: string; message?: string };
 }

@@ -9,3 +9,23 @@ export function messageTime(value: number | string | Date): string {
   if (Number.isNaN(date.getTime())) return String(value);
   return `${date.toISOString().replace('T', ' ').slice(0, 16)} UTC`;
 }
+
+/** A span in the largest units that matter: "45s", "5m", "1h 30m", "2d 3h". */
+export function spanWords(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const units: [number, string][] = [
+    [86_400, 'd'],
+    [3_600, 'h'],
+    [60, 'm'],
+    [1, 's'],
+  ];
+  const parts: string[] = [];
+  let rest = s;
+  for (const [size, unit] of units) {
+    if (rest >= size && parts.length < 2) {
+      parts.push(`${Math.floor(rest / size)}${unit}`);
+      rest %= size;
+    } else if (parts.length > 0) break;
+  }
+  return parts.length > 0 ? parts.join(' ') : '0s';
+}

@@ -286,6 +286,29 @@ describe("the controller's phase, as it wrote it", () => {
     });
   });
 
+  it.each([
+    ['20m into a pause of 1h', 20, /a timed pause of 1h; the controller goes on by itself at .* \(in 40m\)\.$/],
+    ['2h into a pause of 1h', 120, /its timed pause of 1h ended at .*, 1h before this was read, and it has not gone on\.$/],
+  ])('a timed canary pause step does not wait for a person (%s)', (_name, minutesIn, summary) => {
+    const snapshot = withStatus({ phase: 'Paused', message: 'CanaryPauseStep', currentStepIndex: 1 });
+    const rollout = workloadKind(snapshot).object(snapshot) as ArgoRollout;
+    const steps = rollout.spec.strategy?.canary?.steps;
+    if (!steps || !rollout.status) throw new Error('fixture');
+    steps[1] = { pause: { duration: '1h' } };
+    const start = new Date(Date.parse(snapshot.capturedAt) - minutesIn * 60_000).toISOString();
+    rollout.status.pauseConditions = [{ reason: 'CanaryPauseStep', startTime: start }];
+    snapshot.pods = snapshot.pods.filter((p) => p.status?.phase === 'Running');
+    snapshot.events = [];
+    const found = diagnose(snapshot).findings.find((f) => f.code === 'RolloutPaused');
+    expect(found?.summary).toMatch(summary);
+    expect(found?.summary).not.toContain('waits for a person');
+    // The same pause by hand (spec.paused) waits for a person, whatever the step says.
+    rollout.spec.paused = true;
+    expect(diagnose(snapshot).findings.find((f) => f.code === 'RolloutPaused')?.summary).toContain(
+      'it waits for a person',
+    );
+  });
+
   it('only a pause step of the strategy names a step: an analysis pause or spec.paused does not', () => {
     const verdictOf = (snapshot: ReturnType<typeof withStatus>) =>
       workloadKind(snapshot).rolloutStatus(workloadKind(snapshot).object(snapshot));

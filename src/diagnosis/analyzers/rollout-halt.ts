@@ -14,6 +14,7 @@ import type { Finding } from '../finding.js';
 import { typeOfKind } from '../workload-ref.js';
 import { workloadKind } from '../workloads/index.js';
 import type { RolloutHalt } from '../workload-kind.js';
+import { messageTime, spanWords } from '../../text/time.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -39,7 +40,10 @@ export const rolloutHalt: Analyzer = {
     if (halt.condition && halt.code === 'RolloutPaused' && !pausedByHand(halt)) {
       evidence.push({ type: 'note', text: `status.pauseConditions: ${halt.reason}` });
     }
-    return [{ ...words(halt, snapshot.target.name, ref, at), evidence }];
+    const timed = halt.endsAt
+      ? timedWords(halt, snapshot.capturedAt, snapshot.target.name, `${ref} is paused${at}`)
+      : undefined;
+    return [{ ...words(halt, snapshot.target.name, ref, at), ...timed, evidence }];
   },
 };
 
@@ -56,6 +60,35 @@ function conditionDetail(c: NonNullable<RolloutHalt['condition']>): {
 }
 
 const pausedByHand = (halt: RolloutHalt): boolean => halt.reason === 'spec.paused';
+
+/**
+ * A timed canary pause (rollout-phase.ts `timedPause`) does not wait for a person: the
+ * controller goes on at its end. One still paused after its end is said, since only a
+ * controller that does not act keeps it there.
+ */
+function timedWords(
+  halt: RolloutHalt,
+  capturedAt: string,
+  name: string,
+  /** "rollout/web is paused at step 2 of 4 since …" */
+  paused: string,
+): Pick<Draft, 'summary' | 'explanation'> | undefined {
+  const ends = Date.parse(halt.endsAt ?? '');
+  const now = Date.parse(capturedAt);
+  if (Number.isNaN(ends) || Number.isNaN(now) || halt.lasts === undefined) return undefined;
+  const lasts = spanWords(halt.lasts);
+  const promote = `\`kubectl argo rollouts promote ${name}\``;
+  const abort = `\`kubectl argo rollouts abort ${name}\``;
+  if (ends > now)
+    return {
+      summary: `${paused} (CanaryPauseStep): a timed pause of ${lasts}; the controller goes on by itself at ${messageTime(ends)} (in ${spanWords((ends - now) / 1000)}).`,
+      explanation: `The Argo Rollouts controller holds the update for the pause step's duration (${lasts}) and then goes on to the next step without anyone acting; ${promote} ends the pause now, ${abort} ends the update. The pause itself is not stuck; any other finding says whether the update can finish after it.`,
+    };
+  return {
+    summary: `${paused} (CanaryPauseStep): its timed pause of ${lasts} ended at ${messageTime(ends)}, ${spanWords((now - ends) / 1000)} before this was read, and it has not gone on.`,
+    explanation: `The Argo Rollouts controller goes on from a timed pause step by itself once its duration has passed (it requeues the Rollout for that moment), so a Rollout still paused after it points at the controller: check that its pod runs and what its log says about this Rollout. ${promote} goes on by hand; ${abort} ends the update.`,
+  };
+}
 
 function words(halt: RolloutHalt, name: string, ref: string, at: string): Omit<Draft, 'evidence'> {
   const cli = (verb: string): string => `\`kubectl argo rollouts ${verb} ${name}\``;

@@ -10,6 +10,7 @@
  * (a canary pause step: CanaryPauseStep; blue-green before promotion: BlueGreenPause;
  * an inconclusive analysis), else Progressing or Healthy. Pure.
  */
+import { pauseSeconds } from './pause-duration.js';
 import type { ArgoRollout } from '../../k8s-argo.js';
 import type { RolloutObjects, WorkloadSnapshot } from '../../snapshot/types.js';
 import type { RolloutHalt, RolloutVerdict, StalledRollout } from '../../workload-kind.js';
@@ -229,9 +230,30 @@ export function rolloutHalt(rollout: ArgoRollout): RolloutHalt | undefined {
       ...(paused ? { condition: conditionOf(paused) } : {}),
       ...(pause?.startTime ? { since: pause.startTime } : {}),
       ...(step ? { step } : {}),
+      ...timedPause(rollout, pause),
     };
   }
   return undefined;
+}
+
+/**
+ * A canary pause step with a duration ends by itself: the controller goes on once
+ * the pause condition's `startTime` plus the duration has passed (the canary strategy's
+ * documentation; RolloutPause.DurationSeconds reads the duration).
+ * Not a pause by hand (spec.paused) or of another reason, which wait for a person.
+ */
+function timedPause(
+  rollout: ArgoRollout,
+  pause: { reason: string; startTime?: string } | undefined,
+): Pick<RolloutHalt, 'endsAt' | 'lasts'> {
+  if (rollout.spec.paused || pause?.reason !== 'CanaryPauseStep' || !pause.startTime) return {};
+  const index = rollout.status?.currentStepIndex;
+  const seconds = pauseSeconds(
+    index === undefined ? undefined : rollout.spec.strategy?.canary?.steps?.[index],
+  );
+  const start = Date.parse(pause.startTime);
+  if (seconds === undefined || Number.isNaN(start)) return {};
+  return { endsAt: new Date(start + seconds * 1000).toISOString(), lasts: seconds };
 }
 
 function conditionOf(c: {
