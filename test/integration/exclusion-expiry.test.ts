@@ -19,7 +19,7 @@ import type { AuditEvent } from '../../src/audit.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import type { FieldChange } from '../../src/kube/write/executor.js';
 import { createLogger } from '../../src/logger.js';
-import { readRecord } from '../../src/remediation/exclusion-record.js';
+import { readRecord, recordAnnotations } from '../../src/remediation/exclusion-record.js';
 import { removalPlan } from '../../src/remediation/exclusion-removal.js';
 import { withExclusionTtl } from '../../src/remediation/exclusion-times.js';
 import type { ExclusionTtlChoice } from '../../src/remediation/exclusion-ttl.js';
@@ -163,12 +163,12 @@ describe('an exclusion that expires in the simulator', () => {
     expect(
       Object.keys(after.metadata.annotations ?? {}).filter((k) => k.startsWith('rollout-doctor.io/')),
     ).toEqual([]);
-    expect(await listExclusions(s.client, [SHOP.namespace])).toEqual([]);
+    expect((await listExclusions(s.client, [SHOP.namespace])).exclusions).toEqual([]);
   });
 
   it('writes nothing when the same removal is delivered again (its claim lost in a failover)', async () => {
     const s = await excludedFor('4h');
-    const live = (await listExclusions(s.client, [SHOP.namespace]))[0];
+    const live = (await listExclusions(s.client, [SHOP.namespace])).exclusions[0];
     if (!live) throw new Error('no exclusion');
     const plan = removalPlan(live, 'expired');
     const now = () => new Date(T0 + 5 * HOUR);
@@ -225,6 +225,61 @@ describe('an exclusion that expires in the simulator', () => {
     ).toEqual([]);
     expect(readRecord(before.metadata.annotations)).toBeDefined();
     // Nothing left for the expiry to remove.
-    expect(await listExclusions(s.client, [SHOP.namespace])).toEqual([]);
+    expect((await listExclusions(s.client, [SHOP.namespace])).exclusions).toEqual([]);
+  });
+
+  it('removes an expired exclusion on an Argo Rollout (issue 65 item 5) the same way, once', async () => {
+    env = await startSimClient(
+      { scenario: 'sim/scenarios/gpu-deadlock-rollout.yaml', timeScale: 50 },
+      'expiry-ro',
+    );
+    const s = env;
+    const ref = { namespace: 'vision', name: 'vision-object-tracker' };
+    type Ro = Omit<Deployment, 'kind'>;
+    const rollout = (): Ro => s.sim.get('Rollout', ref.namespace, ref.name) as unknown as Ro;
+    const r = rollout();
+    r.spec.template.spec.affinity = {
+      ...r.spec.template.spec.affinity,
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [
+            {
+              matchExpressions: [
+                { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['gpu-node-2'] },
+              ],
+            },
+          ],
+        },
+      },
+    };
+    r.metadata.annotations = {
+      ...r.metadata.annotations,
+      ...recordAnnotations({
+        values: { 'kubernetes.io/hostname': ['gpu-node-2'] },
+        nodes: [{ name: 'gpu-node-2' }],
+        reason: { finding: 'CrashLoopOnNode', fields: [], bad: [] },
+        setAt: '2026-11-27T10:00:00Z',
+        expiresAt: '2026-11-27T14:00:00Z',
+      }),
+    };
+    s.sim.apply(r);
+    await s.sim.settle();
+    const audit: AuditEvent[] = [];
+    const sweeper = (now: number): ExclusionExpiryDeps => ({
+      ...worker(s, () => now, audit),
+      list: () => listExclusions(s.client, [ref.namespace]),
+    });
+    expect((await sweepExclusions(sweeper(T0 + 3 * HOUR))).removed).toEqual([]);
+    const [a, b] = await Promise.all([
+      sweepExclusions(sweeper(T0 + 4 * HOUR)),
+      sweepExclusions(sweeper(T0 + 4 * HOUR)),
+    ]);
+    expect([...(a?.removed ?? []), ...(b?.removed ?? [])]).toHaveLength(1);
+    const after = rollout();
+    expect(after.spec.template.spec.affinity?.nodeAffinity).toBeUndefined();
+    expect(
+      Object.keys(after.metadata.annotations ?? {}).filter((k) => k.startsWith('rollout-doctor.io/')),
+    ).toEqual([]);
+    expect((await listExclusions(s.client, [ref.namespace])).exclusions).toEqual([]);
   });
 });
