@@ -5,6 +5,9 @@
  * nothing happens, at T0+4h exactly one of them removes it, the user's own NotIn value
  * stays, and a removal delivered again writes nothing.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
@@ -21,10 +24,12 @@ import type { FieldChange } from '../../src/kube/write/executor.js';
 import { createLogger } from '../../src/logger.js';
 import { readRecord, recordAnnotations } from '../../src/remediation/exclusion-record.js';
 import { removalPlan } from '../../src/remediation/exclusion-removal.js';
-import { withExclusionTtl } from '../../src/remediation/exclusion-times.js';
+import { withPlanTtl } from '../../src/remediation/exclusion-times.js';
 import type { ExclusionTtlChoice } from '../../src/remediation/exclusion-ttl.js';
 import { inversePlan } from '../../src/remediation/inverse.js';
 import { sweepExclusions, type ExclusionExpiryDeps } from '../../src/worker/exclusion-expiry.js';
+import { runCli } from '../../src/cli/run-cli.js';
+import { fakeIo } from '../support/cli-io.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
 
@@ -55,13 +60,8 @@ function deployment(s: SimClient): Deployment {
   return s.sim.get('Deployment', SHOP.namespace, SHOP.name) as Deployment;
 }
 
-/**
- * The crash loop on node-b, under a Deployment whose required affinity already has the
- * user's own NotIn, excluded for `ttl` (the configured default the plan is made with),
- * or for `chosen` when its approver picked another beside Approve (written by the worker
- * in place of the plan's: withExclusionTtl).
- */
-async function excludedFor(ttl: string, chosen?: ExclusionTtlChoice): Promise<SimClient> {
+/** The crash loop on node-b, under a Deployment whose required affinity already has the user's own NotIn. */
+async function crashLooping(): Promise<SimClient> {
   env = await startSimClient({ scenario: 'sim/scenarios/crashloop-node.yaml', timeScale: 50 }, 'expiry-it');
   const s = env;
   const d = deployment(s);
@@ -78,13 +78,23 @@ async function excludedFor(ttl: string, chosen?: ExclusionTtlChoice): Promise<Si
       (p) => p.spec.nodeName === 'node-b' && (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 2,
     ),
   );
+  return s;
+}
+
+/**
+ * The crash loop on node-b, under a Deployment whose required affinity already has the
+ * user's own NotIn, excluded for `ttl` (the configured default the plan is made with),
+ * or for `chosen` when its approver picked another beside Approve (written by the worker
+ * in place of the plan's: withPlanTtl).
+ */
+async function excludedFor(ttl: string, chosen?: ExclusionTtlChoice): Promise<SimClient> {
+  const s = await crashLooping();
   const result = diagnose(await collectSnapshot(s.client, SHOP), { exclusionTtl: ttl });
   const planned = result.remediations.find((r) => r.kind === 'exclude-node');
   if (!planned) throw new Error(`no exclude-node plan: ${result.findings.map((f) => f.code).join(', ')}`);
-  const patch =
-    chosen === undefined || !planned.patch ? planned.patch : withExclusionTtl(planned.patch, chosen);
-  if (!patch) throw new Error('the plan writes no exclusion record');
-  const plan = { ...planned, patch } as RemediationPlan;
+  // As the worker writes a chat approval's choice (remediate-processor.ts chosenDuration).
+  const plan = chosen === undefined ? planned : withPlanTtl(planned, chosen);
+  if (!plan) throw new Error('the plan writes no exclusion record');
   const applied = await applyPlan(s.client, plan, { now: () => new Date(T0) });
   expect(applied.status).toBe('applied');
   if (applied.status === 'applied')
@@ -281,5 +291,23 @@ describe('an exclusion that expires in the simulator', () => {
       Object.keys(after.metadata.annotations ?? {}).filter((k) => k.startsWith('rollout-doctor.io/')),
     ).toEqual([]);
     expect((await listExclusions(s.client, [ref.namespace])).exclusions).toEqual([]);
+  });
+
+  it('apply --lasts 3d records the exclusion as a chat approval choosing 3d does (issue 65 item 5)', async () => {
+    const s = await crashLooping();
+    const state = mkdtempSync(join(tmpdir(), 'lasts-'));
+    const run = fakeIo();
+    run.io.env = { ROLLOUT_DOCTOR_STATE_DIR: state };
+    const argv = ['apply', 'deployment/checkout', '-n', 'shop', '--remediation', 'exclude-node'];
+    const code = await runCli(
+      [...argv, '--lasts', '3d', '--yes', '--timeout', '20', '--kubeconfig', s.kubeconfig],
+      run.io,
+    );
+    expect(run.stdout()).toContain('--lasts 3d: the exclusion ends after 3d');
+    expect([0, 1]).toContain(code);
+    const record = readRecord(deployment(s).metadata.annotations);
+    if (!record) throw new Error(`no record: ${run.stderr()}`);
+    expect(Date.parse(record.expiresAt) - Date.parse(record.setAt)).toBe(72 * HOUR);
+    rmSync(state, { recursive: true, force: true });
   });
 });
