@@ -12,7 +12,7 @@
  */
 import { cleanText, quoted } from '../../text/clean.js';
 import type { RemediationPlan } from '../../remediation/plan.js';
-import { remediationKinds } from '../../remediation/kinds/index.js';
+import { findKind, remediationKinds } from '../../remediation/kinds/index.js';
 import { wrap } from '../../report/format.js';
 import { argocdNamespace, clusterOptions, parseCommandArgs, wantsHelp, workloadRefArg } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
@@ -180,7 +180,7 @@ export function lastsArg(value: string | undefined, remediation: string): Exclus
     throw new UsageError(
       `--lasts ${quoted(value)} is not a duration a node exclusion may last: one of ${EXCLUSION_TTL_CHOICES.join(', ')}`,
     );
-  if (remediationKind(remediation) !== 'exclude-node')
+  if (!findKind(remediationKind(remediation))?.lasts)
     throw new UsageError(
       `--lasts is only for an exclude-node remediation (a node exclusion); ${quoted(remediation)} writes none`,
     );
