@@ -125,6 +125,27 @@ export type AuditEvent =
       outcome: 'removed' | 'already-removed' | 'refused' | 'failed' | 'offered';
       detail?: string;
     }
+  | {
+      /**
+       * A post-mortem draft posted in a thread by the Draft post-mortem button (issue
+       * 65.4, src/chat/use-cases/postmortem-press.ts): who pressed, which incident, the
+       * file posted (or quoted over messages where the platform posts no file) and how
+       * many events of the record it was drafted from. It names no workload, so it is not
+       * kept in the incident's own record (a draft does not change what it drafts).
+       */
+      action: 'postmortem';
+      planId: 'postmortem';
+      cluster: string;
+      namespace: string;
+      /** The incident drafted (CLUSTER/NAMESPACE/NAME). */
+      incident: string;
+      user: string;
+      /** The chat conversation it was posted in. */
+      channel: string;
+      file: string;
+      posted: 'file' | 'snippets';
+      entries: number;
+    }
   | AuditDiagnosis;
 
 /**

@@ -215,7 +215,7 @@ export interface PressReply {
  * A post-mortem draft a press asks the adapter to post in the pressed message's thread:
  * as `file` where the platform posts files (ChatAdapter.postFile), else as `snippets`,
  * messages in order that quote it whole, as far as they go; `undelivered` is told the presser when neither could be posted, after
- * `release` (so that a press again posts it).
+ * `release` (so that a press again posts it); `posted` once it is.
  */
 export interface DraftToPost {
   readonly file: ChatFile;
@@ -223,6 +223,8 @@ export interface DraftToPost {
   readonly snippets: readonly ChatMessage[];
   readonly undelivered: ChatMessage;
   release(): Promise<void>;
+  /** Called once it is posted, as a file or as its snippets (the press's audit). */
+  posted(as: 'file' | 'snippets'): void;
 }
 
 /**

@@ -128,6 +128,20 @@ const exclusion = z.object({
   detail: TEXT.optional(),
 });
 
+/** A post-mortem draft posted by the Draft post-mortem button (src/chat/use-cases/postmortem-press.ts). */
+const postmortem = z.object({
+  action: z.literal('postmortem'),
+  planId: z.literal('postmortem'),
+  cluster: NAME,
+  namespace: NAME,
+  incident: TEXT,
+  user: NAME,
+  channel: NAME,
+  file: TEXT,
+  posted: z.enum(['file', 'snippets']),
+  entries: z.number().int().nonnegative(),
+});
+
 /** An audit event, every kind src/audit.ts writes. */
 export const auditEventSchema = z.discriminatedUnion('action', [
   approval,
@@ -136,6 +150,7 @@ export const auditEventSchema = z.discriminatedUnion('action', [
   outcome,
   diagnosis,
   exclusion,
+  postmortem,
 ]);
 
 // Both ways: the schema accepts every event the code writes, and yields only those.

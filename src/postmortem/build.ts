@@ -27,7 +27,7 @@ const WRITTEN = new Set(['applied', 'already-applied', 'rolled-out', 'pods-ready
 
 /** The incident an event is about: `<cluster>/<namespace>/<workload>`, or undefined (no workload named). */
 export function incidentIdOf(event: AuditEvent): string | undefined {
-  if (event.action === 'notification') return undefined;
+  if (event.action === 'notification' || event.action === 'postmortem') return undefined;
   const { cluster, namespace, deployment } = event;
   if (!cluster || !namespace || !deployment) return undefined;
   return incidentId(cluster, namespace, deployment);

@@ -7,7 +7,7 @@
  */
 import { annotationPointer, EXCLUSION_ANNOTATIONS } from './exclusion-record.js';
 import { expiresMarker, fillExpiresMarker, ttlOfMarker, type ExclusionTtl } from './exclusion-ttl.js';
-import type { Patch } from './plan.js';
+import type { Patch, RemediationPlan } from './plan.js';
 import { APPLY_TIME, rfc3339 } from './restart-time.js';
 
 const SET_AT = EXCLUSION_ANNOTATIONS.setAt;
@@ -92,4 +92,15 @@ export function withExclusionTtl(patch: Patch, ttl: ExclusionTtl): Patch | undef
     const map = annotationMap(op);
     return map && EXPIRES_AT in map ? { ...op, value: { ...map, [EXPIRES_AT]: marker } } : op;
   });
+}
+
+/**
+ * The plan with its exclusion lasting `ttl`, as an approval that chose it records it
+ * (withExclusionTtl: only the expires-at marker changes): the worker applies a chat
+ * approval's choice with it, and `apply --lasts` the command line's. Undefined for a
+ * plan that writes no exclusion record.
+ */
+export function withPlanTtl(plan: RemediationPlan, ttl: ExclusionTtl): RemediationPlan | undefined {
+  const patch = plan.patch ? withExclusionTtl(plan.patch, ttl) : undefined;
+  return patch ? ({ ...plan, patch } as RemediationPlan) : undefined;
 }

@@ -9,6 +9,10 @@
  * - offers the removal of one whose excluded nodes all changed (gone, replaced, another
  *   kernel, runtime or label: exclusion-nodes.ts), audited once; "until removed" too.
  *
+ * Argo Rollouts are swept where their CRD is served; what the worker may not list (a
+ * 403) or a workloadRef Rollout's record is in the report's `unread` on every sweep and
+ * logged once per worker (exclusion-reads.ts), never taken for "no exclusions".
+ *
  * Exactly once across workers: the removal's plan id is the same for the same
  * exclusion (workload uid and expires-at), a worker acts only on a claim of that id in
  * Redis (SET NX), and the patch itself tests the expires-at it read, so even a claim
@@ -17,6 +21,7 @@
 import type { Audit } from '../audit.js';
 import type { Node } from '../diagnosis/k8s.js';
 import type { ApplyResult } from '../kube/write/executor.js';
+import type { ExclusionListing, UnreadExclusions } from '../kube/read/exclusion-reads.js';
 import type { Logger } from '../logger.js';
 import { allNodesChanged, changedNodes } from '../remediation/exclusion-nodes.js';
 import { exclusionState } from '../remediation/exclusion-record.js';
@@ -25,8 +30,8 @@ import type { RemediationPlan } from '../remediation/plan.js';
 
 export interface ExclusionExpiryDeps {
   cluster: string;
-  /** The exclusions now (src/kube/read/exclusion-reads.ts). */
-  list(): Promise<LiveExclusion[]>;
+  /** The exclusions now, and what could not be read (src/kube/read/exclusion-reads.ts). */
+  list(): Promise<ExclusionListing>;
   /** The cluster's nodes, and whether every node was listed (a node missing is then gone). */
   nodes(): Promise<{ nodes: Node[]; complete: boolean }>;
   /** Claims `key` once across every worker for `ttlMs` (Redis SET NX PX); false: another has it. */
@@ -69,6 +74,12 @@ export interface SweepReport {
   /** Claimed by another worker, or already removed. */
   skipped: string[];
   failed: string[];
+  /** What was not read or not swept ("Rollout shop/*: why"): never counted as no exclusion. */
+  unread: string[];
+}
+
+function unreadWords(u: UnreadExclusions): string {
+  return `${u.kind} ${u.namespace || '*'}/${u.name ?? '*'}: ${u.reason}`;
 }
 
 const OUTCOMES: Record<ApplyResult['status'], 'removed' | 'already-removed' | 'refused' | 'failed'> = {
@@ -78,10 +89,27 @@ const OUTCOMES: Record<ApplyResult['status'], 'removed' | 'already-removed' | 'r
   failed: 'failed',
 };
 
-/** One pass over the exclusions: each expired one removed once, each changed one offered once. */
-export async function sweepExclusions(deps: ExclusionExpiryDeps): Promise<SweepReport> {
-  const report: SweepReport = { removed: [], offered: [], skipped: [], failed: [] };
-  const exclusions = await deps.list();
+/**
+ * One pass over the exclusions: each expired one removed once, each changed one offered
+ * once. `warned`: what was not read and already logged (one set per worker, so a 403 is
+ * logged once, and reported unread on every sweep).
+ */
+export async function sweepExclusions(
+  deps: ExclusionExpiryDeps,
+  warned: Set<string> = new Set(),
+): Promise<SweepReport> {
+  const { exclusions, unread } = await deps.list();
+  const report: SweepReport = { removed: [], offered: [], skipped: [], failed: [], unread: [] };
+  for (const u of unread) {
+    const words = unreadWords(u);
+    report.unread.push(words);
+    if (warned.has(words)) continue;
+    warned.add(words);
+    deps.logger.warn(
+      { kind: u.kind, namespace: u.namespace, name: u.name, status: u.status },
+      `exclusion sweep: ${words}`,
+    );
+  }
   if (exclusions.length === 0) return report;
   const { nodes, complete } = await deps.nodes();
   const now = deps.now();
@@ -140,11 +168,12 @@ export interface ExclusionExpiry {
 export function startExclusionExpiry(deps: ExclusionExpiryDeps, intervalMs: number): ExclusionExpiry {
   let running: Promise<SweepReport | undefined> = Promise.resolve(undefined);
   let stopped = false;
+  const warned = new Set<string>();
   const sweep = (): Promise<SweepReport | undefined> => {
     running = running.then(() =>
       stopped
         ? undefined
-        : sweepExclusions(deps).catch((error: unknown) => {
+        : sweepExclusions(deps, warned).catch((error: unknown) => {
             deps.logger.warn({ err: error }, 'exclusion sweep failed; the next one tries again');
             return undefined;
           }),

@@ -19,7 +19,7 @@ import { platformTag } from '../platforms/chat-refs.js';
 import { JobLostError, remediationFence, type FenceRef } from './job-fence.js';
 import type { AttemptWrites } from './outbox.js';
 import { expiredBeyondSkew } from '../trust/clock-skew.js';
-import { plannedTtl, withExclusionTtl } from '../remediation/exclusion-times.js';
+import { plannedTtl, withPlanTtl } from '../remediation/exclusion-times.js';
 import { lastsClause } from '../remediation/exclusion-words.js';
 
 /** Cluster writes and reads the remediate processor needs; injected so tests can fake them. */
@@ -256,10 +256,10 @@ async function refuseUntrusted(run: Run): Promise<'refused' | undefined> {
  */
 function chosenDuration(run: Run, lasts: string | undefined): 'refused' | undefined {
   if (lasts === undefined) return undefined;
-  const patch = run.plan.patch ? withExclusionTtl(run.plan.patch, lasts) : undefined;
-  if (!patch) return 'refused';
+  const lasting = withPlanTtl(run.plan, lasts);
+  if (!lasting) return 'refused';
   // The same plan but for the expires-at marker, which the allowlist checks again.
-  run.plan = { ...run.plan, patch } as RemediationPlan;
+  run.plan = lasting;
   return undefined;
 }
 

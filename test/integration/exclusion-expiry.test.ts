@@ -5,6 +5,9 @@
  * nothing happens, at T0+4h exactly one of them removes it, the user's own NotIn value
  * stays, and a removal delivered again writes nothing.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
@@ -19,12 +22,14 @@ import type { AuditEvent } from '../../src/audit.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import type { FieldChange } from '../../src/kube/write/executor.js';
 import { createLogger } from '../../src/logger.js';
-import { readRecord } from '../../src/remediation/exclusion-record.js';
+import { readRecord, recordAnnotations } from '../../src/remediation/exclusion-record.js';
 import { removalPlan } from '../../src/remediation/exclusion-removal.js';
-import { withExclusionTtl } from '../../src/remediation/exclusion-times.js';
+import { withPlanTtl } from '../../src/remediation/exclusion-times.js';
 import type { ExclusionTtlChoice } from '../../src/remediation/exclusion-ttl.js';
 import { inversePlan } from '../../src/remediation/inverse.js';
 import { sweepExclusions, type ExclusionExpiryDeps } from '../../src/worker/exclusion-expiry.js';
+import { runCli } from '../../src/cli/run-cli.js';
+import { fakeIo } from '../support/cli-io.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
 
@@ -55,13 +60,8 @@ function deployment(s: SimClient): Deployment {
   return s.sim.get('Deployment', SHOP.namespace, SHOP.name) as Deployment;
 }
 
-/**
- * The crash loop on node-b, under a Deployment whose required affinity already has the
- * user's own NotIn, excluded for `ttl` (the configured default the plan is made with),
- * or for `chosen` when its approver picked another beside Approve (written by the worker
- * in place of the plan's: withExclusionTtl).
- */
-async function excludedFor(ttl: string, chosen?: ExclusionTtlChoice): Promise<SimClient> {
+/** The crash loop on node-b, under a Deployment whose required affinity already has the user's own NotIn. */
+async function crashLooping(): Promise<SimClient> {
   env = await startSimClient({ scenario: 'sim/scenarios/crashloop-node.yaml', timeScale: 50 }, 'expiry-it');
   const s = env;
   const d = deployment(s);
@@ -78,13 +78,23 @@ async function excludedFor(ttl: string, chosen?: ExclusionTtlChoice): Promise<Si
       (p) => p.spec.nodeName === 'node-b' && (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 2,
     ),
   );
+  return s;
+}
+
+/**
+ * The crash loop on node-b, under a Deployment whose required affinity already has the
+ * user's own NotIn, excluded for `ttl` (the configured default the plan is made with),
+ * or for `chosen` when its approver picked another beside Approve (written by the worker
+ * in place of the plan's: withPlanTtl).
+ */
+async function excludedFor(ttl: string, chosen?: ExclusionTtlChoice): Promise<SimClient> {
+  const s = await crashLooping();
   const result = diagnose(await collectSnapshot(s.client, SHOP), { exclusionTtl: ttl });
   const planned = result.remediations.find((r) => r.kind === 'exclude-node');
   if (!planned) throw new Error(`no exclude-node plan: ${result.findings.map((f) => f.code).join(', ')}`);
-  const patch =
-    chosen === undefined || !planned.patch ? planned.patch : withExclusionTtl(planned.patch, chosen);
-  if (!patch) throw new Error('the plan writes no exclusion record');
-  const plan = { ...planned, patch } as RemediationPlan;
+  // As the worker writes a chat approval's choice (remediate-processor.ts chosenDuration).
+  const plan = chosen === undefined ? planned : withPlanTtl(planned, chosen);
+  if (!plan) throw new Error('the plan writes no exclusion record');
   const applied = await applyPlan(s.client, plan, { now: () => new Date(T0) });
   expect(applied.status).toBe('applied');
   if (applied.status === 'applied')
@@ -163,12 +173,12 @@ describe('an exclusion that expires in the simulator', () => {
     expect(
       Object.keys(after.metadata.annotations ?? {}).filter((k) => k.startsWith('rollout-doctor.io/')),
     ).toEqual([]);
-    expect(await listExclusions(s.client, [SHOP.namespace])).toEqual([]);
+    expect((await listExclusions(s.client, [SHOP.namespace])).exclusions).toEqual([]);
   });
 
   it('writes nothing when the same removal is delivered again (its claim lost in a failover)', async () => {
     const s = await excludedFor('4h');
-    const live = (await listExclusions(s.client, [SHOP.namespace]))[0];
+    const live = (await listExclusions(s.client, [SHOP.namespace])).exclusions[0];
     if (!live) throw new Error('no exclusion');
     const plan = removalPlan(live, 'expired');
     const now = () => new Date(T0 + 5 * HOUR);
@@ -225,6 +235,79 @@ describe('an exclusion that expires in the simulator', () => {
     ).toEqual([]);
     expect(readRecord(before.metadata.annotations)).toBeDefined();
     // Nothing left for the expiry to remove.
-    expect(await listExclusions(s.client, [SHOP.namespace])).toEqual([]);
+    expect((await listExclusions(s.client, [SHOP.namespace])).exclusions).toEqual([]);
+  });
+
+  it('removes an expired exclusion on an Argo Rollout (issue 65 item 5) the same way, once', async () => {
+    env = await startSimClient(
+      { scenario: 'sim/scenarios/gpu-deadlock-rollout.yaml', timeScale: 50 },
+      'expiry-ro',
+    );
+    const s = env;
+    const ref = { namespace: 'vision', name: 'vision-object-tracker' };
+    type Ro = Omit<Deployment, 'kind'>;
+    const rollout = (): Ro => s.sim.get('Rollout', ref.namespace, ref.name) as unknown as Ro;
+    const r = rollout();
+    r.spec.template.spec.affinity = {
+      ...r.spec.template.spec.affinity,
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [
+            {
+              matchExpressions: [
+                { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['gpu-node-2'] },
+              ],
+            },
+          ],
+        },
+      },
+    };
+    r.metadata.annotations = {
+      ...r.metadata.annotations,
+      ...recordAnnotations({
+        values: { 'kubernetes.io/hostname': ['gpu-node-2'] },
+        nodes: [{ name: 'gpu-node-2' }],
+        reason: { finding: 'CrashLoopOnNode', fields: [], bad: [] },
+        setAt: '2026-11-27T10:00:00Z',
+        expiresAt: '2026-11-27T14:00:00Z',
+      }),
+    };
+    s.sim.apply(r);
+    await s.sim.settle();
+    const audit: AuditEvent[] = [];
+    const sweeper = (now: number): ExclusionExpiryDeps => ({
+      ...worker(s, () => now, audit),
+      list: () => listExclusions(s.client, [ref.namespace]),
+    });
+    expect((await sweepExclusions(sweeper(T0 + 3 * HOUR))).removed).toEqual([]);
+    const [a, b] = await Promise.all([
+      sweepExclusions(sweeper(T0 + 4 * HOUR)),
+      sweepExclusions(sweeper(T0 + 4 * HOUR)),
+    ]);
+    expect([...(a?.removed ?? []), ...(b?.removed ?? [])]).toHaveLength(1);
+    const after = rollout();
+    expect(after.spec.template.spec.affinity?.nodeAffinity).toBeUndefined();
+    expect(
+      Object.keys(after.metadata.annotations ?? {}).filter((k) => k.startsWith('rollout-doctor.io/')),
+    ).toEqual([]);
+    expect((await listExclusions(s.client, [ref.namespace])).exclusions).toEqual([]);
+  });
+
+  it('apply --lasts 3d records the exclusion as a chat approval choosing 3d does (issue 65 item 5)', async () => {
+    const s = await crashLooping();
+    const state = mkdtempSync(join(tmpdir(), 'lasts-'));
+    const run = fakeIo();
+    run.io.env = { ROLLOUT_DOCTOR_STATE_DIR: state };
+    const argv = ['apply', 'deployment/checkout', '-n', 'shop', '--remediation', 'exclude-node'];
+    const code = await runCli(
+      [...argv, '--lasts', '3d', '--yes', '--timeout', '20', '--kubeconfig', s.kubeconfig],
+      run.io,
+    );
+    expect(run.stdout()).toContain('--lasts 3d: the exclusion ends after 3d');
+    expect([0, 1]).toContain(code);
+    const record = readRecord(deployment(s).metadata.annotations);
+    if (!record) throw new Error(`no record: ${run.stderr()}`);
+    expect(Date.parse(record.expiresAt) - Date.parse(record.setAt)).toBe(72 * HOUR);
+    rmSync(state, { recursive: true, force: true });
   });
 });

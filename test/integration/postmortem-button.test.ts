@@ -195,7 +195,8 @@ describe('Draft post-mortem on Slack', () => {
 
   it('posts the draft of the record in the thread as a file, in the thread language', async () => {
     const reply = replyIn('1700000000.000100');
-    const told = await pressOnSlack(svc(), reply.ts, '1700000000.000100');
+    const pressed = svc();
+    const told = await pressOnSlack(pressed, reply.ts, '1700000000.000100');
     expect(told).toEqual([]);
     expect(slack.files).toHaveLength(1);
     const [file] = slack.files;
@@ -205,14 +206,24 @@ describe('Draft post-mortem on Slack', () => {
     expect(file?.content).toContain('# 포스트모템');
     expect(file).toMatchObject({ channel: 'C1', threadTs: '1700000000.000100' });
     expect(file?.name).toMatch(/^postmortem-default-vision-object-tracker-\d{4}-\d\d-\d\d\.md$/);
-    expect(file?.initialComment).toContain(`${events.length} events`);
+    expect(file?.initialComment).toContain(`기록의 이벤트 ${events.length}건으로 만들었습니다`);
+    // Audited once posted: who pressed, which incident, the file.
+    expect(pressed.audit.record).toHaveBeenCalledExactlyOnceWith(
+      expect.objectContaining({
+        action: 'postmortem',
+        incident: ID,
+        user: expect.any(String) as unknown,
+        file: file?.name,
+        posted: 'file',
+      }),
+    );
   });
 
   it('a second press on the same record posts nothing and says when the draft was posted', async () => {
     const reply = replyIn('1700000000.000100');
     const told = await pressOnSlack(svc(), reply.ts, '1700000000.000100');
     expect(slack.files).toHaveLength(1);
-    expect(told.join('\n')).toMatch(/was posted in this thread at .*nothing was recorded since/);
+    expect(told.join('\n')).toMatch(/이 스레드에 올렸습니다. 그 뒤로 기록된 것이 없어/);
   });
 
   it('a press after the record grew posts a fresh draft with the new event', async () => {
@@ -255,7 +266,7 @@ describe('Draft post-mortem on Slack', () => {
     const reply = replyIn('1700000000.000100');
     slack.failNext('files.getUploadURLExternal', 1, { status: 500 });
     const told = await pressOnSlack(svc(), reply.ts, '1700000000.000100');
-    expect(told.join('\n')).toContain('could not be posted in this thread; press again to retry');
+    expect(told.join('\n')).toContain('이 스레드에 올리지 못했습니다. 다시 눌러 주세요');
     expect(slack.files).toHaveLength(2);
     expect(await pressOnSlack(svc(), reply.ts, '1700000000.000100')).toEqual([]);
     expect(slack.files).toHaveLength(3);
@@ -278,7 +289,7 @@ describe('Draft post-mortem on Slack', () => {
     const value = (await redis.get(key)) ?? '';
     await redis.set(key, value.replace(ID, 'default/payments/ledger'));
     const told = await pressOnSlack(svc(), reply.ts, '1700000000.000100');
-    expect(told.join('\n')).toContain('no longer kept');
+    expect(told.join('\n')).toContain('더 이상 보관되어 있지 않습니다');
     expect(forged).toContain('post-mortem button');
     expect(slack.files).toHaveLength(3);
     await redis.set(key, value);
@@ -289,7 +300,7 @@ describe('Draft post-mortem on Slack', () => {
     const kept = await redis.xrange(redisKeys.incident(ID), '-', '+');
     await redis.del(redisKeys.incident(ID));
     const told = await pressOnSlack(svc(), reply.ts, '1700000000.000100');
-    expect(told.join('\n')).toContain('No record of incident');
+    expect(told.join('\n')).toMatch(/Redis에 인시던트 .*default\/vision\/object-tracker.* 기록이 없습니다/);
     expect(told.join('\n')).toContain('postmortem --from-audit');
     expect(slack.files).toHaveLength(3);
     for (const [, fields] of kept) await redis.xadd(redisKeys.incident(ID), '*', ...fields);

@@ -741,6 +741,28 @@ describe(`${FILE}: Argo Rollouts`, () => {
     for (const r of denied) expect(denials(spec, r, rollout()), JSON.stringify(r.spec)).not.toEqual([]);
   });
 
+  it("admits the node exclusion's record on a Rollout, written and removed (issue 65.5), and no other annotation", () => {
+    const record = {
+      'rollout-doctor.io/exclusion.values': '{"kubernetes.io/hostname":["gpu-node-2"]}',
+      'rollout-doctor.io/exclusion.expires-at': '2026-11-28T10:00:00Z',
+    };
+    const excluded = rollout((r) => {
+      r.spec.template.spec.affinity = excludeNodeFromAffinity(undefined, 'gpu-node-2');
+      r.metadata.annotations = { ...(r.metadata.annotations as object), ...record };
+    });
+    const workload = policy('rollout-doctor-worker-deployments');
+    for (const p of [spec, workload]) {
+      expect(denials(p, excluded, rollout())).toEqual([]);
+      expect(denials(p, rollout(), excluded)).toEqual([]);
+    }
+    const sneaked = rollout((r) => {
+      r.metadata.annotations = { ...(r.metadata.annotations as object), ...record, owner: 'me' };
+    });
+    expect(denials(spec, sneaked, rollout())).not.toEqual([]);
+    const revision = rollout((r) => (r.metadata.annotations = { 'rollout.argoproj.io/revision': '3' }));
+    expect(denials(spec, revision, rollout())).not.toEqual([]);
+  });
+
   it('lets the workload policy judge the pod template: the node exclusion passes, an image change does not', () => {
     const workload = policy('rollout-doctor-worker-deployments');
     expect(workload.spec.matchConstraints.resourceRules.map((r) => r.resources)).toContainEqual(['rollouts']);

@@ -22,6 +22,9 @@ import {
 } from '../../src/chat/use-cases/postmortem-press.js';
 import type { NotifyJob } from '../../src/queue/schemas.js';
 import { seedIncidentEvents } from '../support/postmortem-incident.js';
+import type { AuditEvent } from '../../src/audit.js';
+import { auditEventSchema } from '../../src/postmortem/audit-line.js';
+import { incidentIdOf } from '../../src/postmortem/build.js';
 
 const ID = 'default/vision/object-tracker';
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
@@ -84,14 +87,14 @@ function store(over: Partial<PostmortemButtons> = {}): PostmortemButtons {
   };
 }
 
-function services(postmortems: PostmortemButtons | undefined, allowed = true) {
+function services(postmortems: PostmortemButtons | undefined, allowed = true, lang?: 'en' | 'ko') {
   return {
     logger: { warn: vi.fn() } as never,
     audit: { record: vi.fn() },
     readPolicy: {
       check: vi.fn(async () => (allowed ? { allowed: true } : { allowed: false, reason: 'not yours' })),
     } as never,
-    config: { incidentRetentionMs: 30 * 86_400_000 },
+    config: { incidentRetentionMs: 30 * 86_400_000, ...(lang ? { lang } : {}) },
     postmortems,
   };
 }
@@ -213,13 +216,16 @@ describe('the draft on a platform that posts no file', () => {
       ],
       undelivered: { summary: plain('not posted'), parts: [] },
       release,
+      posted: vi.fn(),
     };
     const to = { platform: 'teams', id: 'c', thread: 'r' };
     await postDraft(adapter, to, request.person, draft, { warn: vi.fn() });
     expect(posted.map((m) => plainText(m.summary))).toEqual(['a', 'b']);
     expect(release).not.toHaveBeenCalled();
+    expect(draft.posted).toHaveBeenCalledExactlyOnceWith('snippets');
     vi.mocked(adapter.post).mockRejectedValueOnce(new Error('413'));
     await postDraft(adapter, to, request.person, draft, { warn: vi.fn() });
+    expect(draft.posted).toHaveBeenCalledOnce();
     expect(release).toHaveBeenCalledOnce();
     expect(tell).toHaveBeenCalledWith(request.person, to, draft.undelivered);
   });
@@ -245,5 +251,76 @@ describe('cluster text in a draft quoted on Teams', () => {
     expect(card).toContain('[click](https://evil.example/x)');
     // (Teams' own tags defanged by the card's cleaning, as on every card.)
     expect(card).toContain('"type":"TextRun","text":"# 포스트모템\\n< at>Everyone< /at>');
+  });
+});
+
+describe("a press in the thread's language, audited once its draft is posted (issue 65.4)", () => {
+  const korean = (over: Partial<PostmortemButtons> = {}) =>
+    store({
+      of: vi.fn(async () => ({ incident: ID, cluster: 'default', namespace: 'vision', lang: 'ko' as const })),
+      ...over,
+    });
+
+  it("answers in the language the button's record keeps for its thread, not the workspace's", async () => {
+    const gone = { read: async () => ({ events: [], foreign: 0, unreadable: 0 }) };
+    const ko = toldText(await draftPostmortem(services(korean(gone), true, 'en'), request));
+    expect(ko).toContain(`Redis에 인시던트 ${ID} 기록이 없습니다`);
+    expect(ko).toContain(`rollout-doctor postmortem --from-audit FILE --incident ${ID}`);
+    const en = toldText(await draftPostmortem(services(store(gone), true, 'ko'), request));
+    expect(en).toContain(`No record of incident ${ID} in Redis`);
+    const draft = (await draftPostmortem(services(korean()), request)).draft;
+    expect(plainText(draft?.comment.summary ?? [])).toContain(`인시던트 ${ID} 포스트모템 초안입니다`);
+    expect(draft?.file.title).toBe(`포스트모템 초안: ${ID}`);
+    expect(draft?.file.text).toContain('# 포스트모템');
+    const refused = toldText(await draftPostmortem(services(korean(), false), request));
+    expect(refused).toContain('포스트모템 초안을 만들지 않았습니다: not yours.');
+  });
+
+  it("answers in the workspace's language before the thread's is read (no records kept, Redis down)", async () => {
+    expect(toldText(await draftPostmortem(services(undefined, true, 'ko'), request))).toContain(
+      '인시던트 기록을 보관하지 않습니다',
+    );
+    const down = new RedisTroubleError('connect ECONNREFUSED 127.0.0.1:6379', { trouble: 'unreachable' });
+    const reply = await draftPostmortem(
+      services(store({ of: async () => Promise.reject(down) }), true, 'ko'),
+      request,
+    );
+    expect(toldText(reply)).toContain('포스트모템 초안을 만들지 못했습니다: Redis에 연결할 수 없습니다.');
+    expect(toldText(reply)).toContain('몇 초 뒤에 다시 눌러 주세요');
+  });
+
+  it('audits a posted draft (who, which incident, the file), and nothing for one not posted', async () => {
+    const s = services(store());
+    const draft = (await draftPostmortem(s, request, Date.parse('2026-11-27T10:00:00Z'))).draft;
+    if (!draft) throw new Error('no draft');
+    expect(s.audit.record).not.toHaveBeenCalled();
+    const postFile = vi.fn(async () => undefined);
+    const adapter = {
+      platform: 'slack',
+      postFile,
+      post: vi.fn(),
+      tell: vi.fn(async () => undefined),
+    } as unknown as ChatAdapter;
+    const to = { platform: 'slack', id: 'C1', thread: '1700000000.000100' } as const;
+    postFile.mockRejectedValueOnce(new Error('not_in_channel'));
+    await postDraft(adapter, to, request.person, draft, { warn: vi.fn() });
+    expect(s.audit.record).not.toHaveBeenCalled();
+    await postDraft(adapter, to, request.person, draft, { warn: vi.fn() });
+    const event = {
+      action: 'postmortem',
+      planId: 'postmortem',
+      cluster: 'default',
+      namespace: 'vision',
+      incident: ID,
+      user: 'U0READER',
+      channel: 'C1',
+      file: 'postmortem-default-vision-object-tracker-2026-11-27.md',
+      posted: 'file',
+      entries: seedIncidentEvents().length,
+    };
+    expect(s.audit.record).toHaveBeenCalledExactlyOnceWith(event);
+    // A line the audit log's reader takes back, kept out of the incident's own record.
+    expect(auditEventSchema.safeParse(event).success).toBe(true);
+    expect(incidentIdOf(event as AuditEvent)).toBeUndefined();
   });
 });

@@ -17,6 +17,8 @@
  * answer is said as every other press says it (redis-words.ts).
  */
 import type { Audit } from '../../audit.js';
+import { translate, wordsIn } from '../../i18n/catalogue.js';
+import { DEFAULT_LANG, type Lang } from '../../i18n/lang.js';
 import type { Logger } from '../../logger.js';
 import type { ReadPolicy } from '../../policy/read-policy.js';
 import { buildIncidentRecord } from '../../postmortem/build.js';
@@ -26,7 +28,8 @@ import { messageTime } from '../../text/time.js';
 import type { ChatAdapter, DraftToPost, PressReply, PressRequest } from '../adapter.js';
 import type { ChatMessage, ConversationRef, Part, PersonRef, Rich } from '../model.js';
 import type { PostmortemButtons } from '../notify/postmortem-buttons.js';
-import { code, icon, say } from '../rich.js';
+import { say } from '../rich.js';
+import { POSTMORTEM_PRESS_WORDS } from '../words/postmortem.js';
 import { textMessage } from './command.js';
 import { subscribed } from './press.js';
 import { ANSWER_DEADLINE_MS, redisTroubleWords, tryAgainWords } from './redis-words.js';
@@ -36,7 +39,8 @@ export interface PostmortemServices {
   logger: Logger;
   audit: Audit;
   readPolicy: ReadPolicy;
-  config: { incidentRetentionMs: number };
+  /** The record's retention, and the workspace's language (ROLLOUT_DOCTOR_LANG) for a press before its thread's is read. */
+  config: { incidentRetentionMs: number; lang?: Lang };
   postmortems?: PostmortemButtons | undefined;
 }
 
@@ -50,22 +54,26 @@ export function draftFileName(incident: string, at: number): string {
 
 const DAY_MS = 86_400_000;
 
+/**
+ * A press's answers are in its thread's language: the one the button's record keeps
+ * (whoever started the thread), and before that is read (no records kept, Redis not
+ * answering) the workspace's.
+ */
 export async function draftPostmortem(
   services: PostmortemServices,
   request: PressRequest,
   now = Date.now(),
 ): Promise<PressReply> {
   const drafts = services.postmortems;
-  if (!drafts)
-    return told(say`${icon('info')} This app keeps no incident records, so it drafts no post-mortem here.`);
+  let lang = services.config.lang ?? DEFAULT_LANG;
+  let w = wordsIn(POSTMORTEM_PRESS_WORDS, lang);
+  if (!drafts) return told(w.noRecords({}));
   const message = subscribed(request.message);
   // One deadline for the answer's Redis calls (src/queue/deadline.ts), as every press.
   const deadline = deadlineIn(ANSWER_DEADLINE_MS);
   const redisDown = (error: unknown): PressReply => {
     services.logger.warn({ err: error }, 'post-mortem draft: Redis did not answer');
-    return told(
-      say`${icon('failed')} No post-mortem drafted: ${redisTroubleWords(error)}. Nothing was posted; please try again ${tryAgainWords(error)}.`,
-    );
+    return told(w.redisDown({ trouble: redisTroubleWords(error, lang), again: tryAgainWords(error, lang) }));
   };
   let button;
   try {
@@ -75,10 +83,10 @@ export async function draftPostmortem(
   }
   const days = Math.round(services.config.incidentRetentionMs / DAY_MS);
   if (button === null)
-    return told(
-      say`${icon('expired')} This message's incident is no longer kept (records are kept ${days} days after their last event). Draft it from the audit log: ${code('rollout-doctor postmortem --from-audit FILE')}.`,
-    );
-  const { incident, cluster, namespace, lang } = button;
+    return told(w.buttonGone({ days, command: 'rollout-doctor postmortem --from-audit FILE' }));
+  const { incident, cluster, namespace } = button;
+  lang = button.lang;
+  w = wordsIn(POSTMORTEM_PRESS_WORDS, lang);
   const user = request.person.id;
   const channel = request.message.conversation.id;
   const read = await services.readPolicy.check({ user, channel, cluster, namespace });
@@ -92,7 +100,7 @@ export async function draftPostmortem(
       reason: 'not-reader',
       detail: `channel ${channel}`,
     });
-    return told(say`${icon('refused')} No post-mortem drafted: ${read.reason}.`);
+    return told(w.refused({ reason: read.reason }));
   }
   let log;
   try {
@@ -100,10 +108,10 @@ export async function draftPostmortem(
   } catch (error) {
     return redisDown(error);
   }
-  if (log.events.length === 0)
-    return told(
-      say`${icon('expired')} No record of incident ${code(incident)} in Redis: none was kept, or it is older than ${days} days. Draft it from the audit log: ${code(`rollout-doctor postmortem --from-audit FILE --incident ${incident}`)}.`,
-    );
+  if (log.events.length === 0) {
+    const command = `rollout-doctor postmortem --from-audit FILE --incident ${incident}`;
+    return told(w.noRecord({ incident, days, command }));
+  }
   const entries = log.events.length;
   let earlier: number | null;
   try {
@@ -111,22 +119,31 @@ export async function draftPostmortem(
   } catch (error) {
     return redisDown(error);
   }
-  if (earlier !== null)
-    return told(
-      say`${icon('info')} The draft of incident ${code(incident)} as its record stands was posted in this thread at ${messageTime(earlier)}; nothing was recorded since, so no new one is posted.`,
-    );
+  if (earlier !== null) return told(w.alreadyPosted({ incident, at: messageTime(earlier) }));
   const markdown = renderPostmortem(buildIncidentRecord(incident, log.events), { lang, zone: 'UTC' });
   const name = draftFileName(incident, now);
-  const headline = say`${icon('info')} Post-mortem draft of ${code(incident)}, from its record of ${entries} events as of ${messageTime(now)}, for a person to check and complete.`;
-  const whole = say`The whole draft, any time within the record's retention: ${code(`rollout-doctor postmortem --incident ${incident} --lang ${lang}`)}`;
+  const headline = w.headline({ incident, entries, at: messageTime(now) });
+  const whole = w.whole({ command: `rollout-doctor postmortem --incident ${incident} --lang ${lang}` });
   const draft: DraftToPost = {
-    file: { name, title: `Post-mortem draft: ${incident}`, text: markdown },
+    file: { name, title: w.fileTitle({ incident }), text: markdown },
     comment: textMessage(headline),
-    snippets: draftSnippets(headline, name, markdown, whole),
-    undelivered: textMessage(
-      say`${icon('failed')} The post-mortem draft of ${code(incident)} could not be posted in this thread; press again to retry.`,
-    ),
+    snippets: draftSnippets(headline, name, markdown, whole, lang),
+    undelivered: textMessage(w.undelivered({ incident })),
     release: () => drafts.releaseDraft(message, entries),
+    // Audited once posted, as the press's other outcomes are: who, which incident, what file.
+    posted: (as) =>
+      services.audit.record({
+        action: 'postmortem',
+        planId: 'postmortem',
+        cluster,
+        namespace,
+        incident,
+        user,
+        channel,
+        file: name,
+        posted: as,
+        entries,
+      }),
   };
   return { draft };
 }
@@ -156,7 +173,13 @@ function pieces(text: string, max: number): string[] {
  * SNIPPET_CHARS; past that, the last one says how much more there is and the command
  * that drafts it whole.
  */
-export function draftSnippets(headline: Rich, name: string, markdown: string, whole: Rich): ChatMessage[] {
+export function draftSnippets(
+  headline: Rich,
+  name: string,
+  markdown: string,
+  whole: Rich,
+  lang: Lang = 'en',
+): ChatMessage[] {
   const all = pieces(markdown, SNIPPET_CHARS);
   const shown = all.slice(0, SNIPPET_MESSAGES);
   const left = all.slice(SNIPPET_MESSAGES).reduce((n, piece) => n + piece.length, 0);
@@ -170,7 +193,7 @@ export function draftSnippets(headline: Rich, name: string, markdown: string, wh
         ? [
             {
               kind: 'note' as const,
-              text: left > 0 ? say`${left} more characters not posted here. ${whole}` : whole,
+              text: left > 0 ? translate(POSTMORTEM_PRESS_WORDS, lang, 'moreChars', { left, whole }) : whole,
             },
           ]
         : []),
@@ -198,5 +221,7 @@ export async function postDraft(
     logger.warn({ err: error }, 'post-mortem draft not posted');
     await draft.release().catch(() => undefined);
     await adapter.tell(person, to, draft.undelivered).catch(() => undefined);
+    return;
   }
+  draft.posted(adapter.postFile ? 'file' : 'snippets');
 }

@@ -4,18 +4,14 @@
  * full Redis is not "unreachable", and one that did not answer in time is "did not
  * answer", so whoever reads it knows what to look at.
  */
-import { redisTrouble, type RedisTrouble } from '../../queue/deadline.js';
+import type { Lang } from '../../i18n/lang.js';
+import { translate } from '../../i18n/catalogue.js';
+import { redisTrouble } from '../../queue/deadline.js';
+import { REDIS_WORDS } from '../words/redis.js';
 
-const WORDS: Record<RedisTrouble, string> = {
-  stalled: 'Redis did not answer in time',
-  full: 'Redis is full and refuses writes (out of memory)',
-  'read-only': 'Redis is read-only for now (a failover is under way)',
-  unreachable: 'Redis is unreachable',
-};
-
-/** "Redis is full and refuses writes (out of memory)": what the error of a Redis call says about Redis. */
-export function redisTroubleWords(error: unknown): string {
-  return WORDS[redisTrouble(error)];
+/** "Redis is full and refuses writes (out of memory)": what the error of a Redis call says about Redis, in `lang`. */
+export function redisTroubleWords(error: unknown, lang: Lang = 'en'): string {
+  return translate(REDIS_WORDS, lang, redisTrouble(error));
 }
 
 /**
@@ -23,8 +19,8 @@ export function redisTroubleWords(error: unknown): string {
  * read-only, not answering) is over in seconds; a full Redis waits for someone to free
  * memory.
  */
-export function tryAgainWords(error: unknown): string {
-  return redisTrouble(error) === 'full' ? 'in a minute' : 'in a few seconds';
+export function tryAgainWords(error: unknown, lang: Lang = 'en'): string {
+  return translate(REDIS_WORDS, lang, redisTrouble(error) === 'full' ? 'againMinute' : 'againSeconds');
 }
 
 /**

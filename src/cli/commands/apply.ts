@@ -1,6 +1,7 @@
 /**
  * `rollout-doctor apply deployment/NAME -n NS --remediation KIND|ID [--yes]
- * [--context C] [--kubeconfig F] [--timeout SECONDS]`: diagnoses live, shows the exact
+ * [--lasts 4h|24h|3d|7d|until-removed] [--context C] [--kubeconfig F]
+ * [--timeout SECONDS]`: diagnoses live, shows the exact
  * write (which object, which patch or which deletions) and the server's dry-run
  * changes, asks for confirmation (y/N on a terminal, or --yes), applies, then follows
  * the rollout. Exit (DESIGN.md §3, and HELP below): 0 applied and rolled out; 1 not
@@ -11,12 +12,19 @@
  */
 import { cleanText, quoted } from '../../text/clean.js';
 import type { RemediationPlan } from '../../remediation/plan.js';
-import { remediationKinds } from '../../remediation/kinds/index.js';
+import { findKind, remediationKinds } from '../../remediation/kinds/index.js';
 import { wrap } from '../../report/format.js';
 import { argocdNamespace, clusterOptions, parseCommandArgs, wantsHelp, workloadRefArg } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 import type { WorkloadKind } from '../../diagnosis/workload-ref.js';
 import { applyAndFollow } from '../apply-flow.js';
+import { withPlanTtl } from '../../remediation/exclusion-times.js';
+import {
+  EXCLUSION_TTL_CHOICES,
+  exclusionTtlChoiceSchema,
+  type ExclusionTtlChoice,
+} from '../../remediation/exclusion-ttl.js';
+import { lastsClause } from '../../remediation/exclusion-words.js';
 
 /**
  * The kinds a diagnosis offers, so the ones apply can choose: not the kinds that exist
@@ -27,6 +35,7 @@ const APPLIED_KINDS: readonly string[] = remediationKinds
   .map((k) => k.kind);
 
 const HELP = `Usage: rollout-doctor apply TYPE/NAME -n NAMESPACE --remediation KIND|ID [--yes]
+                             [--lasts ${EXCLUSION_TTL_CHOICES.join('|')}]
                              [--context C] [--kubeconfig F] [--timeout SECONDS]
                              [--argocd-namespace NS]
 
@@ -42,6 +51,11 @@ ${wrap(`a remediation kind (${APPLIED_KINDS.join(', ')})`, 70)
   .join('\n')}
                  or a plan id from \`diagnose -o json\`
   --yes          apply without asking (for scripts); without it a terminal is required
+  --lasts D      exclude-node only: how long the node exclusion lasts, one of
+                 ${EXCLUSION_TTL_CHOICES.join(', ')} (the choices beside Approve in chat);
+                 default: the plan's own (24h).
+                 Recorded on the workload as a chat approval records it; the workers
+                 remove the exclusion when it ends. Refused (exit 2) for other plans.
   --argocd-namespace NS  where Argo CD's Applications live, for the drift verdict
                  (default: $ROLLOUT_DOCTOR_ARGOCD_NAMESPACE, else argocd)
 Exit status: 0 applied and rolled out (or its replacement pods Ready, or an Argo Rollout
@@ -64,6 +78,8 @@ export interface ApplyArgs {
   kubeconfig?: string;
   /** --argocd-namespace as given; applyCommand() falls back to the environment. */
   argocdNamespace?: string;
+  /** --lasts: how long an exclude-node plan's exclusion lasts, in place of the plan's own. */
+  lasts?: ExclusionTtlChoice;
 }
 
 export function parseApplyArgs(argv: string[]): ApplyArgs {
@@ -78,6 +94,7 @@ export function parseApplyArgs(argv: string[]): ApplyArgs {
       context: { type: 'string' },
       kubeconfig: { type: 'string' },
       'argocd-namespace': { type: 'string' },
+      lasts: { type: 'string' },
     },
   });
   const { kind, namespace, name } = workloadRefArg(positionals, values.namespace, 'remediated');
@@ -86,6 +103,7 @@ export function parseApplyArgs(argv: string[]): ApplyArgs {
     throw new UsageError(
       `--remediation ${quoted(values.remediation)} is neither a remediation kind (${APPLIED_KINDS.join(', ')}) nor a plan id (KIND-<16 hex digits>, as diagnose prints it)`,
     );
+  const lasts = lastsArg(values.lasts, values.remediation);
   const seconds = values.timeout === undefined ? 300 : Number(values.timeout);
   if (!Number.isFinite(seconds) || seconds <= 0)
     throw new UsageError(`--timeout must be a positive number of seconds`);
@@ -98,6 +116,7 @@ export function parseApplyArgs(argv: string[]): ApplyArgs {
     yes: values.yes ?? false,
     timeoutMs: seconds * 1000,
     ...(values['argocd-namespace'] !== undefined ? { argocdNamespace: values['argocd-namespace'] } : {}),
+    ...(lasts !== undefined ? { lasts } : {}),
     ...clusterOptions(values),
   };
 }
@@ -135,13 +154,47 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
     );
     return EXIT.usage;
   }
-  return applyAndFollow(client, plan, { command: 'apply', yes: args.yes, timeoutMs: args.timeoutMs }, io);
+  const chosen = args.lasts === undefined ? plan : withPlanTtl(plan, args.lasts);
+  if (!chosen) {
+    note(
+      `rollout-doctor apply: --lasts ${args.lasts ?? ''}: ${plan.kind} (${plan.id}) writes no node exclusion, so it has no duration to choose`,
+    );
+    return EXIT.usage;
+  }
+  if (args.lasts !== undefined)
+    io.stdout.write(
+      `--lasts ${args.lasts}: ${lastsClause(args.lasts)} (in place of the plan's own duration).\n`,
+    );
+  return applyAndFollow(client, chosen, { command: 'apply', yes: args.yes, timeoutMs: args.timeoutMs }, io);
 }
 
-/** A remediation kind, or a plan id as planId makes them: the kind, a dash, 16 hex digits. */
+/**
+ * --lasts: one of the durations an approver picks beside Approve in chat
+ * (EXCLUSION_TTL_CHOICES, checked by the same zod schema a press is), and only for an
+ * exclude-node remediation (its kind, or a plan id of that kind).
+ */
+export function lastsArg(value: string | undefined, remediation: string): ExclusionTtlChoice | undefined {
+  if (value === undefined) return undefined;
+  const parsed = exclusionTtlChoiceSchema.safeParse(value);
+  if (!parsed.success)
+    throw new UsageError(
+      `--lasts ${quoted(value)} is not a duration a node exclusion may last: one of ${EXCLUSION_TTL_CHOICES.join(', ')}`,
+    );
+  if (!findKind(remediationKind(remediation))?.lasts)
+    throw new UsageError(
+      `--lasts is only for an exclude-node remediation (a node exclusion); ${quoted(remediation)} writes none`,
+    );
+  return parsed.data;
+}
+
+/** The kind --remediation names: itself, or a plan id's (planId: the kind, a dash, 16 hex digits). */
+function remediationKind(value: string): string {
+  return /^(.+)-[0-9a-f]{16}$/.exec(value)?.[1] ?? value;
+}
+
+/** A remediation kind, or a plan id as planId makes them. */
 function isRemediationName(value: string): boolean {
-  const kind = /^(.+)-[0-9a-f]{16}$/.exec(value)?.[1] ?? value;
-  return APPLIED_KINDS.includes(kind);
+  return APPLIED_KINDS.includes(remediationKind(value));
 }
 
 /** By exact plan id first, then the first (best) plan of that kind. */

@@ -59,21 +59,26 @@ function exclusionWords(plan: WorkloadPatchPlan, room: number): string {
   return parts.length > 0 ? parts.join(' and ') : 'the excluded nodes';
 }
 
-export const excludeNode = workloadPatchKind({
-  kind: 'exclude-node',
-  workloads: ['Deployment', 'DaemonSet', 'StatefulSet', 'Rollout'],
-  // The rollout it starts moves pods off the excluded node at the strategy's pace.
-  spendsAvailability: false,
-  // Its goal is the crash off the nodes it excludes; room for every replica elsewhere is
-  // its own warning (exclude-node-room.ts), not a reason to keep the crash.
-  goal: 'crash-off-its-nodes',
-  answers: {
-    CrashLoopOnNode: (ctx, finding, notOffered) => buildExcludeNodePlans(ctx, finding, undefined, notOffered),
-  },
-  // The affinity, and the exclusion's record on the workload's own metadata (exclusion-record.ts).
-  paths: (workload) => [workloadPaths(workload).requiredNodeAffinity, ...EXCLUSION_POINTERS],
-  change: (plan, target, room) => {
-    const head = `Keep ${target} off `;
-    return `${head}${exclusionWords(plan, room - head.length - 40)} (required node affinity).`;
-  },
-});
+export const excludeNode = {
+  ...workloadPatchKind({
+    kind: 'exclude-node',
+    workloads: ['Deployment', 'DaemonSet', 'StatefulSet', 'Rollout'],
+    // The rollout it starts moves pods off the excluded node at the strategy's pace.
+    spendsAvailability: false,
+    // Its goal is the crash off the nodes it excludes; room for every replica elsewhere is
+    // its own warning (exclude-node-room.ts), not a reason to keep the crash.
+    goal: 'crash-off-its-nodes',
+    answers: {
+      CrashLoopOnNode: (ctx, finding, notOffered) =>
+        buildExcludeNodePlans(ctx, finding, undefined, notOffered),
+    },
+    // The affinity, and the exclusion's record on the workload's own metadata (exclusion-record.ts).
+    paths: (workload) => [workloadPaths(workload).requiredNodeAffinity, ...EXCLUSION_POINTERS],
+    change: (plan, target, room) => {
+      const head = `Keep ${target} off `;
+      return `${head}${exclusionWords(plan, room - head.length - 40)} (required node affinity).`;
+    },
+  }),
+  // It ends itself: its approver (or `apply --lasts`) chooses how long it lasts.
+  lasts: true as const,
+};

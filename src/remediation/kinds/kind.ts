@@ -211,6 +211,11 @@ export interface RemediationKindModule<P extends RemediationPlan = RemediationPl
    * a fix that keeps the owners' floor (src/engine/proved-offer.ts).
    */
   reliefOnly?: true;
+  /**
+   * Its plans write a node exclusion that ends itself (issue 65.5): how long it lasts is
+   * chosen at approval (the choice beside Approve in chat, `apply --lasts`).
+   */
+  lasts?: true;
   /** The Undo of an applied plan, or null when there is nothing to put back. */
   inverse(plan: P, applied: Applied): RemediationPlan | null;
   /** What to watch once applied: the rollout, the replacement pods, or nothing. */
