@@ -287,8 +287,16 @@ describe("the controller's phase, as it wrote it", () => {
   });
 
   it.each([
-    ['20m into a pause of 1h', 20, /a timed pause of 1h; the controller goes on by itself at .* \(in 40m\)\.$/],
-    ['2h into a pause of 1h', 120, /its timed pause of 1h ended at .*, 1h before this was read, and it has not gone on\.$/],
+    [
+      '20m into a pause of 1h',
+      20,
+      /a timed pause of 1h; the controller goes on by itself at .* \(in 40m\)\.$/,
+    ],
+    [
+      '2h into a pause of 1h',
+      120,
+      /its timed pause of 1h ended at .*, 1h before this was read, and it has not gone on\.$/,
+    ],
   ])('a timed canary pause step does not wait for a person (%s)', (_name, minutesIn, summary) => {
     const snapshot = withStatus({ phase: 'Paused', message: 'CanaryPauseStep', currentStepIndex: 1 });
     const rollout = workloadKind(snapshot).object(snapshot) as ArgoRollout;
