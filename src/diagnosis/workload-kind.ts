@@ -77,11 +77,12 @@ export type RolloutVerdict =
   | { state: 'complete'; progress: RolloutProgress }
   | { state: 'failed'; progress: RolloutProgress; reason: string }
   /**
-   * Stopped on purpose and waiting for a person (an Argo Rollout at a pause step): it will
-   * not finish alone. `step`: the canary pause step it reached (1-based), when a step of
-   * its strategy paused it rather than a person or an analysis.
+   * Stopped on purpose (an Argo Rollout at a pause step): it waits for a person, unless
+   * `resumesAt` says when a timed pause step ends and the controller goes on by itself.
+   * `step`: the canary pause step it reached (1-based), when a step of its strategy
+   * paused it rather than a person or an analysis.
    */
-  | { state: 'paused'; progress: RolloutProgress; reason: string; step?: number };
+  | { state: 'paused'; progress: RolloutProgress; reason: string; step?: number; resumesAt?: string };
 
 /** The controller gave up waiting for the rollout (a Deployment's ProgressDeadlineExceeded). */
 export interface StalledRollout {

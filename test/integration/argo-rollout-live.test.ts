@@ -51,14 +51,26 @@ const statusOf = (e: SimClient): RolloutStatus =>
   ((e.sim.get('Rollout', TRACKER.namespace, TRACKER.name) as { status?: RolloutStatus } | undefined)
     ?.status ?? {}) as RolloutStatus;
 
-/** The tracker Healthy, then its image changed with the real kubectl until the canary pod is refused. */
-async function deadlocked(): Promise<SimClient> {
+/**
+ * The tracker Healthy, then its image changed with the real kubectl until the canary pod
+ * is refused. `pauseSeconds`: its pause step made a timed one first (sim seconds).
+ */
+async function deadlocked(pauseSeconds?: number): Promise<SimClient> {
   env = await startSimClient(
     { scenario: 'sim/scenarios/gpu-deadlock-rollout.yaml', timeScale: 50 },
     'ro-live',
   );
   const started = env;
   await started.sim.waitFor(() => statusOf(started).phase === 'Healthy', SIGNAL_WAIT_MS);
+  if (pauseSeconds !== undefined) {
+    const timed = JSON.stringify([
+      { op: 'replace', path: '/spec/strategy/canary/steps/1', value: { pause: { duration: pauseSeconds } } },
+    ]);
+    expect(
+      (await kubectl(started.kubeconfig, ['patch', 'rollout', TRACKER.name, '--type', 'json', '-p', timed]))
+        .code,
+    ).toBe(0);
+  }
   const patch = JSON.stringify([
     { op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'vision/boost-track-app:1.1' },
   ]);
@@ -127,6 +139,23 @@ describe('Argo Rollout canary surge deadlock, live', () => {
     expect(after.findings[0]?.summary).toMatch(
       /^rollout\/vision-object-tracker is paused at step 2 of 2 since \S+Z \(CanaryPauseStep\): it waits for a person, not for the cluster\.$/,
     );
+  });
+
+  it('a timed pause step does not end the watch: the controller goes on by itself and the update completes', async () => {
+    // 60 sim seconds at time scale 50: about a second of real time.
+    const { client } = await deadlocked(60);
+    const plan = diagnose(await collectSnapshot(client, TRACKER)).remediations.find(
+      (p) => p.kind === 'set-rolling-update',
+    );
+    if (!plan) throw new Error('no plan');
+    const result = await applyPlan(client, plan);
+    expect(result.status).toBe('applied');
+    const watched = await watchRollout(client, TRACKER, {
+      timeoutMs: 30_000,
+      sinceGeneration: result.status === 'applied' ? result.generation : 0,
+      pollMs: 100,
+    });
+    expect(watched.outcome).toBe('complete');
   });
 
   it('apply from the command line: the fix works, the canary reaches its pause step, and apply exits 0 saying promote', async () => {

@@ -72,8 +72,9 @@ export async function watchRollout(
       if (verdict.state === 'failed') {
         return { outcome: 'failed', summary: verdict.progress.message, reason: verdict.reason };
       }
-      // An Argo Rollout at a pause step (or paused by hand) waits for a person, not for time.
-      if (verdict.state === 'paused') {
+      // An Argo Rollout at a pause step (or paused by hand) waits for a person; at a timed
+      // pause step the controller goes on by itself at its end, so the watch goes on too.
+      if (verdict.state === 'paused' && verdict.resumesAt === undefined) {
         return {
           outcome: 'paused',
           summary: `rollout "${ref.name}" is ${verdict.progress.message}: it goes on once promoted (kubectl argo rollouts promote ${ref.name} -n ${ref.namespace})`,

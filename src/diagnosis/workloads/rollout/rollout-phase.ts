@@ -94,7 +94,14 @@ export function rolloutProgress(rollout: ArgoRollout, sinceGeneration = 0): Roll
   if (phase === 'Degraded') return { state: 'failed', progress, reason: message || 'Degraded' };
   if (phase === 'Paused') {
     const step = pauseStep(rollout);
-    return { state: 'paused', progress, reason: message || 'paused', ...(step ? { step } : {}) };
+    const { endsAt } = timedPause(rollout, rollout.status?.pauseConditions?.[0]);
+    return {
+      state: 'paused',
+      progress,
+      reason: message || 'paused',
+      ...(step ? { step } : {}),
+      ...(endsAt ? { resumesAt: endsAt } : {}),
+    };
   }
   return { state: 'progressing', progress };
 }
