@@ -143,13 +143,21 @@ export interface CreateFailure {
  * stateful_set_control.go): it is not Running and Ready, and the controller neither
  * moves past it nor, when it is not Failed, replaces it.
  */
-/** A pod its controller replaces by itself (WorkloadKindModule `replacedByUpdate`). */
-export interface ReplacedByUpdate {
-  /** The revision its replacement runs. */
-  updateRevision: string;
-  /** Deleted at the controller's next sync: nothing is deleted or waited for before it. */
-  now: boolean;
-}
+/**
+ * Whether a pod's controller replaces it by itself (WorkloadKindModule `replacedByUpdate`):
+ * known, with the revision its replacement runs and whether that happens at the next
+ * sync; or not known, with why in a sentence (a feature gate the version read cannot
+ * tell).
+ */
+export type ReplacedByUpdate =
+  | {
+      known: true;
+      /** The revision its replacement runs. */
+      updateRevision: string;
+      /** Deleted at the controller's next sync: nothing is deleted or waited for before it. */
+      now: boolean;
+    }
+  | { known: false; why: string };
 
 export interface OrderedBlock {
   pod: Pod;
@@ -349,7 +357,8 @@ export interface WorkloadKindModule<
    * Where the controller deletes `pod` by itself and makes its replacement at the update
    * revision, without waiting for `pod` to become Ready (a StatefulSet's Parallel rolling
    * update, at or above the partition); else undefined. Such a Pending pod holds nothing
-   * up as it is: what its replacement needs is what counts.
+   * up as it is: what its replacement needs is what counts. Not known: the pod is judged
+   * as it is, and the finding says why it may not be.
    */
   replacedByUpdate?(snapshot: WorkloadSnapshot, pod: Pod): ReplacedByUpdate | undefined;
   /** Whether a verdict on this object depends on the API server's version (the collector then reads /version). */

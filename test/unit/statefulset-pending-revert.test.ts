@@ -128,7 +128,11 @@ describe('a StatefulSet reverted with a Pending pod of the bad revision', () => 
     if (!isStatefulSetObjects(snapshot)) throw new Error('fixture');
     const [ready, , pending] = snapshot.pods;
     if (!ready || !pending) throw new Error('fixture');
-    expect(replacedByUpdate(snapshot, pending)).toEqual({ updateRevision: `ledger-${GOOD}`, now: true });
+    expect(replacedByUpdate(snapshot, pending)).toEqual({
+      known: true,
+      updateRevision: `ledger-${GOOD}`,
+      now: true,
+    });
     // A pod already at the update revision is not replaced.
     expect(replacedByUpdate(snapshot, ready)).toBeUndefined();
     // Below a pod of another revision (deleted first): replaced later, not now.
@@ -136,7 +140,11 @@ describe('a StatefulSet reverted with a Pending pod of the bad revision', () => 
     const middle = whole.pods[1];
     if (!isStatefulSetObjects(whole) || !middle?.metadata.labels) throw new Error('fixture');
     middle.metadata.labels['controller-revision-hash'] = `ledger-${BAD}`;
-    expect(replacedByUpdate(whole, middle)).toEqual({ updateRevision: `ledger-${GOOD}`, now: false });
+    expect(replacedByUpdate(whole, middle)).toEqual({
+      known: true,
+      updateRevision: `ledger-${GOOD}`,
+      now: false,
+    });
     // A status the controller has not caught up with says nothing.
     snapshot.statefulSet.status = { ...snapshot.statefulSet.status, observedGeneration: 2 };
     expect(replacedByUpdate(snapshot, pending)).toBeUndefined();
@@ -167,9 +175,24 @@ describe('a StatefulSet reverted with a Pending pod of the bad revision', () => 
       else expect(found).toContain('Unschedulable');
       const pending = snapshot.pods[2];
       if (!isStatefulSetObjects(snapshot) || !pending) throw new Error('fixture');
-      expect(replacedByUpdate(snapshot, pending) !== undefined).toBe(replaced);
+      expect(replacedByUpdate(snapshot, pending)?.known === true).toBe(replaced);
     },
   );
+
+  it('Parallel with the version not read: Unschedulable says the controller may replace the pod, and on what it depends', () => {
+    const unknown = diagnose(reverted({ policy: 'Parallel', version: null }));
+    const notes = (diagnosis: typeof unknown) =>
+      diagnosis.findings
+        .find((f) => f.code === 'Unschedulable')
+        ?.evidence.flatMap((e) => (e.type === 'note' ? [e.text] : [])) ?? [];
+    expect(notes(unknown).join('\n')).toMatch(
+      /Whether the StatefulSet controller replaces ledger-2 by itself depends on the MaxUnavailableStatefulSet feature gate: .* recreates it at ledger-65f9b98df4; .*The API server's version was not read \(a dump has none\)\./,
+    );
+    // A gate it knows says nothing of the kind: on (1.35.2) nothing replaces it.
+    expect(notes(diagnose(reverted({ policy: 'Parallel', version: 'v1.35.2' }))).join('\n')).not.toContain(
+      'MaxUnavailableStatefulSet',
+    );
+  });
 
   it('OrderedReady: the forced rollback deletes exactly the Pending pod (it serves nothing)', () => {
     const diagnosis = diagnose(reverted({ policy: 'OrderedReady' }));

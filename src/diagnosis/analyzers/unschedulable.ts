@@ -99,6 +99,9 @@ function finding(analysis: AnalysisContext, pending: PendingAssessment, all: Pen
     { type: 'note', text: `What would have to change: ${change}` },
     ...cordonedNote(analysis, pending),
   );
+  // Where the controller may replace the pod by itself, and whether it does is not known.
+  const replaced = workloadKind(snapshot).replacedByUpdate?.(snapshot, pending.pod);
+  if (replaced && !replaced.known) evidence.push({ type: 'note', text: replaced.why });
   const spent = spentBudget(analysis);
   if (spent) evidence.push({ type: 'note', text: spent });
   return {

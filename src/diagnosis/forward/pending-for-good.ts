@@ -33,7 +33,7 @@ export function pendingForGood(ctx: AnalysisContext): Pod[] {
   const kind = workloadKind(snapshot);
   const judged = (pod: Pod): Pod => {
     const replaced = kind.replacedByUpdate?.(snapshot, pod);
-    return replaced === undefined ? pod : replacementOf(ctx, pod, replaced.updateRevision);
+    return replaced?.known ? replacementOf(ctx, pod, replaced.updateRevision) : pod;
   };
   return assessRollout(ctx)
     .pending.filter((p) => p.verdict === 'unschedulable' && p.proof !== 'likely')

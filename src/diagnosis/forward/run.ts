@@ -392,7 +392,8 @@ export function visibleSteps(ctx: AnalysisContext): Step[] {
     if (phase === 'starting' && fresh.has(pod))
       return [{ kind: 'ready', pod: name, ...(isReady(pod) ? { waitsMinReady: true as const } : {}) }];
     if (phase === 'terminating') return [{ kind: 'gone', pod: name }];
-    if (kind.replacedByUpdate?.(ctx.snapshot, pod)?.now) return [{ kind: 'old-removed', pod: name }];
+    const replaced = kind.replacedByUpdate?.(ctx.snapshot, pod);
+    if (replaced?.known && replaced.now) return [{ kind: 'old-removed', pod: name }];
     return [];
   });
 }

@@ -82,8 +82,8 @@ export function orderedBlock(snapshot: WorkloadSnapshot & StatefulSetObjects): O
  * revision without anyone deleting it: that revision, and `now` when it is deleted at
  * the next sync. Undefined where nothing deletes it by itself: OrderedReady (the
  * monotonic walk stops at a pod that is not Running and Ready: orderedBlock), OnDelete,
- * below the partition, a status the controller has not caught up with, or a controller
- * whose MaxUnavailableStatefulSet gate is not known (below).
+ * below the partition, or a status the controller has not caught up with. Not known
+ * where the MaxUnavailableStatefulSet gate is not (below).
  */
 export function replacedByUpdate(
   snapshot: WorkloadSnapshot & StatefulSetObjects,
@@ -111,11 +111,15 @@ export function replacedByUpdate(
     case 'absent':
       // updateStatefulSet: from the highest ordinal down, delete a pod of another revision,
       // return at one that is not healthy. Each pod above is deleted first or waited for.
-      return { updateRevision, now: above.every((p) => !old(p) && runningAndReady(p) && !isTerminating(p)) };
+      return {
+        known: true,
+        updateRevision,
+        now: above.every((p) => !old(p) && runningAndReady(p) && !isTerminating(p)),
+      };
     case 'on':
       return gatedDeletion(sts, live, pod, old, updateRevision);
     case 'unknown':
-      return undefined;
+      return { known: false, why: gateUnknownWords(pod, updateRevision, snapshot.serverVersion) };
   }
 }
 
@@ -141,7 +145,18 @@ function gatedDeletion(
   const staying = live.filter((p) => p === pod || (!runningAndReady(p) && isUnscheduled(p))).length;
   if (staying >= maxUnavailable) return undefined;
   const rank = live.filter(old).indexOf(pod);
-  return { updateRevision, now: rank >= 0 && rank < maxUnavailable - unavailable };
+  return { known: true, updateRevision, now: rank >= 0 && rank < maxUnavailable - unavailable };
+}
+
+function gateUnknownWords(pod: Pod, updateRevision: string, gitVersion: string | undefined): string {
+  const name = pod.metadata.name ?? '';
+  const version = gitVersion ? `"${gitVersion}", not a version this can read` : 'not read (a dump has none)';
+  return (
+    `Whether the StatefulSet controller replaces ${name} by itself depends on the MaxUnavailableStatefulSet feature gate: ` +
+    `off (its default in 1.24–1.34, from 1.35.4, and in 1.36) the Parallel update deletes it and recreates it at ${updateRevision}; ` +
+    `on (1.35.0–1.35.3, and from 1.37) it deletes no pod while maxUnavailable pods are unavailable, ${name} itself counted (kubernetes#137409). ` +
+    `The API server's version was ${version}.`
+  );
 }
 
 type NamedImage = Pick<Container, 'name' | 'image'>;
