@@ -128,6 +128,20 @@ const exclusion = z.object({
   detail: TEXT.optional(),
 });
 
+/** A "Propose in Git" job's outcome (src/worker/propose-processor.ts). */
+const proposal = z.object({
+  action: z.literal('proposal'),
+  planId: NAME,
+  cluster: NAME,
+  namespace: NAME,
+  deployment: NAME,
+  kind: NAME,
+  approvedBy: PEOPLE,
+  outcome: z.enum(['opened', 'updated', 'unchanged', 'by-hand', 'refused', 'failed', 'tampered']),
+  url: TEXT.optional(),
+  detail: TEXT.optional(),
+});
+
 /** An audit event, every kind src/audit.ts writes. */
 export const auditEventSchema = z.discriminatedUnion('action', [
   approval,
@@ -136,6 +150,7 @@ export const auditEventSchema = z.discriminatedUnion('action', [
   outcome,
   diagnosis,
   exclusion,
+  proposal,
 ]);
 
 // Both ways: the schema accepts every event the code writes, and yields only those.
