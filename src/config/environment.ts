@@ -48,6 +48,12 @@ export interface AppConfig {
   readonly planTtlSeconds: number;
   /** How long an incident's record stays in Redis after its last event (ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS). */
   readonly incidentRetentionMs: number;
+  /**
+   * "Propose in Git" buttons beside Approve for GitOps-owned workloads
+   * (ROLLOUT_DOCTOR_PROPOSE_IN_GIT=true: the workers hold a Git token; docs/propose-in-git.md).
+   * Absent or false: no button.
+   */
+  readonly proposeInGit?: boolean;
   readonly usergroupCacheSeconds: number;
   readonly notifyConcurrency: number;
   /** `/rollout-doctor` commands one person and one channel may start per minute (src/chat/use-cases/command-budget.ts). */

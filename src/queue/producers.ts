@@ -266,6 +266,40 @@ async function addOrJoin(
   return { jobId, joined: existed === 1 };
 }
 
+/** The jobs that carry a stored plan's id and the app's signed approval: remediate and propose. */
+function planJobs(
+  queue: (name: string) => Queue,
+  bounded: <T>(work: Promise<T>, what: string, deadline?: Deadline) => Promise<T>,
+  assertKnown: (cluster: string) => void,
+): Pick<Producers, 'enqueueRemediate' | 'enqueuePropose'> {
+  return {
+    async enqueueRemediate(input, addOptions) {
+      const job = remediateJobSchema.parse(input);
+      assertKnown(job.cluster);
+      const jobId = remediateJobId(job.planId);
+      // A late add runs nothing either: the caller releases the claim when this throws,
+      // and the worker applies no plan without its claim (src/worker/remediate-processor.ts).
+      await bounded(
+        queue(remediateQueueName(job.cluster)).add('remediate', job, { ...REMEDIATE_JOB_OPTIONS, jobId }),
+        'enqueue remediation',
+        addOptions?.deadline,
+      );
+      return { jobId };
+    },
+    async enqueuePropose(input, addOptions) {
+      const job = remediateJobSchema.parse(input);
+      assertKnown(job.cluster);
+      const jobId = proposeJobId(job.planId, Date.now());
+      await bounded(
+        queue(proposeQueueName(job.cluster)).add('propose', job, { ...PROPOSE_JOB_OPTIONS, jobId }),
+        'enqueue proposal',
+        addOptions?.deadline,
+      );
+      return { jobId };
+    },
+  };
+}
+
 export function createProducers(options: ProducerOptions): Producers {
   const { connection, timeoutMs = 1_500 } = options;
   const queue = queueCache(connection, options.onError);
@@ -315,30 +349,7 @@ export function createProducers(options: ProducerOptions): Producers {
     withdraw(request) {
       withdrawRequest(connection, request);
     },
-    async enqueueRemediate(input, addOptions) {
-      const job = remediateJobSchema.parse(input);
-      assertKnown(job.cluster);
-      const jobId = remediateJobId(job.planId);
-      // A late add runs nothing either: the caller releases the claim when this throws,
-      // and the worker applies no plan without its claim (src/worker/remediate-processor.ts).
-      await bounded(
-        queue(remediateQueueName(job.cluster)).add('remediate', job, { ...REMEDIATE_JOB_OPTIONS, jobId }),
-        'enqueue remediation',
-        addOptions?.deadline,
-      );
-      return { jobId };
-    },
-    async enqueuePropose(input, addOptions) {
-      const job = remediateJobSchema.parse(input);
-      assertKnown(job.cluster);
-      const jobId = proposeJobId(job.planId, Date.now());
-      await bounded(
-        queue(proposeQueueName(job.cluster)).add('propose', job, { ...PROPOSE_JOB_OPTIONS, jobId }),
-        'enqueue proposal',
-        addOptions?.deadline,
-      );
-      return { jobId };
-    },
+    ...planJobs(queue, bounded, assertKnown),
     async enqueueNotify(input, addOptions = {}) {
       const job: NotifyJob = notifyJobSchema.parse(input);
       const { background, deadline, ...jobOptions } = addOptions;
