@@ -38,7 +38,7 @@ import type { Lang } from '../../i18n/lang.js';
 import { findingExplanation, findingSummary, planSummary } from '../words/finding.js';
 import { RESULT_WORDS } from '../words/result.js';
 import { PROPOSE_CHAT_WORDS } from '../words/propose.js';
-import { commitChangeOf } from '../../propose/commit-change.js';
+import { commitChangeOf } from '../../remediation/commit-change.js';
 
 const wordsOf = (lang: Lang | undefined) => wordsIn(RESULT_WORDS, lang ?? 'en');
 
@@ -81,7 +81,7 @@ const GITOPS_TOOLS: ReadonlySet<string> = new Set(['argocd', 'flux-kustomize', '
 
 /**
  * The "Propose in Git" button of an open plan (issue 66.4), or none: not offered here, no
- * GitOps owner, or a plan no manifest keeps (src/propose/commit-change.ts). Its action
+ * GitOps owner, or a plan no manifest keeps (src/remediation/commit-change.ts). Its action
  * names the plan and what was shown as Apply's does: the press is decided the same way
  * (src/chat/use-cases/propose-press.ts).
  */
