@@ -243,7 +243,7 @@ function startProposeWorker(
   logger: Logger,
   cluster: ClusterDeps,
   side: ReturnType<typeof startWriteSide>,
-): Worker<RemediateJob> {
+): { worker: Worker<RemediateJob>; connection: Redis } {
   const { producerConnection, writes, plans, trust } = side;
   const connection = createWorkerConnection(config.redis.target);
   connection.on('error', (error) => logger.warn({ err: error }, 'redis (propose worker) error'));
@@ -264,7 +264,7 @@ function startProposeWorker(
   worker.on('failed', (job, error) =>
     logger.warn({ queue: worker.name, jobId: job?.id, err: error }, 'job failed'),
   );
-  return worker;
+  return { worker, connection };
 }
 
 /**
@@ -330,7 +330,12 @@ export function startWorkers(
     logger,
   });
   const exclusionExpiry = startExpirySweep(config, logger, cluster, side);
-  const propose = startProposeWorker(config, logger, cluster, side);
+  const { worker: propose, connection: proposeConnection } = startProposeWorker(
+    config,
+    logger,
+    cluster,
+    side,
+  );
   logger.info({ cluster: config.cluster }, 'workers started');
   return {
     diagnose,
@@ -351,9 +356,6 @@ export function startWorkers(
       clockWatch.stop();
       await earlyWarning?.stop();
       await exclusionExpiry?.stop();
-      await propose
-        .close()
-        .catch((error: unknown) => logger.warn({ err: error }, 'propose worker not closed'));
       // What outlives the grace period goes back to wait at once, for another worker.
       const handBack = (running: { handBack(): Promise<string[]> }, queue: string) => async () => {
         const jobs = await running.handBack();
@@ -373,7 +375,10 @@ export function startWorkers(
           handBack(remediating, remediate.name),
           remediating.idle,
         ),
+        // A proposal is not retried: one that outlives the grace period is pressed again.
+        closeWorkerWithGrace(propose, config.drainGraceMs),
       ]);
+      proposeConnection.disconnect();
       logger.info({ diagnose: results[0], remediate: results[1] }, 'workers stopped');
       // Outcomes still kept: a short last try, then they wait in the journal (if any) for the next worker.
       if (!(await outbox.drained(Math.min(config.drainGraceMs, 5_000))))
@@ -393,6 +398,7 @@ export function startWorkers(
       for (const worker of [diagnose, remediate, propose] as Worker[])
         worker.disconnect().catch(() => undefined);
       connection.disconnect();
+      proposeConnection.disconnect();
       producerConnection.disconnect();
       return {
         jobsLeft: { [diagnose.name]: diagnosing.ids(), [remediate.name]: remediating.ids() },
