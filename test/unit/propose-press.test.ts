@@ -12,6 +12,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { PressRequest } from '../../src/chat/adapter.js';
 import { createProposalApprovals } from '../../src/chat/approvals/proposal-approvals.js';
 import { plainText } from '../../src/chat/rich.js';
+import { trusted } from '../../src/chat/slack/blocks/mrkdwn.js';
+import { markPlanInBlocks } from '../../src/chat/slack/mark.js';
 import { proposePress } from '../../src/chat/use-cases/propose-press.js';
 import { proposeButton } from '../../src/chat/use-cases/result.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
@@ -234,5 +236,37 @@ describe('Propose in Git: the button', () => {
     expect(proposeButton(stored, open, { diagnosis: diagnosis('argocd'), requester: ASKER })).toBeNull();
     const claimed = { state: 'claimed' as const, approvers: [ANN], at: Date.now() };
     expect(proposeButton(stored, claimed, { ...on, diagnosis: diagnosis('flux-kustomize') })).toBeNull();
+  });
+});
+
+describe('Propose in Git: an approval mark on the message', () => {
+  const digest = 'a'.repeat(64);
+  const button = (actionId: string, plan: string) => ({
+    type: 'button',
+    action_id: actionId,
+    value: `${plan}:${digest}:${ASKER}`,
+    text: { type: 'plain_text', text: actionId },
+  });
+
+  it("keeps the approved plan's Propose in Git, withdraws the other plans', and repeats no action id (Slack)", () => {
+    const blocks = [
+      {
+        type: 'actions',
+        elements: [
+          button('approve_plan.0', 'plan-a'),
+          button('propose_plan.0', 'plan-a'),
+          button('approve_plan.1', 'plan-b'),
+          button('propose_plan.1', 'plan-b'),
+        ],
+      },
+    ];
+    const marked = markPlanInBlocks(blocks, 'plan-a', 'Approved: set-rolling-update', trusted('approved'), {
+      withdrawOthers: true,
+    });
+    const ids = marked.flatMap((b) =>
+      b.type === 'actions' ? (b.elements as { action_id: string }[]).map((e) => e.action_id) : [],
+    );
+    expect(ids).toEqual(['plan_status.0', 'propose_plan.0']);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
