@@ -47,7 +47,7 @@ const runtime = startWorkers(
       ? {
           git: {
             token: gitToken,
-            githubApi: process.env['ROLLOUT_DOCTOR_GITHUB_API'] || 'https://api.github.com',
+            githubApi: config.git?.githubApi ?? 'https://api.github.com',
             env: process.env,
           },
         }

@@ -142,6 +142,12 @@ export interface WorkerConfig {
   readonly kubeRequestTimeoutMs: number;
   /** Argo CD's namespace: where an Application named by a tracking id without `<ns>_` is read. */
   readonly argocdNamespace: string;
+  /**
+   * "Propose in Git": the token file (ROLLOUT_DOCTOR_GIT_TOKEN_FILE; else the token is
+   * ROLLOUT_DOCTOR_GIT_TOKEN, read by src/propose/token.ts, never kept here) and the REST
+   * API base (ROLLOUT_DOCTOR_GITHUB_API). Optional: a config built by hand proposes nothing.
+   */
+  readonly git?: { readonly tokenFile?: string; readonly githubApi: string };
   readonly diagnoseConcurrency: number;
   readonly remediateConcurrency: number;
   readonly drainGraceMs: number;
