@@ -112,6 +112,24 @@ export type AuditEvent =
     }
   | {
       /**
+       * A "Propose in Git" job's outcome (src/worker/propose-processor.ts; planId
+       * propose/<plan id>, as its approval was signed): the pull request opened or updated
+       * (`url`), nothing to change, the change left to make by hand, refused, failed, or
+       * a job whose plan or approval did not verify (tampered: nothing pushed).
+       */
+      action: 'proposal';
+      planId: string;
+      cluster: string;
+      namespace: string;
+      deployment: string;
+      kind: string;
+      approvedBy: string[];
+      outcome: 'opened' | 'updated' | 'unchanged' | 'by-hand' | 'refused' | 'failed' | 'tampered';
+      url?: string;
+      detail?: string;
+    }
+  | {
+      /**
        * A node exclusion that ends itself (issue 65.5, src/worker/exclusion-expiry.ts):
        * removed when it expired (as its approver chose when approving it), or its
        * removal offered when the excluded nodes no longer carry what set them apart.

@@ -5,6 +5,7 @@ import { helpOrExit, loadConfigOrExit, startOrExit, stopOnSignals } from '../src
 import { startHealthServer } from '../src/worker/health.js';
 import { kubeClusterDeps } from '../src/worker/kube-deps.js';
 import { startWorkers } from '../src/worker/runtime.js';
+import { readGitToken } from '../src/propose/token.js';
 
 // Entry point of `npm run worker`: the diagnose and remediate workers of one cluster
 // (ROLLOUT_DOCTOR_CLUSTER). Wiring and signal handling only; processors live in src/worker/.
@@ -24,6 +25,13 @@ const client = await startOrExit(logger, 'Kubernetes configuration', () =>
     requestTimeoutMs: config.kubeRequestTimeoutMs,
   }),
 );
+const gitToken = await startOrExit(logger, 'Git token', () =>
+  readGitToken(
+    process.env['ROLLOUT_DOCTOR_GIT_TOKEN_FILE'] || undefined,
+    process.env,
+    'ROLLOUT_DOCTOR_GIT_TOKEN_FILE',
+  ),
+);
 const runtime = startWorkers(
   config,
   logger,
@@ -34,6 +42,16 @@ const runtime = startWorkers(
     exclusionTtl: config.exclusions.ttl,
     // Where the worker may list (a namespaced install: its watched namespaces), else everywhere.
     exclusionNamespaces: config.watch.namespaces.length > 0 ? config.watch.namespaces : ['*'],
+    // "Propose in Git": only with a token (a Secret's file, or the environment).
+    ...(gitToken
+      ? {
+          git: {
+            token: gitToken,
+            githubApi: config.git?.githubApi ?? 'https://api.github.com',
+            env: process.env,
+          },
+        }
+      : {}),
   }),
   { lockDurationMs: config.jobLockMs, stalledIntervalMs: config.stalledIntervalMs },
 );

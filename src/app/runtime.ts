@@ -40,6 +40,7 @@ import { createNotifyClient, slackOffClient } from '../chat/slack/notify-client.
 import { createSlackChatAdapter } from '../chat/slack/chat-adapter.js';
 import { createRootStates } from '../chat/notify/root-store.js';
 import { createPostmortemButtons } from '../chat/notify/postmortem-buttons.js';
+import { createProposalApprovals } from '../chat/approvals/proposal-approvals.js';
 import { createCommandBudget } from '../chat/use-cases/command-budget.js';
 import { createSubscriptions } from '../chat/notify/subscriptions.js';
 import type { AppServices } from './services.js';
@@ -188,6 +189,7 @@ export async function startAppRuntime(
     rootStates: rootStatesOf(redis, config, tampered),
     // What each Draft post-mortem button drafts, kept as long as the incident's record.
     postmortems: createPostmortemButtons(redis, { records, retentionMs: config.incidentRetentionMs }),
+    ...(config.proposeInGit ? { proposals: createProposalApprovals(redis) } : {}),
     policy: approval,
     readPolicy,
     // Run delivery, outcomes, deadlines and alert threads speak through these (Teams joins below).

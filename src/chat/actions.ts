@@ -68,7 +68,13 @@ export type ChatAction =
    * nothing: the incident is the app's record of the pressed message
    * (src/chat/notify/postmortem-buttons.ts), never what the platform sends back.
    */
-  | { kind: 'postmortem' };
+  | { kind: 'postmortem' }
+  /**
+   * Propose a stored plan's lasting change in Git (issue 66.4): the plan as the message
+   * showed it (`shown`, its digest) and who asked for the diagnosis, as Approve carries
+   * them, so the same approval policy decides (src/chat/use-cases/propose-press.ts).
+   */
+  | { kind: 'propose'; planId: string; shown: string | null; requester: Requester | null };
 
 export type ChatActionKind = ChatAction['kind'];
 
@@ -105,6 +111,7 @@ export const chatActionSchema: z.ZodType<ChatAction> = z.discriminatedUnion('kin
   z.object({ kind: z.literal('status'), planId }).strict(),
   z.object({ kind: z.literal('dismiss') }).strict(),
   z.object({ kind: z.literal('postmortem') }).strict(),
+  z.object({ kind: z.literal('propose'), planId, shown, requester }).strict(),
 ]);
 
 /** The value of a choice's option that keeps the plan's own duration (its configured default). */

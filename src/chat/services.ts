@@ -13,6 +13,7 @@ import type { CommandBudget } from './use-cases/command-budget.js';
 import type { ChatAdapter } from './adapter.js';
 import type { ChatPlatform } from '../platforms/chat-refs.js';
 import type { PostmortemButtons } from './notify/postmortem-buttons.js';
+import type { ProposalApprovals } from './approvals/proposal-approvals.js';
 
 /**
  * What the chat port's use-cases and the adapters' listeners need; built once by the app's
@@ -65,6 +66,11 @@ export interface ChatServices {
    * absent: no button is offered.
    */
   postmortems?: PostmortemButtons;
+  /**
+   * Two-person approvals of "Propose in Git" presses (src/chat/approvals/proposal-approvals.ts);
+   * absent: a proposal that needs two approvers is refused.
+   */
+  proposals?: ProposalApprovals;
   /** Commands per person and channel per minute (absent: no budget, as in tests that do not need it). */
   commandBudget?: CommandBudget;
 }

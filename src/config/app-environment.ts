@@ -57,6 +57,7 @@ const appSchema = z.object({
   ROLLOUT_DOCTOR_COMMANDS_PER_CHANNEL_PER_MINUTE: positiveInt(30),
   ROLLOUT_DOCTOR_RUN_DEADLINE_SECONDS: positiveInt(600),
   ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS: incidentRetentionDays,
+  ROLLOUT_DOCTOR_PROPOSE_IN_GIT: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
   ALERTMANAGER_TOKEN: optionalString,
   ROLLOUT_DOCTOR_ALERT_CHANNEL: optionalString,
   ROLLOUT_DOCTOR_LANG: z.preprocess(emptyToUndefined, z.enum(LANGS).default(DEFAULT_LANG)),
@@ -118,6 +119,7 @@ export function loadAppConfig(env: Env): AppConfig {
     policyFile: e.ROLLOUT_DOCTOR_POLICY_FILE,
     planTtlSeconds: e.ROLLOUT_DOCTOR_PLAN_TTL_SECONDS,
     incidentRetentionMs: e.ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS * DAY_MS,
+    proposeInGit: e.ROLLOUT_DOCTOR_PROPOSE_IN_GIT === 'true',
     usergroupCacheSeconds: e.ROLLOUT_DOCTOR_USERGROUP_CACHE_SECONDS,
     notifyConcurrency: e.ROLLOUT_DOCTOR_NOTIFY_CONCURRENCY,
     commandBudget: Object.freeze({

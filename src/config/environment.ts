@@ -48,6 +48,12 @@ export interface AppConfig {
   readonly planTtlSeconds: number;
   /** How long an incident's record stays in Redis after its last event (ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS). */
   readonly incidentRetentionMs: number;
+  /**
+   * "Propose in Git" buttons beside Approve for GitOps-owned workloads
+   * (ROLLOUT_DOCTOR_PROPOSE_IN_GIT=true: the workers hold a Git token; docs/propose-in-git.md).
+   * Absent or false: no button.
+   */
+  readonly proposeInGit?: boolean;
   readonly usergroupCacheSeconds: number;
   readonly notifyConcurrency: number;
   /** `/rollout-doctor` commands one person and one channel may start per minute (src/chat/use-cases/command-budget.ts). */
@@ -136,6 +142,12 @@ export interface WorkerConfig {
   readonly kubeRequestTimeoutMs: number;
   /** Argo CD's namespace: where an Application named by a tracking id without `<ns>_` is read. */
   readonly argocdNamespace: string;
+  /**
+   * "Propose in Git": the token file (ROLLOUT_DOCTOR_GIT_TOKEN_FILE; else the token is
+   * ROLLOUT_DOCTOR_GIT_TOKEN, read by src/propose/token.ts, never kept here) and the REST
+   * API base (ROLLOUT_DOCTOR_GITHUB_API). Optional: a config built by hand proposes nothing.
+   */
+  readonly git?: { readonly tokenFile?: string; readonly githubApi: string };
   readonly diagnoseConcurrency: number;
   readonly remediateConcurrency: number;
   readonly drainGraceMs: number;

@@ -13,6 +13,9 @@ export const FOREIGN_SECRETS = Object.freeze({
     'ROLLOUT_DOCTOR_PLAN_SEAL_KEY',
     'ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY',
     'ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY',
+    // The Git token pushes and opens pull requests: workers only (docs/propose-in-git.md).
+    'ROLLOUT_DOCTOR_GIT_TOKEN',
+    'ROLLOUT_DOCTOR_GIT_TOKEN_FILE',
   ]),
   worker: Object.freeze(['ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY']),
 });

@@ -74,6 +74,13 @@ const workerSchema = z.object({
       .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a namespace name')
       .default('argocd'),
   ),
+  /** "Propose in Git" (docs/propose-in-git.md): the token, or a file holding it (a mounted Secret), and the REST API. */
+  ROLLOUT_DOCTOR_GIT_TOKEN: optionalString,
+  ROLLOUT_DOCTOR_GIT_TOKEN_FILE: optionalString,
+  ROLLOUT_DOCTOR_GITHUB_API: z.preprocess(
+    emptyToUndefined,
+    z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('https://api.github.com'),
+  ),
   ROLLOUT_DOCTOR_DIAGNOSE_CONCURRENCY: positiveInt(4),
   ROLLOUT_DOCTOR_REMEDIATE_CONCURRENCY: positiveInt(2),
   ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: positiveInt(25),
@@ -137,6 +144,10 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
     inCluster: e.KUBERNETES_SERVICE_HOST !== undefined,
     kubeRequestTimeoutMs: e.ROLLOUT_DOCTOR_KUBE_TIMEOUT_MS,
     argocdNamespace: e.ROLLOUT_DOCTOR_ARGOCD_NAMESPACE,
+    git: Object.freeze({
+      ...(e.ROLLOUT_DOCTOR_GIT_TOKEN_FILE ? { tokenFile: e.ROLLOUT_DOCTOR_GIT_TOKEN_FILE } : {}),
+      githubApi: e.ROLLOUT_DOCTOR_GITHUB_API,
+    }),
     diagnoseConcurrency: e.ROLLOUT_DOCTOR_DIAGNOSE_CONCURRENCY,
     remediateConcurrency: e.ROLLOUT_DOCTOR_REMEDIATE_CONCURRENCY,
     drainGraceMs: e.ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS * 1000,

@@ -142,6 +142,20 @@ const postmortem = z.object({
   entries: z.number().int().nonnegative(),
 });
 
+/** A "Propose in Git" job's outcome (src/worker/propose-processor.ts). */
+const proposal = z.object({
+  action: z.literal('proposal'),
+  planId: NAME,
+  cluster: NAME,
+  namespace: NAME,
+  deployment: NAME,
+  kind: NAME,
+  approvedBy: PEOPLE,
+  outcome: z.enum(['opened', 'updated', 'unchanged', 'by-hand', 'refused', 'failed', 'tampered']),
+  url: TEXT.optional(),
+  detail: TEXT.optional(),
+});
+
 /** An audit event, every kind src/audit.ts writes. */
 export const auditEventSchema = z.discriminatedUnion('action', [
   approval,
@@ -151,6 +165,7 @@ export const auditEventSchema = z.discriminatedUnion('action', [
   diagnosis,
   exclusion,
   postmortem,
+  proposal,
 ]);
 
 // Both ways: the schema accepts every event the code writes, and yields only those.

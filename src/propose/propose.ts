@@ -1,6 +1,6 @@
 /**
  * `propose`'s flow, once the plan is proved: the change to commit taken from the plan
- * (commit-change.ts), a shallow clone in a private temp dir, the workload's file found
+ * (src/remediation/commit-change.ts), a shallow clone in a private temp dir, the workload's file found
  * and edited in place, the result checked with `check`'s engine (refused when it says
  * the rollout can never finish), then (unless a dry run) a branch pushed and a pull
  * request opened or updated. The temp dir is removed whatever happens.
@@ -17,7 +17,7 @@ import {
   RefusedInput,
   shallowClone,
 } from './checkout.js';
-import { commitChangeOf } from './commit-change.js';
+import { commitChangeOf } from '../remediation/commit-change.js';
 import { git, type GitOptions } from './git.js';
 import { ownerRepoOf, upsertPullRequest, type PullRequest } from './github.js';
 import { place } from './locate.js';

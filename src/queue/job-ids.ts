@@ -40,6 +40,14 @@ export function remediateJobId(planId: string): string {
   return assertJobId(`remediate.${planId}`);
 }
 
+/**
+ * A "Propose in Git" press's job: one per press (`at`, its time), so a second press
+ * runs again and updates the pull request the first opened (the engine finds it by its branch).
+ */
+export function proposeJobId(planId: string, at: number): string {
+  return assertJobId(`propose.${planId}.${String(at)}`);
+}
+
 function assertJobId(id: string): string {
   if (id.includes(':')) throw new Error(`job id must not contain ':' (${id})`);
   return id;

@@ -21,5 +21,13 @@ export function remediateQueueName(cluster: string): string {
   return `remediate.${cluster}`;
 }
 
+/**
+ * "Propose in Git" jobs for one cluster (docs/propose-in-git.md): consumed by that
+ * cluster's workers, the only processes that hold the Git token.
+ */
+export function proposeQueueName(cluster: string): string {
+  return `propose.${cluster}`;
+}
+
 /** BullMQ key prefix shared by the app and the workers. */
 export const QUEUE_PREFIX = 'rd';

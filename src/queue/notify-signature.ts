@@ -29,6 +29,7 @@ export const NOTIFY_SIGNER: Readonly<Record<NotifyJob['kind'], NotifySigner>> = 
   'diagnosis-progress': 'worker',
   'diagnosis-result': 'worker',
   'remediation-outcome': 'worker',
+  'proposal-outcome': 'worker',
   'alert-thread': 'app',
   'alert-overflow': 'app',
   'admission-warning': 'admission',

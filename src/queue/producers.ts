@@ -2,7 +2,7 @@ import type { DiagnoseSignature } from './diagnose-signature.js';
 import type { SignedNotifyJob } from './notify-signature.js';
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { jobIdOfDiagnosis, remediateJobId } from './job-ids.js';
+import { jobIdOfDiagnosis, proposeJobId, remediateJobId } from './job-ids.js';
 import { RedisTroubleError, withDeadline, type Deadline } from './deadline.js';
 import { isWithdrawn, newRequestId, withdrawRequest } from './withdrawn.js';
 import {
@@ -11,6 +11,7 @@ import {
   NOTIFY_QUEUES,
   QUEUE_PREFIX,
   diagnoseQueueName,
+  proposeQueueName,
   remediateQueueName,
 } from './names.js';
 import {
@@ -54,6 +55,13 @@ export const REMEDIATE_JOB_OPTIONS: JobsOptions = {
   backoff: { type: 'exponential', delay: 2_000 },
   removeOnComplete: { age: 24 * 3600 },
   removeOnFail: true,
+};
+
+/** A proposal is not retried: a press again runs it again (and updates its pull request). */
+export const PROPOSE_JOB_OPTIONS: JobsOptions = {
+  attempts: 1,
+  removeOnComplete: { age: 3600 },
+  removeOnFail: { age: 24 * 3600 },
 };
 
 export const NOTIFY_JOB_OPTIONS: JobsOptions = {
@@ -140,6 +148,11 @@ export interface Producers {
   /** `deduplication`: BullMQ throttle (one job per id per ttl), used by alert storms. */
   enqueueDiagnose(job: DiagnoseJob, options?: EnqueueOptions): Promise<EnqueuedDiagnosis>;
   enqueueRemediate(job: RemediateJob, options?: { deadline?: Deadline }): Promise<{ jobId: string }>;
+  /**
+   * A "Propose in Git" job (src/worker/propose-processor.ts): a remediate job's data
+   * whose approval the app signed for the proposal of the plan (src/chat/use-cases/propose-press.ts).
+   */
+  enqueuePropose?(job: RemediateJob, options?: { deadline?: Deadline }): Promise<{ jobId: string }>;
   enqueueNotify(job: NotifyJobInput, options?: EnqueueOptions): Promise<void>;
   /**
    * Queues a notification another signer made, as it was signed (the webhook's
@@ -253,6 +266,40 @@ async function addOrJoin(
   return { jobId, joined: existed === 1 };
 }
 
+/** The jobs that carry a stored plan's id and the app's signed approval: remediate and propose. */
+function planJobs(
+  queue: (name: string) => Queue,
+  bounded: <T>(work: Promise<T>, what: string, deadline?: Deadline) => Promise<T>,
+  assertKnown: (cluster: string) => void,
+): Pick<Producers, 'enqueueRemediate' | 'enqueuePropose'> {
+  return {
+    async enqueueRemediate(input, addOptions) {
+      const job = remediateJobSchema.parse(input);
+      assertKnown(job.cluster);
+      const jobId = remediateJobId(job.planId);
+      // A late add runs nothing either: the caller releases the claim when this throws,
+      // and the worker applies no plan without its claim (src/worker/remediate-processor.ts).
+      await bounded(
+        queue(remediateQueueName(job.cluster)).add('remediate', job, { ...REMEDIATE_JOB_OPTIONS, jobId }),
+        'enqueue remediation',
+        addOptions?.deadline,
+      );
+      return { jobId };
+    },
+    async enqueuePropose(input, addOptions) {
+      const job = remediateJobSchema.parse(input);
+      assertKnown(job.cluster);
+      const jobId = proposeJobId(job.planId, Date.now());
+      await bounded(
+        queue(proposeQueueName(job.cluster)).add('propose', job, { ...PROPOSE_JOB_OPTIONS, jobId }),
+        'enqueue proposal',
+        addOptions?.deadline,
+      );
+      return { jobId };
+    },
+  };
+}
+
 export function createProducers(options: ProducerOptions): Producers {
   const { connection, timeoutMs = 1_500 } = options;
   const queue = queueCache(connection, options.onError);
@@ -302,19 +349,7 @@ export function createProducers(options: ProducerOptions): Producers {
     withdraw(request) {
       withdrawRequest(connection, request);
     },
-    async enqueueRemediate(input, addOptions) {
-      const job = remediateJobSchema.parse(input);
-      assertKnown(job.cluster);
-      const jobId = remediateJobId(job.planId);
-      // A late add runs nothing either: the caller releases the claim when this throws,
-      // and the worker applies no plan without its claim (src/worker/remediate-processor.ts).
-      await bounded(
-        queue(remediateQueueName(job.cluster)).add('remediate', job, { ...REMEDIATE_JOB_OPTIONS, jobId }),
-        'enqueue remediation',
-        addOptions?.deadline,
-      );
-      return { jobId };
-    },
+    ...planJobs(queue, bounded, assertKnown),
     async enqueueNotify(input, addOptions = {}) {
       const job: NotifyJob = notifyJobSchema.parse(input);
       const { background, deadline, ...jobOptions } = addOptions;
@@ -352,7 +387,11 @@ export function createProducers(options: ProducerOptions): Producers {
     async depths() {
       const names = [
         ...NOTIFY_QUEUES,
-        ...options.clusters.flatMap((c) => [diagnoseQueueName(c), remediateQueueName(c)]),
+        ...options.clusters.flatMap((c) => [
+          diagnoseQueueName(c),
+          remediateQueueName(c),
+          proposeQueueName(c),
+        ]),
       ];
       const rows: { queue: string; state: string; count: number }[] = [];
       for (const name of names) {

@@ -22,6 +22,11 @@ export const redisKeys = {
     claim: `rd:plan:${id}:claim`,
     approvalsShown: `rd:plan:${id}:approvals-shown`,
   }),
+  /**
+   * The app's marks of approvals to propose a plan in Git under a two-person rule
+   * (src/chat/approvals/proposal-approvals.ts); cleared once a proposal is queued.
+   */
+  proposalApprovals: (planId: string) => `rd:propose:${planId}:approvals`,
   /** Which messages show a run (src/chat/notify/subscriptions.ts). */
   run: (cluster: string, jobId: string) => ({
     run: `rd:run:${cluster}:${jobId}`,

@@ -389,6 +389,37 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
         ctx,
       ),
     ),
+  /**
+   * A "Propose in Git" job's outcome (src/worker/propose-processor.ts): the pull request
+   * opened or updated (its address and number), or why none was. The app posts it in the
+   * thread (src/chat/notify/proposal-delivery.ts); `why` is text the app escapes.
+   */
+  z
+    .object({
+      kind: z.literal('proposal-outcome'),
+      planId: z.string().min(1).max(200),
+      cluster: clusterSchema,
+      platform: platformField,
+      channel: anyConversation,
+      messageTs: anyMessageId,
+      approvedBy: z.array(anyPerson).min(1).max(10),
+      status: z.enum(['opened', 'updated', 'unchanged', 'by-hand', 'refused', 'failed']),
+      /** The pull request's address (opened, updated): https only. */
+      url: z
+        .string()
+        .max(2_000)
+        .regex(/^https?:\/\/[^\s<>|]+$/)
+        .optional(),
+      number: z.number().int().positive().optional(),
+      /** The file changed, or why nothing was proposed (one line). */
+      detail: z.string().max(1_000).optional(),
+    })
+    .superRefine((job, ctx) =>
+      checkRef(
+        { platform: job.platform, conversation: job.channel, message: job.messageTs, people: job.approvedBy },
+        ctx,
+      ),
+    ),
 ]);
 export type NotifyJob = z.infer<typeof notifyJobSchema>;
 export type NotifyJobInput = z.input<typeof notifyJobSchema>;

@@ -86,6 +86,15 @@ function message(claims: ApprovalClaims): Buffer {
 }
 
 /** @example signApproval({ ...claims, keyId: 'a1' }, privateKey) */
+/**
+ * The plan id an approval to propose a plan in Git is signed (and marked) for, never the
+ * plan's own: an approval to propose cannot be presented as one to apply, nor the reverse
+ * (src/chat/use-cases/propose-press.ts, src/worker/propose-processor.ts).
+ */
+export function proposalOf(planId: string): string {
+  return `propose/${planId}`;
+}
+
 export function signApproval(claims: ApprovalClaims, privateKey: KeyObject): SignedApproval {
   return { claims, signature: sign(null, message(claims), privateKey).toString('base64') };
 }

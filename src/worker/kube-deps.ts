@@ -12,6 +12,9 @@ import { listObjects } from '../kube/list.js';
 import type { Node } from '../diagnosis/k8s.js';
 import { kubeListWatch } from './early-warning/stream.js';
 import type { ClusterDeps } from './runtime.js';
+import { proposeForPlan } from '../propose/for-plan.js';
+import { toolsFrom } from '../propose/tool.js';
+import { liveSource } from '../check/live-source.js';
 
 /**
  * The real Kubernetes side of the workers: collector, diagnosis engine, executor
@@ -31,6 +34,11 @@ export function kubeClusterDeps(
     exclusionTtl?: string;
     /** Where the expiry sweep looks for exclusions (`['*']`, the default: every namespace). */
     exclusionNamespaces?: readonly string[];
+    /**
+     * The Git token and REST API base for "Propose in Git" (docs/propose-in-git.md);
+     * absent: this worker proposes nothing and says so in the thread.
+     */
+    git?: { token: string; githubApi: string; env: Readonly<Record<string, string | undefined>> };
   },
 ): ClusterDeps {
   const redactSecrets = options.redactLogs ?? true;
@@ -63,5 +71,29 @@ export function kubeClusterDeps(
       diagnose(await collectSnapshot(client, ref, collect), { redactSecrets }).findings[0]?.summary,
     inverse: inversePlan,
     listWatch: kubeListWatch(client),
+    ...(options.git ? { propose: proposeDep(client, collect, { redactSecrets, ...ttl }, options.git) } : {}),
   };
+}
+
+/** The engine on a stored plan, over this client (src/propose/for-plan.ts). */
+function proposeDep(
+  client: KubeClient,
+  collect: { argocdNamespace?: string },
+  diagnoseOptions: Parameters<typeof diagnose>[1],
+  git: NonNullable<Parameters<typeof kubeClusterDeps>[1]['git']>,
+): NonNullable<ClusterDeps['propose']> {
+  return (stored, context) =>
+    proposeForPlan(
+      {
+        collect: (ref) => collectSnapshot(client, ref, collect),
+        diagnose: (snapshot) => diagnose(snapshot, diagnoseOptions),
+        source: liveSource(client),
+        against: `the cluster (context ${client.context})`,
+        token: git.token,
+        githubApi: git.githubApi,
+        tools: toolsFrom(git.env),
+      },
+      stored.plan,
+      context,
+    );
 }

@@ -7,7 +7,7 @@
 import { redisKeys } from '../queue/redis-keys.js';
 import type { KeyObject } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { verifyApproval, type ApprovalClaims } from '../trust/approval-signature.js';
+import { proposalOf, verifyApproval, type ApprovalClaims } from '../trust/approval-signature.js';
 import { sealPlan, verifySeal, type SealKeys } from '../trust/plan-seal.js';
 import type { PlanStore, StoredPlan } from '../queue/plan-store.js';
 import type { RemediateJob } from '../queue/schemas.js';
@@ -22,8 +22,17 @@ export type TrustVerdict =
     };
 
 export interface PlanTrust {
-  /** Verifies the plan's seal, the job's approval of that plan, and that no other job used the approval. */
-  check(stored: StoredPlan, job: { id: string; data: RemediateJob }): Promise<TrustVerdict>;
+  /**
+   * Verifies the plan's seal, the job's approval of that plan, and that no other job used
+   * the approval. `proposal`: the job is a "Propose in Git" job, whose approval the app
+   * signed for proposalOf(plan id) (src/chat/use-cases/propose-press.ts): neither kind of
+   * approval stands for the other.
+   */
+  check(
+    stored: StoredPlan,
+    job: { id: string; data: RemediateJob },
+    options?: { proposal?: boolean },
+  ): Promise<TrustVerdict>;
 }
 
 const NONCE_KEY = redisKeys.approvalNonce;
@@ -43,11 +52,11 @@ export function createPlanTrust(options: {
 }): PlanTrust {
   const now = options.now ?? Date.now;
   return {
-    async check(stored, job) {
+    async check(stored, job, purpose = {}) {
       const seal = verifySeal(stored, stored.seal, options.seal);
       if (!seal.ok) return seal;
       const approval = verifyApproval(job.data.approval, options.approvalKeys, {
-        planId: stored.plan.id,
+        planId: purpose.proposal ? proposalOf(stored.plan.id) : stored.plan.id,
         digest: seal.digest,
         cluster: job.data.cluster,
         now: now(),

@@ -15,7 +15,8 @@ import { createMetrics } from '../metrics.js';
 import { createPlanStore } from '../queue/plan-store.js';
 import { closeWorkerWithGrace } from '../queue/close.js';
 import { closeConnection, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
-import { QUEUE_PREFIX, diagnoseQueueName, remediateQueueName } from '../queue/names.js';
+import { QUEUE_PREFIX, diagnoseQueueName, proposeQueueName, remediateQueueName } from '../queue/names.js';
+import { createProposeProcessor, type ProposeDeps } from './propose-processor.js';
 import { createProducers } from '../queue/producers.js';
 import type { DiagnoseJob, RemediateJob } from '../queue/schemas.js';
 import { createDiagnoseProcessor, type DiagnoseDeps } from './diagnose-processor.js';
@@ -38,11 +39,15 @@ export type ClusterDeps = Omit<DiagnoseDeps, 'plans' | 'planTtlMs' | 'notify' | 
     listWatch?: ListWatchSource;
     /** The exclusions rollout-doctor set, and the nodes (issue 65.5); absent: no expiry sweep. */
     exclusions?: Pick<ExclusionExpiryDeps, 'list' | 'nodes'>;
+    /** "Propose in Git" on a stored plan (src/propose/for-plan.ts); absent: no Git token here. */
+    propose?: ProposeDeps['propose'];
   };
 
 export interface WorkerRuntime {
   diagnose: Worker<DiagnoseJob>;
   remediate: Worker<RemediateJob>;
+  /** "Propose in Git" jobs (src/worker/propose-processor.ts). */
+  propose: Worker<RemediateJob>;
   /** The early warning (ROLLOUT_DOCTOR_WATCH_NAMESPACES); undefined when off. */
   earlyWarning: EarlyWarning | undefined;
   /** The sweep that ends expired node exclusions (src/worker/exclusion-expiry.ts); undefined without cluster.exclusions. */
@@ -230,6 +235,39 @@ function startQueueWorkers(
 }
 
 /**
+ * The "Propose in Git" queue's worker: one job at a time (a clone, a render, a push),
+ * answering every job, with the Git token or saying this worker holds none.
+ */
+function startProposeWorker(
+  config: WorkerConfig,
+  logger: Logger,
+  cluster: ClusterDeps,
+  side: ReturnType<typeof startWriteSide>,
+): { worker: Worker<RemediateJob>; connection: Redis } {
+  const { producerConnection, writes, plans, trust } = side;
+  const connection = createWorkerConnection(config.redis.target);
+  connection.on('error', (error) => logger.warn({ err: error }, 'redis (propose worker) error'));
+  const processor = createProposeProcessor({
+    plans,
+    trust,
+    propose: cluster.propose,
+    notify: (job) => writes.notify(job),
+    audit: journaledAudit(logger, producerConnection, config.incidentRetentionMs),
+    logger,
+  });
+  const worker = new Worker<RemediateJob>(proposeQueueName(config.cluster), processor, {
+    connection,
+    prefix: QUEUE_PREFIX,
+    concurrency: 1,
+  });
+  worker.on('error', (error) => logger.warn({ err: error, queue: worker.name }, 'worker error'));
+  worker.on('failed', (job, error) =>
+    logger.warn({ queue: worker.name, jobId: job?.id, err: error }, 'job failed'),
+  );
+  return { worker, connection };
+}
+
+/**
  * The expiry sweep of node exclusions, on Redis's clock and Redis's claims (one worker
  * acts on each exclusion), writing through the cluster's executor like a remediation.
  */
@@ -292,10 +330,17 @@ export function startWorkers(
     logger,
   });
   const exclusionExpiry = startExpirySweep(config, logger, cluster, side);
+  const { worker: propose, connection: proposeConnection } = startProposeWorker(
+    config,
+    logger,
+    cluster,
+    side,
+  );
   logger.info({ cluster: config.cluster }, 'workers started');
   return {
     diagnose,
     remediate,
+    propose,
     earlyWarning,
     exclusionExpiry,
     replication,
@@ -330,7 +375,10 @@ export function startWorkers(
           handBack(remediating, remediate.name),
           remediating.idle,
         ),
+        // A proposal is not retried: one that outlives the grace period is pressed again.
+        closeWorkerWithGrace(propose, config.drainGraceMs),
       ]);
+      proposeConnection.disconnect();
       logger.info({ diagnose: results[0], remediate: results[1] }, 'workers stopped');
       // Outcomes still kept: a short last try, then they wait in the journal (if any) for the next worker.
       if (!(await outbox.drained(Math.min(config.drainGraceMs, 5_000))))
@@ -347,8 +395,10 @@ export function startWorkers(
       outbox.stop();
       replication.stop();
       // The workers' own connections (the blocking one is a duplicate of `connection`).
-      for (const worker of [diagnose, remediate] as Worker[]) worker.disconnect().catch(() => undefined);
+      for (const worker of [diagnose, remediate, propose] as Worker[])
+        worker.disconnect().catch(() => undefined);
       connection.disconnect();
+      proposeConnection.disconnect();
       producerConnection.disconnect();
       return {
         jobsLeft: { [diagnose.name]: diagnosing.ids(), [remediate.name]: remediating.ids() },

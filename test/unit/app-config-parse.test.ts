@@ -45,6 +45,33 @@ describe('loadAppConfig / loadWorkerConfig', () => {
       ]);
     });
 
+    it('keep the Git token on the workers: the app refuses it, a worker reads where it is and the API (Propose in Git)', () => {
+      expect(
+        problems(() =>
+          loadAppConfig({
+            ...app,
+            ...testKeys.appEnv,
+            ROLLOUT_DOCTOR_GIT_TOKEN: 'ghp_x',
+            ROLLOUT_DOCTOR_GIT_TOKEN_FILE: '/t',
+          }),
+        ),
+      ).toEqual([
+        'ROLLOUT_DOCTOR_GIT_TOKEN must not be set for the app: only workers hold it',
+        'ROLLOUT_DOCTOR_GIT_TOKEN_FILE must not be set for the app: only workers hold it',
+      ]);
+      expect(loadWorkerConfig(testKeys.workerEnv).git).toEqual({ githubApi: 'https://api.github.com' });
+      expect(
+        loadWorkerConfig({
+          ...testKeys.workerEnv,
+          ROLLOUT_DOCTOR_GIT_TOKEN_FILE: '/var/run/git/token',
+          ROLLOUT_DOCTOR_GITHUB_API: 'https://git.example/api/v3',
+        }).git,
+      ).toEqual({ tokenFile: '/var/run/git/token', githubApi: 'https://git.example/api/v3' });
+      expect(
+        problems(() => loadWorkerConfig({ ...testKeys.workerEnv, ROLLOUT_DOCTOR_GITHUB_API: 'file:///etc' })),
+      ).toEqual([expect.stringMatching(/^ROLLOUT_DOCTOR_GITHUB_API/)]);
+    });
+
     it('refuse malformed keys without repeating them', () => {
       const secret = Buffer.alloc(40, 7).toString('base64');
       const bad = problems(() =>

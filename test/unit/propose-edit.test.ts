@@ -3,7 +3,7 @@
  * edit that keeps the file as written, and the pull request's text in both languages.
  */
 import { describe, expect, it } from 'vitest';
-import { commitChangeOf } from '../../src/propose/commit-change.js';
+import { commitChangeOf } from '../../src/remediation/commit-change.js';
 import { editManifest } from '../../src/propose/yaml-edit.js';
 import { markdownText, pullBody } from '../../src/propose/pull-body.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';

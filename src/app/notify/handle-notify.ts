@@ -6,6 +6,7 @@ import { EARLY_WARNING_CODES } from '../../queue/alert-jobs.js';
 import type { AppServices } from '../services.js';
 import { deliverRun } from '../../chat/notify/run-delivery.js';
 import { deliverOutcome } from '../../chat/notify/outcome-delivery.js';
+import { deliverProposal } from '../../chat/notify/proposal-delivery.js';
 import { alertPlatform, threadConversation } from '../alerts/chat-thread.js';
 
 /**
@@ -87,6 +88,8 @@ export async function handleNotify(
       const undo = job.undoPlanId ? await services.plans.get(job.undoPlanId) : undefined;
       return deliverOutcome(services, job, undo);
     }
+    case 'proposal-outcome':
+      return deliverProposal(services, job);
   }
 }
 

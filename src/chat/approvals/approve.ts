@@ -218,7 +218,11 @@ function personOf(policy: ApprovalPolicy): (id: string) => string {
  * (the job, its outcome replies and the state line name them there), else by the id
  * they approved with.
  */
-function namedForPlatform(policy: ApprovalPolicy, ids: readonly string[], platform: ChatPlatform): string[] {
+export function namedForPlatform(
+  policy: ApprovalPolicy,
+  ids: readonly string[],
+  platform: ChatPlatform,
+): string[] {
   return distinctPeople(ids, { personOf: personOf(policy) }).map(
     (id) => policy.idsOf?.(id).find((other) => isId(platform, 'approver', other)) ?? id,
   );

@@ -88,9 +88,9 @@ async function draftedIncident(
 }
 
 /** The thread's language: its starter's, as the approved message's owner record keeps it, else the workspace's. */
-async function threadLang(
+export async function threadLang(
   services: Partial<Pick<ChatServices, 'subscriptions' | 'config'>>,
-  job: Outcome,
+  job: Pick<Outcome, 'platform' | 'channel' | 'messageTs'>,
 ): Promise<Lang> {
   let owner: { lang?: Lang } | null = null;
   try {

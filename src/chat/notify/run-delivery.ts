@@ -35,7 +35,7 @@ export interface RunDeliveryServices {
   chats?: Partial<Record<ChatPlatform, ChatAdapter>>;
   policy?: Pick<ApprovalPolicy, 'names'>;
   /** The workspace's language (ROLLOUT_DOCTOR_LANG), for threads whose record names none. */
-  config?: { readonly lang?: Lang };
+  config?: { readonly lang?: Lang; readonly proposeInGit?: boolean };
 }
 
 /** The language a subscribed message is written in: its thread starter's, else the workspace's. */
@@ -87,6 +87,7 @@ export async function deliverRun(
         platform: adapter.platform,
         names: services.policy?.names ?? {},
         lang,
+        ...(services.config?.proposeInGit ? { proposeInGit: true } : {}),
       });
       renderings.set(key, rendering);
     }

@@ -10,6 +10,7 @@ import {
   POSTMORTEM_VALUE,
   actionIndexSuffix,
   APPROVE_ACTION_PATTERN,
+  PROPOSE_ACTION_PATTERN,
   STATUS_ACTION_PATTERN,
   UNDO_ACTION_PATTERN,
   parsePlanButtonValue,
@@ -23,6 +24,7 @@ export function encodeAction(action: ChatAction, index: number): { actionId: str
   switch (action.kind) {
     case 'approve':
     case 'undo':
+    case 'propose':
       return {
         actionId: `${ACTION[action.kind]}.${index}`,
         value:
@@ -46,6 +48,7 @@ export function actionKindOf(actionId: string): ChatAction['kind'] | null {
   if (APPROVE_ACTION_PATTERN.test(actionId)) return 'approve';
   if (UNDO_ACTION_PATTERN.test(actionId)) return 'undo';
   if (STATUS_ACTION_PATTERN.test(actionId)) return 'status';
+  if (PROPOSE_ACTION_PATTERN.test(actionId)) return 'propose';
   if (actionId === ACTION.rerun) return 'rerun';
   if (actionId === ACTION.dismiss) return 'dismiss';
   if (actionId === ACTION.postmortem) return 'postmortem';
@@ -67,6 +70,7 @@ export function decodeValue(
       decoded = { kind, ...parsePlanButtonValue(value), ...chosen };
       break;
     case 'undo':
+    case 'propose':
       decoded = { kind, ...parsePlanButtonValue(value) };
       break;
     case 'status':

@@ -13,6 +13,7 @@ import type { MessageRef } from '../model.js';
 import {
   ACTION,
   APPROVE_ACTION_PATTERN,
+  PROPOSE_ACTION_PATTERN,
   LASTS_ACTION_PATTERN,
   ROOT_BLOCK,
   actionIndexSuffix,
@@ -40,6 +41,10 @@ export function markPlanInBlocks(
   // Apply and Undo buttons carry "<plan id>:<shown digest>", status buttons the plan id.
   const isPlan = (el: Record<string, unknown>): boolean =>
     typeof el.value === 'string' && parsePlanButtonValue(el.value).planId === planId;
+  // Propose in Git carries its plan's value too: the approved plan's stays (its lasting fix
+  // is still to propose), the other plans' go with their Apply.
+  const isPropose = (el: Record<string, unknown>): boolean =>
+    typeof el.action_id === 'string' && PROPOSE_ACTION_PATTERN.test(el.action_id);
   for (const block of blocks) {
     if (block.type === 'actions' && Array.isArray(block.elements)) {
       // The state line: src/chat/notify/root-update.ts re-renders it as the fix goes on.
@@ -50,14 +55,15 @@ export function markPlanInBlocks(
           options.withdrawOthers === true &&
           !isPlan(el) &&
           typeof el.action_id === 'string' &&
-          APPROVE_ACTION_PATTERN.test(el.action_id),
+          (APPROVE_ACTION_PATTERN.test(el.action_id) || isPropose(el)),
       );
-      if (withdrawn.length > 0)
+      const applyWithdrawn = withdrawn.some((el) => !isPropose(el));
+      if (applyWithdrawn)
         out.push(context(trusted('The other fixes were withdrawn; press Re-run for a fresh diagnosis.')));
       const elements = all
         .filter((el) => !withdrawn.includes(el))
         .map((el) =>
-          isPlan(el)
+          isPlan(el) && !isPropose(el)
             ? {
                 type: 'button',
                 action_id: `${ACTION.status}${actionIndexSuffix(el.action_id)}`,

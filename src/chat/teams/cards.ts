@@ -181,7 +181,7 @@ export interface CardViewer {
   mayApprove: boolean;
 }
 
-const APPROVAL_KINDS: ReadonlySet<ChatAction['kind']> = new Set(['approve', 'undo']);
+const APPROVAL_KINDS: ReadonlySet<ChatAction['kind']> = new Set(['approve', 'undo', 'propose']);
 
 /** The id of the input that holds a plan's choice: the key its value comes back under in an invoke's data. */
 export function choiceInputId(planId: string): string {

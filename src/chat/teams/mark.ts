@@ -17,8 +17,11 @@ function planOf(action: ChatAction): string | undefined {
  * line (the paragraph with role `state`) says where the fix stands, above the buttons.
  */
 export function applyMark(message: ChatMessage, mark: PlanMark): ChatMessage {
+  // Propose in Git: the approved plan's stays (its lasting fix is still to propose), the others' go with their Apply.
   const keep = (b: Button): boolean =>
-    planOf(b.action) !== mark.planId && !(mark.withdrawOthers && b.action.kind === 'approve');
+    b.action.kind === 'propose'
+      ? !(mark.withdrawOthers && b.action.planId !== mark.planId)
+      : planOf(b.action) !== mark.planId && !(mark.withdrawOthers && b.action.kind === 'approve');
   const state: Part = { kind: 'paragraph', text: mark.line, role: 'state' };
   const label: Part = { kind: 'note', text: plain(mark.label) };
   const parts: Part[] = [];

@@ -25,6 +25,7 @@ import { textMessage } from './command.js';
 import { stateLine, type FixStage } from './outcome.js';
 import { dismiss, planStatus, rerun, type PressServices } from './press.js';
 import { draftPostmortem } from './postmortem-press.js';
+import { proposePress, type ProposeServices } from './propose-press.js';
 import type { PostmortemButtons } from '../notify/postmortem-buttons.js';
 import { expiredText } from './plan-expired.js';
 import { approvedStage, type KeptStage, type RootStages } from '../notify/root-stage.js';
@@ -50,7 +51,8 @@ interface FixStates {
 export type ApproveServices = PressServices & {
   rootStates?: FixStates | undefined;
   postmortems?: PostmortemButtons | undefined;
-} & Parameters<typeof approve>[0];
+} & Parameters<typeof approve>[0] &
+  ProposeServices;
 
 type PlanAction = Extract<ChatAction, { kind: 'approve' | 'undo' }>;
 
@@ -352,5 +354,7 @@ export function answerPress(services: ApproveServices, request: PressRequest): P
       return dismiss(services, request);
     case 'postmortem':
       return draftPostmortem(services, request);
+    case 'propose':
+      return proposePress(services, request, action);
   }
 }

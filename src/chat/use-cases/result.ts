@@ -37,6 +37,8 @@ import { translate, wordsIn } from '../../i18n/catalogue.js';
 import type { Lang } from '../../i18n/lang.js';
 import { findingExplanation, findingSummary, planSummary } from '../words/finding.js';
 import { RESULT_WORDS } from '../words/result.js';
+import { PROPOSE_CHAT_WORDS } from '../words/propose.js';
+import { commitChangeOf } from '../../remediation/commit-change.js';
 
 const wordsOf = (lang: Lang | undefined) => wordsIn(RESULT_WORDS, lang ?? 'en');
 
@@ -67,6 +69,41 @@ export interface ResultInput {
   names?: Readonly<Record<string, string>>;
   /** The thread's language: whoever started it (default English). */
   lang?: Lang;
+  /**
+   * "Propose in Git" buttons beside Apply (ROLLOUT_DOCTOR_PROPOSE_IN_GIT: the workers hold a
+   * Git token), for a workload a GitOps owner applies and a plan whose change a manifest keeps.
+   */
+  proposeInGit?: boolean;
+}
+
+/** The owners whose manifests live in Git (src/propose/owner-source.ts reads where). */
+const GITOPS_TOOLS: ReadonlySet<string> = new Set(['argocd', 'flux-kustomize', 'flux-helm']);
+
+/**
+ * The "Propose in Git" button of an open plan (issue 66.4), or none: not offered here, no
+ * GitOps owner, or a plan no manifest keeps (src/remediation/commit-change.ts). Its action
+ * names the plan and what was shown as Apply's does: the press is decided the same way
+ * (src/chat/use-cases/propose-press.ts).
+ */
+export function proposeButton(
+  shown: ShownPlan,
+  view: PlanView,
+  input: Pick<ResultInput, 'diagnosis' | 'proposeInGit' | 'requester' | 'lang'>,
+): Button | null {
+  const tool = input.diagnosis.managedBy?.tool;
+  if (input.proposeInGit !== true || view.state !== 'open' || !tool || !GITOPS_TOOLS.has(tool)) return null;
+  if (!commitChangeOf(shown.plan).ok) return null;
+  const w = wordsIn(PROPOSE_CHAT_WORDS, input.lang ?? 'en');
+  return {
+    label: w.button({}),
+    action: { kind: 'propose', planId: shown.plan.id, shown: shownDigest(shown), requester: input.requester },
+    confirm: {
+      title: w.confirmTitle({}),
+      text: w.confirmText({ kind: shown.plan.kind }),
+      yes: w.confirmYes({}),
+      no: wordsOf(input.lang).cancel({}),
+    },
+  };
 }
 
 const SEVERITY: Record<string, Icon> = { critical: 'red', warning: 'orange', info: 'blue' };
@@ -394,6 +431,9 @@ export function resultMessage(input: ResultInput): RunMessages {
     const line = approvalLine(shown.plan, view, input.platform, input.names, lang);
     if (line) marks.push(line);
     buttons.push(planButton(shown, view, { primary: i === 0, requester: input.requester, lang }));
+    // Beside its Apply, for the first few plans only (an actions block holds 25 buttons).
+    const propose = i < 3 ? proposeButton(shown, view, input) : null;
+    if (propose) buttons.push(propose);
   });
   if (claimed && plans.length > 1) marks.push({ kind: 'note', text: w.withdrawn({}) });
   const actions = resultButtons(cluster, t, buttons, lang);
@@ -598,6 +638,8 @@ export function runMessages(
     names?: Readonly<Record<string, string>>;
     /** The thread's language (whoever started it); absent: English. */
     lang?: Lang;
+    /** As ResultInput.proposeInGit. */
+    proposeInGit?: boolean;
   },
 ): RunMessages {
   if (update.kind === 'diagnosis-progress') return { message: progressMessage(update.text), thread: [] };
@@ -613,6 +655,7 @@ export function runMessages(
       ...(message.names ? { names: message.names } : {}),
       ...(message.approvedPlan ? { approvedPlan: message.approvedPlan } : {}),
       ...(message.lang ? { lang: message.lang } : {}),
+      ...(message.proposeInGit ? { proposeInGit: true } : {}),
     });
   return { message: outcomeMessage(update.cluster, outcome, update.target ?? null), thread: [] };
 }

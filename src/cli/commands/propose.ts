@@ -8,13 +8,13 @@
  * arguments or refused input (a path out of the checkout, a symlink, a huge file), 3
  * cluster unreachable or forbidden, 4 internal error.
  */
-import { readFile } from 'node:fs/promises';
 import { firstLang } from '../../i18n/lang.js';
 import { wordsIn } from '../../i18n/catalogue.js';
 import type { Diagnosis } from '../../engine/diagnosis.js';
 import type { CheckSource } from '../../check/source.js';
 import { proposeWords } from '../../propose/words.js';
 import { toolsFrom } from '../../propose/tool.js';
+import { readGitToken, TokenFileError } from '../../propose/token.js';
 import type { ProposeResult } from '../../propose/propose.js';
 import { cleanText, quoted } from '../../text/clean.js';
 import { choosePlan } from './apply.js';
@@ -196,17 +196,11 @@ function ownerRepo(value: string): { owner: string; repo: string } {
 
 /** The token from --token-file (a mounted Secret), else the environment; never printed. */
 async function readToken(args: ProposeArgs, io: CliIo): Promise<string | undefined> {
-  if (args.tokenFile === undefined) return io.env['ROLLOUT_DOCTOR_GIT_TOKEN'] || undefined;
   try {
-    const token = (await readFile(args.tokenFile, 'utf8')).trim();
-    if (!token || /\s/.test(token))
-      throw new UsageError(`--token-file ${quoted(args.tokenFile)} holds no single token`);
-    return token;
+    return await readGitToken(args.tokenFile, io.env);
   } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(
-      `cannot read --token-file ${quoted(args.tokenFile)}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
-    );
+    if (error instanceof TokenFileError) throw new UsageError(error.message);
+    throw error;
   }
 }
 

@@ -9,6 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { approvePlanAction } from '../../../src/chat/slack/listeners/actions/approve-plan.js';
 import { dismissResultAction } from '../../../src/chat/slack/listeners/actions/dismiss-result.js';
 import { planStatusAction } from '../../../src/chat/slack/listeners/actions/plan-status.js';
+import { proposeInGitAction } from '../../../src/chat/slack/listeners/actions/propose-in-git.js';
 import { rerunDiagnosisAction } from '../../../src/chat/slack/listeners/actions/rerun-diagnosis.js';
 import { createApprovalPolicy } from '../../../src/policy/approval-policy.js';
 import type { StoredPlan } from '../../../src/queue/plan-store.js';
@@ -126,6 +127,47 @@ describe('Approve', () => {
     await r.done;
     expect(r.ack).toHaveBeenCalled();
     expect(r.client.chat.postEphemeral).not.toHaveBeenCalled();
+  });
+});
+
+describe('Propose in Git', () => {
+  function proposals(plan: StoredPlan) {
+    const enqueuePropose = vi.fn(async () => ({ jobId: 'propose.1' }));
+    const made = fakeServices({
+      plans: { get: vi.fn(async () => plan) },
+      policy: createApprovalPolicy({ approvers: ['U0LEAD'], rules: [], listGroupMembers: async () => [] }),
+      producers: { enqueuePropose, enqueueDiagnose: vi.fn() },
+    });
+    (made.services.config as { proposeInGit?: boolean }).proposeInGit = true;
+    return { ...made, enqueuePropose };
+  }
+
+  it('a press by someone who is not an approver: acked, refused privately in the thread, audited, nothing queued', async () => {
+    const { services, audit, enqueuePropose } = proposals(stored(Date.now() + 60_000));
+    const r = run(proposeInGitAction(services), buttonClick('U0STRANGER', `${PLAN_ID}:${SHOWN}:-`));
+    await r.done;
+    expect(r.ack).toHaveBeenCalled();
+    expect(r.client.chat.postEphemeral).toHaveBeenCalledWith(
+      expect.objectContaining({
+        channel: 'C1',
+        user: 'U0STRANGER',
+        text: expect.stringContaining('Not proposed'),
+      }),
+    );
+    expect(r.client.chat.update).not.toHaveBeenCalled();
+    expect(enqueuePropose).not.toHaveBeenCalled();
+    expect(audit.record).toHaveBeenCalledWith(
+      expect.objectContaining({ reason: 'not-approver', planId: `propose/${PLAN_ID}` }),
+    );
+  });
+
+  it('a value that is no plan button of ours: acked, nothing else', async () => {
+    const { services, enqueuePropose } = proposals(stored(Date.now() + 60_000));
+    const r = run(proposeInGitAction(services), buttonClick('U0LEAD', ''));
+    await r.done;
+    expect(r.ack).toHaveBeenCalled();
+    expect(r.client.chat.postEphemeral).not.toHaveBeenCalled();
+    expect(enqueuePropose).not.toHaveBeenCalled();
   });
 });
 

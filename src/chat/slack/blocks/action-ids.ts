@@ -22,6 +22,8 @@ export const ACTION = {
   status: 'plan_status',
   /** Draft post-mortem: its value is POSTMORTEM_VALUE, the incident is the app's record of the message. */
   postmortem: 'draft_postmortem',
+  /** Propose in Git: its value is an Apply's (planButtonValue), its index suffix its Apply's. */
+  propose: 'propose_plan',
   /**
    * The select beside an exclude-node plan's Apply: how long the exclusion lasts. Its
    * index suffix is its Apply's; its value reaches the app with the Apply's press
@@ -36,6 +38,7 @@ export const POSTMORTEM_VALUE = 'postmortem';
 export const APPROVE_ACTION_PATTERN = /^approve_plan(\.\d+)?$/;
 export const UNDO_ACTION_PATTERN = /^undo_plan(\.\d+)?$/;
 export const STATUS_ACTION_PATTERN = /^plan_status(\.\d+)?$/;
+export const PROPOSE_ACTION_PATTERN = /^propose_plan(\.\d+)?$/;
 export const LASTS_ACTION_PATTERN = /^exclusion_lasts(\.\d+)?$/;
 
 /** The index suffix of a button's action id ("approve_plan.3" → ".3"), or "". */

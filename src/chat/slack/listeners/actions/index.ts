@@ -9,6 +9,7 @@ import {
   ACTION,
   APPROVE_ACTION_PATTERN,
   LASTS_ACTION_PATTERN,
+  PROPOSE_ACTION_PATTERN,
   STATUS_ACTION_PATTERN,
   UNDO_ACTION_PATTERN,
 } from '../../blocks/action-ids.js';
@@ -17,6 +18,7 @@ import { approvePlanAction } from './approve-plan.js';
 import { dismissResultAction } from './dismiss-result.js';
 import { draftPostmortemAction } from './draft-postmortem.js';
 import { planStatusAction } from './plan-status.js';
+import { proposeInGitAction } from './propose-in-git.js';
 import { rerunDiagnosisAction } from './rerun-diagnosis.js';
 
 type ButtonArgs = AllMiddlewareArgs & SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
@@ -35,6 +37,7 @@ export function buttonRoutes(
     [STATUS_ACTION_PATTERN, planStatusAction(services)],
     [ACTION.dismiss, dismissResultAction(services)],
     [ACTION.postmortem, draftPostmortemAction(services)],
+    [PROPOSE_ACTION_PATTERN, proposeInGitAction(services)],
     // Choosing how long an exclusion lasts only acks: the choice travels with the Apply's press.
     [LASTS_ACTION_PATTERN, async ({ ack }) => ack()],
   ];

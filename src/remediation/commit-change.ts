@@ -7,9 +7,9 @@
  * generation and replaces the live value) has nothing a manifest could keep: it says so.
  * Pure.
  */
-import { kindOf } from '../remediation/kinds/index.js';
-import type { RemediationPlan } from '../remediation/plan.js';
-import { RESTARTED_AT } from '../remediation/restart-time.js';
+import { kindOf } from './kinds/index.js';
+import type { RemediationPlan } from './plan.js';
+import { RESTARTED_AT } from './restart-time.js';
 
 export type CommitChange =
   | {
