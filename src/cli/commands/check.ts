@@ -18,7 +18,17 @@ import { renderJson, renderText, type CheckReport } from '../../check/render.js'
 import { renderSarif, renderSarifFailure } from '../../check/sarif.js';
 import { templateLines } from '../../check/template-lines.js';
 import { ClusterError, KubeconfigError } from '../../kube/errors.js';
-import { checkNamespace, clusterOptions, parseCommandArgs, wantsHelp } from '../args.js';
+import {
+  checkNamespace,
+  cliLang,
+  clusterOptions,
+  LANG_OPTION,
+  parseCommandArgs,
+  wantsHelp,
+} from '../args.js';
+import type { Lang } from '../../i18n/lang.js';
+import { wordsIn } from '../../i18n/catalogue.js';
+import { CHECK_WORDS } from '../../check/words.js';
 import { EXIT, readAllWithin, UsageError, type CliIo } from '../io.js';
 import { packageVersion } from '../version.js';
 import { quoted } from '../../text/clean.js';
@@ -81,6 +91,7 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
       baseline: { type: 'string' },
       warn: { type: 'string', multiple: true },
       sarif: { type: 'string' },
+      ...LANG_OPTION,
     },
   });
   if (values.sarif === '') throw new UsageError('--sarif needs a file name');
@@ -119,12 +130,13 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
+  const lang = cliLang(argv, io.env);
   if (wantsHelp(argv)) {
     io.stdout.write(HELP);
     return EXIT.ok;
   }
   try {
-    return await checkCommand(argv, io);
+    return await checkCommand(argv, io, lang);
   } catch (error) {
     // SARIF asked for: a file the upload step can still read, saying why there are no
     // results (exit 2 bad input, 3 the cluster). The error itself goes on to stderr.
@@ -175,7 +187,7 @@ function wantsSarif(argv: readonly string[]): boolean {
   );
 }
 
-async function checkCommand(argv: string[], io: CliIo): Promise<number> {
+async function checkCommand(argv: string[], io: CliIo, lang: Lang): Promise<number> {
   const args = parseCheckArgs(argv);
   let manifests: ManifestSet;
   try {
@@ -191,7 +203,9 @@ async function checkCommand(argv: string[], io: CliIo): Promise<number> {
     locate: w.locate,
   }));
   const { source, namespace, described, notes } =
-    args.fromFile !== undefined ? await fromDump(args, args.fromFile, io) : await live(args, io);
+    args.fromFile !== undefined
+      ? await fromDump(args, args.fromFile, io)
+      : await live(args, io, args.output === 'json' ? 'en' : lang);
   const baseline = args.baseline !== undefined ? await readBaseline(args.baseline) : undefined;
   const judged = withAcceptance(
     await checkAll(items, source, namespace),
@@ -214,7 +228,7 @@ async function checkCommand(argv: string[], io: CliIo): Promise<number> {
       ? renderJson(report)
       : args.output === 'sarif'
         ? sarif()
-        : renderText(report, stdout.isTTY === true && !io.env['NO_COLOR']),
+        : renderText(report, stdout.isTTY === true && !io.env['NO_COLOR'], lang),
   );
   return results.some((r) => fails(r, args)) ? EXIT.problems : EXIT.ok;
 }
@@ -269,7 +283,7 @@ async function fromDump(args: CheckArgs, file: string, io: CliIo): Promise<Opene
   };
 }
 
-async function live(args: CheckArgs, io: CliIo): Promise<Opened> {
+async function live(args: CheckArgs, io: CliIo, lang: Lang): Promise<Opened> {
   const { createKubeClient } = await import('../../kube/client.js');
   const { liveSource } = await import('../../check/live-source.js');
   const client = createKubeClient({
@@ -283,6 +297,6 @@ async function live(args: CheckArgs, io: CliIo): Promise<Opened> {
     source,
     namespace,
     described: { mode: 'live', context: client.context },
-    notes: () => source.problems.map((p) => `not read: ${p.message}`),
+    notes: () => source.problems.map((p) => wordsIn(CHECK_WORDS, lang).notRead({ text: p.message })),
   };
 }

@@ -1,0 +1,114 @@
+/**
+ * `check` in Korean (issue 65.1–3): `--lang ko` or the shell's LANG chooses it for the
+ * text output; codes, kinds, paths, the fix's YAML and exit statuses stay as written,
+ * `-o json` never translates, and English stays as it was. The seed incident A's
+ * manifest with a new image, checked against its dump.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments, stringify } from 'yaml';
+import { runCli } from '../../src/cli/run-cli.js';
+import { fakeIo } from '../support/cli-io.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixtures
+
+const FIXTURE = join(import.meta.dirname, '../fixtures/dumps/incident-a-gpu-surge.yaml');
+const dir = mkdtempSync(join(tmpdir(), 'rd-check-ko-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const items = parseAllDocuments(readFileSync(FIXTURE, 'utf8'))
+  .map((d) => d.toJSON() as Json)
+  .flatMap((d) => (d['items'] as Json[] | undefined) ?? [d]);
+
+/** The live Deployment with a new image, as a manifest. */
+function manifest(): string {
+  const live = items.find((i) => i['kind'] === 'Deployment') as Json;
+  const m: Json = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: live['metadata']['name'], namespace: live['metadata']['namespace'] },
+    spec: structuredClone(live['spec']),
+  };
+  m['spec']['template']['spec']['containers'][0]['image'] += '-next';
+  const file = join(dir, 'deploy.yaml');
+  writeFileSync(file, stringify(m));
+  return file;
+}
+
+/** The dump with a pod of another namespace, so every node's pods count as read. */
+function dump(): string {
+  const agent = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'agent', namespace: 'kube-system' },
+    spec: { nodeName: 'gpu-node-1', containers: [{ name: 'a', image: 'agent:1' }] },
+    status: { phase: 'Running' },
+  };
+  const file = join(dir, 'dump.json');
+  writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...items, agent] }));
+  return file;
+}
+
+async function check(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const f = fakeIo();
+  f.io.env = env;
+  const status = await runCli(['check', '-f', manifest(), '--from-file', dump(), ...args], f.io);
+  return { status, out: f.stdout(), err: f.stderr() };
+}
+
+const KO_VERDICT = '롤아웃이 절대 끝나지 않습니다 (템플릿 변경: spec.containers[0].image)';
+const KO_FIX = '  조치: 매니페스트에 maxSurge 0, maxUnavailable 1 설정을 넣습니다(객체에 병합됩니다):';
+const KO_TALLY = '워크로드 1개: 끝나지 않음 1개, 알 수 없음 0개, 끝남 0개, 롤아웃 없음 0개.';
+
+describe('check in Korean', () => {
+  it('says the verdict, the fix and the tally in Korean under --lang ko; codes, paths and YAML as written', async () => {
+    const { status, out, err } = await check(['--lang', 'ko']);
+    expect(err).toBe('');
+    expect(status).toBe(1);
+    const lines = out.split('\n');
+    expect(lines[0]).toMatch(/^vision\/deployment\/vision-object-tracker \(.*deploy\.yaml:1\): /);
+    expect(lines[0]).toContain(KO_VERDICT);
+    expect(lines).toContain(KO_FIX);
+    expect(lines).toContain('            maxSurge: 0');
+    expect(lines.at(-2)).toBe(KO_TALLY);
+    expect(out).toMatch(/^ {2}RolloutSurgeDeadlock: /m);
+    expect(out).not.toContain('CAN NEVER FINISH');
+    expect(out).not.toContain('Fix: set');
+  });
+
+  it('is chosen by the shell as gettext reads it (LC_ALL, LC_MESSAGES, LANG); --lang wins', async () => {
+    const flag = (await check(['--lang', 'ko'])).out;
+    expect(flag).toContain(KO_VERDICT);
+    expect((await check([], { LANG: 'ko_KR.UTF-8' })).out).toBe(flag);
+    expect((await check([], { LC_MESSAGES: 'ko_KR.UTF-8', LANG: 'en_US.UTF-8' })).out).toBe(flag);
+    expect((await check(['--lang=ko'], { LANG: 'en_US.UTF-8' })).out).toBe(flag);
+    expect((await check(['--lang', 'en'], { LANG: 'ko_KR.UTF-8' })).out).toBe((await check([])).out);
+  });
+
+  it('leaves English as it was', async () => {
+    const { status, out } = await check([], { LANG: 'C.UTF-8' });
+    expect(status).toBe(1);
+    const lines = out.split('\n');
+    expect(lines[0]).toContain(': CAN NEVER FINISH (template changes: spec.containers[0].image)');
+    expect(lines).toContain(
+      '  Fix: set maxSurge 0, maxUnavailable 1 in the manifest (a merge into the object):',
+    );
+    expect(lines.at(-2)).toBe(
+      '1 workload(s): 1 can never finish, 0 not known, 0 will finish, 0 start no rollout.',
+    );
+    expect(out).not.toMatch(/[가-힣]/);
+  });
+
+  it('never translates -o json, and a --lang it does not know is a usage error', async () => {
+    const en = await check(['-o', 'json']);
+    const ko = await check(['-o', 'json', '--lang', 'ko'], { LANG: 'ko_KR.UTF-8' });
+    expect(ko.out).toBe(en.out);
+    expect(ko.status).toBe(en.status);
+    expect(ko.out).not.toMatch(/[가-힣]/);
+    const bad = await check(['--lang', 'fr']);
+    expect(bad.status).toBe(2);
+    expect(bad.err).toContain('--lang must be en or ko');
+  });
+});
