@@ -14,6 +14,10 @@ import type { CheckResult } from './check.js';
 import type { Accepted } from './acceptance.js';
 import { jsonText, refOf, type CheckReport } from './render.js';
 import { CHECK_RULES, ruleText } from './sarif-rules.js';
+import { wordsIn } from '../i18n/catalogue.js';
+import { DEFAULT_LANG, type Lang } from '../i18n/lang.js';
+import { findingSummary } from '../chat/words/finding.js';
+import { CHECK_WORDS } from './words.js';
 
 export interface SarifOptions {
   /** The tool's version, as SARIF names the driver. */
@@ -23,6 +27,11 @@ export interface SarifOptions {
    * told (the CLI reads the file); else the result sits on the template's first line.
    */
   templateLine?: (template: string, path: string) => number | undefined;
+  /**
+   * The language of the results' `message.text` (default English). Rule ids, levels,
+   * locations, fingerprints and the rules' own texts (sarif-rules.ts) stay English.
+   */
+  lang?: Lang;
 }
 
 const SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -96,6 +105,8 @@ function rule(id: string) {
 }
 
 export function renderSarif(report: CheckReport, options: SarifOptions): string {
+  const lang = options.lang ?? DEFAULT_LANG;
+  const w = wordsIn(CHECK_WORDS, lang);
   const ids = [
     ...new Set([
       ...Object.keys(CHECK_RULES),
@@ -112,7 +123,7 @@ export function renderSarif(report: CheckReport, options: SarifOptions): string 
       // path is the `# Source:` comment's word as written. The fix's YAML is in properties.
       message: {
         text: sarifMessage(
-          `${sarifText(f.summary)}${r.at?.template ? ` (rendered from ${sarifQuoted(r.at.template)})` : ''}${r.fix ? ` Fix: set ${sarifText(r.fix.words)} in the manifest (a merge into the object, properties.fix).` : ''}`,
+          `${sarifText(findingSummary(f, lang))}${r.at?.template ? w.sarifRendered({ template: sarifQuoted(r.at.template) }) : ''}${r.fix ? w.sarifFix({ words: sarifText(r.fix.words), field: 'properties.fix' }) : ''}`,
         ),
       },
       locations: [

@@ -111,4 +111,21 @@ describe('check in Korean', () => {
     expect(bad.status).toBe(2);
     expect(bad.err).toContain('--lang must be en or ko');
   });
+
+  it("writes SARIF results' message.text in Korean, and nothing else of the document differs", async () => {
+    const en = JSON.parse((await check(['-o', 'sarif'])).out) as Json;
+    const ko = JSON.parse((await check(['-o', 'sarif'], { LANG: 'ko_KR.UTF-8' })).out) as Json;
+    const enResult = en['runs'][0]['results'][0];
+    const koResult = ko['runs'][0]['results'][0];
+    expect(koResult['ruleId']).toBe('RolloutSurgeDeadlock');
+    expect(koResult['message']['text']).toMatch(
+      / 조치: 매니페스트에 maxSurge 0, maxUnavailable 1 설정을 넣습니다\(객체에 병합됩니다, properties\.fix\)\.$/,
+    );
+    expect(enResult['message']['text']).toMatch(
+      / Fix: set maxSurge 0, maxUnavailable 1 in the manifest \(a merge into the object, properties\.fix\)\.$/,
+    );
+    expect((await check(['-o', 'sarif', '--lang', 'ko'])).out).toBe(JSON.stringify(ko, null, 2) + '\n');
+    for (const doc of [en, ko]) delete doc['runs'][0]['results'][0]['message'];
+    expect(ko).toEqual(en);
+  });
 });

@@ -221,7 +221,7 @@ async function checkCommand(argv: string[], io: CliIo, lang: Lang): Promise<numb
   };
   const stdout = io.stdout as CliIo['stdout'] & { isTTY?: boolean };
   const sarif = (): string =>
-    renderSarif(report, { version: packageVersion(), templateLine: templateLines() });
+    renderSarif(report, { version: packageVersion(), templateLine: templateLines(), lang });
   if (args.sarifFile !== undefined) await writeSarifFile(args.sarifFile, sarif());
   io.stdout.write(
     args.output === 'json'
