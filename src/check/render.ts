@@ -15,8 +15,7 @@ import type { CheckResult } from './check.js';
 import type { Judged } from './acceptance.js';
 import { wordsIn } from '../i18n/catalogue.js';
 import { DEFAULT_LANG, type Lang } from '../i18n/lang.js';
-import { findingExplanation, findingSummary } from '../chat/words/finding.js';
-import { CHECK_WORDS } from './words.js';
+import { CHECK_WORDS, checkExplanation, checkSummary } from './words.js';
 
 type Words = ReturnType<typeof wordsIn<typeof CHECK_WORDS>>;
 
@@ -132,9 +131,8 @@ function resultLines(r: Judged, style: ReturnType<typeof makeStyle>, w: Words, l
       : accepted?.by === 'annotation'
         ? w.acceptedAnnotation(reason)
         : w.acceptedBaseline(reason);
-    lines.push(...indent([`${f.code}: ${lineValue(findingSummary(f, lang))}${mark}`], 2));
-    if (r.verdict === 'never-finishes')
-      lines.push(...indent([lineValue(findingExplanation(f, lang) ?? f.explanation)], 4));
+    lines.push(...indent([`${f.code}: ${lineValue(checkSummary(f, lang))}${mark}`], 2));
+    if (r.verdict === 'never-finishes') lines.push(...indent([lineValue(checkExplanation(f, lang))], 4));
     for (const e of f.evidence) lines.push(...indent(evidenceLines(e, style), 4));
   }
   if (r.fix) {
@@ -145,7 +143,12 @@ function resultLines(r: Judged, style: ReturnType<typeof makeStyle>, w: Words, l
 }
 
 export function renderJson(report: CheckReport): string {
-  return jsonText({ ...report, summary: counts(report.results) });
+  // A finding's catalogue words (`says`) are for the text; the JSON is as it always was.
+  const results = report.results.map((r) => ({
+    ...r,
+    findings: r.findings.map(({ says: _says, ...f }) => f),
+  }));
+  return jsonText({ ...report, results, summary: counts(report.results) });
 }
 
 /**

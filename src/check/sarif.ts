@@ -16,8 +16,7 @@ import { jsonText, refOf, type CheckReport } from './render.js';
 import { CHECK_RULES, ruleText } from './sarif-rules.js';
 import { wordsIn } from '../i18n/catalogue.js';
 import { DEFAULT_LANG, type Lang } from '../i18n/lang.js';
-import { findingSummary } from '../chat/words/finding.js';
-import { CHECK_WORDS } from './words.js';
+import { CHECK_WORDS, checkSummary } from './words.js';
 
 export interface SarifOptions {
   /** The tool's version, as SARIF names the driver. */
@@ -123,7 +122,7 @@ export function renderSarif(report: CheckReport, options: SarifOptions): string 
       // path is the `# Source:` comment's word as written. The fix's YAML is in properties.
       message: {
         text: sarifMessage(
-          `${sarifText(findingSummary(f, lang))}${r.at?.template ? w.sarifRendered({ template: sarifQuoted(r.at.template) }) : ''}${r.fix ? w.sarifFix({ words: sarifText(r.fix.words), field: 'properties.fix' }) : ''}`,
+          `${sarifText(checkSummary(f, lang))}${r.at?.template ? w.sarifRendered({ template: sarifQuoted(r.at.template) }) : ''}${r.fix ? w.sarifFix({ words: sarifText(r.fix.words), field: 'properties.fix' }) : ''}`,
         ),
       },
       locations: [

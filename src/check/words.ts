@@ -6,8 +6,18 @@
  * parameters, already made one line (render.ts lineValue) or defanged (sarif.ts).
  */
 import { defineMessages, registerCatalogue } from '../i18n/catalogue.js';
+import type { Lang } from '../i18n/lang.js';
 
 type Omitted = { path: string; live?: string; why: string };
+type Deadlock = { ref: string; need?: string; fix: string };
+
+/** A prediction's sentences as the catalogue says them: the key and its parameters. */
+export type CheckSays =
+  | { key: 'deadlock'; why: 'deadlockWhy'; params: Deadlock }
+  | { key: 'noNode'; why: 'noNodeWhy'; params: { ref: string; need?: string } }
+  | { key: 'quota'; why: 'quotaWhy'; params: { ref: string; quota: string } }
+  | { key: 'stuck'; why: 'stuckWhy'; params: { ref: string } }
+  | { key: 'notKnown'; why: 'notKnownWhy'; params: { ref: string; why: string } };
 
 export const CHECK_WORDS = registerCatalogue(
   'check',
@@ -72,6 +82,67 @@ export const CHECK_WORDS = registerCatalogue(
       en: (p: { text: string }) => `not read: ${p.text}`,
       ko: (p: { text: string }) => `읽지 못함: ${p.text}`,
     },
+    // A prediction's headline and explanation (predict.ts), for a reader of another
+    // language: English readers get predict.ts's own, richer sentences, byte for byte.
+    deadlock: {
+      en: (p: Deadlock) =>
+        `The rollout of ${p.ref} can never finish: the new pod waits for room${p.need ? ` (${p.need})` : ''} that only the old pods hold, and they go only once it is Ready; ${p.fix} would let it.`,
+      ko: (p: Deadlock) =>
+        `${p.ref} 롤아웃이 끝나지 않습니다: 새 파드는 기존 파드가 점유한 자리${p.need ? `(${p.need})` : ''}를 기다리고, 기존 파드는 새 파드가 Ready가 되어야 내려갑니다. ${p.fix} 설정이면 롤아웃이 끝납니다.`,
+    },
+    deadlockWhy: {
+      en: () =>
+        'Run forward in this cluster as it is now, the controller creates new pods before removing old ones, and no node (or quota) has room for them while the old pods hold it. Letting the old pods go first makes the room.',
+      ko: () =>
+        '지금 클러스터 상태로 롤아웃을 따라가 보면, 컨트롤러는 기존 파드를 내리기 전에 새 파드를 만듭니다. 기존 파드가 자리를 점유하는 동안 새 파드가 들어갈 노드(또는 쿼터)가 없습니다. 기존 파드를 먼저 내리면 자리가 생깁니다. 그동안 서비스하는 레플리카가 줄어듭니다.',
+    },
+    noNode: {
+      en: (p: { ref: string; need?: string }) =>
+        `The rollout of ${p.ref} can never finish: its new pods fit no node${p.need ? ` (${p.need})` : ''}, even with its old pods gone; no strategy change helps.`,
+      ko: (p: { ref: string; need?: string }) =>
+        `${p.ref} 롤아웃이 끝나지 않습니다: 기존 파드가 모두 없어져도 새 파드가 들어갈 노드가 없습니다${p.need ? `(${p.need})` : ''}. 전략을 바꿔도 해결되지 않습니다.`,
+    },
+    noNodeWhy: {
+      en: (p: { ref: string }) =>
+        `Run forward with every old pod of ${p.ref} gone first, the new pods still find no node. The template asks for what the cluster does not have (a node selection, a resource, a port).`,
+      ko: (p: { ref: string }) =>
+        `${p.ref}의 기존 파드를 모두 먼저 내려도 새 파드가 들어갈 노드가 없습니다. 여기서 maxSurge 0을 권하면 가용성만 잃습니다. 템플릿이 클러스터에 없는 것(노드 선택 조건, 리소스, 포트)을 요구합니다.`,
+    },
+    quota: {
+      en: (p: { ref: string; quota: string }) =>
+        `The rollout of ${p.ref} can never finish: ResourceQuota ${p.quota} refuses its new pods, whatever order the old ones go in.`,
+      ko: (p: { ref: string; quota: string }) =>
+        `${p.ref} 롤아웃이 끝나지 않습니다: 기존 파드를 어떤 순서로 내려도 ResourceQuota(${p.quota})가 새 파드를 거부합니다.`,
+    },
+    quotaWhy: {
+      en: () =>
+        'The quota has no room for the new pods even once every old pod is gone. Raise the quota, or ask for less per pod.',
+      ko: () =>
+        '기존 파드가 모두 없어져도 쿼터에 새 파드가 들어갈 여유가 없습니다. 쿼터를 늘리거나 파드당 요청량을 줄입니다.',
+    },
+    stuck: {
+      en: (p: { ref: string }) =>
+        `The rollout of ${p.ref} will not finish: its new pods never become Ready in the model.`,
+      ko: (p: { ref: string }) =>
+        `${p.ref} 롤아웃이 끝나지 않습니다: 모델에서 새 파드가 Ready가 되지 않습니다.`,
+    },
+    stuckWhy: {
+      en: () =>
+        'Run forward, the new pods are placed but do not become Ready (a volume attached elsewhere, a crash the cluster already shows).',
+      ko: () =>
+        '롤아웃을 따라가 보면 새 파드는 노드에 배치되지만 Ready가 되지 않습니다(다른 곳에 연결된 볼륨, 클러스터에 이미 보이는 비정상 종료 등).',
+    },
+    notKnown: {
+      en: (p: { ref: string; why: string }) =>
+        `Whether the rollout of ${p.ref} finishes is not known: ${p.why}.`,
+      ko: (p: { ref: string; why: string }) => `${p.ref} 롤아웃이 끝날지 알 수 없습니다. 이유: ${p.why}.`,
+    },
+    notKnownWhy: {
+      en: () =>
+        'check predicts a rollout only where it read everything the new pods compete with and the model follows the update. Where it cannot, it says so instead of guessing.',
+      ko: () =>
+        '새 파드와 경쟁하는 것을 모두 읽었고 모델이 그 업데이트를 따라갈 수 있을 때만 롤아웃을 예측합니다. 그렇지 않으면 추측하지 않고 알 수 없다고 답합니다.',
+    },
     sarifRendered: {
       en: (p: { template: string }) => ` (rendered from ${p.template})`,
       ko: (p: { template: string }) => ` (${p.template} 템플릿에서 렌더링됨)`,
@@ -109,7 +180,34 @@ export const CHECK_WORDS = registerCatalogue(
     ],
     note: [{ text: 'baseline entry vision/Deployment/tracker:Unschedulable matched no finding' }],
     notRead: [{ text: 'nodes: forbidden' }],
+    deadlock: [
+      { ref: 'deployment/tracker', need: '1 nvidia.com/gpu', fix: 'maxSurge 0, maxUnavailable 1' },
+      { ref: 'deployment/tracker', fix: 'strategy Recreate' },
+    ],
+    deadlockWhy: [{}],
+    noNode: [{ ref: 'deployment/tracker', need: '2 nvidia.com/gpu' }, { ref: 'daemonset/agent' }],
+    noNodeWhy: [{ ref: 'deployment/tracker' }],
+    quota: [{ ref: 'deployment/tracker', quota: 'gpu-quota' }],
+    quotaWhy: [{}],
+    stuck: [{ ref: 'deployment/tracker' }],
+    stuckWhy: [{}],
+    notKnown: [{ ref: 'deployment/tracker', why: 'the pods on gpu-node-2 were not read' }],
+    notKnownWhy: [{}],
     sarifRendered: [{ template: '"tracker/templates/deployment.yaml"' }],
     sarifFix: [{ words: 'strategy Recreate', field: 'properties.fix' }],
   },
 );
+
+/** A prediction's headline in `lang`: predict.ts's own in English or where it says no words. */
+export function checkSummary(finding: { summary: string; says?: CheckSays }, lang: Lang): string {
+  const says = finding.says;
+  if (lang === 'en' || !says) return finding.summary;
+  return (CHECK_WORDS[says.key][lang] as (params: CheckSays['params']) => string)(says.params);
+}
+
+/** A prediction's explanation in `lang`, as checkSummary chooses. */
+export function checkExplanation(finding: { explanation: string; says?: CheckSays }, lang: Lang): string {
+  const says = finding.says;
+  if (lang === 'en' || !says) return finding.explanation;
+  return (CHECK_WORDS[says.why][lang] as (params: CheckSays['params']) => string)(says.params);
+}

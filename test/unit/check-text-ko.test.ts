@@ -73,7 +73,12 @@ describe('check in Korean', () => {
     expect(lines).toContain(KO_FIX);
     expect(lines).toContain('            maxSurge: 0');
     expect(lines.at(-2)).toBe(KO_TALLY);
-    expect(out).toMatch(/^ {2}RolloutSurgeDeadlock: /m);
+    expect(lines).toContain(
+      '  RolloutSurgeDeadlock: deployment/vision-object-tracker 롤아웃이 끝나지 않습니다: 새 파드는 기존 파드가 점유한 자리(1 nvidia.com/gpu)를 기다리고, 기존 파드는 새 파드가 Ready가 되어야 내려갑니다. maxSurge 0, maxUnavailable 1 설정이면 롤아웃이 끝납니다.',
+    );
+    expect(lines).toContain(
+      '    지금 클러스터 상태로 롤아웃을 따라가 보면, 컨트롤러는 기존 파드를 내리기 전에 새 파드를 만듭니다. 기존 파드가 자리를 점유하는 동안 새 파드가 들어갈 노드(또는 쿼터)가 없습니다. 기존 파드를 먼저 내리면 자리가 생깁니다. 그동안 서비스하는 레플리카가 줄어듭니다.',
+    );
     expect(out).not.toContain('CAN NEVER FINISH');
     expect(out).not.toContain('Fix: set');
   });
@@ -107,6 +112,7 @@ describe('check in Korean', () => {
     expect(ko.out).toBe(en.out);
     expect(ko.status).toBe(en.status);
     expect(ko.out).not.toMatch(/[가-힣]/);
+    expect(ko.out).not.toContain('"says"');
     const bad = await check(['--lang', 'fr']);
     expect(bad.status).toBe(2);
     expect(bad.err).toContain('--lang must be en or ko');
@@ -118,6 +124,9 @@ describe('check in Korean', () => {
     const enResult = en['runs'][0]['results'][0];
     const koResult = ko['runs'][0]['results'][0];
     expect(koResult['ruleId']).toBe('RolloutSurgeDeadlock');
+    expect(koResult['message']['text']).toMatch(
+      /^deployment\/vision-object-tracker 롤아웃이 끝나지 않습니다: /,
+    );
     expect(koResult['message']['text']).toMatch(
       / 조치: 매니페스트에 maxSurge 0, maxUnavailable 1 설정을 넣습니다\(객체에 병합됩니다, properties\.fix\)\.$/,
     );
