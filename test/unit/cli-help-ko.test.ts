@@ -67,4 +67,35 @@ describe('the command list in Korean', () => {
     expect(out.endsWith('\nRun rollout-doctor <command> --help for its options.\n')).toBe(true);
     expect(out).not.toMatch(/[가-힣]/);
   });
+
+  it.each([
+    [
+      'check',
+      '  --sarif FILE          같은 클러스터 읽기 결과로 SARIF 파일도 씁니다',
+      '  --sarif FILE          also write SARIF to FILE, from the same reading of the cluster',
+    ],
+    [
+      'scan',
+      '  -A, --all-namespaces  모든 네임스페이스를 검사합니다',
+      '  -A, --all-namespaces  scan every namespace',
+    ],
+  ])(
+    '%s --help in Korean under --lang ko and LANG, flags as typed; English as it was, with --lang listed',
+    async (command, korean, english) => {
+      const ko = await help([command, '--help', '--lang', 'ko']);
+      expect(ko.status).toBe(0);
+      const lines = ko.out.split('\n');
+      expect(lines[0]).toMatch(new RegExp(`^사용법: rollout-doctor ${command} `));
+      expect(lines).toContain(korean);
+      expect(lines.some((l) => l.startsWith('  --lang en|ko          ') && /[가-힣]/.test(l))).toBe(true);
+      expect(lines.some((l) => l.startsWith('종료 코드: 0 '))).toBe(true);
+      expect((await help([command, '-h'], { LANG: 'ko_KR.UTF-8' })).out).toBe(ko.out);
+      const en = (await help([command, '--help'])).out;
+      expect(en.split('\n')[0]).toMatch(new RegExp(`^Usage: rollout-doctor ${command} `));
+      expect(en.split('\n')).toContain(english);
+      expect(en).toContain('  --lang en|ko          the text');
+      expect(en).toMatch(/\nExit status: 0 [^\n]*\n[^\n]*4 internal error[^\n]*\n$/);
+      expect(en).not.toMatch(/[가-힣]/);
+    },
+  );
 });

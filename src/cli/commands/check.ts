@@ -27,38 +27,27 @@ import {
   wantsHelp,
 } from '../args.js';
 import type { Lang } from '../../i18n/lang.js';
-import { wordsIn } from '../../i18n/catalogue.js';
+import { translate, wordsIn } from '../../i18n/catalogue.js';
 import { CHECK_WORDS } from '../../check/words.js';
+import { CHECK_FLAGS, HELP_WORDS, CHECK_VALUES } from '../help-words.js';
 import { EXIT, readAllWithin, UsageError, type CliIo } from '../io.js';
 import { packageVersion } from '../version.js';
 import { quoted } from '../../text/clean.js';
-import { titlesPhrase } from '../../diagnosis/workload-ref.js';
+import { titleOfKind, titlesPhrase, WORKLOAD_KINDS } from '../../diagnosis/workload-ref.js';
 
-const HELP = `Usage: rollout-doctor check -f PATH [-f PATH...] [-n NAMESPACE] [--context C] [--kubeconfig F]
+const USAGE = `rollout-doctor check -f PATH [-f PATH...] [-n NAMESPACE] [--context C] [--kubeconfig F]
                              [--from-file DUMP] [-o text|json|sarif] [--allow-unknown]
-                             [--baseline FILE] [--warn CODE...] [--sarif FILE]
+                             [--baseline FILE] [--warn CODE...] [--sarif FILE] [--lang en|ko]`;
 
-Before you apply: for every ${titlesPhrase('', 'and')} in the
-manifests, says whether applying them starts a rollout (a new object, or a change to the
-pod template) and whether that rollout will finish in the cluster as it is now, with the
-manifest's own strategy. For a rollout that can never finish it prints the manifest
-change that would let it, when there is one.
-  -f, --filename PATH   a file, a folder (its .yaml, .yml and .json files) or "-" for stdin:
-                        helm template or kustomize build output, YAML or JSON, Lists too
-  -n, --namespace       namespace of manifests that name none (default: the context's, else "default")
-  --context, --kubeconfig  which cluster to read
-  --from-file DUMP      read the cluster from a \`kubectl get ... -o yaml\` dump instead
-  -o, --output          text (default), json, or sarif (GitHub code scanning)
-  --sarif FILE          also write SARIF to FILE, from the same reading of the cluster
-                        (written on every outcome, exit 2 and 3 included)
-  --allow-unknown       exit 0 when the only doubts are rollouts whose outcome is not known
-  --baseline FILE       findings the team accepted: accepted: [{target: NS/Kind/name, code, reason}]
-  --warn CODE           report findings of CODE (e.g. IncompleteEvidence) without failing (repeatable)
-A finding is also accepted on its object: annotations rollout-doctor.io/accept: CODE[,CODE]
-and rollout-doctor.io/accept-reason. Accepted findings are reported, and do not fail the run.
-Exit status: 0 every rollout started will finish, 1 one can never finish (or is not known),
-2 bad arguments or manifests, 3 cluster unreachable or forbidden, 4 internal error.
-`;
+/** The help in `lang` (cli/help-words.ts): flags and values as typed. */
+function help(lang: Lang): string {
+  return translate(HELP_WORDS, lang, 'checkHelp', {
+    usage: USAGE,
+    kinds: lang === 'en' ? titlesPhrase('', 'and') : WORKLOAD_KINDS.map(titleOfKind).join(', '),
+    flags: [...CHECK_FLAGS],
+    values: [...CHECK_VALUES],
+  });
+}
 
 type Output = 'text' | 'json' | 'sarif';
 
@@ -132,7 +121,7 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const lang = cliLang(argv, io.env);
   if (wantsHelp(argv)) {
-    io.stdout.write(HELP);
+    io.stdout.write(help(lang));
     return EXIT.ok;
   }
   try {

@@ -4,7 +4,13 @@
  * found, 1 something found, 2 bad arguments, 3 cluster unreachable or forbidden,
  * 4 internal error.
  */
-import { kindsPhrase, titlesPhrase, typeOfKind, WORKLOAD_KINDS } from '../../diagnosis/workload-ref.js';
+import {
+  kindsPhrase,
+  titleOfKind,
+  titlesPhrase,
+  typeOfKind,
+  WORKLOAD_KINDS,
+} from '../../diagnosis/workload-ref.js';
 import { ciSafeText, cleanText, escapeJsonControls } from '../../text/clean.js';
 import { table } from '../../report/format.js';
 import {
@@ -16,28 +22,28 @@ import {
   parseCommandArgs,
   wantsHelp,
 } from '../args.js';
+import { SCAN_FLAGS, HELP_WORDS, SCAN_VALUES } from '../help-words.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 import type { ScanReport } from '../../kube/read/scan.js';
 import type { ScanExclusion } from '../../kube/read/exclusion-reads.js';
 import { DEFAULT_LANG, type Lang } from '../../i18n/lang.js';
-import { wordsIn } from '../../i18n/catalogue.js';
+import { translate, wordsIn } from '../../i18n/catalogue.js';
 import { exclusionWords, spanWords } from '../../remediation/exclusion-words.js';
 import { findingSummary } from '../../chat/words/finding.js';
 import { SCAN_WORDS } from '../scan-words.js';
 
-const HELP = `Usage: rollout-doctor scan [-n NAMESPACE | -A] [--context C] [--kubeconfig F] [--from-file DUMP] [-o text|json]
+const USAGE = `rollout-doctor scan [-n NAMESPACE | -A] [--context C] [--kubeconfig F] [--from-file DUMP] [-o text|json]
+                           [--lang en|ko]`;
 
-Lists workloads (${titlesPhrase('s', 'and')}; a kind the cluster does not serve is skipped)
-whose rollout is stuck, and those whose next rollout would deadlock (a surging strategy
-on a scarce resource with no spare on the eligible nodes).
-  -n, --namespace       namespace to scan (default: the context's namespace, else "default")
-  -A, --all-namespaces  scan every namespace
-  --context, --kubeconfig  which cluster to read
-  --from-file DUMP      read objects from a \`kubectl get ... -o yaml\` dump ("-" for stdin)
-  -o, --output          text (default) or json
-Exit status: 0 nothing found, 1 workloads listed, 2 bad arguments or input, 3 cluster
-unreachable or forbidden, 4 internal error (a bug).
-`;
+/** The help in `lang` (cli/help-words.ts): flags and values as typed. */
+function help(lang: Lang): string {
+  return translate(HELP_WORDS, lang, 'scanHelp', {
+    usage: USAGE,
+    kinds: lang === 'en' ? titlesPhrase('s', 'and') : WORKLOAD_KINDS.map(titleOfKind).join(', '),
+    flags: [...SCAN_FLAGS],
+    values: [...SCAN_VALUES],
+  });
+}
 
 interface ScanArgs {
   namespace?: string;
@@ -81,7 +87,7 @@ export function parseScanArgs(argv: string[]): ScanArgs {
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const lang = cliLang(argv, io.env);
   if (wantsHelp(argv)) {
-    io.stdout.write(HELP);
+    io.stdout.write(help(lang));
     return EXIT.ok;
   }
   const args = parseScanArgs(argv);
