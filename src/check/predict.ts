@@ -129,6 +129,7 @@ function notAdmitted(
           explanation:
             'Quota admission refuses a pod whose containers do not set what a ResourceQuota limits, unless a LimitRange of the namespace sets it first. Grant list on limitranges, or set the requests and limits in the template.',
           evidence: gapsOf(snapshot),
+          says: { key: 'notKnown', why: 'admissionUnknownWhy', params: { ref, why: admission.why } },
         },
       ],
     };
@@ -146,6 +147,11 @@ function notAdmitted(
           ? `Quota admission refuses a pod any of whose containers does not set a resource the quota limits, before counting anything: the controller's creates fail (FailedCreate) whatever room there is. Set the named requests or limits on every container (init containers too), or give the namespace a LimitRange whose defaults set them.`
           : `LimitRanger sets a container's missing requests and limits from the LimitRange's defaults, then refuses a pod outside its min, max and limit-to-request ratio: the controller's creates fail (FailedCreate). Bring the template's requests and limits within the LimitRange, or change it.`,
         evidence: [{ type: 'note', text: `${by.kind} ${by.name}: ${message}` }],
+        says: {
+          key: 'admissionDenied',
+          why: quota ? 'admissionQuotaWhy' : 'admissionLimitWhy',
+          params: { ref, object: `${by.kind} ${by.name}`, message },
+        },
       },
     ],
   };

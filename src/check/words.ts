@@ -17,7 +17,12 @@ export type CheckSays =
   | { key: 'noNode'; why: 'noNodeWhy'; params: { ref: string; need?: string } }
   | { key: 'quota'; why: 'quotaWhy'; params: { ref: string; quota: string } }
   | { key: 'stuck'; why: 'stuckWhy'; params: { ref: string } }
-  | { key: 'notKnown'; why: 'notKnownWhy'; params: { ref: string; why: string } };
+  | { key: 'notKnown'; why: 'notKnownWhy' | 'admissionUnknownWhy'; params: { ref: string; why: string } }
+  | {
+      key: 'admissionDenied';
+      why: 'admissionQuotaWhy' | 'admissionLimitWhy';
+      params: { ref: string; object: string; message: string };
+    };
 
 export const CHECK_WORDS = registerCatalogue(
   'check',
@@ -143,6 +148,30 @@ export const CHECK_WORDS = registerCatalogue(
       ko: () =>
         '새 파드와 경쟁하는 것을 모두 읽었고 모델이 그 업데이트를 따라갈 수 있을 때만 롤아웃을 예측합니다. 그렇지 않으면 추측하지 않고 알 수 없다고 답합니다.',
     },
+    admissionUnknownWhy: {
+      en: () =>
+        'Quota admission refuses a pod whose containers do not set what a ResourceQuota limits, unless a LimitRange of the namespace sets it first. Grant list on limitranges, or set the requests and limits in the template.',
+      ko: () =>
+        '컨테이너가 ResourceQuota가 제한하는 값을 설정하지 않으면, 네임스페이스의 LimitRange가 먼저 채워 주지 않는 한 쿼터 어드미션이 그 파드를 거부합니다. LimitRange를 읽을 권한을 주거나, 템플릿에 요청량과 제한을 설정합니다.',
+    },
+    admissionDenied: {
+      en: (p: { ref: string; object: string; message: string }) =>
+        `The rollout of ${p.ref} can never finish: ${p.object} refuses every new pod (${p.message}); no pod of the new template is created.`,
+      ko: (p: { ref: string; object: string; message: string }) =>
+        `${p.ref} 롤아웃이 끝나지 않습니다: ${p.object} 객체가 새 파드를 모두 거부합니다(${p.message}). 새 템플릿의 파드는 하나도 만들어지지 않습니다.`,
+    },
+    admissionQuotaWhy: {
+      en: () =>
+        'Quota admission refuses a pod any of whose containers does not set a resource the quota limits, before counting anything. Set the named requests or limits on every container, or give the namespace a LimitRange whose defaults set them.',
+      ko: () =>
+        '쿼터 어드미션은 쿼터가 제한하는 리소스를 설정하지 않은 컨테이너가 하나라도 있으면, 사용량을 세기도 전에 파드를 거부합니다. 컨트롤러의 파드 생성은 여유와 상관없이 실패합니다. 모든 컨테이너(초기화 컨테이너 포함)에 해당 요청량이나 제한을 설정하거나, 기본값을 채워 주는 LimitRange를 네임스페이스에 둡니다.',
+    },
+    admissionLimitWhy: {
+      en: () =>
+        "LimitRanger sets a container's missing requests and limits from the LimitRange's defaults, then refuses a pod outside its min, max and limit-to-request ratio. Bring the template's requests and limits within the LimitRange, or change it.",
+      ko: () =>
+        'LimitRange의 기본값으로 컨테이너에 빠진 요청량과 제한을 채운 뒤, 최솟값, 최댓값, 제한 대 요청 비율을 벗어난 파드를 거부합니다. 컨트롤러의 파드 생성은 실패합니다. 템플릿의 요청량과 제한을 LimitRange 범위 안으로 맞추거나, LimitRange를 바꿉니다.',
+    },
     sarifRendered: {
       en: (p: { template: string }) => ` (rendered from ${p.template})`,
       ko: (p: { template: string }) => ` (${p.template} 템플릿에서 렌더링됨)`,
@@ -193,6 +222,16 @@ export const CHECK_WORDS = registerCatalogue(
     stuckWhy: [{}],
     notKnown: [{ ref: 'deployment/tracker', why: 'the pods on gpu-node-2 were not read' }],
     notKnownWhy: [{}],
+    admissionUnknownWhy: [{}],
+    admissionDenied: [
+      {
+        ref: 'deployment/tracker',
+        object: 'LimitRange limits',
+        message: 'maximum cpu usage per Container is 2, but limit is 4',
+      },
+    ],
+    admissionQuotaWhy: [{}],
+    admissionLimitWhy: [{}],
     sarifRendered: [{ template: '"tracker/templates/deployment.yaml"' }],
     sarifFix: [{ words: 'strategy Recreate', field: 'properties.fix' }],
   },

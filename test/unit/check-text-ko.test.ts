@@ -38,7 +38,7 @@ function manifest(): string {
 }
 
 /** The dump with a pod of another namespace, so every node's pods count as read. */
-function dump(): string {
+function dump(extra: Json[] = []): string {
   const agent = {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -47,14 +47,14 @@ function dump(): string {
     status: { phase: 'Running' },
   };
   const file = join(dir, 'dump.json');
-  writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...items, agent] }));
+  writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...items, agent, ...extra] }));
   return file;
 }
 
-async function check(args: string[], env: NodeJS.ProcessEnv = {}) {
+async function check(args: string[], env: NodeJS.ProcessEnv = {}, extra: Json[] = []) {
   const f = fakeIo();
   f.io.env = env;
-  const status = await runCli(['check', '-f', manifest(), '--from-file', dump(), ...args], f.io);
+  const status = await runCli(['check', '-f', manifest(), '--from-file', dump(extra), ...args], f.io);
   return { status, out: f.stdout(), err: f.stderr() };
 }
 
@@ -136,5 +136,25 @@ describe('check in Korean', () => {
     expect((await check(['-o', 'sarif', '--lang', 'ko'])).out).toBe(JSON.stringify(ko, null, 2) + '\n');
     for (const doc of [en, ko]) delete doc['runs'][0]['results'][0]['message'];
     expect(ko).toEqual(en);
+  });
+
+  it('says an admission refusal in Korean, the LimitRange and its message as written', async () => {
+    const bounds = {
+      apiVersion: 'v1',
+      kind: 'LimitRange',
+      metadata: { name: 'bounds', namespace: 'vision' },
+      spec: { limits: [{ type: 'Container', max: { cpu: '1' } }] },
+    };
+    const ko = await check(['--lang', 'ko'], {}, [bounds]);
+    expect(ko.status).toBe(1);
+    const line = ko.out.split('\n').find((l) => l.startsWith('  AdmissionDenied: ')) ?? '';
+    expect(line).toMatch(
+      /^ {2}AdmissionDenied: deployment\/vision-object-tracker 롤아웃이 끝나지 않습니다: LimitRange bounds 객체가 새 파드를 모두 거부합니다\(.*cpu.*\)\. 새 템플릿의 파드는 하나도 만들어지지 않습니다\.$/,
+    );
+    expect(ko.out).toContain('    LimitRange의 기본값으로 컨테이너에 빠진 요청량과 제한을 채운 뒤,');
+    const en = await check([], {}, [bounds]);
+    expect(en.out).toMatch(
+      /^ {2}AdmissionDenied: The rollout of deployment\/vision-object-tracker can never finish: LimitRange bounds refuses every new pod \(/m,
+    );
   });
 });
