@@ -17,6 +17,7 @@ import { CHECK_RULES, ruleText } from './sarif-rules.js';
 import { wordsIn } from '../i18n/catalogue.js';
 import { DEFAULT_LANG, type Lang } from '../i18n/lang.js';
 import { CHECK_WORDS, checkSummary } from './words.js';
+import { ruleWords } from './sarif-words.js';
 
 export interface SarifOptions {
   /** The tool's version, as SARIF names the driver. */
@@ -89,13 +90,15 @@ function suppressed(accepted: Accepted | null | undefined) {
   return { suppressions: [{ kind, status: 'accepted', justification: sarifText(accepted.reason) }] };
 }
 
-function rule(id: string) {
+/** A rule as SARIF declares it; its descriptions in `lang` (sarif-words.ts), its help English. */
+function rule(id: string, lang: Lang) {
   const text = ruleText(id);
+  const words = ruleWords(id, lang) ?? text;
   return {
     id,
     name: id,
-    shortDescription: { text: text.short },
-    fullDescription: { text: text.full },
+    shortDescription: { text: words.short },
+    fullDescription: { text: words.full },
     help: { text: text.help.replace(/\*\*|`/g, ''), markdown: text.help },
     helpUri: text.page,
     defaultConfiguration: { level: text.level },
@@ -138,7 +141,7 @@ export function renderSarif(report: CheckReport, options: SarifOptions): string 
     message: { text: sarifText(note) },
   }));
   return jsonText(
-    document(options.version, automationId(report.source), ids, results, {
+    document(lang, options.version, automationId(report.source), ids, results, {
       executionSuccessful: true,
       ...(notifications.length > 0 ? { toolExecutionNotifications: notifications } : {}),
     }),
@@ -159,7 +162,7 @@ export function renderSarifFailure(
 ): string {
   const id = automationId(options.source ?? { mode: 'live', context: 'unknown' });
   return jsonText(
-    document(options.version, id, Object.keys(CHECK_RULES), [], {
+    document(DEFAULT_LANG, options.version, id, Object.keys(CHECK_RULES), [], {
       executionSuccessful: false,
       exitCode: options.exitCode,
       toolExecutionNotifications: [
@@ -170,6 +173,7 @@ export function renderSarifFailure(
 }
 
 function document(
+  lang: Lang,
   version: string,
   id: string,
   ruleIds: readonly string[],
@@ -181,7 +185,14 @@ function document(
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: DRIVER, version, informationUri: TOOL_PAGE, rules: ruleIds.map(rule) } },
+        tool: {
+          driver: {
+            name: DRIVER,
+            version,
+            informationUri: TOOL_PAGE,
+            rules: ruleIds.map((id) => rule(id, lang)),
+          },
+        },
         automationDetails: { id },
         invocations: [invocation],
         results,

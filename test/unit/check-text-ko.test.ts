@@ -118,7 +118,7 @@ describe('check in Korean', () => {
     expect(bad.err).toContain('--lang must be en or ko');
   });
 
-  it("writes SARIF results' message.text in Korean, and nothing else of the document differs", async () => {
+  it("writes SARIF results' message.text and the rules' descriptions in Korean, and nothing else of the document differs", async () => {
     const en = JSON.parse((await check(['-o', 'sarif'])).out) as Json;
     const ko = JSON.parse((await check(['-o', 'sarif'], { LANG: 'ko_KR.UTF-8' })).out) as Json;
     const enResult = en['runs'][0]['results'][0];
@@ -134,7 +134,26 @@ describe('check in Korean', () => {
       / Fix: set maxSurge 0, maxUnavailable 1 in the manifest \(a merge into the object, properties\.fix\)\.$/,
     );
     expect((await check(['-o', 'sarif', '--lang', 'ko'])).out).toBe(JSON.stringify(ko, null, 2) + '\n');
-    for (const doc of [en, ko]) delete doc['runs'][0]['results'][0]['message'];
+    const rule = (doc: Json, id: string): Json =>
+      (doc['runs'][0]['tool']['driver']['rules'] as Json[]).find((r) => r['id'] === id) as Json;
+    expect(rule(ko, 'RolloutSurgeDeadlock')['shortDescription']['text']).toBe(
+      '끝날 수 없는 롤아웃: 새 파드에 필요한 자리를 기존 파드가 점유하고 있습니다.',
+    );
+    expect(rule(ko, 'RolloutSurgeDeadlock')['fullDescription']['text']).toMatch(
+      /^새 파드에 필요한 자원\(GPU, /,
+    );
+    expect(rule(en, 'RolloutSurgeDeadlock')['shortDescription']['text']).toBe(
+      'A rollout that can never finish: the new pods need room the old pods hold.',
+    );
+    // Everything else is the same: ids, levels, locations, fingerprints, the rules' help.
+    for (const doc of [en, ko]) {
+      delete doc['runs'][0]['results'][0]['message'];
+      for (const r of doc['runs'][0]['tool']['driver']['rules'] as Json[]) {
+        expect(r['shortDescription']['text']).toMatch(doc === ko ? /[가-힣]/ : /^[^가-힣]*$/);
+        delete r['shortDescription'];
+        delete r['fullDescription'];
+      }
+    }
     expect(ko).toEqual(en);
   });
 
