@@ -158,11 +158,13 @@ export function renderSarifFailure(
     message: string;
     /** The cluster or dump the arguments named, so the failure replaces that upload's alerts only. */
     source?: CheckReport['source'];
+    /** The rules' descriptions' language (the error message is the CLI's, English). */
+    lang?: Lang;
   },
 ): string {
   const id = automationId(options.source ?? { mode: 'live', context: 'unknown' });
   return jsonText(
-    document(DEFAULT_LANG, options.version, id, Object.keys(CHECK_RULES), [], {
+    document(options.lang ?? DEFAULT_LANG, options.version, id, Object.keys(CHECK_RULES), [], {
       executionSuccessful: false,
       exitCode: options.exitCode,
       toolExecutionNotifications: [

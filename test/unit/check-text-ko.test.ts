@@ -116,6 +116,15 @@ describe('check in Korean', () => {
     const bad = await check(['--lang', 'fr']);
     expect(bad.status).toBe(2);
     expect(bad.err).toContain('--lang must be en or ko');
+    // A bad --lang is bad input like any other: -o sarif still writes its file (exit 2).
+    const sarif = await check(['-o', 'sarif', '--lang', 'fr'], { LANG: 'ko_KR.UTF-8' });
+    expect(sarif.status).toBe(2);
+    const run = (JSON.parse(sarif.out) as Json)['runs'][0];
+    expect(run['invocations'][0]['executionSuccessful']).toBe(false);
+    expect(run['invocations'][0]['toolExecutionNotifications'][0]['message']['text']).toContain(
+      '--lang must be en or ko',
+    );
+    expect(run['tool']['driver']['rules'][0]['shortDescription']['text']).toMatch(/[가-힣]/);
   });
 
   it("writes SARIF results' message.text and the rules' descriptions in Korean, and nothing else of the document differs", async () => {

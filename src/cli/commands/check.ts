@@ -26,7 +26,7 @@ import {
   parseCommandArgs,
   wantsHelp,
 } from '../args.js';
-import type { Lang } from '../../i18n/lang.js';
+import { langFromEnvironment, type Lang } from '../../i18n/lang.js';
 import { translate, wordsIn } from '../../i18n/catalogue.js';
 import { CHECK_WORDS } from '../../check/words.js';
 import { CHECK_FLAGS, HELP_WORDS, CHECK_VALUES } from '../help-words.js';
@@ -119,12 +119,15 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const lang = cliLang(argv, io.env);
-  if (wantsHelp(argv)) {
-    io.stdout.write(help(lang));
-    return EXIT.ok;
-  }
+  // The language is read inside the try: a bad --lang is bad input, and -o sarif or
+  // --sarif still gets its file, in the shell's language.
+  let lang: Lang = langFromEnvironment(io.env);
   try {
+    lang = cliLang(argv, io.env);
+    if (wantsHelp(argv)) {
+      io.stdout.write(help(lang));
+      return EXIT.ok;
+    }
     return await checkCommand(argv, io, lang);
   } catch (error) {
     // SARIF asked for: a file the upload step can still read, saying why there are no
@@ -136,6 +139,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
           version: packageVersion(),
           exitCode,
           message: (error as Error).message,
+          lang,
           ...sourceNamed(argv),
         });
       if (wantsSarif(argv)) io.stdout.write(sarif());
