@@ -69,11 +69,25 @@ function usageLang(argv: readonly string[], env: NodeJS.ProcessEnv): Lang {
   }
 }
 
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+/**
+ * `--lang X` (or `--lang=X`) before the command moved after it, where every command that
+ * has one reads it: `rollout-doctor --lang ko check …` is `check … --lang ko`, and
+ * `rollout-doctor --lang ko --help` the command list in Korean.
+ */
+function langAfterCommand(argv: string[]): string[] {
+  const first = argv[0];
+  if (first === '--lang') return [...argv.slice(2), ...argv.slice(0, 2)];
+  if (first?.startsWith('--lang=')) return [...argv.slice(1), first];
+  return argv;
+}
+
+export async function runCli(given: string[], io: CliIo): Promise<number> {
+  const argv = langAfterCommand(given);
   const [name, ...rest] = argv;
-  if (!name || name === '-h' || name === '--help' || name === 'help') {
+  const none = !name || name.startsWith('--lang'); // no command, or only --lang
+  if (none || name === '-h' || name === '--help' || name === 'help') {
     io.stdout.write(usage(usageLang(argv, io.env)));
-    return name ? EXIT.ok : EXIT.usage;
+    return none ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version' || name === '-V' || name === 'version') {
     io.stdout.write(`${packageVersion()}\n`);

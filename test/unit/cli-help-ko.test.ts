@@ -46,6 +46,13 @@ describe('the command list in Korean', () => {
     expect(unknown.status).toBe(2);
     expect(unknown.err).toBe(`rollout-doctor: unknown command "nope"\n\n${korean}`);
     expect((await help(['--help', '--lang', 'en'], { LANG: 'ko_KR.UTF-8' })).out).toBe(usage());
+    // --lang before the command counts as after it.
+    expect((await help(['--lang', 'ko', '--help'])).out).toBe(korean);
+    expect((await help(['--lang=ko', 'scan', '--help'])).out).toBe(
+      (await help(['scan', '--help', '--lang', 'ko'])).out,
+    );
+    const bare = await help(['--lang', 'ko']);
+    expect([bare.status, bare.out]).toEqual([2, korean]);
   });
 
   it('leaves English as it was', async () => {
