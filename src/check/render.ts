@@ -15,7 +15,7 @@ import type { CheckResult } from './check.js';
 import type { Judged } from './acceptance.js';
 import { wordsIn } from '../i18n/catalogue.js';
 import { DEFAULT_LANG, type Lang } from '../i18n/lang.js';
-import { CHECK_WORDS, checkExplanation, checkSummary } from './words.js';
+import { CHECK_WORDS, checkExplanation, checkSummary, storedWhy } from './words.js';
 
 type Words = ReturnType<typeof wordsIn<typeof CHECK_WORDS>>;
 
@@ -116,7 +116,7 @@ function resultLines(r: Judged, style: ReturnType<typeof makeStyle>, w: Words, l
           w.omitted({
             path: `spec.${o.field}`,
             ...(live !== undefined ? { live } : {}),
-            why: lineValue(o.why),
+            why: lineValue(storedWhy(o, lang)),
           }),
         ],
         2,
@@ -147,6 +147,7 @@ export function renderJson(report: CheckReport): string {
   const results = report.results.map((r) => ({
     ...r,
     findings: r.findings.map(({ says: _says, ...f }) => f),
+    ...(r.omitted ? { omitted: r.omitted.map(({ says: _says, ...o }) => o) } : {}),
   }));
   return jsonText({ ...report, results, summary: counts(report.results) });
 }

@@ -7,6 +7,7 @@
  */
 import { defineMessages, registerCatalogue } from '../i18n/catalogue.js';
 import type { Lang } from '../i18n/lang.js';
+import type { StoredSays } from './stored-fields.js';
 
 type Omitted = { path: string; live?: string; why: string };
 type Deadlock = { ref: string; need?: string; fix: string };
@@ -45,6 +46,22 @@ export const CHECK_WORDS = registerCatalogue(
         `The manifest leaves out ${p.path}: the apply ${p.live === undefined ? 'removes it (the default applies)' : `keeps the live value ${p.live}`}; ${p.why}.`,
       ko: (p: Omitted) =>
         `매니페스트에 ${p.path} 필드가 없습니다. 적용하면 ${p.live === undefined ? '이 필드가 지워지고 기본값이 쓰입니다' : `현재 값(${p.live})이 유지됩니다`}. 이유: ${p.why}.`,
+    },
+    neverSet: {
+      en: (p: { who: string }) => `the manifest ${p.who} last applied never set it, so the apply keeps it`,
+      ko: (p: { who: string }) =>
+        `마지막으로 적용한 매니페스트(${p.who})가 이 필드를 설정한 적이 없어서, 적용해도 현재 값이 유지됩니다`,
+    },
+    alsoHeld: {
+      en: (p: { others: string }) => `${p.others} also hold it, so the apply leaves it`,
+      ko: (p: { others: string }) =>
+        `다른 필드 관리자(${p.others})도 이 필드를 갖고 있어서, 적용해도 그대로 남습니다`,
+    },
+    dropped: {
+      en: (p: { who: string }) =>
+        `the manifest ${p.who} last applied set it and this one drops it, so the apply removes it and the default applies`,
+      ko: (p: { who: string }) =>
+        `마지막으로 적용한 매니페스트(${p.who})에는 이 필드가 있었는데 이번 매니페스트에는 없어서, 적용하면 필드가 지워지고 기본값이 쓰입니다`,
     },
     acceptedAnnotation: {
       en: (p: { reason: string }) => ` (accepted in the annotation: ${p.reason})`,
@@ -199,6 +216,9 @@ export const CHECK_WORDS = registerCatalogue(
       },
       { path: 'spec.replicas', why: 'the manifest Helm last applied set it and this one drops it' },
     ],
+    neverSet: [{ who: 'kubectl (last-applied-configuration)' }],
+    alsoHeld: [{ others: 'hpa-controller, argocd-controller' }],
+    dropped: [{ who: 'Helm (field manager helm)' }],
     acceptedAnnotation: [{ reason: 'GPU nodes are added before this ships (OPS-12)' }],
     acceptedBaseline: [{ reason: 'accepted until the next quarter' }],
     fix: [{ words: 'maxSurge 0, maxUnavailable 1' }],
@@ -249,4 +269,13 @@ export function checkExplanation(finding: { explanation: string; says?: CheckSay
   const says = finding.says;
   if (lang === 'en' || !says) return finding.explanation;
   return (CHECK_WORDS[says.why][lang] as (params: CheckSays['params']) => string)(says.params);
+}
+
+/** Why the apply keeps or drops an omitted field, in `lang`: stored-fields.ts's own in English. */
+export function storedWhy(field: { why: string; says?: StoredSays }, lang: Lang): string {
+  const says = field.says;
+  if (lang === 'en' || !says) return field.why;
+  return says.key === 'alsoHeld'
+    ? CHECK_WORDS.alsoHeld[lang](says.params)
+    : CHECK_WORDS[says.key][lang](says.params);
 }

@@ -185,4 +185,43 @@ describe('check in Korean', () => {
       /^ {2}AdmissionDenied: The rollout of deployment\/vision-object-tracker can never finish: LimitRange bounds refuses every new pod \(/m,
     );
   });
+
+  it('says why the apply keeps a field the manifest leaves out in Korean', async () => {
+    const deployment = items.find((i) => i['kind'] === 'Deployment') as Json;
+    const live = structuredClone(deployment);
+    live['spec']['strategy'] = { type: 'Recreate' };
+    live['metadata']['annotations'] = {
+      ...live['metadata']['annotations'],
+      'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ spec: { replicas: 1 } }),
+    };
+    const dumpFile = join(dir, 'dump-omitted.json');
+    const others = items.filter((i) => i !== deployment);
+    writeFileSync(dumpFile, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...others, live] }));
+    const m: Json = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: live['metadata']['name'], namespace: live['metadata']['namespace'] },
+      spec: structuredClone(deployment['spec']),
+    };
+    delete m['spec']['strategy'];
+    m['spec']['template']['spec']['containers'][0]['image'] += '-next';
+    const manifestFile = join(dir, 'omitted.yaml');
+    writeFileSync(manifestFile, stringify(m));
+    const run = async (lang: string, ...more: string[]) => {
+      const f = fakeIo();
+      await runCli(['check', '-f', manifestFile, '--from-file', dumpFile, '--lang', lang, ...more], f.io);
+      return f.stdout().split('\n');
+    };
+    const json = (await run('ko', '-o', 'json')).join('\n');
+    expect(json).toContain('"omitted": [');
+    expect(json).not.toContain('"says"');
+    const ko = (await run('ko')).find((l) => l.includes('spec.strategy')) ?? '';
+    expect(ko).toMatch(
+      /^ {2}매니페스트에 spec\.strategy 필드가 없습니다\. 적용하면 현재 값\(\{"type":"Recreate"\}\)이 유지됩니다\. 이유: 마지막으로 적용한 매니페스트\(kubectl \(.*\)\)가 이 필드를 설정한 적이 없어서, 적용해도 현재 값이 유지됩니다\.$/,
+    );
+    const en = (await run('en')).find((l) => l.includes('spec.strategy')) ?? '';
+    expect(en).toMatch(
+      /^ {2}The manifest leaves out spec\.strategy: the apply keeps the live value \{"type":"Recreate"\}; the manifest kubectl \(.*\) last applied never set it, so the apply keeps it\.$/,
+    );
+  });
 });
