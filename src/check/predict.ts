@@ -25,6 +25,7 @@ import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { strategyFix, type StrategyFix } from './strategy-fix.js';
 import { admitTemplate, type Admission } from './admission.js';
+import type { CheckSays } from './words.js';
 
 export type Verdict = 'finishes' | 'never-finishes' | 'unknown';
 
@@ -34,6 +35,11 @@ export interface CheckFinding {
   summary: string;
   explanation: string;
   evidence: Evidence[];
+  /**
+   * The same headline and explanation as catalogue words (words.ts), for a reader of
+   * another language; never in the JSON output (render.ts renderJson leaves it out).
+   */
+  says?: CheckSays;
 }
 
 export interface Prediction {
@@ -71,6 +77,17 @@ export function predictRollout(candidate: WorkloadSnapshot): Prediction {
             explanation:
               'check predicts a rollout only where it read everything the new pods compete with and the model follows the update. Where it cannot, it says so instead of guessing.',
             evidence: gapsOf(snapshot),
+            says: {
+              key: 'notKnown',
+              why: 'notKnownWhy',
+              params: {
+                ref,
+                why:
+                  outcome.result === 'unknown'
+                    ? outcome.why
+                    : 'the model does not follow this kind of update',
+              },
+            },
           },
         ],
       };
@@ -86,6 +103,7 @@ export function predictRollout(candidate: WorkloadSnapshot): Prediction {
             explanation:
               'Run forward, the new pods are placed but do not become Ready (a volume attached elsewhere, a crash the cluster already shows).',
             evidence: [],
+            says: { key: 'stuck', why: 'stuckWhy', params: { ref } },
           },
         ],
       };
@@ -111,6 +129,7 @@ function notAdmitted(
           explanation:
             'Quota admission refuses a pod whose containers do not set what a ResourceQuota limits, unless a LimitRange of the namespace sets it first. Grant list on limitranges, or set the requests and limits in the template.',
           evidence: gapsOf(snapshot),
+          says: { key: 'notKnown', why: 'admissionUnknownWhy', params: { ref, why: admission.why } },
         },
       ],
     };
@@ -128,6 +147,11 @@ function notAdmitted(
           ? `Quota admission refuses a pod any of whose containers does not set a resource the quota limits, before counting anything: the controller's creates fail (FailedCreate) whatever room there is. Set the named requests or limits on every container (init containers too), or give the namespace a LimitRange whose defaults set them.`
           : `LimitRanger sets a container's missing requests and limits from the LimitRange's defaults, then refuses a pod outside its min, max and limit-to-request ratio: the controller's creates fail (FailedCreate). Bring the template's requests and limits within the LimitRange, or change it.`,
         evidence: [{ type: 'note', text: `${by.kind} ${by.name}: ${message}` }],
+        says: {
+          key: 'admissionDenied',
+          why: quota ? 'admissionQuotaWhy' : 'admissionLimitWhy',
+          params: { ref, object: `${by.kind} ${by.name}`, message },
+        },
       },
     ],
   };
@@ -162,6 +186,11 @@ function blocked(
           summary: `The rollout of ${ref} can never finish: with ${strategy} the new pod waits for room${need} that only the old pods hold, and they go only once it is Ready; ${fix.words} would let it.`,
           explanation: `Run forward in this cluster as it is now, the controller creates new pods before removing old ones, and no node (or quota) has room for them while the old pods hold it. Letting the old pods go first makes the room: ${fix.cost}`,
           evidence,
+          says: {
+            key: 'deadlock',
+            why: 'deadlockWhy',
+            params: { ref, fix: fix.words, ...(first ? { need: first.short } : {}) },
+          },
         },
       ],
     };
@@ -193,6 +222,17 @@ function blocked(
             ? `The volume's node affinity (spec.nodeAffinity of PersistentVolume ${pinned.volume}, a local volume) places every pod mounting claim ${pinned.claim} on ${pinned.nodes}, whatever room other nodes have: the scheduler reports "volume node affinity conflict" there, and the pod stays Pending for good. Ask for what that node has left, make room on it, or move the data to a volume other nodes can use.`
             : `Run forward with every old pod of ${ref} gone first, the new pods still find no node. Recommending maxSurge 0 here would only cost availability: the template asks for what the cluster does not have (a node selection, a resource, a port).`,
         evidence,
+        ...(quota
+          ? { says: { key: 'quota', why: 'quotaWhy', params: { ref, quota: quota.name } } as const }
+          : pinned
+            ? {}
+            : {
+                says: {
+                  key: 'noNode',
+                  why: 'noNodeWhy',
+                  params: { ref, ...(first ? { need: first.short } : {}) },
+                } as const,
+              }),
       },
     ],
   };

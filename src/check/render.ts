@@ -8,11 +8,16 @@
  */
 import { renderEvidence } from '../report/terminal.js';
 import { indent, makeStyle } from '../report/format.js';
-import { titlesPhrase, typeOfKind } from '../diagnosis/workload-ref.js';
+import { titleOfKind, titlesPhrase, typeOfKind, WORKLOAD_KINDS } from '../diagnosis/workload-ref.js';
 import { ciSafeLine, cleanText, escapeJsonControls, lineValue } from '../text/clean.js';
 import type { Evidence } from '../diagnosis/finding.js';
 import type { CheckResult } from './check.js';
 import type { Judged } from './acceptance.js';
+import { wordsIn } from '../i18n/catalogue.js';
+import { DEFAULT_LANG, type Lang } from '../i18n/lang.js';
+import { CHECK_WORDS, checkExplanation, checkSummary, storedWhy } from './words.js';
+
+type Words = ReturnType<typeof wordsIn<typeof CHECK_WORDS>>;
 
 export interface CheckReport {
   source: { mode: 'live'; context: string } | { mode: 'dump'; file: string };
@@ -29,20 +34,20 @@ export function counts(results: readonly CheckResult[]): Record<CheckResult['ver
   return tally;
 }
 
-const LABEL: Record<CheckResult['verdict'], string> = {
-  finishes: 'will finish',
-  'never-finishes': 'CAN NEVER FINISH',
-  unknown: 'not known',
-  'no-rollout': 'no rollout',
-};
+function label(verdict: CheckResult['verdict'], w: Words): string {
+  if (verdict === 'finishes') return w.finishes({});
+  if (verdict === 'never-finishes') return w.neverFinishes({});
+  return verdict === 'unknown' ? w.unknown({}) : w.noRollout({});
+}
 
 export function refOf(r: CheckResult): string {
   return `${lineValue(r.target.namespace)}/${typeOfKind(r.target.kind)}/${lineValue(r.target.name)}`;
 }
 
-function where(r: CheckResult): string {
+function where(r: CheckResult, w: Words): string {
   if (!r.at) return '';
-  return ` (${lineValue(r.at.file)}:${r.at.line}${r.at.template ? `, from ${lineValue(r.at.template)}` : ''})`;
+  const from = r.at.template ? `, ${w.renderedFrom({ template: lineValue(r.at.template) })}` : '';
+  return ` (${lineValue(r.at.file)}:${r.at.line}${from})`;
 }
 
 /** Evidence with every string in it one line (lineValue): node, pod and quota names, notes. */
@@ -60,60 +65,91 @@ function evidenceLines(evidence: Evidence, style: ReturnType<typeof makeStyle>):
   return renderEvidence(oneLineEvidence(evidence), style);
 }
 
-export function renderText(report: CheckReport, color = false): string {
+/** `check`'s text in `lang` (default English): codes, kinds, paths and the fix's YAML as written. */
+export function renderText(report: CheckReport, color = false, lang: Lang = DEFAULT_LANG): string {
   const style = makeStyle(color);
+  const w = wordsIn(CHECK_WORDS, lang);
   const lines: string[] = [];
-  for (const r of report.results) {
-    const label =
-      r.verdict === 'never-finishes'
-        ? style.red(LABEL[r.verdict])
-        : r.verdict === 'unknown'
-          ? style.yellow(LABEL[r.verdict])
-          : LABEL[r.verdict];
-    const why =
-      r.rollout === 'new'
-        ? 'new object'
-        : r.rollout === 'template'
-          ? `template changes: ${r.changes.slice(0, 3).map(lineValue).join(', ')}${r.changes.length > 3 ? ', …' : ''}`
-          : '';
-    lines.push(`${style.bold(refOf(r))}${where(r)}: ${label}${why ? ` (${why})` : ''}`);
-    for (const o of r.omitted ?? []) {
-      if (o.stored === 'unknown') continue;
-      const what =
-        o.stored === 'live'
-          ? `keeps the live value ${lineValue(JSON.stringify(o.live) ?? String(o.live))}`
-          : 'removes it (the default applies)';
-      lines.push(
-        ...indent([`The manifest leaves out spec.${o.field}: the apply ${what}; ${lineValue(o.why)}.`], 2),
-      );
-    }
-    for (const [i, f] of r.findings.entries()) {
-      const accepted = r.accepted?.[i];
-      const mark = accepted ? ` (accepted in the ${accepted.by}: ${lineValue(accepted.reason)})` : '';
-      lines.push(...indent([`${f.code}: ${lineValue(f.summary)}${mark}`], 2));
-      if (r.verdict === 'never-finishes') lines.push(...indent([lineValue(f.explanation)], 4));
-      for (const e of f.evidence) lines.push(...indent(evidenceLines(e, style), 4));
-    }
-    if (r.fix) {
-      lines.push(
-        ...indent([`Fix: set ${lineValue(r.fix.words)} in the manifest (a merge into the object):`], 2),
-      );
-      lines.push(...indent(r.fix.yaml.split('\n').map(lineValue), 6));
-    }
-  }
+  for (const r of report.results) lines.push(...resultLines(r, style, w, lang));
   const tally = counts(report.results);
-  if (report.results.length === 0) lines.push(`No ${titlesPhrase('', 'or')} in the manifests.`);
+  if (report.results.length === 0) {
+    const titles = lang === 'en' ? titlesPhrase('', 'or') : WORKLOAD_KINDS.map(titleOfKind).join(', ');
+    lines.push(w.noWorkloads({ titles }));
+  }
   lines.push(
     '',
-    `${report.results.length} workload(s): ${tally['never-finishes']} can never finish, ${tally.unknown} not known, ${tally.finishes} will finish, ${tally['no-rollout']} start no rollout${report.others > 0 ? ` (${report.others} other object(s) not judged)` : ''}.`,
+    w.tally({
+      total: report.results.length,
+      never: tally['never-finishes'],
+      unknown: tally.unknown,
+      finishes: tally.finishes,
+      none: tally['no-rollout'],
+      others: report.others,
+    }),
   );
-  for (const note of report.notes) lines.push(`Note: ${lineValue(note)}`);
+  for (const note of report.notes) lines.push(w.note({ text: lineValue(note) }));
   // Every value went in as one line above; this guard stays for what a change adds later.
   return `${cleanText(lines.join('\n')).split('\n').map(ciSafeLine).join('\n')}\n`;
 }
 
+/** One object's lines: its verdict, the fields it leaves out, its findings and the fix. */
+function resultLines(r: Judged, style: ReturnType<typeof makeStyle>, w: Words, lang: Lang): string[] {
+  const lines: string[] = [];
+  const text = label(r.verdict, w);
+  const shown =
+    r.verdict === 'never-finishes' ? style.red(text) : r.verdict === 'unknown' ? style.yellow(text) : text;
+  const why =
+    r.rollout === 'new'
+      ? w.newObject({})
+      : r.rollout === 'template'
+        ? w.templateChanges({
+            changes: `${r.changes.slice(0, 3).map(lineValue).join(', ')}${r.changes.length > 3 ? ', …' : ''}`,
+          })
+        : '';
+  lines.push(`${style.bold(refOf(r))}${where(r, w)}: ${shown}${why ? ` (${why})` : ''}`);
+  for (const o of r.omitted ?? []) {
+    if (o.stored === 'unknown') continue;
+    const live = o.stored === 'live' ? lineValue(JSON.stringify(o.live) ?? String(o.live)) : undefined;
+    lines.push(
+      ...indent(
+        [
+          w.omitted({
+            path: `spec.${o.field}`,
+            ...(live !== undefined ? { live } : {}),
+            why: lineValue(storedWhy(o, lang)),
+          }),
+        ],
+        2,
+      ),
+    );
+  }
+  for (const [i, f] of r.findings.entries()) {
+    const accepted = r.accepted?.[i];
+    const reason = accepted ? { reason: lineValue(accepted.reason) } : undefined;
+    const mark = !reason
+      ? ''
+      : accepted?.by === 'annotation'
+        ? w.acceptedAnnotation(reason)
+        : w.acceptedBaseline(reason);
+    lines.push(...indent([`${f.code}: ${lineValue(checkSummary(f, lang))}${mark}`], 2));
+    if (r.verdict === 'never-finishes') lines.push(...indent([lineValue(checkExplanation(f, lang))], 4));
+    for (const e of f.evidence) lines.push(...indent(evidenceLines(e, style), 4));
+  }
+  if (r.fix) {
+    lines.push(...indent([w.fix({ words: lineValue(r.fix.words) })], 2));
+    lines.push(...indent(r.fix.yaml.split('\n').map(lineValue), 6));
+  }
+  return lines;
+}
+
 export function renderJson(report: CheckReport): string {
-  return jsonText({ ...report, summary: counts(report.results) });
+  // A finding's catalogue words (`says`) are for the text; the JSON is as it always was.
+  const results = report.results.map((r) => ({
+    ...r,
+    findings: r.findings.map(({ says: _says, ...f }) => f),
+    ...(r.omitted ? { omitted: r.omitted.map(({ says: _says, ...o }) => o) } : {}),
+  }));
+  return jsonText({ ...report, results, summary: counts(report.results) });
 }
 
 /**

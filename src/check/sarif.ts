@@ -14,6 +14,10 @@ import type { CheckResult } from './check.js';
 import type { Accepted } from './acceptance.js';
 import { jsonText, refOf, type CheckReport } from './render.js';
 import { CHECK_RULES, ruleText } from './sarif-rules.js';
+import { wordsIn } from '../i18n/catalogue.js';
+import { DEFAULT_LANG, type Lang } from '../i18n/lang.js';
+import { CHECK_WORDS, checkSummary } from './words.js';
+import { ruleWords } from './sarif-words.js';
 
 export interface SarifOptions {
   /** The tool's version, as SARIF names the driver. */
@@ -23,6 +27,11 @@ export interface SarifOptions {
    * told (the CLI reads the file); else the result sits on the template's first line.
    */
   templateLine?: (template: string, path: string) => number | undefined;
+  /**
+   * The language of the results' `message.text` (default English). Rule ids, levels,
+   * locations, fingerprints and the rules' own texts (sarif-rules.ts) stay English.
+   */
+  lang?: Lang;
 }
 
 const SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -81,13 +90,15 @@ function suppressed(accepted: Accepted | null | undefined) {
   return { suppressions: [{ kind, status: 'accepted', justification: sarifText(accepted.reason) }] };
 }
 
-function rule(id: string) {
+/** A rule as SARIF declares it; its descriptions in `lang` (sarif-words.ts), its help English. */
+function rule(id: string, lang: Lang) {
   const text = ruleText(id);
+  const words = ruleWords(id, lang) ?? text;
   return {
     id,
     name: id,
-    shortDescription: { text: text.short },
-    fullDescription: { text: text.full },
+    shortDescription: { text: words.short },
+    fullDescription: { text: words.full },
     help: { text: text.help.replace(/\*\*|`/g, ''), markdown: text.help },
     helpUri: text.page,
     defaultConfiguration: { level: text.level },
@@ -96,6 +107,8 @@ function rule(id: string) {
 }
 
 export function renderSarif(report: CheckReport, options: SarifOptions): string {
+  const lang = options.lang ?? DEFAULT_LANG;
+  const w = wordsIn(CHECK_WORDS, lang);
   const ids = [
     ...new Set([
       ...Object.keys(CHECK_RULES),
@@ -112,7 +125,7 @@ export function renderSarif(report: CheckReport, options: SarifOptions): string 
       // path is the `# Source:` comment's word as written. The fix's YAML is in properties.
       message: {
         text: sarifMessage(
-          `${sarifText(f.summary)}${r.at?.template ? ` (rendered from ${sarifQuoted(r.at.template)})` : ''}${r.fix ? ` Fix: set ${sarifText(r.fix.words)} in the manifest (a merge into the object, properties.fix).` : ''}`,
+          `${sarifText(checkSummary(f, lang))}${r.at?.template ? w.sarifRendered({ template: sarifQuoted(r.at.template) }) : ''}${r.fix ? w.sarifFix({ words: sarifText(r.fix.words), field: 'properties.fix' }) : ''}`,
         ),
       },
       locations: [
@@ -128,7 +141,7 @@ export function renderSarif(report: CheckReport, options: SarifOptions): string 
     message: { text: sarifText(note) },
   }));
   return jsonText(
-    document(options.version, automationId(report.source), ids, results, {
+    document(lang, options.version, automationId(report.source), ids, results, {
       executionSuccessful: true,
       ...(notifications.length > 0 ? { toolExecutionNotifications: notifications } : {}),
     }),
@@ -145,11 +158,13 @@ export function renderSarifFailure(
     message: string;
     /** The cluster or dump the arguments named, so the failure replaces that upload's alerts only. */
     source?: CheckReport['source'];
+    /** The rules' descriptions' language (the error message is the CLI's, English). */
+    lang?: Lang;
   },
 ): string {
   const id = automationId(options.source ?? { mode: 'live', context: 'unknown' });
   return jsonText(
-    document(options.version, id, Object.keys(CHECK_RULES), [], {
+    document(options.lang ?? DEFAULT_LANG, options.version, id, Object.keys(CHECK_RULES), [], {
       executionSuccessful: false,
       exitCode: options.exitCode,
       toolExecutionNotifications: [
@@ -160,6 +175,7 @@ export function renderSarifFailure(
 }
 
 function document(
+  lang: Lang,
   version: string,
   id: string,
   ruleIds: readonly string[],
@@ -171,7 +187,14 @@ function document(
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: DRIVER, version, informationUri: TOOL_PAGE, rules: ruleIds.map(rule) } },
+        tool: {
+          driver: {
+            name: DRIVER,
+            version,
+            informationUri: TOOL_PAGE,
+            rules: ruleIds.map((id) => rule(id, lang)),
+          },
+        },
         automationDetails: { id },
         invocations: [invocation],
         results,

@@ -37,7 +37,16 @@ export interface OmittedField {
   stored: 'live' | 'default' | 'unknown';
   /** Why, in a clause ("the manifest kubectl last applied never set it"). */
   why: string;
+  /**
+   * The same why as catalogue words (words.ts), for a reader of another language, where
+   * the apply's outcome is known; never in the JSON output (render.ts renderJson).
+   */
+  says?: StoredSays;
 }
+
+/** Why the apply keeps or drops a field, as words.ts says it. */
+export type StoredSays =
+  { key: 'neverSet' | 'dropped'; params: { who: string } } | { key: 'alsoHeld'; params: { others: string } };
 
 /** Scalar fields, by the API's default a removed one reads as once stored. */
 const SCALAR_DEFAULTS: Record<string, unknown> = { minReadySeconds: 0, paused: false };
@@ -84,7 +93,7 @@ function storedFor(
   kind: WorkloadKind,
   live: WorkloadObject,
   field: string,
-): Pick<OmittedField, 'stored' | 'why'> {
+): Pick<OmittedField, 'stored' | 'why' | 'says'> {
   const owner = detectOwner({ group: WORKLOAD_NAMES[kind].group, kind, metadata: live.metadata });
   if (!owner)
     return {
@@ -101,16 +110,22 @@ function storedFor(
       why: `the manifest ${who} last applied is not recorded (${manifest.source === 'unknown' ? manifest.reason : 'unreadable'}), so whether the apply keeps it is not known`,
     };
   if (!set)
-    return { stored: 'live', why: `the manifest ${who} last applied never set it, so the apply keeps it` };
+    return {
+      stored: 'live',
+      why: `the manifest ${who} last applied never set it, so the apply keeps it`,
+      says: { key: 'neverSet', params: { who } },
+    };
   const others = manifest.source === 'managed-fields' ? otherHolders(live.metadata, manifest, tokens) : [];
   if (others.length > 0)
     return {
       stored: 'live',
       why: `${others.join(', ')} also hold${others.length === 1 ? 's' : ''} it, so the apply leaves it`,
+      says: { key: 'alsoHeld', params: { others: others.join(', ') } },
     };
   return {
     stored: 'default',
     why: `the manifest ${who} last applied set it and this one drops it, so the apply removes it and the default applies`,
+    says: { key: 'dropped', params: { who } },
   };
 }
 

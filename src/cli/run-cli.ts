@@ -3,84 +3,99 @@ import { cleanText, errorLineText, quoted } from '../text/clean.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
 import { packageVersion } from './version.js';
 import { PLAN_KEY_HOLDERS } from '../trust/keygen.js';
-import { titlesPhrase } from '../diagnosis/workload-ref.js';
+import { titleOfKind, titlesPhrase, WORKLOAD_KINDS } from '../diagnosis/workload-ref.js';
+import { DEFAULT_LANG, langFromEnvironment, type Lang } from '../i18n/lang.js';
+import { translate } from '../i18n/catalogue.js';
+import { COMMAND_NAMES, HELP_WORDS, USAGE_FLAGS } from './help-words.js';
+import { cliLang } from './args.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
-/** Subcommands, loaded on demand so `explain-scheduling` does not pay for the Kubernetes client. */
-const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+/**
+ * Subcommands, loaded on demand so `explain-scheduling` does not pay for the Kubernetes
+ * client. Their one-line summaries are the help's (help-words.ts, in COMMAND_NAMES order).
+ */
+const commands: Record<(typeof COMMAND_NAMES)[number], { load: () => Promise<Command> }> = {
   diagnose: {
-    summary: `explain a stuck rollout or crashing pods of one ${titlesPhrase('', 'or')} (live or --from-file)`,
     load: async () => (await import('./commands/diagnose.js')).run,
   },
   'explain-scheduling': {
-    summary: 'explain FailedScheduling messages read on stdin and what would let the pod schedule',
     load: async () => (await import('./commands/explain-scheduling.js')).run,
   },
   check: {
-    summary:
-      'before you apply: will the rollouts these manifests start finish in this cluster? (-f FILE|DIR|-, CI and GitOps)',
     load: async () => (await import('./commands/check.js')).run,
   },
   'serve-admission': {
-    summary: 'serve the admission webhook that warns at kubectl apply about a rollout that can never finish',
     load: async () => (await import('./commands/serve-admission.js')).run,
   },
   scan: {
-    summary: `list ${titlesPhrase('s', 'and')} that are stuck or at risk (-n NS or -A)`,
     load: async () => (await import('./commands/scan.js')).run,
   },
   apply: {
-    summary:
-      'apply one remediation to a workload (any of the four kinds) after showing the patch and confirming',
     load: async () => (await import('./commands/apply.js')).run,
   },
   propose: {
-    summary: 'propose the proved fix to the Git repository that applies the workload, as a pull request',
     load: async () => (await import('./commands/propose.js')).run,
   },
   undo: {
-    summary: 'put back what apply wrote, by the undo id it printed, if nothing moved on since',
     load: async () => (await import('./commands/undo.js')).run,
   },
   postmortem: {
-    summary:
-      'draft the post-mortem of an incident from the audit log (--from-audit FILE) or its record in Redis (--incident ID)',
     load: async () => (await import('./commands/postmortem.js')).run,
   },
   keygen: {
-    summary: `print the ${PLAN_KEY_HOLDERS.length} keys the app and the workers sign and check with (keygen --help lists them)`,
     load: async () => (await import('./commands/keygen.js')).run,
   },
 };
 
-export function usage(): string {
-  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(20)} ${c.summary}`);
-  return [
-    'Usage: rollout-doctor <command> [options]',
-    '       rollout-doctor --version',
-    '',
-    'Commands:',
-    ...lines,
-    '',
-    'Run rollout-doctor <command> --help for its options.',
-    '',
-  ].join('\n');
+/** The command list in `lang` (help-words.ts): command names and flags as typed. */
+export function usage(lang: Lang = DEFAULT_LANG): string {
+  const list = WORKLOAD_KINDS.map(titleOfKind).join(', ');
+  return translate(HELP_WORDS, lang, 'usage', {
+    names: [...COMMAND_NAMES],
+    flags: [...USAGE_FLAGS],
+    one: lang === 'en' ? titlesPhrase('', 'or') : list,
+    all: lang === 'en' ? titlesPhrase('s', 'and') : list,
+    keys: PLAN_KEY_HOLDERS.length,
+  });
 }
 
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+/** The reader's language for the command list: --lang, else the shell's (a bad --lang: the shell's). */
+function usageLang(argv: readonly string[], env: NodeJS.ProcessEnv): Lang {
+  try {
+    return cliLang(argv, env);
+  } catch {
+    return langFromEnvironment(env);
+  }
+}
+
+/**
+ * `--lang X` (or `--lang=X`) before the command moved after it, where every command that
+ * has one reads it: `rollout-doctor --lang ko check …` is `check … --lang ko`, and
+ * `rollout-doctor --lang ko --help` the command list in Korean.
+ */
+function langAfterCommand(argv: string[]): string[] {
+  const first = argv[0];
+  if (first === '--lang') return [...argv.slice(2), ...argv.slice(0, 2)];
+  if (first?.startsWith('--lang=')) return [...argv.slice(1), first];
+  return argv;
+}
+
+export async function runCli(given: string[], io: CliIo): Promise<number> {
+  const argv = langAfterCommand(given);
   const [name, ...rest] = argv;
-  if (!name || name === '-h' || name === '--help' || name === 'help') {
-    io.stdout.write(usage());
-    return name ? EXIT.ok : EXIT.usage;
+  const none = !name || name.startsWith('--lang'); // no command, or only --lang
+  if (none || name === '-h' || name === '--help' || name === 'help') {
+    io.stdout.write(usage(usageLang(argv, io.env)));
+    return none ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version' || name === '-V' || name === 'version') {
     io.stdout.write(`${packageVersion()}\n`);
     return EXIT.ok;
   }
-  const command = commands[name];
+  const command = (commands as Record<string, (typeof commands)[keyof typeof commands] | undefined>)[name];
   if (!command) {
-    io.stderr.write(`rollout-doctor: unknown command ${quoted(name)}\n\n${usage()}`);
+    io.stderr.write(`rollout-doctor: unknown command ${quoted(name)}\n\n${usage(usageLang(argv, io.env))}`);
     return EXIT.usage;
   }
   try {

@@ -38,10 +38,13 @@ export function makeStyle(color: boolean): Style {
 export function table(header: string[], rows: string[][]): string[] {
   const clean = (cell: string): string => cleanText(cell, { singleLine: true }).replace(/\s+/g, ' ').trim();
   const all = [header, ...rows].map((row) => row.map(clean));
-  const widths = header.map((_, i) => Math.max(...all.map((row) => (row[i] ?? '').length)));
+  // Padded by terminal columns, so a Korean header or cell lines up (ASCII as before).
+  const widths = header.map((_, i) => Math.max(...all.map((row) => columns(row[i] ?? ''))));
   return all.map((row) =>
     row
-      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+      .map((cell, i) =>
+        i === row.length - 1 ? cell : cell + ' '.repeat(Math.max(0, (widths[i] ?? 0) - columns(cell))),
+      )
       .join('  ')
       .trimEnd(),
   );

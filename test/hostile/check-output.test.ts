@@ -90,10 +90,14 @@ function dump(): string {
 
 async function check(
   output: 'text' | 'json' | 'sarif',
-  options: { tty?: boolean; quota?: boolean } = {},
+  options: { tty?: boolean; quota?: boolean; lang?: 'ko' } = {},
 ): Promise<string> {
   const run = fakeIo('', { stdoutTty: options.tty ?? false });
-  const status = await runCli(['check', '-f', manifest(), '--from-file', dump(), '-o', output], run.io);
+  const lang = options.lang ? ['--lang', options.lang] : [];
+  const status = await runCli(
+    ['check', '-f', manifest(), '--from-file', dump(), '-o', output, ...lang],
+    run.io,
+  );
   expect(run.stderr()).toBe('');
   expect(status).toBe(1);
   return run.stdout();
@@ -153,5 +157,29 @@ describe('check output of hostile manifests and cluster text', () => {
     // Decoded, the data is unchanged: the template path and the changed label as written.
     expect(json.results[0].at.template).toBe(SOURCE_WORD);
     expect(json.results[0].changes).toContain(`metadata.labels.${EVIL}`);
+  });
+
+  it('in Korean: the same one line per value in the text, the same quoting and defanging in SARIF', async () => {
+    for (const tty of [false, true]) {
+      const text = await check('text', { tty, lang: 'ko' });
+      expect(text).toContain('롤아웃이 절대 끝나지 않습니다');
+      expect(text).toContain('metadata.labels.\\n');
+      expect(text).toContain('\\r\\u0023#vso[task.setvariable');
+      for (const line of text.split('\n')) {
+        expect(line).not.toMatch(/^\s*::/);
+        expect(line).not.toMatch(/##vso\[|##\[/i);
+      }
+      expect(text.replace(/\n/g, '')).not.toMatch(CONTROL);
+    }
+    const sarif = JSON.parse(await check('sarif', { lang: 'ko' })) as Json;
+    const text = sarif.runs[0].results[0].message.text as string;
+    expect(text).toContain('롤아웃이 끝나지 않습니다');
+    expect(text).toMatch(/ \("[^\n]*" 템플릿에서 렌더링됨\)/);
+    expect(text).not.toMatch(CONTROL);
+    expect(text).not.toMatch(/\n/);
+    expect(text).not.toMatch(/(?<!\\)\[/);
+    expect(text).not.toContain('](');
+    expect(text).not.toMatch(/(?<!\\)[`<>!]/);
+    expect(text).not.toMatch(CI_COMMAND);
   });
 });

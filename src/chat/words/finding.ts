@@ -148,7 +148,7 @@ export const FINDING_WORDS = registerCatalogue(
 );
 
 /** A finding's headline for `lang`: the engine's summary in English, the catalogue's otherwise when the finding says its facts. */
-export function findingSummary(finding: Finding, lang: Lang): string {
+export function findingSummary(finding: Pick<Finding, 'summary' | 'says'>, lang: Lang): string {
   if (lang === 'en' || !finding.says) return finding.summary;
   const { says } = finding;
   return says.key === 'surge-deadlock'

@@ -18,37 +18,36 @@ import { renderJson, renderText, type CheckReport } from '../../check/render.js'
 import { renderSarif, renderSarifFailure } from '../../check/sarif.js';
 import { templateLines } from '../../check/template-lines.js';
 import { ClusterError, KubeconfigError } from '../../kube/errors.js';
-import { checkNamespace, clusterOptions, parseCommandArgs, wantsHelp } from '../args.js';
+import {
+  checkNamespace,
+  cliLang,
+  clusterOptions,
+  LANG_OPTION,
+  parseCommandArgs,
+  wantsHelp,
+} from '../args.js';
+import { langFromEnvironment, type Lang } from '../../i18n/lang.js';
+import { translate, wordsIn } from '../../i18n/catalogue.js';
+import { CHECK_WORDS } from '../../check/words.js';
+import { CHECK_FLAGS, HELP_WORDS, CHECK_VALUES } from '../help-words.js';
 import { EXIT, readAllWithin, UsageError, type CliIo } from '../io.js';
 import { packageVersion } from '../version.js';
 import { quoted } from '../../text/clean.js';
-import { titlesPhrase } from '../../diagnosis/workload-ref.js';
+import { titleOfKind, titlesPhrase, WORKLOAD_KINDS } from '../../diagnosis/workload-ref.js';
 
-const HELP = `Usage: rollout-doctor check -f PATH [-f PATH...] [-n NAMESPACE] [--context C] [--kubeconfig F]
+const USAGE = `rollout-doctor check -f PATH [-f PATH...] [-n NAMESPACE] [--context C] [--kubeconfig F]
                              [--from-file DUMP] [-o text|json|sarif] [--allow-unknown]
-                             [--baseline FILE] [--warn CODE...] [--sarif FILE]
+                             [--baseline FILE] [--warn CODE...] [--sarif FILE] [--lang en|ko]`;
 
-Before you apply: for every ${titlesPhrase('', 'and')} in the
-manifests, says whether applying them starts a rollout (a new object, or a change to the
-pod template) and whether that rollout will finish in the cluster as it is now, with the
-manifest's own strategy. For a rollout that can never finish it prints the manifest
-change that would let it, when there is one.
-  -f, --filename PATH   a file, a folder (its .yaml, .yml and .json files) or "-" for stdin:
-                        helm template or kustomize build output, YAML or JSON, Lists too
-  -n, --namespace       namespace of manifests that name none (default: the context's, else "default")
-  --context, --kubeconfig  which cluster to read
-  --from-file DUMP      read the cluster from a \`kubectl get ... -o yaml\` dump instead
-  -o, --output          text (default), json, or sarif (GitHub code scanning)
-  --sarif FILE          also write SARIF to FILE, from the same reading of the cluster
-                        (written on every outcome, exit 2 and 3 included)
-  --allow-unknown       exit 0 when the only doubts are rollouts whose outcome is not known
-  --baseline FILE       findings the team accepted: accepted: [{target: NS/Kind/name, code, reason}]
-  --warn CODE           report findings of CODE (e.g. IncompleteEvidence) without failing (repeatable)
-A finding is also accepted on its object: annotations rollout-doctor.io/accept: CODE[,CODE]
-and rollout-doctor.io/accept-reason. Accepted findings are reported, and do not fail the run.
-Exit status: 0 every rollout started will finish, 1 one can never finish (or is not known),
-2 bad arguments or manifests, 3 cluster unreachable or forbidden, 4 internal error.
-`;
+/** The help in `lang` (cli/help-words.ts): flags and values as typed. */
+function help(lang: Lang): string {
+  return translate(HELP_WORDS, lang, 'checkHelp', {
+    usage: USAGE,
+    kinds: lang === 'en' ? titlesPhrase('', 'and') : WORKLOAD_KINDS.map(titleOfKind).join(', '),
+    flags: [...CHECK_FLAGS],
+    values: [...CHECK_VALUES],
+  });
+}
 
 type Output = 'text' | 'json' | 'sarif';
 
@@ -81,6 +80,7 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
       baseline: { type: 'string' },
       warn: { type: 'string', multiple: true },
       sarif: { type: 'string' },
+      ...LANG_OPTION,
     },
   });
   if (values.sarif === '') throw new UsageError('--sarif needs a file name');
@@ -119,12 +119,16 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  if (wantsHelp(argv)) {
-    io.stdout.write(HELP);
-    return EXIT.ok;
-  }
+  // The language is read inside the try: a bad --lang is bad input, and -o sarif or
+  // --sarif still gets its file, in the shell's language.
+  let lang: Lang = langFromEnvironment(io.env);
   try {
-    return await checkCommand(argv, io);
+    lang = cliLang(argv, io.env);
+    if (wantsHelp(argv)) {
+      io.stdout.write(help(lang));
+      return EXIT.ok;
+    }
+    return await checkCommand(argv, io, lang);
   } catch (error) {
     // SARIF asked for: a file the upload step can still read, saying why there are no
     // results (exit 2 bad input, 3 the cluster). The error itself goes on to stderr.
@@ -135,6 +139,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
           version: packageVersion(),
           exitCode,
           message: (error as Error).message,
+          lang,
           ...sourceNamed(argv),
         });
       if (wantsSarif(argv)) io.stdout.write(sarif());
@@ -175,7 +180,7 @@ function wantsSarif(argv: readonly string[]): boolean {
   );
 }
 
-async function checkCommand(argv: string[], io: CliIo): Promise<number> {
+async function checkCommand(argv: string[], io: CliIo, lang: Lang): Promise<number> {
   const args = parseCheckArgs(argv);
   let manifests: ManifestSet;
   try {
@@ -191,7 +196,9 @@ async function checkCommand(argv: string[], io: CliIo): Promise<number> {
     locate: w.locate,
   }));
   const { source, namespace, described, notes } =
-    args.fromFile !== undefined ? await fromDump(args, args.fromFile, io) : await live(args, io);
+    args.fromFile !== undefined
+      ? await fromDump(args, args.fromFile, io)
+      : await live(args, io, args.output === 'json' ? 'en' : lang);
   const baseline = args.baseline !== undefined ? await readBaseline(args.baseline) : undefined;
   const judged = withAcceptance(
     await checkAll(items, source, namespace),
@@ -207,14 +214,14 @@ async function checkCommand(argv: string[], io: CliIo): Promise<number> {
   };
   const stdout = io.stdout as CliIo['stdout'] & { isTTY?: boolean };
   const sarif = (): string =>
-    renderSarif(report, { version: packageVersion(), templateLine: templateLines() });
+    renderSarif(report, { version: packageVersion(), templateLine: templateLines(), lang });
   if (args.sarifFile !== undefined) await writeSarifFile(args.sarifFile, sarif());
   io.stdout.write(
     args.output === 'json'
       ? renderJson(report)
       : args.output === 'sarif'
         ? sarif()
-        : renderText(report, stdout.isTTY === true && !io.env['NO_COLOR']),
+        : renderText(report, stdout.isTTY === true && !io.env['NO_COLOR'], lang),
   );
   return results.some((r) => fails(r, args)) ? EXIT.problems : EXIT.ok;
 }
@@ -269,7 +276,7 @@ async function fromDump(args: CheckArgs, file: string, io: CliIo): Promise<Opene
   };
 }
 
-async function live(args: CheckArgs, io: CliIo): Promise<Opened> {
+async function live(args: CheckArgs, io: CliIo, lang: Lang): Promise<Opened> {
   const { createKubeClient } = await import('../../kube/client.js');
   const { liveSource } = await import('../../check/live-source.js');
   const client = createKubeClient({
@@ -283,6 +290,6 @@ async function live(args: CheckArgs, io: CliIo): Promise<Opened> {
     source,
     namespace,
     described: { mode: 'live', context: client.context },
-    notes: () => source.problems.map((p) => `not read: ${p.message}`),
+    notes: () => source.problems.map((p) => wordsIn(CHECK_WORDS, lang).notRead({ text: p.message })),
   };
 }

@@ -4,30 +4,46 @@
  * found, 1 something found, 2 bad arguments, 3 cluster unreachable or forbidden,
  * 4 internal error.
  */
-import { kindsPhrase, titlesPhrase, typeOfKind } from '../../diagnosis/workload-ref.js';
+import {
+  kindsPhrase,
+  titleOfKind,
+  titlesPhrase,
+  typeOfKind,
+  WORKLOAD_KINDS,
+} from '../../diagnosis/workload-ref.js';
 import { ciSafeText, cleanText, escapeJsonControls } from '../../text/clean.js';
 import { table } from '../../report/format.js';
-import { checkNamespace, clusterOptions, outputFormat, parseCommandArgs, wantsHelp } from '../args.js';
+import {
+  checkNamespace,
+  cliLang,
+  clusterOptions,
+  LANG_OPTION,
+  outputFormat,
+  parseCommandArgs,
+  wantsHelp,
+} from '../args.js';
+import { SCAN_FLAGS, HELP_WORDS, SCAN_VALUES } from '../help-words.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 import type { ScanReport } from '../../kube/read/scan.js';
 import type { ScanExclusion } from '../../kube/read/exclusion-reads.js';
-import { DEFAULT_LANG, langFromEnvironment, type Lang } from '../../i18n/lang.js';
-import { wordsIn } from '../../i18n/catalogue.js';
+import { DEFAULT_LANG, type Lang } from '../../i18n/lang.js';
+import { translate, wordsIn } from '../../i18n/catalogue.js';
 import { exclusionWords, spanWords } from '../../remediation/exclusion-words.js';
+import { findingSummary } from '../../chat/words/finding.js';
+import { SCAN_WORDS } from '../scan-words.js';
 
-const HELP = `Usage: rollout-doctor scan [-n NAMESPACE | -A] [--context C] [--kubeconfig F] [--from-file DUMP] [-o text|json]
+const USAGE = `rollout-doctor scan [-n NAMESPACE | -A] [--context C] [--kubeconfig F] [--from-file DUMP] [-o text|json]
+                           [--lang en|ko]`;
 
-Lists workloads (${titlesPhrase('s', 'and')}; a kind the cluster does not serve is skipped)
-whose rollout is stuck, and those whose next rollout would deadlock (a surging strategy
-on a scarce resource with no spare on the eligible nodes).
-  -n, --namespace       namespace to scan (default: the context's namespace, else "default")
-  -A, --all-namespaces  scan every namespace
-  --context, --kubeconfig  which cluster to read
-  --from-file DUMP      read objects from a \`kubectl get ... -o yaml\` dump ("-" for stdin)
-  -o, --output          text (default) or json
-Exit status: 0 nothing found, 1 workloads listed, 2 bad arguments or input, 3 cluster
-unreachable or forbidden, 4 internal error (a bug).
-`;
+/** The help in `lang` (cli/help-words.ts): flags and values as typed. */
+function help(lang: Lang): string {
+  return translate(HELP_WORDS, lang, 'scanHelp', {
+    usage: USAGE,
+    kinds: lang === 'en' ? titlesPhrase('s', 'and') : WORKLOAD_KINDS.map(titleOfKind).join(', '),
+    flags: [...SCAN_FLAGS],
+    values: [...SCAN_VALUES],
+  });
+}
 
 interface ScanArgs {
   namespace?: string;
@@ -48,6 +64,7 @@ export function parseScanArgs(argv: string[]): ScanArgs {
       kubeconfig: { type: 'string' },
       output: { type: 'string', short: 'o' },
       'from-file': { type: 'string' },
+      ...LANG_OPTION,
     },
   });
   const fromFile = values['from-file'];
@@ -68,18 +85,20 @@ export function parseScanArgs(argv: string[]): ScanArgs {
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
+  const lang = cliLang(argv, io.env);
   if (wantsHelp(argv)) {
-    io.stdout.write(HELP);
+    io.stdout.write(help(lang));
     return EXIT.ok;
   }
   const args = parseScanArgs(argv);
-  const report = args.fromFile !== undefined ? await fromDump(args, args.fromFile, io) : await live(args, io);
+  const report =
+    args.fromFile !== undefined ? await fromDump(args, args.fromFile, io) : await live(args, io, lang);
   // JSON output stays raw data (JSON escaping covers controls); text is for a terminal.
   io.stdout.write(
     ciSafeText(
       args.output === 'json'
-        ? escapeJsonControls(`${JSON.stringify(report, null, 2)}\n`)
-        : cleanText(renderScan(report, langFromEnvironment(io.env))),
+        ? escapeJsonControls(`${JSON.stringify(withoutWords(report), null, 2)}\n`)
+        : cleanText(renderScan(report, lang)),
     ),
   );
   return report.entries.length > 0 ? EXIT.problems : EXIT.ok;
@@ -92,7 +111,15 @@ async function fromDump(args: ScanArgs, file: string, io: CliIo): Promise<ScanRe
   return withDump(file, io, {}, (objects) => scanDump(objects, scope), args.output);
 }
 
-async function live(args: ScanArgs, io: CliIo): Promise<ScanReport> {
+/** The report as JSON has always had it: a finding's catalogue words (`says`) are for the text. */
+function withoutWords(report: ScanReport): ScanReport {
+  return {
+    ...report,
+    entries: report.entries.map((e) => ({ ...e, findings: e.findings.map(({ says: _says, ...f }) => f) })),
+  };
+}
+
+async function live(args: ScanArgs, io: CliIo, lang: Lang): Promise<ScanReport> {
   const { createKubeClient } = await import('../../kube/client.js');
   const { scanCluster } = await import('../../kube/read/scan.js');
   const stderr = io.stderr as CliIo['stderr'] & { isTTY?: boolean };
@@ -106,7 +133,9 @@ async function live(args: ScanArgs, io: CliIo): Promise<ScanReport> {
     namespace: args.namespace ?? client.namespace,
     onProgress: (done, total) => {
       if (stderr.isTTY)
-        stderr.write(`\rscanned ${done}${total !== undefined ? ` of ${total}` : ''} workloads`);
+        stderr.write(
+          `\r${wordsIn(SCAN_WORDS, lang).progress({ done, ...(total !== undefined ? { total } : {}) })}`,
+        );
     },
   });
   if (stderr.isTTY) stderr.write('\n');
@@ -114,33 +143,33 @@ async function live(args: ScanArgs, io: CliIo): Promise<ScanReport> {
 }
 
 export function renderScan(report: ScanReport, lang: Lang = DEFAULT_LANG): string {
-  const where = report.scope.allNamespaces ? 'all namespaces' : `namespace ${report.scope.namespace ?? ''}`;
+  const w = wordsIn(SCAN_WORDS, lang);
+  const where = report.scope.allNamespaces
+    ? w.allNamespaces({})
+    : w.namespace({ namespace: report.scope.namespace ?? '' });
   const lines: string[] = [];
   if (report.entries.length === 0) {
-    lines.push(
-      `No stuck or at-risk workloads in ${where} (${report.scanned} scanned: ${kindsPhrase('s', 'and')}).`,
-    );
+    const kinds = lang === 'en' ? kindsPhrase('s', 'and') : WORKLOAD_KINDS.join(', ');
+    lines.push(w.allClear({ where, scanned: report.scanned, kinds }));
   } else {
+    const state = { stuck: w.stuck({}), 'at-risk': w.atRisk({}), problems: w.problems({}) };
     const rows = report.entries.map((e) => [
-      e.state.toUpperCase(),
+      state[e.state],
       `${e.namespace}/${typeOfKind(e.kind)}/${e.name}`,
       e.findings.map((f) => f.code).join(','),
-      e.findings[0]?.summary ?? '',
+      e.findings[0] ? findingSummary(e.findings[0], lang) : '',
     ]);
-    lines.push(...table(['STATE', 'WORKLOAD', 'FINDINGS', 'SUMMARY'], rows));
-    lines.push('', `${report.entries.length} of ${report.scanned} workloads in ${where} need attention.`);
-    lines.push('Run `rollout-doctor diagnose TYPE/NAME -n NAMESPACE` for the evidence and fixes.');
+    lines.push(
+      ...table([w.columnState({}), w.columnWorkload({}), w.columnFindings({}), w.columnSummary({})], rows),
+    );
+    lines.push('', w.needAttention({ count: report.entries.length, scanned: report.scanned, where }));
+    lines.push(w.runDiagnose({ command: 'rollout-doctor diagnose TYPE/NAME -n NAMESPACE' }));
   }
-  if (!report.nodesComplete)
-    lines.push(
-      'Note: not every node was read (the list was capped or refused, or the dump holds no nodes); at-risk predictions may be incomplete.',
-    );
+  if (!report.nodesComplete) lines.push(w.nodesIncomplete({}));
   lines.push(...exclusionLines(report.exclusions ?? [], lang));
-  for (const p of report.accessProblems) lines.push(`Note: ${p.message}`);
+  for (const p of report.accessProblems) lines.push(w.note({ text: p.message }));
   if (report.notServed?.includes('Rollout'))
-    lines.push(
-      'Note: this cluster serves no rollouts.argoproj.io (Argo Rollouts is not installed): no Rollouts to scan.',
-    );
+    lines.push(w.noRollouts({ crd: 'rollouts.argoproj.io', product: 'Argo Rollouts' }));
   return `${lines.join('\n')}\n`;
 }
 

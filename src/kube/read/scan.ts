@@ -10,6 +10,7 @@ import type { KubeEvent, Node, Pod } from '../../diagnosis/k8s.js';
 import type { PersistentVolumeClaim } from '../../diagnosis/k8s-storage.js';
 import { analyze } from '../../diagnosis/analyzers/analyze.js';
 import type { Finding } from '../../diagnosis/finding.js';
+import type { FindingWords } from '../../diagnosis/finding-words.js';
 import { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { deviceClassesMatter } from '../../diagnosis/dra/class-relevance.js';
 import type { AccessProblem, RevisionObject, WorkloadObject } from '../../diagnosis/snapshot/types.js';
@@ -47,7 +48,7 @@ export interface ScanEntry {
   /** stuck: rollout unfinished with a finding; at-risk: only a prediction; problems: other findings. */
   state: 'stuck' | 'at-risk' | 'problems';
   rollout: string;
-  findings: { code: string; severity: string; summary: string }[];
+  findings: { code: string; severity: string; summary: string; says?: FindingWords }[];
 }
 
 export interface ScanReport {
@@ -299,11 +300,17 @@ export function scanEntry(
   kind: WorkloadKind,
   object: WorkloadObject,
   namespace: string,
-  found: readonly Pick<Finding, 'code' | 'severity' | 'summary'>[],
+  found: readonly Pick<Finding, 'code' | 'severity' | 'summary' | 'says'>[],
 ): ScanEntry | undefined {
+  // `says`: the summary's facts for a reader of another language; the JSON leaves it out (commands/scan.ts).
   const findings = found
     .filter((f) => f.code !== 'AccessDenied')
-    .map((f) => ({ code: f.code, severity: f.severity, summary: f.summary }));
+    .map((f) => ({
+      code: f.code,
+      severity: f.severity,
+      summary: f.summary,
+      ...(f.says ? { says: f.says } : {}),
+    }));
   if (findings.every((f) => f.severity === 'info')) return undefined;
   const rollout = workloadKind(kind).rolloutStatus(object);
   const onlyRisk = findings.every((f) => f.code === 'RolloutAtRisk');

@@ -1,0 +1,281 @@
+/**
+ * `check`'s own sentences (its text output, render.ts, and its SARIF result messages,
+ * sarif.ts), in every language. Finding codes, kinds, field names, paths and the fix's
+ * YAML never translate; the English entries are the output's wording before the
+ * catalogue, byte for byte. Values from the manifests or the cluster arrive as
+ * parameters, already made one line (render.ts lineValue) or defanged (sarif.ts).
+ */
+import { defineMessages, registerCatalogue } from '../i18n/catalogue.js';
+import type { Lang } from '../i18n/lang.js';
+import type { StoredSays } from './stored-fields.js';
+
+type Omitted = { path: string; live?: string; why: string };
+type Deadlock = { ref: string; need?: string; fix: string };
+
+/** A prediction's sentences as the catalogue says them: the key and its parameters. */
+export type CheckSays =
+  | { key: 'deadlock'; why: 'deadlockWhy'; params: Deadlock }
+  | { key: 'noNode'; why: 'noNodeWhy'; params: { ref: string; need?: string } }
+  | { key: 'quota'; why: 'quotaWhy'; params: { ref: string; quota: string } }
+  | { key: 'stuck'; why: 'stuckWhy'; params: { ref: string } }
+  | { key: 'notKnown'; why: 'notKnownWhy' | 'admissionUnknownWhy'; params: { ref: string; why: string } }
+  | {
+      key: 'admissionDenied';
+      why: 'admissionQuotaWhy' | 'admissionLimitWhy';
+      params: { ref: string; object: string; message: string };
+    };
+
+export const CHECK_WORDS = registerCatalogue(
+  'check',
+  defineMessages({
+    finishes: { en: () => 'will finish', ko: () => '롤아웃이 끝납니다' },
+    neverFinishes: { en: () => 'CAN NEVER FINISH', ko: () => '롤아웃이 절대 끝나지 않습니다' },
+    unknown: { en: () => 'not known', ko: () => '알 수 없습니다' },
+    noRollout: { en: () => 'no rollout', ko: () => '롤아웃 없음' },
+    newObject: { en: () => 'new object', ko: () => '새 객체' },
+    templateChanges: {
+      en: (p: { changes: string }) => `template changes: ${p.changes}`,
+      ko: (p: { changes: string }) => `템플릿 변경: ${p.changes}`,
+    },
+    renderedFrom: {
+      en: (p: { template: string }) => `from ${p.template}`,
+      ko: (p: { template: string }) => `원본 템플릿: ${p.template}`,
+    },
+    omitted: {
+      en: (p: Omitted) =>
+        `The manifest leaves out ${p.path}: the apply ${p.live === undefined ? 'removes it (the default applies)' : `keeps the live value ${p.live}`}; ${p.why}.`,
+      ko: (p: Omitted) =>
+        `매니페스트에 ${p.path} 필드가 없습니다. 적용하면 ${p.live === undefined ? '이 필드가 지워지고 기본값이 쓰입니다' : `현재 값(${p.live})이 유지됩니다`}. 이유: ${p.why}.`,
+    },
+    neverSet: {
+      en: (p: { who: string }) => `the manifest ${p.who} last applied never set it, so the apply keeps it`,
+      ko: (p: { who: string }) =>
+        `마지막으로 적용한 매니페스트(${p.who})가 이 필드를 설정한 적이 없어서, 적용해도 현재 값이 유지됩니다`,
+    },
+    alsoHeld: {
+      en: (p: { others: string }) => `${p.others} also hold it, so the apply leaves it`,
+      ko: (p: { others: string }) =>
+        `다른 필드 관리자(${p.others})도 이 필드를 갖고 있어서, 적용해도 그대로 남습니다`,
+    },
+    dropped: {
+      en: (p: { who: string }) =>
+        `the manifest ${p.who} last applied set it and this one drops it, so the apply removes it and the default applies`,
+      ko: (p: { who: string }) =>
+        `마지막으로 적용한 매니페스트(${p.who})에는 이 필드가 있었는데 이번 매니페스트에는 없어서, 적용하면 필드가 지워지고 기본값이 쓰입니다`,
+    },
+    acceptedAnnotation: {
+      en: (p: { reason: string }) => ` (accepted in the annotation: ${p.reason})`,
+      ko: (p: { reason: string }) => ` (어노테이션에서 수용함: ${p.reason})`,
+    },
+    acceptedBaseline: {
+      en: (p: { reason: string }) => ` (accepted in the baseline: ${p.reason})`,
+      ko: (p: { reason: string }) => ` (베이스라인 파일에서 수용함: ${p.reason})`,
+    },
+    fix: {
+      en: (p: { words: string }) => `Fix: set ${p.words} in the manifest (a merge into the object):`,
+      ko: (p: { words: string }) => `조치: 매니페스트에 ${p.words} 설정을 넣습니다(객체에 병합됩니다):`,
+    },
+    noWorkloads: {
+      en: (p: { titles: string }) => `No ${p.titles} in the manifests.`,
+      ko: (p: { titles: string }) => `매니페스트에 판정할 워크로드(${p.titles})가 없습니다.`,
+    },
+    tally: {
+      en: (p: {
+        total: number;
+        never: number;
+        unknown: number;
+        finishes: number;
+        none: number;
+        others: number;
+      }) =>
+        `${p.total} workload(s): ${p.never} can never finish, ${p.unknown} not known, ${p.finishes} will finish, ${p.none} start no rollout${p.others > 0 ? ` (${p.others} other object(s) not judged)` : ''}.`,
+      ko: (p: {
+        total: number;
+        never: number;
+        unknown: number;
+        finishes: number;
+        none: number;
+        others: number;
+      }) =>
+        `워크로드 ${p.total}개: 끝나지 않음 ${p.never}개, 알 수 없음 ${p.unknown}개, 끝남 ${p.finishes}개, 롤아웃 없음 ${p.none}개${p.others > 0 ? ` (판정하지 않은 다른 객체 ${p.others}개)` : ''}.`,
+    },
+    note: { en: (p: { text: string }) => `Note: ${p.text}`, ko: (p: { text: string }) => `참고: ${p.text}` },
+    notRead: {
+      en: (p: { text: string }) => `not read: ${p.text}`,
+      ko: (p: { text: string }) => `읽지 못함: ${p.text}`,
+    },
+    // A prediction's headline and explanation (predict.ts), for a reader of another
+    // language: English readers get predict.ts's own, richer sentences, byte for byte.
+    deadlock: {
+      en: (p: Deadlock) =>
+        `The rollout of ${p.ref} can never finish: the new pod waits for room${p.need ? ` (${p.need})` : ''} that only the old pods hold, and they go only once it is Ready; ${p.fix} would let it.`,
+      ko: (p: Deadlock) =>
+        `${p.ref} 롤아웃이 끝나지 않습니다: 새 파드는 기존 파드가 점유한 자리${p.need ? `(${p.need})` : ''}를 기다리고, 기존 파드는 새 파드가 Ready가 되어야 내려갑니다. ${p.fix} 설정이면 롤아웃이 끝납니다.`,
+    },
+    deadlockWhy: {
+      en: () =>
+        'Run forward in this cluster as it is now, the controller creates new pods before removing old ones, and no node (or quota) has room for them while the old pods hold it. Letting the old pods go first makes the room.',
+      ko: () =>
+        '지금 클러스터 상태로 롤아웃을 따라가 보면, 컨트롤러는 기존 파드를 내리기 전에 새 파드를 만듭니다. 기존 파드가 자리를 점유하는 동안 새 파드가 들어갈 노드(또는 쿼터)가 없습니다. 기존 파드를 먼저 내리면 자리가 생깁니다. 그동안 서비스하는 레플리카가 줄어듭니다.',
+    },
+    noNode: {
+      en: (p: { ref: string; need?: string }) =>
+        `The rollout of ${p.ref} can never finish: its new pods fit no node${p.need ? ` (${p.need})` : ''}, even with its old pods gone; no strategy change helps.`,
+      ko: (p: { ref: string; need?: string }) =>
+        `${p.ref} 롤아웃이 끝나지 않습니다: 기존 파드가 모두 없어져도 새 파드가 들어갈 노드가 없습니다${p.need ? `(${p.need})` : ''}. 전략을 바꿔도 해결되지 않습니다.`,
+    },
+    noNodeWhy: {
+      en: (p: { ref: string }) =>
+        `Run forward with every old pod of ${p.ref} gone first, the new pods still find no node. The template asks for what the cluster does not have (a node selection, a resource, a port).`,
+      ko: (p: { ref: string }) =>
+        `${p.ref}의 기존 파드를 모두 먼저 내려도 새 파드가 들어갈 노드가 없습니다. 여기서 maxSurge 0을 권하면 가용성만 잃습니다. 템플릿이 클러스터에 없는 것(노드 선택 조건, 리소스, 포트)을 요구합니다.`,
+    },
+    quota: {
+      en: (p: { ref: string; quota: string }) =>
+        `The rollout of ${p.ref} can never finish: ResourceQuota ${p.quota} refuses its new pods, whatever order the old ones go in.`,
+      ko: (p: { ref: string; quota: string }) =>
+        `${p.ref} 롤아웃이 끝나지 않습니다: 기존 파드를 어떤 순서로 내려도 ResourceQuota(${p.quota})가 새 파드를 거부합니다.`,
+    },
+    quotaWhy: {
+      en: () =>
+        'The quota has no room for the new pods even once every old pod is gone. Raise the quota, or ask for less per pod.',
+      ko: () =>
+        '기존 파드가 모두 없어져도 쿼터에 새 파드가 들어갈 여유가 없습니다. 쿼터를 늘리거나 파드당 요청량을 줄입니다.',
+    },
+    stuck: {
+      en: (p: { ref: string }) =>
+        `The rollout of ${p.ref} will not finish: its new pods never become Ready in the model.`,
+      ko: (p: { ref: string }) =>
+        `${p.ref} 롤아웃이 끝나지 않습니다: 모델에서 새 파드가 Ready가 되지 않습니다.`,
+    },
+    stuckWhy: {
+      en: () =>
+        'Run forward, the new pods are placed but do not become Ready (a volume attached elsewhere, a crash the cluster already shows).',
+      ko: () =>
+        '롤아웃을 따라가 보면 새 파드는 노드에 배치되지만 Ready가 되지 않습니다(다른 곳에 연결된 볼륨, 클러스터에 이미 보이는 비정상 종료 등).',
+    },
+    notKnown: {
+      en: (p: { ref: string; why: string }) =>
+        `Whether the rollout of ${p.ref} finishes is not known: ${p.why}.`,
+      ko: (p: { ref: string; why: string }) => `${p.ref} 롤아웃이 끝날지 알 수 없습니다. 이유: ${p.why}.`,
+    },
+    notKnownWhy: {
+      en: () =>
+        'check predicts a rollout only where it read everything the new pods compete with and the model follows the update. Where it cannot, it says so instead of guessing.',
+      ko: () =>
+        '새 파드와 경쟁하는 것을 모두 읽었고 모델이 그 업데이트를 따라갈 수 있을 때만 롤아웃을 예측합니다. 그렇지 않으면 추측하지 않고 알 수 없다고 답합니다.',
+    },
+    admissionUnknownWhy: {
+      en: () =>
+        'Quota admission refuses a pod whose containers do not set what a ResourceQuota limits, unless a LimitRange of the namespace sets it first. Grant list on limitranges, or set the requests and limits in the template.',
+      ko: () =>
+        '컨테이너가 ResourceQuota가 제한하는 값을 설정하지 않으면, 네임스페이스의 LimitRange가 먼저 채워 주지 않는 한 쿼터 어드미션이 그 파드를 거부합니다. LimitRange를 읽을 권한을 주거나, 템플릿에 요청량과 제한을 설정합니다.',
+    },
+    admissionDenied: {
+      en: (p: { ref: string; object: string; message: string }) =>
+        `The rollout of ${p.ref} can never finish: ${p.object} refuses every new pod (${p.message}); no pod of the new template is created.`,
+      ko: (p: { ref: string; object: string; message: string }) =>
+        `${p.ref} 롤아웃이 끝나지 않습니다: ${p.object} 객체가 새 파드를 모두 거부합니다(${p.message}). 새 템플릿의 파드는 하나도 만들어지지 않습니다.`,
+    },
+    admissionQuotaWhy: {
+      en: () =>
+        'Quota admission refuses a pod any of whose containers does not set a resource the quota limits, before counting anything. Set the named requests or limits on every container, or give the namespace a LimitRange whose defaults set them.',
+      ko: () =>
+        '쿼터 어드미션은 쿼터가 제한하는 리소스를 설정하지 않은 컨테이너가 하나라도 있으면, 사용량을 세기도 전에 파드를 거부합니다. 컨트롤러의 파드 생성은 여유와 상관없이 실패합니다. 모든 컨테이너(초기화 컨테이너 포함)에 해당 요청량이나 제한을 설정하거나, 기본값을 채워 주는 LimitRange를 네임스페이스에 둡니다.',
+    },
+    admissionLimitWhy: {
+      en: () =>
+        "LimitRanger sets a container's missing requests and limits from the LimitRange's defaults, then refuses a pod outside its min, max and limit-to-request ratio. Bring the template's requests and limits within the LimitRange, or change it.",
+      ko: () =>
+        'LimitRange의 기본값으로 컨테이너에 빠진 요청량과 제한을 채운 뒤, 최솟값, 최댓값, 제한 대 요청 비율을 벗어난 파드를 거부합니다. 컨트롤러의 파드 생성은 실패합니다. 템플릿의 요청량과 제한을 LimitRange 범위 안으로 맞추거나, LimitRange를 바꿉니다.',
+    },
+    sarifRendered: {
+      en: (p: { template: string }) => ` (rendered from ${p.template})`,
+      ko: (p: { template: string }) => ` (${p.template} 템플릿에서 렌더링됨)`,
+    },
+    sarifFix: {
+      en: (p: { words: string; field: string }) =>
+        ` Fix: set ${p.words} in the manifest (a merge into the object, ${p.field}).`,
+      ko: (p: { words: string; field: string }) =>
+        ` 조치: 매니페스트에 ${p.words} 설정을 넣습니다(객체에 병합됩니다, ${p.field}).`,
+    },
+  }),
+  {
+    finishes: [{}],
+    neverFinishes: [{}],
+    unknown: [{}],
+    noRollout: [{}],
+    newObject: [{}],
+    templateChanges: [{ changes: 'spec.template.spec.containers[0].image, …' }],
+    renderedFrom: [{ template: 'tracker/templates/deployment.yaml' }],
+    omitted: [
+      {
+        path: 'spec.strategy',
+        live: '{"type":"Recreate"}',
+        why: 'the manifest kubectl (last-applied-configuration) last applied never set it, so the apply keeps it',
+      },
+      { path: 'spec.replicas', why: 'the manifest Helm last applied set it and this one drops it' },
+    ],
+    neverSet: [{ who: 'kubectl (last-applied-configuration)' }],
+    alsoHeld: [{ others: 'hpa-controller, argocd-controller' }],
+    dropped: [{ who: 'Helm (field manager helm)' }],
+    acceptedAnnotation: [{ reason: 'GPU nodes are added before this ships (OPS-12)' }],
+    acceptedBaseline: [{ reason: 'accepted until the next quarter' }],
+    fix: [{ words: 'maxSurge 0, maxUnavailable 1' }],
+    noWorkloads: [{ titles: 'Deployment, DaemonSet, StatefulSet, Argo Rollout' }],
+    tally: [
+      { total: 2, never: 1, unknown: 0, finishes: 1, none: 0, others: 3 },
+      { total: 1, never: 0, unknown: 1, finishes: 0, none: 0, others: 0 },
+    ],
+    note: [{ text: 'baseline entry vision/Deployment/tracker:Unschedulable matched no finding' }],
+    notRead: [{ text: 'nodes: forbidden' }],
+    deadlock: [
+      { ref: 'deployment/tracker', need: '1 nvidia.com/gpu', fix: 'maxSurge 0, maxUnavailable 1' },
+      { ref: 'deployment/tracker', fix: 'strategy Recreate' },
+    ],
+    deadlockWhy: [{}],
+    noNode: [{ ref: 'deployment/tracker', need: '2 nvidia.com/gpu' }, { ref: 'daemonset/agent' }],
+    noNodeWhy: [{ ref: 'deployment/tracker' }],
+    quota: [{ ref: 'deployment/tracker', quota: 'gpu-quota' }],
+    quotaWhy: [{}],
+    stuck: [{ ref: 'deployment/tracker' }],
+    stuckWhy: [{}],
+    notKnown: [{ ref: 'deployment/tracker', why: 'the pods on gpu-node-2 were not read' }],
+    notKnownWhy: [{}],
+    admissionUnknownWhy: [{}],
+    admissionDenied: [
+      {
+        ref: 'deployment/tracker',
+        object: 'LimitRange limits',
+        message: 'maximum cpu usage per Container is 2, but limit is 4',
+      },
+    ],
+    admissionQuotaWhy: [{}],
+    admissionLimitWhy: [{}],
+    sarifRendered: [{ template: '"tracker/templates/deployment.yaml"' }],
+    sarifFix: [{ words: 'strategy Recreate', field: 'properties.fix' }],
+  },
+);
+
+/** A prediction's headline in `lang`: predict.ts's own in English or where it says no words. */
+export function checkSummary(finding: { summary: string; says?: CheckSays }, lang: Lang): string {
+  const says = finding.says;
+  if (lang === 'en' || !says) return finding.summary;
+  return (CHECK_WORDS[says.key][lang] as (params: CheckSays['params']) => string)(says.params);
+}
+
+/** A prediction's explanation in `lang`, as checkSummary chooses. */
+export function checkExplanation(finding: { explanation: string; says?: CheckSays }, lang: Lang): string {
+  const says = finding.says;
+  if (lang === 'en' || !says) return finding.explanation;
+  return (CHECK_WORDS[says.why][lang] as (params: CheckSays['params']) => string)(says.params);
+}
+
+/** Why the apply keeps or drops an omitted field, in `lang`: stored-fields.ts's own in English. */
+export function storedWhy(field: { why: string; says?: StoredSays }, lang: Lang): string {
+  const says = field.says;
+  if (lang === 'en' || !says) return field.why;
+  return says.key === 'alsoHeld'
+    ? CHECK_WORDS.alsoHeld[lang](says.params)
+    : CHECK_WORDS[says.key][lang](says.params);
+}

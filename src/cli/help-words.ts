@@ -1,0 +1,283 @@
+/**
+ * The CLI's help in every language: the command list (run-cli.ts `usage`) and the help
+ * of `check` and `scan`. What a person types never translates: the command names, the
+ * flags and the values they take are parameters (`names` in the order of
+ * COMMAND_NAMES, `flags` and `values` in the order of the lists below), tools and
+ * formats are written as they are; the English entries are the help as it was, byte
+ * for byte (with the --lang line added).
+ */
+import { defineMessages, registerCatalogue } from '../i18n/catalogue.js';
+
+/** The commands, in the order the list shows them (run-cli.ts loads each by name). */
+export const COMMAND_NAMES = [
+  'diagnose',
+  'explain-scheduling',
+  'check',
+  'serve-admission',
+  'scan',
+  'apply',
+  'propose',
+  'undo',
+  'postmortem',
+  'keygen',
+] as const;
+
+/** The flags and commands the list names, as typed (parameters, so no language changes them). */
+export const USAGE_FLAGS = [
+  '--version',
+  '--help',
+  '--from-file',
+  '-f FILE|DIR|-',
+  'kubectl apply',
+  '-n NS',
+  '-A',
+  '--from-audit FILE',
+  '--incident ID',
+  'keygen --help',
+] as const;
+
+/** `check --help`'s flags and the values it names, as typed. */
+export const CHECK_FLAGS = [
+  '-f, --filename PATH',
+  '-n, --namespace',
+  '--context, --kubeconfig',
+  '--from-file DUMP',
+  '-o, --output',
+  '--sarif FILE',
+  '--allow-unknown',
+  '--baseline FILE',
+  '--warn CODE',
+  '--lang en|ko',
+] as const;
+export const CHECK_VALUES = [
+  '.yaml, .yml',
+  '.json',
+  'helm template',
+  'kustomize build',
+  '"default"',
+  '`kubectl get ... -o yaml`',
+  'text',
+  'json',
+  'sarif',
+  'accepted: [{target: NS/Kind/name, code, reason}]',
+  'rollout-doctor.io/accept: CODE[,CODE]',
+  'rollout-doctor.io/accept-reason',
+  'LC_ALL',
+  'LC_MESSAGES',
+  'LANG',
+  'en',
+  'IncompleteEvidence',
+] as const;
+
+/** `scan --help`'s flags and the values it names, as typed. */
+export const SCAN_FLAGS = [
+  '-n, --namespace',
+  '-A, --all-namespaces',
+  '--context, --kubeconfig',
+  '--from-file DUMP',
+  '-o, --output',
+  '--lang en|ko',
+] as const;
+export const SCAN_VALUES = [
+  '"default"',
+  '`kubectl get ... -o yaml`',
+  'text',
+  'json',
+  'LC_ALL',
+  'LC_MESSAGES',
+  'LANG',
+  'en',
+] as const;
+
+/** A command's help: its synopsis (after "Usage: "), the kinds it reads, its flags and values. */
+type Help = { usage: string; kinds: string; flags: string[]; values: string[] };
+
+/** The command list: `names` in order, `one`/`all` the workload kinds as each language lists them. */
+type Usage = { names: string[]; flags: string[]; one: string; all: string; keys: number };
+
+const row = (name: string | undefined, summary: string): string => `  ${(name ?? '').padEnd(20)} ${summary}`;
+
+export const HELP_WORDS = registerCatalogue(
+  'help',
+  defineMessages({
+    usage: {
+      en: ({ names: n, flags: f, one, all, keys }: Usage) =>
+        [
+          'Usage: rollout-doctor <command> [options]',
+          `       rollout-doctor ${f[0]}`,
+          '',
+          'Commands:',
+          row(n[0], `explain a stuck rollout or crashing pods of one ${one} (live or ${f[2]})`),
+          row(n[1], 'explain FailedScheduling messages read on stdin and what would let the pod schedule'),
+          row(
+            n[2],
+            `before you apply: will the rollouts these manifests start finish in this cluster? (${f[3]}, CI and GitOps)`,
+          ),
+          row(
+            n[3],
+            `serve the admission webhook that warns at ${f[4]} about a rollout that can never finish`,
+          ),
+          row(n[4], `list ${all} that are stuck or at risk (${f[5]} or ${f[6]})`),
+          row(
+            n[5],
+            'apply one remediation to a workload (any of the four kinds) after showing the patch and confirming',
+          ),
+          row(
+            n[6],
+            'propose the proved fix to the Git repository that applies the workload, as a pull request',
+          ),
+          row(n[7], 'put back what apply wrote, by the undo id it printed, if nothing moved on since'),
+          row(
+            n[8],
+            `draft the post-mortem of an incident from the audit log (${f[7]}) or its record in Redis (${f[8]})`,
+          ),
+          row(
+            n[9],
+            `print the ${keys} keys the app and the workers sign and check with (${f[9]} lists them)`,
+          ),
+          '',
+          `Run rollout-doctor <command> ${f[1]} for its options.`,
+          '',
+        ].join('\n'),
+      ko: ({ names: n, flags: f, one, all, keys }: Usage) =>
+        [
+          '사용법: rollout-doctor <명령> [옵션]',
+          `        rollout-doctor ${f[0]}`,
+          '',
+          '명령:',
+          row(
+            n[0],
+            `워크로드(${one}) 하나의 롤아웃이 멈춘 이유나 파드가 계속 실패하는 이유를 설명합니다(클러스터 또는 ${f[2]})`,
+          ),
+          row(
+            n[1],
+            '표준 입력의 FailedScheduling 메시지를 설명하고, 파드가 스케줄되려면 무엇이 필요한지 알려 줍니다',
+          ),
+          row(
+            n[2],
+            `적용하기 전에: 이 매니페스트가 시작하는 롤아웃이 이 클러스터에서 끝나는지 확인합니다(${f[3]}, CI와 GitOps)`,
+          ),
+          row(n[3], `${f[4]} 때 끝날 수 없는 롤아웃을 경고하는 어드미션 웹훅을 실행합니다`),
+          row(n[4], `멈췄거나 위험한 워크로드(${all})를 나열합니다(${f[5]} 또는 ${f[6]})`),
+          row(n[5], '패치를 보여 주고 확인을 받은 뒤, 워크로드에 조치 하나를 적용합니다(네 가지 종류 모두)'),
+          row(n[6], '증명된 조치를 워크로드를 적용하는 Git 저장소에 풀 리퀘스트로 제안합니다'),
+          row(n[7], '그 뒤로 바뀐 것이 없으면, 적용할 때 출력된 되돌리기 id로 적용한 것을 되돌립니다'),
+          row(n[8], `감사 로그(${f[7]})나 Redis의 기록(${f[8]})에서 장애의 포스트모템 초안을 씁니다`),
+          row(n[9], `앱과 워커가 서명하고 검증하는 키 ${keys}개를 출력합니다(목록은 ${f[9]})`),
+          '',
+          `명령별 옵션은 rollout-doctor <명령> ${f[1]}로 확인합니다.`,
+          '',
+        ].join('\n'),
+    },
+    checkHelp: {
+      en: ({ usage, kinds, flags: f, values: v }: Help) => `Usage: ${usage}
+
+Before you apply: for every ${kinds} in the
+manifests, says whether applying them starts a rollout (a new object, or a change to the
+pod template) and whether that rollout will finish in the cluster as it is now, with the
+manifest's own strategy. For a rollout that can never finish it prints the manifest
+change that would let it, when there is one.
+  ${f[0]}   a file, a folder (its ${v[0]} and ${v[1]} files) or "-" for stdin:
+                        ${v[2]} or ${v[3]} output, YAML or JSON, Lists too
+  ${f[1]}       namespace of manifests that name none (default: the context's, else ${v[4]})
+  ${f[2]}  which cluster to read
+  ${f[3]}      read the cluster from a ${v[5]} dump instead
+  ${f[4]}          ${v[6]} (default), ${v[7]}, or ${v[8]} (GitHub code scanning)
+  ${f[5]}          also write SARIF to FILE, from the same reading of the cluster
+                        (written on every outcome, exit 2 and 3 included)
+  ${f[6]}       exit 0 when the only doubts are rollouts whose outcome is not known
+  ${f[7]}       findings the team accepted: ${v[9]}
+  ${f[8]}           report findings of CODE (e.g. ${v[16]}) without failing (repeatable)
+  ${f[9]}          the text and SARIF messages' language (default: ${v[12]}, ${v[13]} or ${v[14]}, else ${v[15]});
+                        -o json, codes and exit statuses never translate
+A finding is also accepted on its object: annotations ${v[10]}
+and ${v[11]}. Accepted findings are reported, and do not fail the run.
+Exit status: 0 every rollout started will finish, 1 one can never finish (or is not known),
+2 bad arguments or manifests, 3 cluster unreachable or forbidden, 4 internal error.
+`,
+      ko: ({ usage, kinds, flags: f, values: v }: Help) => `사용법: ${usage}
+
+적용하기 전에 확인합니다. 매니페스트의 모든 워크로드(${kinds})에 대해,
+적용하면 롤아웃이 시작되는지(새 객체이거나 파드 템플릿이 바뀌는 경우), 그리고 매니페스트의
+전략으로 지금 클러스터에서 그 롤아웃이 끝나는지 알려 줍니다. 끝날 수 없는 롤아웃에는,
+끝나게 하는 매니페스트 변경이 있으면 그 변경을 보여 줍니다.
+  ${f[0]}   파일, 폴더(그 안의 ${v[0]}, ${v[1]} 파일) 또는 표준 입력("-"):
+                        ${v[2]}, ${v[3]} 출력, YAML이나 JSON, 여러 객체를 담은 목록도 읽습니다
+  ${f[1]}       네임스페이스를 적지 않은 매니페스트의 네임스페이스(기본값: 컨텍스트의 네임스페이스, 없으면 ${v[4]})
+  ${f[2]}  읽을 클러스터
+  ${f[3]}      클러스터 대신 ${v[5]} 덤프를 읽습니다
+  ${f[4]}          ${v[6]}(기본값), ${v[7]} 또는 ${v[8]}(GitHub 코드 스캐닝)
+  ${f[5]}          같은 클러스터 읽기 결과로 SARIF 파일도 씁니다
+                        (종료 코드 2와 3을 포함해 어떤 결과에서도 씁니다)
+  ${f[6]}       결과를 알 수 없는 롤아웃만 있을 때는 종료 코드 0으로 끝냅니다
+  ${f[7]}       팀이 수용한 판정: ${v[9]}
+  ${f[8]}           그 코드의 판정(예: ${v[16]})은 보고하되 실패로 보지 않습니다(여러 번 가능)
+  ${f[9]}          텍스트와 SARIF 메시지의 언어(기본값: ${v[12]}, ${v[13]}, ${v[14]} 순서, 없으면 ${v[15]})
+                        JSON 출력, 코드, 종료 코드는 번역하지 않습니다
+판정은 객체에서도 수용할 수 있습니다: 어노테이션 ${v[10]},
+${v[11]}. 수용한 판정은 보고하지만 실패로 보지 않습니다.
+종료 코드: 0 시작되는 롤아웃이 모두 끝남, 1 끝날 수 없는 롤아웃이 있음(또는 알 수 없음),
+2 잘못된 인자나 매니페스트, 3 클러스터에 연결할 수 없거나 권한 없음, 4 내부 오류.
+`,
+    },
+    scanHelp: {
+      en: ({ usage, kinds, flags: f, values: v }: Help) => `Usage: ${usage}
+
+Lists workloads (${kinds}; a kind the cluster does not serve is skipped)
+whose rollout is stuck, and those whose next rollout would deadlock (a surging strategy
+on a scarce resource with no spare on the eligible nodes).
+  ${f[0]}       namespace to scan (default: the context's namespace, else ${v[0]})
+  ${f[1]}  scan every namespace
+  ${f[2]}  which cluster to read
+  ${f[3]}      read objects from a ${v[1]} dump ("-" for stdin)
+  ${f[4]}          ${v[2]} (default) or ${v[3]}
+  ${f[5]}          the text output's language (default: ${v[4]}, ${v[5]} or ${v[6]}, else ${v[7]});
+                        -o json, codes and exit statuses never translate
+Exit status: 0 nothing found, 1 workloads listed, 2 bad arguments or input, 3 cluster
+unreachable or forbidden, 4 internal error (a bug).
+`,
+      ko: ({ usage, kinds, flags: f, values: v }: Help) => `사용법: ${usage}
+
+롤아웃이 멈춘 워크로드와 다음 롤아웃이 교착 상태(deadlock)에 빠질 워크로드를 나열합니다.
+교착 상태는 부족한 자원에 서지 전략을 쓰는데 배치될 수 있는 노드에 여유가 없는 경우입니다.
+대상: ${kinds}(클러스터가 제공하지 않는 종류는 건너뜀).
+  ${f[0]}       검사할 네임스페이스(기본값: 컨텍스트의 네임스페이스, 없으면 ${v[0]})
+  ${f[1]}  모든 네임스페이스를 검사합니다
+  ${f[2]}  읽을 클러스터
+  ${f[3]}      ${v[1]} 덤프에서 객체를 읽습니다(표준 입력은 "-")
+  ${f[4]}          ${v[2]}(기본값) 또는 ${v[3]}
+  ${f[5]}          텍스트 출력의 언어(기본값: ${v[4]}, ${v[5]}, ${v[6]} 순서, 없으면 ${v[7]})
+                        JSON 출력, 코드, 종료 코드는 번역하지 않습니다
+종료 코드: 0 찾은 것 없음, 1 워크로드를 나열함, 2 잘못된 인자나 입력, 3 클러스터에
+연결할 수 없거나 권한 없음, 4 내부 오류(버그).
+`,
+    },
+  }),
+  {
+    checkHelp: [
+      {
+        usage: 'rollout-doctor check -f PATH [-f PATH...] [--lang en|ko]',
+        kinds: 'Deployment, DaemonSet, StatefulSet, Argo Rollout',
+        flags: [...CHECK_FLAGS],
+        values: [...CHECK_VALUES],
+      },
+    ],
+    scanHelp: [
+      {
+        usage: 'rollout-doctor scan [-n NAMESPACE | -A] [--lang en|ko]',
+        kinds: 'Deployment, DaemonSet, StatefulSet, Argo Rollout',
+        flags: [...SCAN_FLAGS],
+        values: [...SCAN_VALUES],
+      },
+    ],
+    usage: [
+      {
+        names: [...COMMAND_NAMES],
+        flags: [...USAGE_FLAGS],
+        one: 'Deployment, DaemonSet, StatefulSet, Argo Rollout',
+        all: 'Deployment, DaemonSet, StatefulSet, Argo Rollout',
+        keys: 5,
+      },
+    ],
+  },
+);
