@@ -257,7 +257,7 @@ unreachable or forbidden, 4 internal error (a bug).
     checkHelp: [
       {
         usage: 'rollout-doctor check -f PATH [-f PATH...] [--lang en|ko]',
-        kinds: 'Deployment, DaemonSet, StatefulSet, Argo Rollout',
+        kinds: 'Deployment, Argo Rollout',
         flags: [...CHECK_FLAGS],
         values: [...CHECK_VALUES],
       },
@@ -265,7 +265,7 @@ unreachable or forbidden, 4 internal error (a bug).
     scanHelp: [
       {
         usage: 'rollout-doctor scan [-n NAMESPACE | -A] [--lang en|ko]',
-        kinds: 'Deployment, DaemonSet, StatefulSet, Argo Rollout',
+        kinds: 'Deployment, Argo Rollout',
         flags: [...SCAN_FLAGS],
         values: [...SCAN_VALUES],
       },
@@ -274,8 +274,8 @@ unreachable or forbidden, 4 internal error (a bug).
       {
         names: [...COMMAND_NAMES],
         flags: [...USAGE_FLAGS],
-        one: 'Deployment, DaemonSet, StatefulSet, Argo Rollout',
-        all: 'Deployment, DaemonSet, StatefulSet, Argo Rollout',
+        one: 'Deployment, Argo Rollout',
+        all: 'Deployment, Argo Rollout',
         keys: 5,
       },
     ],

@@ -63,7 +63,7 @@ export const SCAN_WORDS = registerCatalogue(
     allNamespaces: [{}],
     namespace: [{ namespace: 'vision' }],
     allClear: [
-      { where: 'namespace payments', scanned: 3, kinds: 'Deployment, DaemonSet, StatefulSet, Rollout' },
+      { where: 'namespace payments', scanned: 3, kinds: 'Deployment, Rollout' },
     ],
     columnState: [{}],
     columnWorkload: [{}],

@@ -488,7 +488,8 @@ describe('deploy/', () => {
     expect(secretRefs(appContainer?.env ?? [], secret.metadata.name).sort()).toEqual(
       Object.keys(secret.stringData).sort(),
     );
-    // The workers' Secret holds the seal key, the notify signing key and the approval public keys, nothing of the app's.
+    // The workers' Secret holds the seal key, the notify signing key, the approval public keys and
+    // the Git token of Propose in Git (the workers alone push), nothing of the app's.
     const workerSecret = z
       .object({
         metadata: z.object({ name: z.string() }).loose(),
@@ -498,9 +499,11 @@ describe('deploy/', () => {
       .parse(yamlDocs('deploy/secret.yaml')[1]);
     expect(Object.keys(workerSecret.stringData).sort()).toEqual([
       'ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS',
+      'ROLLOUT_DOCTOR_GIT_TOKEN',
       'ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY',
       'ROLLOUT_DOCTOR_PLAN_SEAL_KEY',
     ]);
+    expect(Object.keys(secret.stringData)).not.toContain('ROLLOUT_DOCTOR_GIT_TOKEN');
     expect(secretRefs(workerContainer?.env ?? [], workerSecret.metadata.name).sort()).toEqual(
       Object.keys(workerSecret.stringData).sort(),
     );
