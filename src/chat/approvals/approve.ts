@@ -218,6 +218,22 @@ function personOf(policy: ApprovalPolicy): (id: string) => string {
  * (the job, its outcome replies and the state line name them there), else by the id
  * they approved with.
  */
+/** Audits a press refused: who, where, why (every press that writes or proposes). */
+export function auditRefusal(
+  services: Pick<Services, 'audit'>,
+  where: Partial<Where> & { planId: string },
+  user: string,
+  refusal: { reason: Refusal['reason']; detail?: string },
+): void {
+  services.audit.record({
+    action: 'refusal',
+    ...where,
+    user,
+    reason: refusal.reason,
+    ...(refusal.detail !== undefined ? { detail: refusal.detail } : {}),
+  });
+}
+
 export function namedForPlatform(
   policy: ApprovalPolicy,
   ids: readonly string[],
@@ -370,13 +386,7 @@ function refuse(
   user: string,
   refusal: Refusal,
 ): ApprovalOutcome {
-  services.audit.record({
-    action: 'refusal',
-    ...where,
-    user,
-    reason: refusal.reason,
-    ...(refusal.detail !== undefined ? { detail: refusal.detail } : {}),
-  });
+  auditRefusal(services, where, user, refusal);
   return { kind: 'refused', text: refusal.text };
 }
 

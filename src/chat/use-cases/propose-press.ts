@@ -29,7 +29,12 @@ import { planDigest } from '../../trust/plan-seal.js';
 import type { ChatAction } from '../actions.js';
 import type { PressReply, PressRequest } from '../adapter.js';
 import type { Rich } from '../model.js';
-import { namedForPlatform, refusalBeforeRecording, type ApprovalClick } from '../approvals/approve.js';
+import {
+  auditRefusal,
+  namedForPlatform,
+  refusalBeforeRecording,
+  type ApprovalClick,
+} from '../approvals/approve.js';
 import type { ProposalApprovals } from '../approvals/proposal-approvals.js';
 import { PROPOSE_CHAT_WORDS } from '../words/propose.js';
 import { textMessage } from './command.js';
@@ -130,13 +135,7 @@ async function decide(press: Press): Promise<PressReply | { approvers: string[] 
       early === 'changed'
         ? { reason: 'tampered' as const, detail: 'the stored plan is not what the message showed' }
         : early;
-    services.audit.record({
-      action: 'refusal',
-      ...where,
-      user,
-      reason: refusal.reason,
-      ...(refusal.detail !== undefined ? { detail: refusal.detail } : {}),
-    });
+    auditRefusal(services, where, user, refusal);
     return told(w.refused({ why: refusalWhy(refusal, decision.allowed ? decision.required : 1) }));
   }
   if (!decision.allowed) throw new Error('unreachable: a refusal was returned above');
