@@ -62,9 +62,7 @@ export const SCAN_WORDS = registerCatalogue(
   {
     allNamespaces: [{}],
     namespace: [{ namespace: 'vision' }],
-    allClear: [
-      { where: 'namespace payments', scanned: 3, kinds: 'Deployment, Rollout' },
-    ],
+    allClear: [{ where: 'namespace payments', scanned: 3, kinds: 'Deployment, Rollout' }],
     columnState: [{}],
     columnWorkload: [{}],
     columnFindings: [{}],

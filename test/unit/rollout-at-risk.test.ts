@@ -39,6 +39,30 @@ function steadyTracker(
 }
 
 describe('RolloutAtRisk', () => {
+  it("names the quota where it refuses the next surge pod that this Deployment's own pods fill", () => {
+    const snapshot = steadyTracker();
+    const hard = { 'requests.nvidia.com/gpu': '1' };
+    snapshot.resourceQuotas = [
+      {
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name: 'vision-gpus', namespace: 'vision' },
+        spec: { hard },
+        status: { hard, used: { 'requests.nvidia.com/gpu': '1' } },
+      },
+    ];
+    const finding = diagnose(snapshot).findings.find((f) => f.code === 'RolloutAtRisk');
+    expect(finding?.summary).toBe(
+      "Next rollout of object-tracker will deadlock: ResourceQuota vision-gpus, as its status counts it, will refuse its first new pod while this Deployment's own pods count against it, and maxSurge 25% (default) = 1, maxUnavailable 25% (default) = 0 at 1 replica creates the new pod before any old one goes.",
+    );
+    expect(finding?.evidence.some((e) => e.type === 'node-capacity')).toBe(false);
+    // Without the quota, the room on the node is the deadlock, as before.
+    snapshot.resourceQuotas = [];
+    expect(diagnose(snapshot).findings.find((f) => f.code === 'RolloutAtRisk')?.summary).toContain(
+      'has no room for one more pod',
+    );
+  });
+
   it('predicts the seed deadlock before any rollout, as a warning', () => {
     const [finding] = rolloutAtRisk.analyze(new AnalysisContext(steadyTracker()));
     expect(finding?.code).toBe('RolloutAtRisk');

@@ -16,7 +16,8 @@ import type { AnalysisContext } from '../analysis-context.js';
 import { SAYS_WHAT_IT_WAITS_FOR, type Evidence, type Finding, type FindingCode } from '../finding.js';
 import { workloadKind } from '../workloads/index.js';
 import type { Step } from './model.js';
-import type { Outcome } from './run.js';
+import { runWithChange, type Outcome } from './run.js';
+import { nextPod } from '../rollout/surge-proof.js';
 import { pinnedFinding, pinnedReplacement } from '../rollout/volume-pin.js';
 import { stepsInPlainWords } from './step-words.js';
 import { forwardVerdict, nextRolloutOutcome } from './verdict.js';
@@ -25,6 +26,8 @@ import { assessRollout, schedulingEvidence } from '../rollout/rollout-assessment
 import { withPauseSaid } from './paused.js';
 import { podsAsTheyAre } from './pods-as-they-are.js';
 import { quotaRefuses } from './quota-words.js';
+import type { QuotaRef } from './world.js';
+import { strategyPhrase } from '../rollout/strategy-words.js';
 import { pendingForGood } from './pending-for-good.js';
 import { currentStepIndex, stableScalesDownOnceStarted, stepNeverReached } from './canary-verdicts.js';
 
@@ -144,8 +147,41 @@ function reconcileVerdicts(ctx: AnalysisContext, findings: readonly Draft[]): Dr
  */
 function notAtRisk(ctx: AnalysisContext, findings: readonly Draft[]): Draft[] {
   if (!findings.some((f) => f.code === 'RolloutAtRisk')) return [...findings];
-  if (nextRolloutOutcome(ctx).result !== 'completes') return [...findings];
-  return findings.filter((f) => f.code !== 'RolloutAtRisk');
+  const next = nextRolloutOutcome(ctx);
+  if (next.result === 'completes') return findings.filter((f) => f.code !== 'RolloutAtRisk');
+  // The quota refuses the surge pod before any node is asked: that, not the room, is the
+  // deadlock, where an old pod let go first gives back what the new one needs.
+  if (next.result === 'blocked' && next.refused && oldFirstCompletes(ctx))
+    return findings.map((f) => (f.code === 'RolloutAtRisk' ? quotaAtRisk(ctx, f, next.quota) : f));
+  return [...findings];
+}
+
+/** The next rollout, run forward with maxSurge 0 / maxUnavailable 1: an old pod goes before a new one comes. */
+function oldFirstCompletes(ctx: AnalysisContext): boolean {
+  const change = {
+    template: nextPod(ctx.snapshot),
+    strategy: { maxSurge: 0, maxUnavailable: 1, recreate: false },
+  };
+  return runWithChange(ctx, change).outcome.result === 'completes';
+}
+
+/**
+ * RolloutAtRisk where the next rollout's first new pod is refused by a quota that this
+ * workload's own pods fill: the surge pod is never created, and the old pods wait for
+ * it. Letting an old pod go first gives its share of the quota back.
+ */
+function quotaAtRisk(ctx: AnalysisContext, finding: Draft, quota: QuotaRef | undefined): Draft {
+  const { snapshot } = ctx;
+  const kind = workloadKind(snapshot);
+  const name = kind.object(snapshot).metadata.name ?? '';
+  const assessment = assessRollout(ctx);
+  const strategy = strategyPhrase(assessment.strategy, assessment.replicas);
+  return {
+    ...finding,
+    summary: `Next rollout of ${name} will deadlock: ${quotaRefuses(quota)} its first new pod while this ${snapshot.target.kind}'s own pods count against it, and ${strategy} creates the new pod before any old one goes.`,
+    explanation: `A ResourceQuota is checked when a pod is created: the surge pod is refused (FailedCreate, exceeded quota) and never reaches the scheduler, while the old pods wait for it to become Ready. Setting maxSurge 0 / maxUnavailable 1${kind.recreate ? ' (or Recreate)' : ''} now lets an old pod give its share back first; it restarts nothing by itself. Raising the quota works too.`,
+    evidence: finding.evidence.filter((e) => e.type !== 'node-capacity'),
+  };
 }
 
 function progressing(ctx: AnalysisContext, outcome: Extract<Outcome, { steps: Step[] }>): Draft {
