@@ -25,7 +25,7 @@ import { createRemediateProcessor, type RemediateDeps } from './remediate-proces
 import { createFileJournal, journalMacKey, startReplicationGuard } from '../queue/guard-journal.js';
 import { join } from 'node:path';
 import { createOutbox, type Outbox } from './outbox.js';
-import { trackRunning } from './running-jobs.js';
+import { trackRunning, type RunningJobs } from './running-jobs.js';
 import { startClockWatch } from '../queue/clock-watch.js';
 import { assertHolds, superseded } from './job-fence.js';
 import { isWithdrawn } from '../queue/withdrawn.js';
@@ -243,28 +243,32 @@ function startProposeWorker(
   logger: Logger,
   cluster: ClusterDeps,
   side: ReturnType<typeof startWriteSide>,
-): { worker: Worker<RemediateJob>; connection: Redis } {
+): { worker: Worker<RemediateJob>; proposing: RunningJobs<RemediateJob, unknown>; connection: Redis } {
   const { producerConnection, writes, plans, trust } = side;
   const connection = createWorkerConnection(config.redis.target);
   connection.on('error', (error) => logger.warn({ err: error }, 'redis (propose worker) error'));
-  const processor = createProposeProcessor({
-    plans,
-    trust,
-    propose: cluster.propose,
-    notify: (job) => writes.notify(job),
-    audit: journaledAudit(logger, producerConnection, config.incidentRetentionMs),
-    logger,
-  });
-  const worker = new Worker<RemediateJob>(proposeQueueName(config.cluster), processor, {
+  // Tracked so that a stop with nothing running ends at once, Redis gone or not (close.ts `idle`).
+  const proposing = trackRunning(
+    createProposeProcessor({
+      plans,
+      trust,
+      propose: cluster.propose,
+      notify: (job) => writes.notify(job),
+      audit: journaledAudit(logger, producerConnection, config.incidentRetentionMs),
+      logger,
+    }),
+  );
+  const worker = new Worker<RemediateJob>(proposeQueueName(config.cluster), proposing.processor, {
     connection,
     prefix: QUEUE_PREFIX,
     concurrency: 1,
   });
-  worker.on('error', (error) => logger.warn({ err: error, queue: worker.name }, 'worker error'));
+  const logWorkerError = createRepeatLimitedErrorLog(logger);
+  worker.on('error', (error) => logWorkerError(error, { queue: worker.name }, 'worker error'));
   worker.on('failed', (job, error) =>
     logger.warn({ queue: worker.name, jobId: job?.id, err: error }, 'job failed'),
   );
-  return { worker, connection };
+  return { worker, proposing, connection };
 }
 
 /**
@@ -330,12 +334,11 @@ export function startWorkers(
     logger,
   });
   const exclusionExpiry = startExpirySweep(config, logger, cluster, side);
-  const { worker: propose, connection: proposeConnection } = startProposeWorker(
-    config,
-    logger,
-    cluster,
-    side,
-  );
+  const {
+    worker: propose,
+    proposing,
+    connection: proposeConnection,
+  } = startProposeWorker(config, logger, cluster, side);
   logger.info({ cluster: config.cluster }, 'workers started');
   return {
     diagnose,
@@ -376,7 +379,7 @@ export function startWorkers(
           remediating.idle,
         ),
         // A proposal is not retried: one that outlives the grace period is pressed again.
-        closeWorkerWithGrace(propose, config.drainGraceMs),
+        closeWorkerWithGrace(propose, config.drainGraceMs, undefined, proposing.idle),
       ]);
       proposeConnection.disconnect();
       logger.info({ diagnose: results[0], remediate: results[1] }, 'workers stopped');
