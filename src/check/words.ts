@@ -25,6 +25,16 @@ export type CheckSays =
       params: { ref: string; object: string; message: string };
     };
 
+/** The counts of check's last line, by verdict. */
+interface Tally {
+  total: number;
+  never: number;
+  unknown: number;
+  finishes: number;
+  none: number;
+  others: number;
+}
+
 export const CHECK_WORDS = registerCatalogue(
   'check',
   defineMessages({
@@ -80,23 +90,9 @@ export const CHECK_WORDS = registerCatalogue(
       ko: (p: { titles: string }) => `매니페스트에 판정할 워크로드(${p.titles})가 없습니다.`,
     },
     tally: {
-      en: (p: {
-        total: number;
-        never: number;
-        unknown: number;
-        finishes: number;
-        none: number;
-        others: number;
-      }) =>
+      en: (p: Tally) =>
         `${p.total} workload(s): ${p.never} can never finish, ${p.unknown} not known, ${p.finishes} will finish, ${p.none} start no rollout${p.others > 0 ? ` (${p.others} other object(s) not judged)` : ''}.`,
-      ko: (p: {
-        total: number;
-        never: number;
-        unknown: number;
-        finishes: number;
-        none: number;
-        others: number;
-      }) =>
+      ko: (p: Tally) =>
         `워크로드 ${p.total}개: 끝나지 않음 ${p.never}개, 알 수 없음 ${p.unknown}개, 끝남 ${p.finishes}개, 롤아웃 없음 ${p.none}개${p.others > 0 ? ` (판정하지 않은 다른 객체 ${p.others}개)` : ''}.`,
     },
     note: { en: (p: { text: string }) => `Note: ${p.text}`, ko: (p: { text: string }) => `참고: ${p.text}` },

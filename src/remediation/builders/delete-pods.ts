@@ -10,7 +10,6 @@ import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { imageWords } from '../../diagnosis/rollout/image-words.js';
 import { planId } from '../plan-id.js';
 import type { NotOffered, RemediationPlan } from '../plan.js';
-import type { Pod } from '../../diagnosis/k8s.js';
 import { replacementPlace } from '../../diagnosis/placement/replacement.js';
 import { pictureOf } from './exclude-node.js';
 import { podTemplateOf, workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
@@ -82,9 +81,10 @@ export function buildForcedRollbackPlans(
   const name = block.pod.metadata.name ?? '';
   const uid = block.pod.metadata.uid ?? '';
   if (name === '' || uid === '') return [];
-  const nowhere = replacementNowhere(ctx, block.pod, block.updateRevision);
-  if (nowhere) {
-    notOffered?.('delete-pods', `deleting ${name} would not move the rollout: its replacement ${nowhere}`);
+  // Its replacement (same name, same claims) faces what the pod faces; unknown is no refusal.
+  const place = replacementPlace(ctx, block.pod, block.updateRevision);
+  if (place.fits === false) {
+    notOffered?.('delete-pods', `deleting ${name} would not move the rollout: its replacement ${place.why}`);
     return [];
   }
   const object = kind.object(snapshot);
@@ -108,14 +108,4 @@ export function buildForcedRollbackPlans(
       addresses: finding.code,
     },
   ];
-}
-
-/**
- * Where the pod the rollout waits for is Pending, why its replacement (same name, same
- * claims) would fit no node either, or undefined when a node takes it or the nodes were
- * not all read (unknown, not empty).
- */
-function replacementNowhere(ctx: AnalysisContext, stuck: Pod, updateRevision: string): string | undefined {
-  const place = replacementPlace(ctx, stuck, updateRevision);
-  return place.fits === false ? place.why : undefined;
 }
