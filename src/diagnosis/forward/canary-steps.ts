@@ -18,12 +18,30 @@ import { stepsAhead, type CanaryCounts, type StepCounts } from '../workloads/rol
 import { workloadKind } from '../workloads/index.js';
 import type { QuotaRef } from './world.js';
 
+/**
+ * How the stable pods went on the way to a step the counts allow (canary-order.ts):
+ * every stable pod the ReplicaSet controller removed, in order; those of them on nodes
+ * no canary pod may use; and the stable pods still running on nodes a canary pod could
+ * use when the canary stops.
+ */
+export interface RemovalOrder {
+  removedInOrder: string[];
+  unusable: PodAt[];
+  kept: PodAt[];
+}
+
+export interface PodAt {
+  pod: string;
+  node: string;
+}
+
 export interface StepShortfall {
   /**
    * `surgeOnly`: the step fits with maxSurge 0 (its counts then total spec.replicas);
    * only the surge's one more pod does not. A strategy change gets past it.
+   * `order`: the counts fit, the order the stable pods go in does not (canary-order.ts).
    */
-  step: StepCounts & { room: number; surgeOnly: boolean };
+  step: StepCounts & { room: number; surgeOnly: boolean; order?: RemovalOrder };
   pending: Pod[];
   refused: boolean;
   quota?: QuotaRef;

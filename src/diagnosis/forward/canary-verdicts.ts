@@ -7,7 +7,10 @@
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Finding } from '../finding.js';
 import { workloadKind } from '../workloads/index.js';
-import type { StepShortfall } from './canary-steps.js';
+import type { Pod } from '../k8s.js';
+import { passesCordon, untoleratedTaints } from '../base/node-match.js';
+import { nextPod } from '../rollout/surge-proof.js';
+import type { PodAt, RemovalOrder, StepShortfall } from './canary-steps.js';
 import { podPhases } from './pod-phase.js';
 import { podsAsTheyAre } from './pods-as-they-are.js';
 import { quotaRefuses } from './quota-words.js';
@@ -21,6 +24,7 @@ export function stepNeverReached(
   asIs: Extract<Outcome, { result: 'blocked' }>,
   step: StepShortfall['step'],
 ): Draft {
+  if (step.order) return orderNeverReached(ctx, step, step.order);
   const { index, weight, canary, stable, room, surgeOnly, withoutSurge } = step;
   const name = ctx.snapshot.target.name;
   const pods = (n: number, what: string): string => `${n} ${what} pod${n === 1 ? '' : 's'}`;
@@ -48,6 +52,57 @@ export function stepNeverReached(
     explanation: `Argo Rollouts passes a setWeight step only once the canary is available at the step's count with the stable ReplicaSet at its own, so both run at once. ${ways}`,
     evidence: [podsAsTheyAre(ctx)],
   };
+}
+
+/**
+ * The counts of the step fit, the order the stable pods go in does not (canary-order.ts):
+ * the stable pod removed first stood where no canary pod may go.
+ */
+function orderNeverReached(ctx: AnalysisContext, step: StepShortfall['step'], order: RemovalOrder): Draft {
+  const { snapshot } = ctx;
+  const { name, namespace } = snapshot.target;
+  const kind = workloadKind(snapshot);
+  const maxUnavailable = kind.strategy(kind.object(snapshot)).maxUnavailable?.value ?? 0;
+  const incoming = nextPod(snapshot);
+  const pods = (list: readonly PodAt[], why?: boolean): string =>
+    list
+      .map(({ pod, node }) => `${pod} on ${node}${why ? ` (${whyNotUsable(snapshot, node, incoming)})` : ''}`)
+      .join(', ');
+  const at = step.promotion
+    ? 'the promotion after the last step'
+    : `step ${step.index + 1} (setWeight ${step.weight})`;
+  const stays = order.kept.length === 1 ? 'stays' : 'stay';
+  const annotate = order.unusable
+    .map(
+      ({ pod }) =>
+        `\`kubectl annotate pod ${pod} -n ${namespace} controller.kubernetes.io/pod-deletion-cost=100\``,
+    )
+    .join(', ');
+  return {
+    code: 'RolloutStuck',
+    severity: 'critical',
+    summary: `The rollout can never finish its canary steps, though their counts fit: going on, the ReplicaSet controller removes stable pods in its own order, and it removes ${pods(order.unusable, true)}, room no canary pod may use, while ${pods(order.kept)} ${stays}. ${capitalized(at)} then waits for a canary pod that fits only where a stable pod runs, and with maxUnavailable ${maxUnavailable} the controller removes no more stable pods while it waits.`,
+    explanation: `Argo Rollouts scales the stable ReplicaSet down within maxSurge and maxUnavailable, and the ReplicaSet controller picks which pod goes (getPodsToDelete, ActivePodsWithRanks: deletion cost, pods of the workload on the node, how long Ready, then the pod's UID), not where the canary needs room. Before it goes on, raise the deletion cost of the stable pods that stand where no canary pod may go, so they are removed last (${annotate}); or make their nodes take pods again; or set the canary's maxSurge 0 and maxUnavailable 1, so the controller removes stable pods until a canary pod fits (one serving pod fewer meanwhile). \`kubectl argo rollouts abort ${name}\` keeps the stable pods serving.`,
+    evidence: [
+      {
+        type: 'note',
+        text: `Run forward from the pods as they are (the steps as the rolling update whose bounds they keep): the stable pods removed, in order: ${order.removedInOrder.join(', ')}; then a canary pod stays Pending.`,
+      },
+      podsAsTheyAre(ctx),
+    ],
+  };
+}
+
+const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** Why no canary pod may use the node: cordoned, a taint it does not tolerate, or not selected. */
+function whyNotUsable(snapshot: AnalysisContext['snapshot'], name: string, pod: Pod): string {
+  const node = snapshot.nodes.find((n) => n.metadata.name === name);
+  if (!node) return 'not read';
+  if (!passesCordon(node, pod.spec)) return 'cordoned';
+  const taints = untoleratedTaints(node, pod.spec);
+  if (taints.length > 0) return `taint ${taints[0]?.key ?? ''} not tolerated`;
+  return 'not selected by the template';
 }
 
 /** A basic canary whose stable ReplicaSet the controller scales down once the canary pods starting now are available. */

@@ -44,7 +44,9 @@ export type Shape = ReplicaShape | PerNodeShape;
  *   (`stepped`) one replica at a time, each step once the last new pod is Ready;
  * - `deleted`: pods deleted (uid, or name where a pod has no uid);
  * - `resumed`: run as the workload will go once resumed (a paused Deployment's strategy
- *   or restart takes effect only then).
+ *   or restart takes effect only then);
+ * - `promoted`: a basic Argo canary run past its pauses as the rolling update whose
+ *   bounds its steps keep (proxy-strategy.ts; canary-order.ts asks it).
  */
 export interface Intervention {
   strategy?: { maxSurge: number; maxUnavailable: number; recreate: boolean };
@@ -52,6 +54,7 @@ export interface Intervention {
   oldTo?: { replicas: number; stepped: boolean };
   deleted?: ReadonlySet<string>;
   resumed?: boolean;
+  promoted?: true;
 }
 
 /** What happened on the way (first occurrence of each), in the model's words. */

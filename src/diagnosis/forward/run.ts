@@ -242,11 +242,13 @@ function buildModel(
   if (strategy.type === 'OnDelete')
     return { why: 'pods are replaced only when someone deletes them (OnDelete)' };
   if (kind.orderedBlock || strategy.argo) {
-    const proxy = variant === 'candidate' && !change ? proxyStrategy(ctx, object, strategy) : undefined;
+    const proxied = (variant === 'candidate' && !change) || change?.promoted === true;
+    const proxy = proxied ? proxyStrategy(ctx, object, strategy) : undefined;
     if (!proxy) return { why: UNMODELLED };
     strategy = proxy;
   }
-  if (kind.halt?.(snapshot) || (kind.paused(object) && !change?.resumed))
+  const promoted = change?.promoted === true;
+  if ((kind.halt?.(snapshot) && !promoted) || (kind.paused(object) && !change?.resumed && !promoted))
     return { why: 'the rollout is paused' };
   const { current, old } = kind.revisions(snapshot);
   const phases = podPhases(ctx);
