@@ -140,7 +140,7 @@ export type AuditEvent =
       namespace: string;
       deployment: string;
       cause: 'expired' | 'nodes-changed';
-      outcome: 'removed' | 'already-removed' | 'refused' | 'failed' | 'offered';
+      outcome: 'removed' | 'already-removed' | 'refused' | 'failed' | 'offered' | 'waiting';
       detail?: string;
     }
   | {

@@ -124,7 +124,7 @@ const exclusion = z.object({
   namespace: NAME,
   deployment: NAME,
   cause: z.enum(['expired', 'nodes-changed']),
-  outcome: z.enum(['removed', 'already-removed', 'refused', 'failed', 'offered']),
+  outcome: z.enum(['removed', 'already-removed', 'refused', 'failed', 'offered', 'waiting']),
   detail: TEXT.optional(),
 });
 

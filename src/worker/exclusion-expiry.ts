@@ -4,8 +4,11 @@
  * and
  * - removes one that expired: its approver chose how long it lasts when approving it,
  *   so the removal at that time is part of what was approved. The removal is a plan
- *   like any other (exclusion-removal.ts), applied by the executor (preconditions
- *   re-read, allowlist, server dry run, resourceVersion) and audited;
+ *   like any other (exclusion-removal.ts): its rollout run forward from the workload
+ *   as read now first (src/engine/removal-proof.ts; one that would not finish or would
+ *   go below a budget's floor waits, audited with why, and is tried again when its
+ *   claim lapses), then applied by the executor (preconditions re-read, allowlist,
+ *   server dry run, resourceVersion) and audited;
  * - offers the removal of one whose excluded nodes all changed (gone, replaced, another
  *   kernel, runtime or label: exclusion-nodes.ts), audited once; "until removed" too.
  *
@@ -27,6 +30,7 @@ import { allNodesChanged, changedNodes } from '../remediation/exclusion-nodes.js
 import { exclusionState } from '../remediation/exclusion-record.js';
 import { removalPlan, type LiveExclusion, type RemovalCause } from '../remediation/exclusion-removal.js';
 import type { RemediationPlan } from '../remediation/plan.js';
+import type { RemovalProof } from '../engine/removal-proof.js';
 
 export interface ExclusionExpiryDeps {
   cluster: string;
@@ -36,6 +40,8 @@ export interface ExclusionExpiryDeps {
   nodes(): Promise<{ nodes: Node[]; complete: boolean }>;
   /** Claims `key` once across every worker for `ttlMs` (Redis SET NX PX); false: another has it. */
   claim(key: string, ttlMs: number): Promise<boolean>;
+  /** The removal's rollout run forward from the workload as read now (src/engine/removal-proof.ts). */
+  prove(plan: RemediationPlan): Promise<RemovalProof>;
   apply(plan: RemediationPlan): Promise<ApplyResult>;
   audit: Audit;
   logger: Logger;
@@ -74,6 +80,8 @@ export interface SweepReport {
   /** Claimed by another worker, or already removed. */
   skipped: string[];
   failed: string[];
+  /** Expired, and held back: its rollout run forward would not finish or would go below a floor. */
+  waiting: string[];
   /** What was not read or not swept ("Rollout shop/*: why"): never counted as no exclusion. */
   unread: string[];
 }
@@ -99,7 +107,14 @@ export async function sweepExclusions(
   warned: Set<string> = new Set(),
 ): Promise<SweepReport> {
   const { exclusions, unread } = await deps.list();
-  const report: SweepReport = { removed: [], offered: [], skipped: [], failed: [], unread: [] };
+  const report: SweepReport = {
+    removed: [],
+    offered: [],
+    skipped: [],
+    failed: [],
+    waiting: [],
+    unread: [],
+  };
   for (const u of unread) {
     const words = unreadWords(u);
     report.unread.push(words);
@@ -135,6 +150,19 @@ export async function sweepExclusions(
         'exclusion: the excluded nodes changed; removal offered',
       );
       report.offered.push(plan.id);
+      continue;
+    }
+    const proof = await deps.prove(plan).catch((error: unknown): RemovalProof => ({
+      ok: false,
+      reason: `the workload could not be read to run the removal forward (${error instanceof Error ? error.message : String(error)})`,
+    }));
+    if (!proof.ok) {
+      deps.audit.record({ action: 'exclusion', ...where, outcome: 'waiting', detail: proof.reason });
+      deps.logger.info(
+        { planId: plan.id, target: live.target, reason: proof.reason },
+        'exclusion: removal waits',
+      );
+      report.waiting.push(plan.id);
       continue;
     }
     const result = await deps.apply(plan).catch((error: unknown): ApplyResult => ({

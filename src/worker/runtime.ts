@@ -3,6 +3,7 @@ import { signNotify } from '../queue/notify-signature.js';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { startEarlyWarning, type EarlyWarning } from './early-warning/watch.js';
+import { proveRemoval } from '../engine/removal-proof.js';
 import { startExclusionExpiry, type ExclusionExpiry, type ExclusionExpiryDeps } from './exclusion-expiry.js';
 import type { ListWatchSource } from './early-warning/stream.js';
 import type { HealthCheck } from './health.js';
@@ -297,6 +298,7 @@ function startExpirySweep(
           ttlMs,
           'NX',
         )) === 'OK',
+      prove: async (plan) => proveRemoval(await cluster.collect(plan.target, () => undefined), plan),
       apply: (plan) => cluster.apply(plan, { now }),
       audit: journaledAudit(logger, producerConnection, config.incidentRetentionMs),
       logger,

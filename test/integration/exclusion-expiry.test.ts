@@ -28,6 +28,7 @@ import { withPlanTtl } from '../../src/remediation/exclusion-times.js';
 import type { ExclusionTtlChoice } from '../../src/remediation/exclusion-ttl.js';
 import { inversePlan } from '../../src/remediation/inverse.js';
 import { sweepExclusions, type ExclusionExpiryDeps } from '../../src/worker/exclusion-expiry.js';
+import { proveRemoval } from '../../src/engine/removal-proof.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { fakeIo } from '../support/cli-io.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
@@ -118,6 +119,8 @@ function worker(s: SimClient, now: () => number, audit: AuditEvent[]): Exclusion
     }),
     claim: async (key, ttlMs) =>
       (await connection.set(`rd:exclusion:it:${key}`, '1', 'PX', ttlMs, 'NX')) === 'OK',
+    // As the worker does (runtime.ts): the removal's rollout run forward from the workload as read now.
+    prove: async (plan) => proveRemoval(await collectSnapshot(s.client, plan.target), plan),
     apply: (plan) => applyPlan(s.client, plan, { now: () => new Date(now()) }),
     audit: { record: (event) => audit.push(event) },
     logger: createLogger({ level: 'silent', name: 'expiry-it' }),

@@ -18,6 +18,7 @@ import {
   type ExclusionRecord,
 } from '../../src/remediation/exclusion-record.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
+import type { AuditEvent } from '../../src/audit.js';
 import { sweepExclusions, type ExclusionExpiryDeps } from '../../src/worker/exclusion-expiry.js';
 
 const EXPIRES = '2026-11-27T14:00:00Z';
@@ -139,6 +140,7 @@ describe('sweepExclusions: Argo Rollouts', () => {
       list: () => listExclusions(c, ['*']),
       nodes: () => Promise.resolve({ nodes: [], complete: false }),
       claim: () => Promise.resolve(true),
+      prove: () => Promise.resolve({ ok: true }),
       apply: (plan) => {
         applied.push(plan);
         return Promise.resolve({ status: 'applied', generation: 4, changes: [] } as never);
@@ -165,6 +167,36 @@ describe('sweepExclusions: Argo Rollouts', () => {
       value: EXPIRES,
     });
     expect(body).toContainEqual({ op: 'remove', path: '/spec/template/spec/affinity' });
+  });
+
+  it('holds an expired removal whose rollout run forward would not finish: nothing written, audited waiting with why', async () => {
+    const applied: RemediationPlan[] = [];
+    const audit: AuditEvent[] = [];
+    const report = await sweepExclusions({
+      ...deps(client({ rollouts: [ROLLOUT] }), Date.parse(EXPIRES) + 1, applied, []),
+      prove: () => Promise.resolve({ ok: false, reason: 'its surge pod fits no node' }),
+      audit: { record: (event) => audit.push(event) },
+    });
+    expect(applied).toEqual([]);
+    expect(report.removed).toEqual([]);
+    expect(report.waiting).toHaveLength(1);
+    expect(audit).toEqual([
+      expect.objectContaining({
+        action: 'exclusion',
+        outcome: 'waiting',
+        detail: 'its surge pod fits no node',
+      }),
+    ]);
+  });
+
+  it('holds it too when the workload cannot be read to run the removal forward (not read is not proved)', async () => {
+    const applied: RemediationPlan[] = [];
+    const report = await sweepExclusions({
+      ...deps(client({ rollouts: [ROLLOUT] }), Date.parse(EXPIRES) + 1, applied, []),
+      prove: () => Promise.reject(new Error('connect ECONNREFUSED')),
+    });
+    expect(applied).toEqual([]);
+    expect(report.waiting).toHaveLength(1);
   });
 
   it('keeps a Rollout exclusion that has not expired', async () => {
