@@ -10,6 +10,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ArgoRollout } from '../../src/diagnosis/k8s-argo.js';
+import type { ResourceQuota } from '../../src/diagnosis/k8s-policy.js';
+import { stepsAhead } from '../../src/diagnosis/workloads/rollout/basic-canary.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 import { canaryOrderShortfall } from '../../src/diagnosis/forward/canary-order.js';
 import { diagnose } from '../../src/engine/diagnose.js';
@@ -160,5 +162,138 @@ describe('a paused basic canary: the order the stable pods go in (canary-order.t
   it('a stable pod crash-looping: the run would start from pods the controllers do not count as available, no claim', () => {
     expect(canaryOrderShortfall(new AnalysisContext(pausedCanary()))?.step?.order).toBeDefined();
     expect(canaryOrderShortfall(new AnalysisContext(pausedCanary({ stableFailing: true })))).toBeUndefined();
+  });
+});
+
+/**
+ * A traffic-routed canary with dynamicStableScale, paused at its first setWeight (25):
+ * canary 1 on gpu-03, stable 3 on gpu-01, gpu-02 and gpu-04 (cordoned); gpu-05 and
+ * gpu-06 free. Step 3 (setWeight 50) holds canary 2 beside stable 3 (the router still
+ * sends 75 to the stable): 4 on the 5 usable nodes. The promotion holds canary 4 beside
+ * the stable's share at 50, 2 pods: 5 usable nodes fit it only where the stable pod kept
+ * is the one on gpu-04, which the ReplicaSet's order decides.
+ */
+function routedCanary(options: {
+  cordonedFirst: boolean;
+  steps?: Canary['steps'];
+  quotaPods?: number;
+  gpusPerNode?: number;
+}) {
+  const nodes = ['gpu-01', 'gpu-02', 'gpu-03', 'gpu-04', 'gpu-05', 'gpu-06'].map((name) =>
+    makeNode(name, {
+      allocatable: { 'nvidia.com/gpu': String(options.gpusPerNode ?? 1) },
+      unschedulable: name === 'gpu-04',
+    }),
+  );
+  const rollout = makeRollout('ranker', {
+    replicas: 4,
+    resources: { 'nvidia.com/gpu': '1' },
+    strategy: {
+      canary: {
+        canaryService: 'ranker-canary',
+        stableService: 'ranker-stable',
+        trafficRouting: { nginx: { stableIngress: 'ranker' } },
+        dynamicStableScale: true,
+        steps: options.steps ?? [{ setWeight: 25 }, { pause: {} }, { setWeight: 50 }, { pause: {} }],
+      },
+    },
+    status: {
+      observedGeneration: '2',
+      phase: 'Paused',
+      message: 'CanaryPauseStep',
+      currentPodHash: 'b2',
+      stableRS: 'a1',
+      currentStepIndex: 1,
+      pauseConditions: [{ reason: 'CanaryPauseStep', startTime: '2026-11-22T02:30:00Z' }],
+      canary: {
+        weights: {
+          canary: { weight: 25 },
+          stable: { weight: 75 },
+        },
+      },
+      replicas: 4,
+      updatedReplicas: 1,
+      availableReplicas: 4,
+    },
+  });
+  const stable = makeRolloutReplicaSet(rollout, 'a1', {
+    revision: 1,
+    replicas: 3,
+    image: 'registry.example/ranker:1.0',
+  });
+  const canary = makeRolloutReplicaSet(rollout, 'b2', { revision: 2, replicas: 1 });
+  const stablePods = ['gpu-01', 'gpu-02', 'gpu-04'].map((node, i) => {
+    const pod = makeRolloutPod(stable, `s${i}`, node, { phase: 'Running' });
+    pod.metadata.uid = node === 'gpu-04' ? (options.cordonedFirst ? 'u0' : 'u9') : `u${i + 1}`;
+    return pod;
+  });
+  const quota: ResourceQuota[] =
+    options.quotaPods === undefined
+      ? []
+      : [
+          {
+            apiVersion: 'v1',
+            kind: 'ResourceQuota',
+            metadata: { name: 'vision-pods', namespace: 'vision' },
+            spec: { hard: { pods: String(options.quotaPods) } },
+            status: { hard: { pods: String(options.quotaPods) }, used: { pods: '4' } },
+          },
+        ];
+  return makeRolloutSnapshot({
+    rollout,
+    replicaSets: [canary, stable],
+    pods: [...stablePods, makeRolloutPod(canary, 'c0', 'gpu-03', { phase: 'Running' })],
+    nodes,
+    resourceQuotas: quota,
+  });
+}
+
+type Canary = NonNullable<NonNullable<ArgoRollout['spec']['strategy']>['canary']>;
+
+describe('a traffic-routed canary: the stable pods its steps keep and ask back', () => {
+  it('the stable pod on the cordoned node goes first: the promotion can never finish, said while paused', () => {
+    const stuck = diagnose(routedCanary({ cordonedFirst: true })).findings.find(
+      (f) => f.code === 'RolloutStuck',
+    );
+    expect(stuck?.summary).toContain('it removes ranker-a1-s2 on gpu-04 (cordoned)');
+    expect(stuck?.summary).toContain('The promotion after the last step then waits');
+    expect(stuck?.summary).toContain(
+      'the controller keeps 2 stable pods until the canary pods are available',
+    );
+    expect(stuck?.evidence[0]).toMatchObject({
+      text: expect.stringContaining(
+        "In the ReplicaSet controller's deletion order: the stable pods removed, in order: ranker-a1-s2;",
+      ),
+    });
+  });
+
+  it('the stable pod on the cordoned node goes last: the promotion fits, nothing claimed', () => {
+    expect(codes(routedCanary({ cordonedFirst: false }))).not.toContain('RolloutStuck');
+  });
+
+  it('a setCanaryScale replicas step asks every stable pod back first (weight 0): a pods quota of 7 never holds 4 beside 4', () => {
+    const steps: Canary['steps'] = [
+      { setWeight: 25 },
+      { pause: {} },
+      { setCanaryScale: { replicas: 4 } },
+      { setWeight: 33 },
+    ];
+    expect(
+      stepsAhead((routedCanary({ cordonedFirst: false, steps }) as { rollout: ArgoRollout }).rollout)[0],
+    ).toMatchObject({
+      index: 3,
+      canary: 4,
+      stable: 4,
+    });
+    const stuck = diagnose(
+      routedCanary({ cordonedFirst: false, steps, quotaPods: 7, gpusPerNode: 2 }),
+    ).findings.find((f) => f.code === 'RolloutStuck');
+    expect(stuck?.summary).toContain(
+      'step 4 (setWeight 33) needs 4 canary pods running beside 4 stable pods',
+    );
+    expect(stuck?.summary).toContain('ResourceQuota vision-pods');
+    expect(codes(routedCanary({ cordonedFirst: false, steps, quotaPods: 8, gpusPerNode: 2 }))).not.toContain(
+      'RolloutStuck',
+    );
   });
 });

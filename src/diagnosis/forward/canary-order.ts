@@ -71,7 +71,7 @@ export function canaryOrderShortfall(ctx: AnalysisContext): Blocked | undefined 
       ...step,
       room: canaryAtStop + stablePods.length - removedNames.size,
       surgeOnly: false,
-      order: { removedInOrder, unusable, kept },
+      order: { run: true, removedInOrder, unusable, kept },
     },
   };
 }

@@ -16,6 +16,8 @@ import { holdsResources, isTerminating } from '../base/pods.js';
 import { isRolloutObjects } from '../snapshot/types.js';
 import { stepsAhead, type CanaryCounts, type StepCounts } from '../workloads/rollout/basic-canary.js';
 import { workloadKind } from '../workloads/index.js';
+import { readyDeletionOrder } from './deletion-queue.js';
+import { podPhases } from './pod-phase.js';
 import type { QuotaRef } from './world.js';
 
 /**
@@ -25,6 +27,8 @@ import type { QuotaRef } from './world.js';
  * use when the canary stops.
  */
 export interface RemovalOrder {
+  /** Seen in a run forward (canary-order.ts), not only in the step's counts. */
+  run?: true;
   removedInOrder: string[];
   unusable: PodAt[];
   kept: PodAt[];
@@ -79,30 +83,80 @@ export function canaryStepShortfall(
   // stay there and count among the step's stable pods without using any of that room.
   const eligibleNames = new Set(eligible.map((n) => n.metadata.name ?? ''));
   const elsewhere = stable.filter((p) => p.spec.nodeName && !eligibleNames.has(p.spec.nodeName)).length;
-  // A stable pod the controller keeps is one that runs now (the ReplicaSet removes
-  // unscheduled pods first); one it creates again may wait unplaced. The quota counts
-  // every pod; the nodes' room only those not kept elsewhere.
-  const needOf = (counts: CanaryCounts): number => counts.canary + Math.min(counts.stable, stable.length);
-  const onRoom = (counts: CanaryCounts): number =>
-    counts.canary + Math.max(0, Math.min(counts.stable, stable.length) - elsewhere);
-  const short = (counts: CanaryCounts): { quota?: QuotaRef } | undefined => {
+  // Every stable pod a step asks for counts, those it asks back too (a traffic-routed
+  // setCanaryScale replicas step asks for all of them with dynamicStableScale): the
+  // controller scales the stable ReplicaSet before the canary's (reconcileCanaryReplicaSets),
+  // so its pods are admitted and queued for the scheduler first. The quota counts every
+  // pod; the nodes' room all but those kept on nodes no canary pod may use.
+  const needOf = (counts: CanaryCounts): number => counts.canary + counts.stable;
+  // Which stable pods a scale-down keeps is the ReplicaSet controller's to say (the last
+  // in its deletion order): where it is known (every stable pod Ready), the pods kept on
+  // nodes no canary pod may use are counted as they will be; else, at best, all of them.
+  const ordered = variant === 'as-is' ? keptInOrder(ctx, stable, eligibleNames) : undefined;
+  const keptElsewhere = (count: number, inOrder: boolean): number => {
+    const keep = Math.min(count, stable.length);
+    return inOrder && ordered ? ordered.keptElsewhere(keep) : Math.min(keep, elsewhere);
+  };
+  const onRoom = (counts: CanaryCounts, inOrder = true): number =>
+    counts.canary + counts.stable - keptElsewhere(counts.stable, inOrder);
+  const short = (counts: CanaryCounts, inOrder = true): { quota?: QuotaRef } | undefined => {
     const quota = overQuota(needOf(counts));
     if (quota) return { quota };
-    return onRoom(counts) > room ? {} : undefined;
+    return onRoom(counts, inOrder) > room ? {} : undefined;
   };
   for (const step of ahead) {
     const over = short(step);
     if (!over) continue;
     const surgeOnly = short(step.withoutSurge) === undefined;
     if (surgeOnly && variant !== 'as-is') continue;
+    // Short only in the controller's order: the best order would fit.
+    const order = !over.quota && short(step, false) === undefined ? ordered?.order(step.stable) : undefined;
     return {
-      step: { ...step, room: room + Math.min(step.stable, elsewhere), surgeOnly },
+      step: {
+        ...step,
+        room: room + keptElsewhere(step.stable, true),
+        surgeOnly: order ? false : surgeOnly,
+        ...(order ? { order } : {}),
+      },
       pending: over.quota ? [] : Array.from({ length: onRoom(step) - room }, () => incoming),
       refused: over.quota !== undefined,
       ...(over.quota ? { quota: over.quota } : {}),
     };
   }
   return undefined;
+}
+
+/**
+ * The stable pods in the ReplicaSet controller's deletion order, where every one is
+ * Ready (readyDeletionOrder): how many of those a scale-down to `keep` leaves on nodes no
+ * canary pod may use, and the order said for the finding.
+ */
+function keptInOrder(
+  ctx: AnalysisContext,
+  stable: readonly Pod[],
+  usable: ReadonlySet<string>,
+): { keptElsewhere(keep: number): number; order(count: number): RemovalOrder } | undefined {
+  const phases = podPhases(ctx);
+  if (stable.some((p) => phases.get(p) !== 'ready')) return undefined;
+  const related = ctx.snapshot.pods.filter((p) => holdsResources(p) && !isTerminating(p));
+  const order = readyDeletionOrder(stable, related, Date.parse(ctx.snapshot.capturedAt));
+  const unusable = (p: Pod): boolean => !usable.has(p.spec.nodeName ?? '');
+  const at = (p: Pod): PodAt => ({ pod: p.metadata.name ?? '', node: p.spec.nodeName ?? '' });
+  return {
+    keptElsewhere: (keep) => order.slice(order.length - keep).filter(unusable).length,
+    order: (count) => {
+      const keep = Math.min(count, order.length);
+      const removed = order.slice(0, order.length - keep);
+      return {
+        removedInOrder: removed.map((p) => p.metadata.name ?? ''),
+        unusable: removed.filter(unusable).map(at),
+        kept: order
+          .slice(order.length - keep)
+          .filter((p) => !unusable(p))
+          .map(at),
+      };
+    },
+  };
 }
 
 /** The same pod for the scheduler and the quota: resources, host ports, placement rules, priority. */

@@ -62,7 +62,8 @@ function orderNeverReached(ctx: AnalysisContext, step: StepShortfall['step'], or
   const { snapshot } = ctx;
   const { name, namespace } = snapshot.target;
   const kind = workloadKind(snapshot);
-  const maxUnavailable = kind.strategy(kind.object(snapshot)).maxUnavailable?.value ?? 0;
+  const strategy = kind.strategy(kind.object(snapshot));
+  const routed = strategy.argo === 'trafficRouted';
   const incoming = nextPod(snapshot);
   const pods = (list: readonly PodAt[], why?: boolean): string =>
     list
@@ -72,21 +73,30 @@ function orderNeverReached(ctx: AnalysisContext, step: StepShortfall['step'], or
     ? 'the promotion after the last step'
     : `step ${step.index + 1} (setWeight ${step.weight})`;
   const stays = order.kept.length === 1 ? 'stays' : 'stay';
+  const holds = routed
+    ? `the controller keeps ${step.stable} stable pod${step.stable === 1 ? '' : 's'} until the canary pods are available (the router moves its weight only then)`
+    : `with maxUnavailable ${strategy.maxUnavailable?.value ?? 0} the controller removes no more stable pods while it waits`;
   const annotate = order.unusable
     .map(
       ({ pod }) =>
         `\`kubectl annotate pod ${pod} -n ${namespace} controller.kubernetes.io/pod-deletion-cost=100\``,
     )
     .join(', ');
+  const strategyWay = routed
+    ? ''
+    : "; or set the canary's maxSurge 0 and maxUnavailable 1, so the controller removes stable pods until a canary pod fits (one serving pod fewer meanwhile)";
+  const how = order.run
+    ? 'Run forward from the pods as they are (the steps as the rolling update whose bounds they keep)'
+    : "In the ReplicaSet controller's deletion order";
   return {
     code: 'RolloutStuck',
     severity: 'critical',
-    summary: `The rollout can never finish its canary steps, though their counts fit: going on, the ReplicaSet controller removes stable pods in its own order, and it removes ${pods(order.unusable, true)}, room no canary pod may use, while ${pods(order.kept)} ${stays}. ${capitalized(at)} then waits for a canary pod that fits only where a stable pod runs, and with maxUnavailable ${maxUnavailable} the controller removes no more stable pods while it waits.`,
-    explanation: `Argo Rollouts scales the stable ReplicaSet down within maxSurge and maxUnavailable, and the ReplicaSet controller picks which pod goes (getPodsToDelete, ActivePodsWithRanks: deletion cost, pods of the workload on the node, how long Ready, then the pod's UID), not where the canary needs room. Before it goes on, raise the deletion cost of the stable pods that stand where no canary pod may go, so they are removed last (${annotate}); or make their nodes take pods again; or set the canary's maxSurge 0 and maxUnavailable 1, so the controller removes stable pods until a canary pod fits (one serving pod fewer meanwhile). \`kubectl argo rollouts abort ${name}\` keeps the stable pods serving.`,
+    summary: `The rollout can never finish its canary steps, though their counts fit: going on, the ReplicaSet controller removes stable pods in its own order, and it removes ${pods(order.unusable, true)}, room no canary pod may use, while ${pods(order.kept)} ${stays}. ${capitalized(at)} then waits for a canary pod that fits only where a stable pod runs, and ${holds}.`,
+    explanation: `Argo Rollouts scales the stable ReplicaSet down to each step's count, and the ReplicaSet controller picks which pods go (getPodsToDelete, ActivePodsWithRanks: deletion cost, pods of the workload on the node, how long Ready, then the pod's UID), not where the canary needs room. Before it goes on, raise the deletion cost of the stable pods that stand where no canary pod may go, so they are removed last (${annotate}); or make their nodes take pods again${strategyWay}. \`kubectl argo rollouts abort ${name}\` keeps the stable pods serving.`,
     evidence: [
       {
         type: 'note',
-        text: `Run forward from the pods as they are (the steps as the rolling update whose bounds they keep): the stable pods removed, in order: ${order.removedInOrder.join(', ')}; then a canary pod stays Pending.`,
+        text: `${how}: the stable pods removed, in order: ${order.removedInOrder.join(', ')}; then a canary pod stays Pending.`,
       },
       podsAsTheyAre(ctx),
     ],

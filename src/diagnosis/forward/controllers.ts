@@ -15,10 +15,9 @@
  */
 import type { Pod } from '../k8s.js';
 import type { Model, ModelPod, PerNodeShape, ReplicaShape } from './model.js';
-import { DeletionQueue, deletedBefore, type DeletionRank } from './deletion-queue.js';
+import { DeletionQueue, deletedBefore, deletionRank, type DeletionRank } from './deletion-queue.js';
 import { countReady, live } from './model.js';
 import type { PodPhase } from './pod-phase.js';
-import { deletionCost } from '../rollout/deletion-order.js';
 import { ordinalPod } from './ordinal-claims.js';
 
 let serial = 0;
@@ -90,21 +89,7 @@ function reconcileReplicaSet(model: Model, revision: 'new' | 'old', spec: number
 function fixedRank(model: Model, p: ModelPod): DeletionRank {
   let rank = model.deletionRanks.get(p);
   if (rank) return rank;
-  const now = Date.parse(model.world.ctx.snapshot.capturedAt);
-  const since = p.pod.status?.conditions?.find(
-    (c) => c.type === 'Ready' && c.status === 'True',
-  )?.lastTransitionTime;
-  const at = since ? Date.parse(since) : NaN;
-  rank = {
-    cost: deletionCost(p.pod),
-    readyRank:
-      p.made || Number.isNaN(at) || Number.isNaN(now)
-        ? 0
-        : Math.floor(Math.log2(Math.max(1, (now - at) * 1e6))),
-    uid: p.pod.metadata.uid ?? '',
-    restarts: (p.pod.status?.containerStatuses ?? []).reduce((sum, c) => sum + (c.restartCount ?? 0), 0),
-    created: p.made ? Infinity : Date.parse(p.pod.metadata.creationTimestamp ?? '') || 0,
-  };
+  rank = deletionRank(p.pod, Date.parse(model.world.ctx.snapshot.capturedAt), p.made === true);
   model.deletionRanks.set(p, rank);
   return rank;
 }

@@ -9,6 +9,8 @@
  * and is stale once its node's count moved (ModelPods tracks which nodes moved); stale
  * entries are ranked again, not trusted.
  */
+import type { Pod } from '../k8s.js';
+import { deletionCost } from '../rollout/deletion-order.js';
 import type { ModelPod } from './model-pods.js';
 
 /** The parts of ActivePodsWithRanks.Less that a pod keeps while the model runs. */
@@ -19,6 +21,58 @@ export interface DeletionRank {
   uid: string;
   restarts: number;
   created: number;
+}
+
+/**
+ * A pod's rank as read at `now` (ms); `made`: a pod the model made, Ready in the run
+ * (the most recent of all).
+ */
+export function deletionRank(pod: Pod, now: number, made = false): DeletionRank {
+  const since = pod.status?.conditions?.find(
+    (c) => c.type === 'Ready' && c.status === 'True',
+  )?.lastTransitionTime;
+  const at = since ? Date.parse(since) : NaN;
+  return {
+    cost: deletionCost(pod),
+    readyRank:
+      made || Number.isNaN(at) || Number.isNaN(now)
+        ? 0
+        : Math.floor(Math.log2(Math.max(1, (now - at) * 1e6))),
+    uid: pod.metadata.uid ?? '',
+    restarts: (pod.status?.containerStatuses ?? []).reduce((sum, c) => sum + (c.restartCount ?? 0), 0),
+    created: made ? Infinity : Date.parse(pod.metadata.creationTimestamp ?? '') || 0,
+  };
+}
+
+/**
+ * Ready, bound pods of one ReplicaSet in the order its controller deletes them as it is
+ * scaled down one by one (the first goes first), as read at `now`. `related`: the pods of
+ * the workload (every revision) the co-location rank counts per node; a deleted pod no
+ * longer counts.
+ */
+export function readyDeletionOrder(pods: readonly Pod[], related: readonly Pod[], now: number): Pod[] {
+  const onNode = new Map<string, number>();
+  for (const p of related) onNode.set(p.spec.nodeName ?? '', (onNode.get(p.spec.nodeName ?? '') ?? 0) + 1);
+  const ranks = new Map(pods.map((p) => [p, deletionRank(p, now)]));
+  const left = new Set(pods);
+  const order: Pod[] = [];
+  while (left.size > 0) {
+    let best: Pod | undefined;
+    for (const p of left) {
+      if (!best) best = p;
+      else {
+        const on = (q: Pod): number => onNode.get(q.spec.nodeName ?? '') ?? 0;
+        const [a, b] = [ranks.get(p), ranks.get(best)];
+        if (a && b && deletedBefore(a, on(p), b, on(best), true)) best = p;
+      }
+    }
+    if (!best) break;
+    left.delete(best);
+    order.push(best);
+    const node = best.spec.nodeName ?? '';
+    onNode.set(node, (onNode.get(node) ?? 1) - 1);
+  }
+  return order;
 }
 
 interface Entry {

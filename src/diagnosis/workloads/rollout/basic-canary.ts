@@ -187,13 +187,18 @@ function trafficRoutedCounts(
   const desired = scale?.replicas !== undefined ? 0 : (scale?.weight ?? weight);
   const canary = scale?.replicas ?? trafficWeightToReplicas(replicas, desired);
   if (rollout.spec.strategy?.canary?.dynamicStableScale !== true) return { canary, stable: replicas };
-  // With dynamicStableScale the step waits for the canary only (AtDesiredReplicaCountsForCanary
-  // checks the stable ReplicaSet only without it): the stable's desired count (the larger
-  // of the desired weight's share and the router's) may ask for stable pods the step never
-  // waits for (a setCanaryScale replicas step's weight 0 asks for all of them back). What
-  // runs beside the canary for sure is the share the router still sends the stable: it
-  // shrinks no further before the router moves.
-  return { canary, stable: trafficWeightToReplicas(replicas, MAX_WEIGHT - routerWeight) };
+  // With dynamicStableScale the stable's count is the larger of the desired weight's share
+  // and the router's (it shrinks no further before the router moves). The step waits for
+  // the canary only (AtDesiredReplicaCountsForCanary checks the stable ReplicaSet only
+  // without it), but reconcileCanaryReplicaSets scales the stable ReplicaSet first and
+  // the canary only on a later pass: a setCanaryScale replicas step (weight 0) asks for
+  // every stable pod back, and those pods are created, admitted and scheduled before the
+  // canary's, so they hold the room and the quota the canary then lacks.
+  const stable = Math.max(
+    trafficWeightToReplicas(replicas, MAX_WEIGHT - desired),
+    trafficWeightToReplicas(replicas, MAX_WEIGHT - routerWeight),
+  );
+  return { canary, stable };
 }
 
 /** GetReplicasForScaleDown. */
