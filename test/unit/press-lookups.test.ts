@@ -103,9 +103,23 @@ describe('what the press sends for the body', () => {
       threadLink: async () => 'javascript:alert(1)',
     };
     const started = Date.now();
-    expect(await pressRecord(lookups, ['U0ANN', 'U0BOB', 'U0CAT'], 30)).toEqual({});
+    expect(await pressRecord(lookups, ['U0ANN', 'U0BOB', 'U0CAT'], { ms: 30 })).toEqual({});
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(await pressRecord(undefined, ['U0ANN'])).toEqual({});
+  });
+
+  it('an approver the chat does not name is named as the policy file names them', async () => {
+    const teams = teamsPressLookups({ platform: 'teams', id: 'a-b', name: 'Ana Kim' });
+    const known = { 'c-d': 'Bo Park', 'a-b': 'Ana (policy)' };
+    expect(await pressRecord(teams, ['a-b', 'c-d', 'e-f'], { known })).toEqual({
+      names: [
+        { id: 'a-b', name: 'Ana Kim' },
+        { id: 'c-d', name: 'Bo Park' },
+      ],
+    });
+    expect(await pressRecord(undefined, ['c-d'], { known })).toEqual({
+      names: [{ id: 'c-d', name: 'Bo Park' }],
+    });
   });
 
   it('cuts a long name to what the job takes', async () => {

@@ -196,7 +196,7 @@ async function queueProposal(
     key.privateKey,
   );
   // Names and the thread's link for the pull request's body: never blocking it (./propose-record.ts).
-  const said = await pressRecord(press.lookups, approvers);
+  const said = await pressRecord(press.lookups, approvers, { known: services.policy.names });
   try {
     const job = {
       planId: click.planId,

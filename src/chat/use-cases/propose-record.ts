@@ -1,9 +1,9 @@
 /**
  * What a Propose in Git press tells the workers for the pull request's body (issue 66.3),
  * beside the signed approvers: each approver's display name and the thread's link, as the
- * platform says them (PressLookups). Asked together, each bounded: a name or a link not
- * read in time, or refused, is left out (the body shows the id, or says there is no link);
- * it never holds the proposal back.
+ * platform says them (PressLookups), else the name the policy file gives (`names:`).
+ * Asked together, each bounded: a name or a link not read in time, or refused, is left
+ * out (the body shows the id, or says there is no link); it never holds the proposal back.
  */
 import type { PressLookups } from '../adapter.js';
 import type { ProposeJob } from '../../queue/schemas.js';
@@ -27,15 +27,24 @@ async function inTime<T>(work: () => Promise<T | undefined>, ms: number): Promis
   }
 }
 
+/**
+ * The names and link to send; `known` (the policy file's `names:`) names an approver the
+ * chat did not (Teams names only the presser).
+ */
 export async function pressRecord(
   lookups: PressLookups | undefined,
   approvers: readonly string[],
-  ms = LOOKUP_MS,
+  options: { ms?: number; known?: Readonly<Record<string, string>> | undefined } = {},
 ): Promise<Said> {
-  if (!lookups) return {};
+  const ms = options.ms ?? LOOKUP_MS;
   const [names, link] = await Promise.all([
-    Promise.all(approvers.map(async (id) => ({ id, name: await inTime(() => lookups.nameOf(id), ms) }))),
-    inTime(() => lookups.threadLink(), ms),
+    Promise.all(
+      approvers.map(async (id) => ({
+        id,
+        name: (lookups ? await inTime(() => lookups.nameOf(id), ms) : undefined) ?? options.known?.[id],
+      })),
+    ),
+    lookups ? inTime(() => lookups.threadLink(), ms) : undefined,
   ]);
   const named = names.flatMap(({ id, name }) => {
     const kept = typeof name === 'string' ? [...name.trim()].slice(0, MAX_NAME).join('') : '';
