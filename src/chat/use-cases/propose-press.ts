@@ -37,7 +37,7 @@ import {
 } from '../approvals/approve.js';
 import type { ProposalApprovals } from '../approvals/proposal-approvals.js';
 import { PROPOSE_CHAT_WORDS } from '../words/propose.js';
-import { pressRecord } from './propose-record.js';
+import { LOOKUP_MS, pressRecord } from './propose-record.js';
 import { textMessage } from './command.js';
 import { spendApproverBudget } from './command-budget.js';
 import { subscribed, type PressServices } from './press.js';
@@ -195,8 +195,10 @@ async function queueProposal(
     }),
     key.privateKey,
   );
-  // Names and the thread's link for the pull request's body: never blocking it (./propose-record.ts).
-  const said = await pressRecord(press.lookups, approvers, { known: services.policy.names });
+  // Names and the thread's link for the pull request's body: never blocking it, nor eating
+  // the second the queue's add is left (./propose-record.ts).
+  const ms = Math.min(LOOKUP_MS, Math.max(0, press.deadline.left() - 1_000));
+  const said = await pressRecord(press.lookups, approvers, { ms, known: services.policy.names });
   try {
     const job = {
       planId: click.planId,
