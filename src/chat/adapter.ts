@@ -135,6 +135,18 @@ export type CommandReply =
   /** A run was queued (or joined): acknowledge, then announce it. */
   | { readonly kind: 'started'; readonly run: StartedRun };
 
+/**
+ * What a platform can say of people and of the thread, asked only by a press that needs
+ * it (Propose in Git: the pull request's body, src/chat/use-cases/propose-record.ts).
+ * Answers are untrusted text, or undefined: not known, not in time, refused.
+ */
+export interface PressLookups {
+  /** A person's display name (Slack: users.info; Teams: the presser's name as the activity gave it). */
+  nameOf(person: string): Promise<string | undefined>;
+  /** A link to the thread's root message (Slack: its permalink); Teams gives none. */
+  threadLink(): Promise<string | undefined>;
+}
+
 /** Inbound: a button press, after the adapter verified it and decoded its action. */
 export interface PressRequest {
   readonly person: PersonRef;
@@ -150,6 +162,8 @@ export interface PressRequest {
    * adapter remembers what its messages show (ChatAdapter.shown).
    */
   readonly kept?: (mark: PlanMark) => Pick<RootRecord, 'verdict' | 'blocks'>;
+  /** Names and the thread's link, where the platform can say them; absent: ids, no link. */
+  readonly lookups?: PressLookups;
 }
 
 /**

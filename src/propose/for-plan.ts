@@ -12,6 +12,7 @@ import type { Lang } from '../i18n/lang.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 import { gitSourceOf } from './owner-source.js';
 import { propose, type ProposeResult } from './propose.js';
+import type { PullRecord } from './pull-record.js';
 import type { Tools } from './tool.js';
 import { checkRendered } from './verify.js';
 
@@ -29,11 +30,14 @@ export interface ProposeForPlanOptions {
   fetch?: typeof fetch;
 }
 
-/** The Git source the owner names, or why there is none ('no-source'), then the engine's answer. */
+/**
+ * The Git source the owner names, or why there is none ('no-source'), then the engine's
+ * answer; `record` is what the body says of the press (the incident, who approved, the thread).
+ */
 export async function proposeForPlan(
   options: ProposeForPlanOptions,
   plan: RemediationPlan,
-  context: { approvedBy: string[]; incident?: string; thread?: string },
+  record: PullRecord,
 ): Promise<ProposeResult | { status: 'no-source'; why: string }> {
   const snapshot = await options.collect(plan.target);
   const where = gitSourceOf(snapshot.ownerSettings, []);
@@ -55,8 +59,6 @@ export async function proposeForPlan(
     ...(options.tools ? { tools: options.tools } : {}),
     ...(where.helm ? { helm: where.helm } : {}),
     ...(where.base ? { base: where.base } : {}),
-    ...(context.incident ? { incident: context.incident } : {}),
-    ...(context.thread ? { thread: context.thread } : {}),
-    approvedBy: context.approvedBy.join(', '),
+    record,
   });
 }

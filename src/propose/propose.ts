@@ -23,6 +23,7 @@ import { ownerRepoOf, upsertPullRequest, type PullRequest } from './github.js';
 import { place } from './locate.js';
 import { toolsFrom, type Tools } from './tool.js';
 import { pullBody, pullTitle, type PullText } from './pull-body.js';
+import type { PullRecord } from './pull-record.js';
 import type { CheckWord } from './words.js';
 
 export interface CheckOutcome {
@@ -42,9 +43,15 @@ export interface ProposeInput {
   /** The branch to propose into (default: the repository's default branch). */
   base?: string;
   dryRun: boolean;
+  /** Names the branch (the command line's --incident), and is said in the body. */
   incident?: string;
   approvedBy?: string;
   thread?: string;
+  /**
+   * What the body says of a chat press (./pull-record.ts): the incident, the approvers by
+   * name and id, the thread's link. The branch stays per workload and remediation.
+   */
+  record?: PullRecord;
   lang: Lang;
   token?: string;
   github: { apiBase: string; owner?: string; repo?: string; fetch?: typeof fetch };
@@ -153,8 +160,10 @@ function pullText(
     check,
     rendered: edit.rendered,
     against: input.against,
+    ...(input.incident ? { incident: input.incident } : {}),
     ...(input.approvedBy ? { approvedBy: input.approvedBy } : {}),
     ...(input.thread ? { thread: input.thread } : {}),
+    ...input.record,
   };
 }
 

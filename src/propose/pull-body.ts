@@ -1,16 +1,21 @@
 /**
  * The pull request's title and body, in the reader's language (words.ts). Text from the
  * cluster or a chat (the finding's summary, the proof, who approved) is escaped for
- * GitHub Markdown first: no HTML, no @mention, no link of its own making; the diff sits
- * in a fence it cannot close.
+ * GitHub Markdown first (markdown-text.ts): no HTML, no @mention, no link of its own
+ * making; the diff sits in a fence it cannot close. The incident, the approvers and the
+ * thread's link: pull-record.ts.
  */
 import { wordsIn } from '../i18n/catalogue.js';
 import type { Lang } from '../i18n/lang.js';
 import { proofSentence } from '../remediation/proof-text.js';
 import type { RemediationPlan } from '../remediation/plan.js';
+import { markdownText } from './markdown-text.js';
+import { recordLines, type PullRecord } from './pull-record.js';
 import { proposeWords, type CheckSaid } from './words.js';
 
-export interface PullText {
+export { markdownText } from './markdown-text.js';
+
+export interface PullText extends PullRecord {
   plan: RemediationPlan;
   finding: { code: string; summary: string };
   file: string;
@@ -20,19 +25,6 @@ export interface PullText {
   /** What check read: the file, or the render of the overlay or chart. */
   rendered: string;
   against: string;
-  approvedBy?: string;
-  thread?: string;
-}
-
-/** Untrusted text as literal Markdown text, on one line. */
-export function markdownText(text: string): string {
-  return text
-    .replace(/[\r\n]+/g, ' ')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/([\\`*_[\]#|!])/g, '\\$1')
-    .replace(/@/g, '@\u200b');
 }
 
 /** A fence longer than any run of backticks in the text. */
@@ -50,7 +42,6 @@ export function pullTitle(lang: Lang, input: PullText): string {
 export function pullBody(lang: Lang, input: PullText): string {
   const w = wordsIn(proposeWords, lang);
   const { target } = input.plan;
-  const link = input.thread && /^https?:\/\/[^\s<>()]+$/.test(input.thread) ? input.thread : undefined;
   const lines = [
     `### ${w.heading(target)}`,
     '',
@@ -72,9 +63,7 @@ export function pullBody(lang: Lang, input: PullText): string {
       against: markdownText(input.against),
     }),
     '',
-    input.approvedBy ? w.approvedBy({ who: markdownText(input.approvedBy) }) : w.notApproved({}),
-    ...(link ? ['', w.thread({ url: link })] : []),
-    '',
+    ...recordLines(w, input),
     w.footer({}),
     '',
   ];

@@ -91,6 +91,22 @@ export const proposeWords = registerCatalogue(
       en: (p: { url: string }) => `**Thread**: ${p.url}`,
       ko: (p: { url: string }) => `**스레드**: ${p.url}`,
     },
+    noThread: {
+      en: () => '**Thread**: no link (the chat gave none).',
+      ko: () => '**스레드**: 링크 없음 (채팅이 제공하지 않음).',
+    },
+    incident: {
+      en: (p: { id: string }) => `**Incident**: ${p.id}`,
+      ko: (p: { id: string }) => `**인시던트**: ${p.id}`,
+    },
+    approverNamed: {
+      en: (p: { name: string; id: string }) => `${p.name} (${p.id})`,
+      ko: (p: { name: string; id: string }) => `${p.name} (${p.id})`,
+    },
+    approverUnnamed: {
+      en: (p: { id: string }) => `${p.id} (name not known)`,
+      ko: (p: { id: string }) => `${p.id} (이름 확인 불가)`,
+    },
     footer: {
       en: () =>
         '_Opened by `rollout-doctor propose`. A later run for the same incident updates this pull request; it never merges it._',

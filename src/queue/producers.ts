@@ -17,10 +17,12 @@ import {
 import {
   diagnoseJobSchema,
   notifyJobSchema,
+  proposeJobSchema,
   remediateJobSchema,
   type DiagnoseJob,
   type NotifyJob,
   type NotifyJobInput,
+  type ProposeJob,
   type RemediateJob,
 } from './schemas.js';
 
@@ -152,7 +154,7 @@ export interface Producers {
    * A "Propose in Git" job (src/worker/propose-processor.ts): a remediate job's data
    * whose approval the app signed for the proposal of the plan (src/chat/use-cases/propose-press.ts).
    */
-  enqueuePropose?(job: RemediateJob, options?: { deadline?: Deadline }): Promise<{ jobId: string }>;
+  enqueuePropose?(job: ProposeJob, options?: { deadline?: Deadline }): Promise<{ jobId: string }>;
   enqueueNotify(job: NotifyJobInput, options?: EnqueueOptions): Promise<void>;
   /**
    * Queues a notification another signer made, as it was signed (the webhook's
@@ -287,7 +289,7 @@ function planJobs(
       return { jobId };
     },
     async enqueuePropose(input, addOptions) {
-      const job = remediateJobSchema.parse(input);
+      const job = proposeJobSchema.parse(input);
       assertKnown(job.cluster);
       const jobId = proposeJobId(job.planId, Date.now());
       await bounded(

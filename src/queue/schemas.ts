@@ -89,32 +89,58 @@ export const diagnoseJobSchema = z.preprocess(
 export type DiagnoseJob = z.infer<typeof diagnoseJobSchema>;
 
 /** remediate.<cluster>: apply one stored, approved plan. The plan itself stays in the plan store. */
-export const remediateJobSchema = z
-  .object({
-    planId: z
-      .string()
-      .min(1)
-      .max(200)
-      .regex(/^[^:]+$/),
-    cluster: clusterSchema,
-    /** The chat platform of the message and the approvers (src/platforms/chat-refs.ts); absent: Slack. */
-    platform: platformField,
-    /** People of that platform: Slack user ids, Entra object ids. */
-    approvedBy: z.array(anyPerson).min(1),
-    /** Where the result message lives, so outcomes go to its thread (a Slack channel, a Teams conversation). */
-    channel: anyConversation,
-    /** The message's id there (a Slack ts, a Teams activity id). */
-    messageTs: anyMessageId,
-    /** The app's signature over the approval (src/trust/approval-signature.ts); checked by the worker. */
-    approval: signedApprovalSchema,
-  })
-  .superRefine((job, ctx) =>
-    checkRef(
-      { platform: job.platform, conversation: job.channel, message: job.messageTs, people: job.approvedBy },
-      ctx,
-    ),
+const remediateJobShape = z.object({
+  planId: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^:]+$/),
+  cluster: clusterSchema,
+  /** The chat platform of the message and the approvers (src/platforms/chat-refs.ts); absent: Slack. */
+  platform: platformField,
+  /** People of that platform: Slack user ids, Entra object ids. */
+  approvedBy: z.array(anyPerson).min(1),
+  /** Where the result message lives, so outcomes go to its thread (a Slack channel, a Teams conversation). */
+  channel: anyConversation,
+  /** The message's id there (a Slack ts, a Teams activity id). */
+  messageTs: anyMessageId,
+  /** The app's signature over the approval (src/trust/approval-signature.ts); checked by the worker. */
+  approval: signedApprovalSchema,
+});
+const jobRefs = (job: z.infer<typeof remediateJobShape>, ctx: z.RefinementCtx): void =>
+  checkRef(
+    { platform: job.platform, conversation: job.channel, message: job.messageTs, people: job.approvedBy },
+    ctx,
   );
+export const remediateJobSchema = remediateJobShape.superRefine(jobRefs);
 export type RemediateJob = z.infer<typeof remediateJobSchema>;
+
+/**
+ * propose.<cluster>: propose one stored, approved plan in Git (src/worker/propose-processor.ts).
+ * Besides a remediation's fields, what the pull request's body says of the press
+ * (src/propose/pull-record.ts): the approvers' names as the chat gave them (untrusted
+ * text, unsigned: each beside its signed id) and a link to the thread's root message
+ * (the worker shows it only when it names the signed thread: src/worker/proposal-record.ts).
+ */
+export const proposeJobSchema = remediateJobShape
+  .extend({
+    names: z
+      .array(z.object({ id: anyPerson, name: z.string().min(1).max(200) }))
+      .max(10)
+      .optional(),
+    threadLink: z
+      .string()
+      .max(2_000)
+      .regex(/^https:\/\/[^\s<>()[\]`*_|]+$/)
+      .optional(),
+  })
+  .superRefine((job, ctx) => {
+    jobRefs(job, ctx);
+    for (const { id } of job.names ?? [])
+      if (!job.approvedBy.includes(id))
+        ctx.addIssue({ code: 'custom', path: ['names'], message: 'a name of someone who did not approve' });
+  });
+export type ProposeJob = z.infer<typeof proposeJobSchema>;
 
 /** Field change reported by a server-side dry run. */
 export const fieldChangeSchema = z.object({

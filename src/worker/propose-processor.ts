@@ -11,11 +11,13 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { Audit, AuditEvent } from '../audit.js';
 import type { Logger } from '../logger.js';
 import type { ProposeResult } from '../propose/propose.js';
+import type { PullRecord } from '../propose/pull-record.js';
 import type { PlanStore, StoredPlan } from '../queue/plan-store.js';
-import { remediateJobSchema, type NotifyJobInput, type RemediateJob } from '../queue/schemas.js';
+import { proposeJobSchema, type NotifyJobInput, type ProposeJob } from '../queue/schemas.js';
 import { proposalOf } from '../trust/approval-signature.js';
 import { platformTag } from '../platforms/chat-refs.js';
 import type { PlanTrust } from './plan-trust.js';
+import { proposalRecord } from './proposal-record.js';
 import { errorMessage } from './progress.js';
 
 /** The engine's answer, or why it could not start (no Git source the owner names, no token). */
@@ -27,8 +29,9 @@ export interface ProposeDeps {
   /**
    * The engine on the stored plan (src/propose/for-plan.ts); absent: this worker holds no
    * Git token (ROLLOUT_DOCTOR_GIT_TOKEN or ROLLOUT_DOCTOR_GIT_TOKEN_FILE), and says so.
+   * `record`: what the pull request's body says of the press (./proposal-record.ts).
    */
-  propose?: ((stored: StoredPlan, context: { approvedBy: string[] }) => Promise<ProposalRun>) | undefined;
+  propose?: ((stored: StoredPlan, record: PullRecord) => Promise<ProposalRun>) | undefined;
   notify(job: NotifyJobInput): Promise<void>;
   audit: Audit;
   logger: Logger;
@@ -69,9 +72,9 @@ export function outcomeOf(result: ProposalRun): {
   }
 }
 
-export function createProposeProcessor(deps: ProposeDeps): (job: Job<RemediateJob>) => Promise<Status> {
+export function createProposeProcessor(deps: ProposeDeps): (job: Job<ProposeJob>) => Promise<Status> {
   return async (job) => {
-    const parsed = remediateJobSchema.safeParse(job.data);
+    const parsed = proposeJobSchema.safeParse(job.data);
     if (!parsed.success) {
       deps.logger.warn({ jobId: job.id }, 'propose job malformed: nothing proposed');
       throw new UnrecoverableError('malformed propose job');
@@ -114,7 +117,7 @@ export function createProposeProcessor(deps: ProposeDeps): (job: Job<RemediateJo
     if (!deps.propose) return say('failed', 'failed', { detail: NO_TOKEN });
     let result: ProposalRun;
     try {
-      result = await deps.propose(stored, { approvedBy: data.approvedBy });
+      result = await deps.propose(stored, proposalRecord(data, stored));
     } catch (error) {
       deps.logger.warn({ err: error, planId: data.planId }, 'proposal failed');
       return say('failed', 'failed', { detail: errorMessage(error).slice(0, 1_000) });

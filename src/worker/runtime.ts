@@ -19,7 +19,7 @@ import { closeConnection, createProducerConnection, createWorkerConnection } fro
 import { QUEUE_PREFIX, diagnoseQueueName, proposeQueueName, remediateQueueName } from '../queue/names.js';
 import { createProposeProcessor, type ProposeDeps } from './propose-processor.js';
 import { createProducers } from '../queue/producers.js';
-import type { DiagnoseJob, RemediateJob } from '../queue/schemas.js';
+import type { DiagnoseJob, ProposeJob, RemediateJob } from '../queue/schemas.js';
 import { createDiagnoseProcessor, type DiagnoseDeps } from './diagnose-processor.js';
 import { createPlanTrust, sealingPlanStore } from './plan-trust.js';
 import { createRemediateProcessor, type RemediateDeps } from './remediate-processor.js';
@@ -48,7 +48,7 @@ export interface WorkerRuntime {
   diagnose: Worker<DiagnoseJob>;
   remediate: Worker<RemediateJob>;
   /** "Propose in Git" jobs (src/worker/propose-processor.ts). */
-  propose: Worker<RemediateJob>;
+  propose: Worker<ProposeJob>;
   /** The early warning (ROLLOUT_DOCTOR_WATCH_NAMESPACES); undefined when off. */
   earlyWarning: EarlyWarning | undefined;
   /** The sweep that ends expired node exclusions (src/worker/exclusion-expiry.ts); undefined without cluster.exclusions. */
@@ -244,7 +244,7 @@ function startProposeWorker(
   logger: Logger,
   cluster: ClusterDeps,
   side: ReturnType<typeof startWriteSide>,
-): { worker: Worker<RemediateJob>; proposing: RunningJobs<RemediateJob, unknown>; connection: Redis } {
+): { worker: Worker<ProposeJob>; proposing: RunningJobs<ProposeJob, unknown>; connection: Redis } {
   const { producerConnection, writes, plans, trust } = side;
   const connection = createWorkerConnection(config.redis.target);
   connection.on('error', (error) => logger.warn({ err: error }, 'redis (propose worker) error'));
@@ -259,7 +259,7 @@ function startProposeWorker(
       logger,
     }),
   );
-  const worker = new Worker<RemediateJob>(proposeQueueName(config.cluster), proposing.processor, {
+  const worker = new Worker<ProposeJob>(proposeQueueName(config.cluster), proposing.processor, {
     connection,
     prefix: QUEUE_PREFIX,
     concurrency: 1,

@@ -124,12 +124,20 @@ describe('Propose in Git, pressed in chat', () => {
       shown: shownDigest(stored),
       requester: ASKER,
     };
-    const request = {
-      person: { platform: 'slack', id: ANN },
-      message: { conversation, id: THREAD.message },
-      root: { conversation, id: THREAD.root },
-      action,
-    } as unknown as PressRequest;
+    // The chat's word on the approver's name (hostile) and the thread's permalink; the second press's lookups fail.
+    const LINK = `https://acme.slack.com/archives/${THREAD.channel}/p${THREAD.root.replace('.', '')}`;
+    let lookups: PressRequest['lookups'] = {
+      nameOf: async (id) => (id === ANN ? 'Ana [x](http://evil) @org/team' : undefined),
+      threadLink: async () => LINK,
+    };
+    const request = () =>
+      ({
+        person: { platform: 'slack', id: ANN },
+        message: { conversation, id: THREAD.message },
+        root: { conversation, id: THREAD.root },
+        action,
+        lookups,
+      }) as unknown as PressRequest;
 
     // The worker: the engine with the token, against the dump as its cluster.
     const notified: NotifyJobInput[] = [];
@@ -169,7 +177,7 @@ describe('Propose in Git, pressed in chat', () => {
     } as unknown as ChatAdapter;
 
     const pressOnce = async () => {
-      const reply = await proposePress(app, request, action);
+      const reply = await proposePress(app, request(), action);
       expect(plainText(reply.tell?.summary ?? [])).toContain('Proposing set-rolling-update in Git');
       const job = queued.at(-1);
       await processor({ id: `propose.${String(queued.length)}`, data: job } as unknown as Job<RemediateJob>);
@@ -191,12 +199,26 @@ describe('Propose in Git, pressed in chat', () => {
     ]);
     expect(posted[0]?.text).toContain(first.url ?? 'no url');
     expect(first.url).toMatch(/\/pull\/1$/);
+    // The body: the incident, the thread's link, the approver by (escaped) name beside the id.
+    const body = h.github().pulls[0]?.body ?? '';
+    expect(body).toContain('**Incident**: prod/vision/vision-object-tracker');
+    expect(body).toContain(`**Thread**: ${LINK}`);
+    expect(body).toContain(`**Approved by**: Ana \\[x\\](http:\u200b//evil) @\u200borg/team (${ANN})`);
+
+    lookups = {
+      nameOf: () => Promise.reject(new Error('users.info: ratelimited')),
+      threadLink: () => new Promise(() => undefined),
+    };
 
     const second = await pressOnce();
     expect(second).toMatchObject({ status: 'updated', number: 1, url: first.url });
     expect(h.github().pulls).toHaveLength(1);
     expect(posted).toHaveLength(2);
     expect(posted[1]?.text).toContain('Pull request #1 updated');
+    // Lookups that fail or never answer: the id, said so, and no link; the proposal went on.
+    const updated = h.github().pulls[0]?.body ?? '';
+    expect(updated).toContain(`**Approved by**: ${ANN} (name not known)`);
+    expect(updated).toContain('**Thread**: no link (the chat gave none).');
     expect(audit.record).toHaveBeenCalledWith(
       expect.objectContaining({ action: 'proposal', outcome: 'opened', url: first.url }),
     );

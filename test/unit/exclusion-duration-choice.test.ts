@@ -169,7 +169,7 @@ describe('Teams: an Input.ChoiceSet, read at the confirm step', () => {
     );
   });
 
-  function inbound() {
+  function inbound(name?: string) {
     const presses: PressRequest[] = [];
     const handlers = teamsInbound({
       useCases: {
@@ -193,7 +193,11 @@ describe('Teams: an Input.ChoiceSet, read at the confirm step', () => {
           type: 'invoke',
           name: 'adaptiveCard/action',
           id,
-          from: { id: '29:1', aadObjectId: '6f1c2a9e-0d4b-4a57-9c3e-2b8e5d7f1a90' },
+          from: {
+            id: '29:1',
+            aadObjectId: '6f1c2a9e-0d4b-4a57-9c3e-2b8e5d7f1a90',
+            ...(name ? { name } : {}),
+          },
           conversation: { id: '19:ops@thread.tacv2' },
           serviceUrl: 'https://smba.trafficmanager.net/amer/',
           replyToId: '1732600000001',
@@ -235,5 +239,15 @@ describe('Teams: an Input.ChoiceSet, read at the confirm step', () => {
     expect(JSON.stringify(asked.value)).toContain('Exclusion lasts: 24h (default).');
     await invoke('press', { action }, 'c2');
     expect(presses.map((p) => p.action)).toEqual([action]);
+  });
+
+  it('a press carries the presser’s name as the activity gave it, for a pull request’s “approved by”', async () => {
+    const { invoke, presses } = inbound('Dana Lee');
+    await invoke('confirm', { action, [`lasts-${plan.id}`]: 'planned' }, 'd1');
+    await invoke('press', { action }, 'd2');
+    const lookups = presses[0]?.lookups;
+    expect(await lookups?.nameOf('6f1c2a9e-0d4b-4a57-9c3e-2b8e5d7f1a90')).toBe('Dana Lee');
+    expect(await lookups?.nameOf('someone-else')).toBeUndefined();
+    expect(await lookups?.threadLink()).toBeUndefined();
   });
 });

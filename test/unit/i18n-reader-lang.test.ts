@@ -4,7 +4,7 @@
  * the language a command carries into its run (the thread keeps it) and its job.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { createSlackLocales } from '../../src/chat/slack/user-locale.js';
+import { createSlackUsers } from '../../src/chat/slack/user-info.js';
 import { runCommand } from '../../src/chat/use-cases/command.js';
 import type { DiagnoseJob } from '../../src/queue/schemas.js';
 import { diagnoseJobSchema } from '../../src/queue/schemas.js';
@@ -17,7 +17,7 @@ const clientOf = (info: UsersInfo) => ({ users: { info } }) as never;
 describe('a Slack user’s language', () => {
   it('is read with include_locale once, then from the cache', async () => {
     const info = vi.fn<UsersInfo>(async () => ({ user: { locale: 'ko-KR' } }));
-    const locales = createSlackLocales();
+    const locales = createSlackUsers();
     expect(await locales.langOf(clientOf(info), 'U0KO')).toBe('ko');
     expect(await locales.langOf(clientOf(info), 'U0KO')).toBe('ko');
     expect(info).toHaveBeenCalledTimes(1);
@@ -25,7 +25,7 @@ describe('a Slack user’s language', () => {
   });
 
   it('is not known for a locale we have no language for, a slow answer or a failure', async () => {
-    const locales = createSlackLocales({ timeoutMs: 20 });
+    const locales = createSlackUsers({ timeoutMs: 20 });
     expect(
       await locales.langOf(
         clientOf(async () => ({ user: { locale: 'fr-FR' } })),
@@ -53,7 +53,7 @@ describe('a Slack user’s language', () => {
     const info = vi.fn<UsersInfo>(async () => {
       throw new Error('ratelimited');
     });
-    const locales = createSlackLocales({ now: () => now });
+    const locales = createSlackUsers({ now: () => now });
     await locales.langOf(clientOf(info), 'U0A');
     now = 59_000;
     await locales.langOf(clientOf(info), 'U0A');

@@ -11,6 +11,7 @@ import { chosenWords, withoutChoices } from './choice.js';
 import type { CardActionResponse, TeamsActivityHandlers } from './endpoint.js';
 import { applyMark, editPressed, offeredButton } from './mark.js';
 import { postDraft } from '../use-cases/postmortem-press.js';
+import { teamsPressLookups } from './press-lookups.js';
 
 /**
  * The Teams side of the chat port's inbound half: a message to the bot is a command
@@ -117,7 +118,8 @@ export function teamsInbound(options: TeamsInboundOptions): TeamsActivityHandler
     action: Parameters<ChatUseCases['press']>[0]['action'],
   ): Promise<CardActionResponse> => {
     const root: MessageRef = { conversation: ref.conversation, id: ref.conversation.thread ?? ref.id };
-    const reply = await useCases.press({ person, message: ref, root, action });
+    const lookups = teamsPressLookups(person);
+    const reply = await useCases.press({ person, message: ref, root, action, lookups });
     let shown = message;
     if (reply.replace) shown = reply.replace;
     else if (reply.mark) shown = applyMark(message, reply.mark);

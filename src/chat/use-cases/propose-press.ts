@@ -37,6 +37,7 @@ import {
 } from '../approvals/approve.js';
 import type { ProposalApprovals } from '../approvals/proposal-approvals.js';
 import { PROPOSE_CHAT_WORDS } from '../words/propose.js';
+import { LOOKUP_MS, pressRecord } from './propose-record.js';
 import { textMessage } from './command.js';
 import { spendApproverBudget } from './command-budget.js';
 import { subscribed, type PressServices } from './press.js';
@@ -62,6 +63,7 @@ interface Press {
   stored: StoredPlan;
   where: { planId: string; cluster: string; namespace: string; deployment: string };
   deadline: Deadline;
+  lookups?: PressRequest['lookups'];
 }
 
 export async function proposePress(
@@ -103,6 +105,7 @@ export async function proposePress(
     stored,
     where: { planId, cluster: stored.cluster, namespace, deployment: name },
     deadline,
+    lookups: request.lookups,
   };
   const decided = await decide(press);
   if (!('approvers' in decided)) return decided;
@@ -192,8 +195,19 @@ async function queueProposal(
     }),
     key.privateKey,
   );
+  // Names and the thread's link for the pull request's body: never blocking it, nor eating
+  // the second the queue's add is left (./propose-record.ts).
+  const ms = Math.min(LOOKUP_MS, Math.max(0, press.deadline.left() - 1_000));
+  const said = await pressRecord(press.lookups, approvers, { ms, known: services.policy.names });
   try {
-    const job = { planId: click.planId, cluster: stored.cluster, approvedBy: approvers, ...thread, approval };
+    const job = {
+      planId: click.planId,
+      cluster: stored.cluster,
+      approvedBy: approvers,
+      ...thread,
+      approval,
+      ...said,
+    };
     await enqueue(job, { deadline: press.deadline });
   } catch (error) {
     if (!(error instanceof QueueUnavailableError)) throw error;

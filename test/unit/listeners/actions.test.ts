@@ -14,7 +14,9 @@ import { rerunDiagnosisAction } from '../../../src/chat/slack/listeners/actions/
 import { createApprovalPolicy } from '../../../src/policy/approval-policy.js';
 import type { StoredPlan } from '../../../src/queue/plan-store.js';
 import type { RemediationPlan } from '../../../src/remediation/plan.js';
+import { sealPlan, shownDigest } from '../../../src/trust/plan-seal.js';
 import { buttonClick, fakeClient, fakeServices } from '../../support/listener-args.js';
+import { testKeys } from '../../support/plan-keys.js';
 
 const PLAN_ID = 'set-rolling-update-0123456789abcdef';
 const SHOWN = 'a'.repeat(64);
@@ -131,6 +133,7 @@ describe('Approve', () => {
 });
 
 describe('Propose in Git', () => {
+  const sealed = (plan: StoredPlan): StoredPlan => ({ ...plan, seal: sealPlan(plan, testKeys.seal) });
   function proposals(plan: StoredPlan) {
     const enqueuePropose = vi.fn(async () => ({ jobId: 'propose.1' }));
     const made = fakeServices({
@@ -159,6 +162,45 @@ describe('Propose in Git', () => {
     expect(audit.record).toHaveBeenCalledWith(
       expect.objectContaining({ reason: 'not-approver', planId: `propose/${PLAN_ID}` }),
     );
+  });
+
+  it('an approver’s press queues the job with their name (users.info) and the thread’s permalink', async () => {
+    const plan = sealed(stored(Date.now() + 60_000));
+    const { services, enqueuePropose } = proposals(plan);
+    (services.config as { approvalSigningKey?: unknown }).approvalSigningKey = testKeys.approval;
+    const click = buttonClick('U0LEAD', `${PLAN_ID}:${shownDigest(plan)}:-`);
+    const permalink = 'https://acme.slack.com/archives/C1/p1700000000000100';
+    const client = {
+      ...fakeClient(),
+      users: { info: vi.fn(async () => ({ user: { real_name: 'Lee `Lead`' } })) },
+    };
+    client.chat = { ...client.chat, getPermalink: vi.fn(async () => ({ ok: true, permalink })) } as never;
+    const ack = vi.fn(async () => undefined);
+    await proposeInGitAction(services)({ ack, client, body: click.body, action: click.action } as never);
+    expect(enqueuePropose).toHaveBeenCalledWith(
+      expect.objectContaining({
+        approvedBy: ['U0LEAD'],
+        names: [{ id: 'U0LEAD', name: 'Lee `Lead`' }],
+        threadLink: permalink,
+      }),
+      expect.anything(),
+    );
+  });
+
+  it('a client that can read neither: the job is queued all the same, by id, with the link built from the domain', async () => {
+    const plan = sealed(stored(Date.now() + 60_000));
+    const { services, enqueuePropose } = proposals(plan);
+    (services.config as { approvalSigningKey?: unknown }).approvalSigningKey = testKeys.approval;
+    const click = buttonClick('U0LEAD', `${PLAN_ID}:${shownDigest(plan)}:-`);
+    const withTeam = { ...click, body: { ...click.body, team: { id: 'T1', domain: 'acme' } } };
+    const r = run(proposeInGitAction(services), withTeam as typeof click);
+    await r.done;
+    const job = (enqueuePropose.mock.calls[0] as unknown[] | undefined)?.[0];
+    expect(job).toMatchObject({
+      approvedBy: ['U0LEAD'],
+      threadLink: 'https://acme.slack.com/archives/C1/p1700000000000100',
+    });
+    expect(job).not.toHaveProperty('names');
   });
 
   it('a value that is no plan button of ours: acked, nothing else', async () => {

@@ -9,6 +9,8 @@ export interface ClickContext {
   rootTs: string;
   value: string;
   blocks: Record<string, unknown>[];
+  /** The workspace's domain (`acme` of acme.slack.com), when the payload names it. */
+  teamDomain?: string;
 }
 
 export function clickContext(body: BlockAction, action: ButtonAction): ClickContext | null {
@@ -25,5 +27,6 @@ export function clickContext(body: BlockAction, action: ButtonAction): ClickCont
     rootTs: message?.thread_ts ?? messageTs,
     value: action.value,
     blocks: message?.blocks ?? [],
+    ...(typeof body.team?.domain === 'string' ? { teamDomain: body.team.domain } : {}),
   };
 }

@@ -4,7 +4,7 @@ import type { ChatServices } from '../../../services.js';
 import { runCommand, type CommandWords } from '../../../use-cases/command.js';
 import { createSlackChatAdapter } from '../../chat-adapter.js';
 import { SLACK, toMrkdwn } from '../../render.js';
-import { createSlackLocales, type SlackLocales } from '../../user-locale.js';
+import { createSlackUsers, type SlackUsers } from '../../user-info.js';
 
 type CommandArgs = AllMiddlewareArgs & SlackCommandMiddlewareArgs;
 
@@ -19,7 +19,7 @@ export const SLACK_COMMAND_WORDS: CommandWords = {
  * and enqueues, the ack carries its private reply (all inside Slack's 3 s), then the
  * visible "diagnosing…" message is posted and subscribed to the run. No cluster work here.
  */
-export function rolloutDoctorCommand(services: ChatServices, locales: SlackLocales = createSlackLocales()) {
+export function rolloutDoctorCommand(services: ChatServices, locales: SlackUsers = createSlackUsers()) {
   return async ({ command, ack, client, respond, logger }: CommandArgs): Promise<void> => {
     // The person's Slack locale (cached, bounded in time): the thread the command starts keeps it.
     const lang = await locales.langOf(client, command.user_id);
