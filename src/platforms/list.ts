@@ -57,6 +57,12 @@ export interface PlatformEntry {
    */
   readonly mentionsById: boolean;
   readonly policy: PolicyIds;
+  /**
+   * The path of a link to the root message `messageTs` of `conversation`, where the
+   * platform's links say which thread they open (Slack's permalinks); absent: a link the
+   * chat gives cannot be checked against the signed thread, and none is shown.
+   */
+  readonly threadLinkPath?: (conversation: string, messageTs: string) => string;
 }
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -71,6 +77,9 @@ export const PLATFORM_LIST = [
       approver: /^[UW][A-Z0-9]{2,}$/,
     },
     mentionsById: true,
+    // chat.getPermalink: https://<team>.slack.com/archives/<channel>/p<ts without the dot>.
+    threadLinkPath: (conversation: string, messageTs: string): string =>
+      `/archives/${conversation}/p${messageTs.replace('.', '')}`,
     policy: {
       lowerCase: false,
       // User groups, resolved through usergroups.users.list.

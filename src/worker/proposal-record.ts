@@ -6,19 +6,21 @@
  * very thread the approval was signed for (a Slack permalink to that channel and root
  * message); any other link, or none, and the body says there is none.
  */
-import { platformOf } from '../platforms/chat-refs.js';
+import { platformEntry, platformOf } from '../platforms/chat-refs.js';
+import type { PlatformEntry } from '../platforms/list.js';
 import { incidentId } from '../postmortem/build.js';
 import type { PullRecord } from '../propose/pull-record.js';
 import type { StoredPlan } from '../queue/plan-store.js';
 import type { ProposeJob } from '../queue/schemas.js';
 
-/** Whether `link` is the thread's own: Slack's permalink `…/archives/<channel>/p<ts without the dot>`. */
+/** Whether `link` is the thread's own, as its platform's links say (list.ts `threadLinkPath`). */
 export function linksThread(
   job: Pick<ProposeJob, 'platform' | 'channel' | 'messageTs'>,
   link: string,
 ): boolean {
-  if (platformOf(job) !== 'slack') return false;
-  const path = `/archives/${job.channel}/p${job.messageTs.replace('.', '')}`;
+  const entry: PlatformEntry = platformEntry(platformOf(job));
+  const path = entry.threadLinkPath?.(job.channel, job.messageTs);
+  if (path === undefined) return false;
   try {
     const url = new URL(link);
     return url.protocol === 'https:' && url.pathname === path;

@@ -979,6 +979,7 @@ describe('slack/manifest.yaml', () => {
     'users.info': 'users:read',
     'files.uploadV2': 'files:write',
     'auth.test': null,
+    'chat.getPermalink': null,
     'views.open': null,
   };
   const sources = (readdirSync('src', { recursive: true }) as string[])
