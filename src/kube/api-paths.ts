@@ -14,6 +14,7 @@ const GROUP_PREFIX = {
   argocd: '/apis/argoproj.io/v1alpha1',
   fluxKustomize: '/apis/kustomize.toolkit.fluxcd.io/v1',
   fluxHelm: '/apis/helm.toolkit.fluxcd.io/v2',
+  fluxSource: '/apis/source.toolkit.fluxcd.io/v1',
   policy: '/apis/policy/v1',
   autoscaling: '/apis/autoscaling/v2',
   storage: '/apis/storage.k8s.io/v1',
@@ -67,6 +68,9 @@ const OTHER_RESOURCES = {
   applications: { prefix: GROUP_PREFIX.argocd, namespaced: true },
   kustomizations: { prefix: GROUP_PREFIX.fluxKustomize, namespaced: true },
   helmreleases: { prefix: GROUP_PREFIX.fluxHelm, namespaced: true },
+  // The Flux GitRepository a Kustomization or HelmRelease names (its url and branch: where
+  // a pull request goes, src/propose/owner-source.ts).
+  gitrepositories: { prefix: GROUP_PREFIX.fluxSource, namespaced: true },
   // Discovery of those group-versions (APIResourceList): whether the cluster serves them.
   argocdapis: { prefix: GROUP_PREFIX.argocd, namespaced: false, discovery: true },
   kustomizeapis: { prefix: GROUP_PREFIX.fluxKustomize, namespaced: false, discovery: true },

@@ -4,7 +4,8 @@
  * path): repoURL, path, targetRevision, helm.valueFiles and releaseName; a Flux
  * Kustomization's spec.path over its GitRepository's url and branch, or a HelmRelease's
  * chart from a GitRepository. The owner object is the one the diagnosis read
- * (OwnerSettingsRead); the GitRepository comes from the objects read with it. Pure.
+ * (OwnerSettingsRead); the GitRepository is the one read live with it (its `source`), else
+ * one of a dump's objects. Pure.
  */
 import type { OwnerSettingsRead } from '../diagnosis/snapshot/types.js';
 import { posix } from 'node:path';
@@ -94,5 +95,7 @@ export function gitSourceOf(
   if (owner.state !== 'read' || !isRecord(owner.object))
     return `${from} was not read (${owner.state}): ${owner.settle}`;
   if (owner.kind === 'Application') return fromApplication(owner.object, from);
-  return fromFlux(owner.object, owner.kind, owner.namespace, objects.filter(isRecord), from);
+  // The GitRepository read live with the owner, else one of the dump's objects.
+  const sources = [...(owner.source === undefined ? [] : [owner.source]), ...objects].filter(isRecord);
+  return fromFlux(owner.object, owner.kind, owner.namespace, sources, from);
 }

@@ -17,6 +17,7 @@ import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js'
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { diagnose } from '../../src/engine/diagnose.js';
+import { gitSourceOf } from '../../src/propose/owner-source.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { shipTrackerImage } from '../support/sim-rollout.js';
 import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
@@ -155,6 +156,45 @@ describe("the Deployment owner's settings, read live", () => {
     const drift = strategyPlan(diagnose(refused).remediations).drift;
     expect(drift?.reverted).toBe('unknown');
     expect(drift?.why).toContain('forbidden');
+  });
+
+  it("the Kustomization's GitRepository is read with it: a pull request's repository, branch and path, live (issue 66)", async () => {
+    const gitRepoCrd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gitrepositories.source.toolkit.fluxcd.io' },
+      spec: {
+        group: 'source.toolkit.fluxcd.io',
+        names: { kind: 'GitRepository', plural: 'gitrepositories' },
+      },
+    };
+    const gitRepository = {
+      apiVersion: 'source.toolkit.fluxcd.io/v1',
+      kind: 'GitRepository',
+      metadata: { name: 'flux-system', namespace: KS.namespace },
+      spec: { url: 'https://git.example/platform/fleet.git', ref: { branch: 'prod' }, interval: '1m' },
+    };
+    const { sim, client } = await deadlocked(
+      [CRD, kustomization(false), gitRepoCrd, gitRepository],
+      'source',
+    );
+    const snapshot = await collectSnapshot(client, TRACKER);
+    expect(gitSourceOf(snapshot.ownerSettings)).toEqual({
+      repo: 'https://git.example/platform/fleet.git',
+      path: 'apps',
+      base: 'prod',
+      from: `Flux Kustomization ${KS.namespace}/${KS.name}`,
+    });
+    const reads = sim.requests.filter((r) => r.resource === 'gitrepositories');
+    expect(reads.map((r) => [r.verb, r.namespace, r.status])).toEqual([['get', KS.namespace, 200]]);
+
+    // Not granted: the diagnosis stands, and the source names the read that settles it.
+    sim.addFault({ match: { verb: 'get', resource: 'gitrepositories' }, status: 403 });
+    const refused = await collectSnapshot(client, TRACKER);
+    expect(refused.ownerSettings?.state).toBe('read');
+    expect(gitSourceOf(refused.ownerSettings)).toContain(
+      'names GitRepository flux-system/flux-system, which was not read (kubectl get gitrepositories.source.toolkit.fluxcd.io flux-system -n flux-system -o yaml)',
+    );
   });
 
   it('a dump holding the Kustomization uses it; one without says which object to add', async () => {

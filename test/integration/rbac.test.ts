@@ -570,6 +570,13 @@ async function ownerRun(): Promise<void> {
       crd('applications', 'argoproj.io'),
       crd('kustomizations', 'kustomize.toolkit.fluxcd.io'),
       crd('helmreleases', 'helm.toolkit.fluxcd.io'),
+      crd('gitrepositories', 'source.toolkit.fluxcd.io'),
+      {
+        apiVersion: 'source.toolkit.fluxcd.io/v1',
+        kind: 'GitRepository',
+        metadata: { name: 'apps', namespace: 'flux-system' },
+        spec: { url: 'https://git.example/apps.git', ref: { branch: 'main' } },
+      },
       {
         apiVersion: 'argoproj.io/v1alpha1',
         kind: 'Application',
@@ -580,7 +587,7 @@ async function ownerRun(): Promise<void> {
         apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
         kind: 'Kustomization',
         metadata: { name: 'apps', namespace: 'flux-system' },
-        spec: {},
+        spec: { sourceRef: { kind: 'GitRepository', name: 'apps' }, path: './web' },
       },
       {
         apiVersion: 'helm.toolkit.fluxcd.io/v2',
@@ -604,6 +611,8 @@ async function ownerRun(): Promise<void> {
   for (const name of ['argo', 'flux', 'helm']) {
     const snapshot = await collectSnapshot(client, { kind: 'Deployment', namespace: 'web', name });
     expect(snapshot.ownerSettings?.state, name).toBe('read');
+    if (name === 'flux')
+      expect(snapshot.ownerSettings?.source, name).toMatchObject({ kind: 'GitRepository' });
   }
   record(sim);
 }
@@ -726,7 +735,7 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
   });
 
   it("reads the GitOps owners' settings only with get, in the namespaces whose Roles grant it, and deploy/ grants none of it cluster-wide", () => {
-    const ownerResources = new Set(['applications', 'kustomizations', 'helmreleases']);
+    const ownerResources = new Set(['applications', 'kustomizations', 'helmreleases', 'gitrepositories']);
     const reads = recorded.filter((r) => ownerResources.has(r.resource));
     expect(reads.length).toBeGreaterThanOrEqual(3);
     const roles = ownerDocs.filter((d) => d.kind === 'Role');
@@ -738,7 +747,9 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
       expect(r.verb).toBe('get');
     }
     for (const p of granted(docs))
-      expect(p.split(' ')[1] ?? '', p).not.toMatch(/^(applications|kustomizations|helmreleases)$/);
+      expect(p.split(' ')[1] ?? '', p).not.toMatch(
+        /^(applications|kustomizations|helmreleases|gitrepositories)$/,
+      );
     const bindings = ownerDocs.filter((d) => d.kind === 'RoleBinding');
     expect(bindings.map((b) => b.metadata.namespace).sort()).toEqual(
       roles.map((r) => r.metadata.namespace).sort(),
@@ -801,7 +812,7 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
         ['ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'].includes(d.kind),
       )
       .map((d) => docSchema.parse(d));
-  const OWNER_RESOURCES = /^get (applications|kustomizations|helmreleases) /;
+  const OWNER_RESOURCES = /^get (applications|kustomizations|helmreleases|gitrepositories) /;
 
   it('the chart grants exactly what the worker sends, by default and in a worker-only install: cluster-wide, no wildcard, the owner reads only when asked', () => {
     expect(recorded.length, 'the recording test ran first').toBeGreaterThan(0);

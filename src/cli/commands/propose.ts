@@ -260,8 +260,8 @@ async function readCluster(args: ProposeArgs, io: CliIo): Promise<Read> {
     diagnosis: diagnose(snapshot),
     source: liveSource(client),
     against: `the cluster (context ${client.context})`,
+    // A Flux owner's GitRepository is read with it (ownerSettings.source).
     owner: snapshot.ownerSettings,
-    // A Flux GitRepository is not read live yet: give --repo and --path for Flux.
     objects: [],
   };
 }

@@ -224,6 +224,11 @@ export interface OwnerSettingsRead {
   state: 'read' | 'forbidden' | 'not-served' | 'not-found' | 'failed' | 'not-in-dump';
   /** The object as read (state 'read'). */
   object?: unknown;
+  /**
+   * A Flux owner's GitRepository (its spec.sourceRef, or its chart's), where it was read
+   * with the owner (owner-settings-read.ts): the repository a pull request goes to.
+   */
+  source?: unknown;
   /** The read that settles it: "kubectl get applications.argoproj.io shop -n argocd -o yaml". */
   settle: string;
 }

@@ -81,7 +81,9 @@ export async function readOwnerSettings(
       name: target.name,
       timeoutMs: READ_TIMEOUT_MS,
     });
-    return ownerRead(target, 'read', object);
+    const source =
+      target.kind === 'Application' ? undefined : await readFluxSource(client, object, target.namespace);
+    return { ...ownerRead(target, 'read', object), ...(source ? { source } : {}) };
   } catch (error) {
     if (!(error instanceof KubeApiError)) return ownerRead(target, 'failed');
     if (error.status === 403 || error.status === 401) return ownerRead(target, 'forbidden');
@@ -89,3 +91,39 @@ export async function readOwnerSettings(
     return ownerRead(target, 'failed');
   }
 }
+
+/**
+ * The GitRepository a Flux Kustomization (spec.sourceRef) or HelmRelease (its chart's
+ * sourceRef) names, read with one GET; undefined where it names none, or the read fails
+ * (not granted, not served, not there): src/propose/owner-source.ts then says which read
+ * would settle it, as for a dump without it.
+ */
+async function readFluxSource(client: KubeClient, owner: unknown, namespace: string): Promise<unknown> {
+  const ref = fluxSourceRef(owner);
+  if (!ref) return undefined;
+  try {
+    return await client.call<unknown>({
+      verb: 'get',
+      resource: 'gitrepositories',
+      namespace: ref.namespace ?? namespace,
+      name: ref.name,
+      timeoutMs: READ_TIMEOUT_MS,
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+function fluxSourceRef(owner: unknown): { name: string; namespace?: string } | undefined {
+  const spec = record(record(owner)?.['spec']);
+  const ref = record(spec?.['sourceRef']) ?? record(record(record(spec?.['chart'])?.['spec'])?.['sourceRef']);
+  const name = ref?.['name'];
+  if (ref?.['kind'] !== 'GitRepository' || typeof name !== 'string' || name === '') return undefined;
+  const ns = ref['namespace'];
+  return { name, ...(typeof ns === 'string' && ns !== '' ? { namespace: ns } : {}) };
+}
+
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
