@@ -150,6 +150,13 @@ export interface PressRequest {
    * adapter remembers what its messages show (ChatAdapter.shown).
    */
   readonly kept?: (mark: PlanMark) => Pick<RootRecord, 'verdict' | 'blocks'>;
+  /**
+   * How long the press's Redis calls may take in all (one deadline, src/queue/deadline.ts).
+   * Absent: ANSWER_DEADLINE_MS, for a platform waiting on the answer (a Teams invoke). A
+   * platform that acked the press before it is decided (Slack) gives more, so a press
+   * made while a Sentinel failover is under way is held until the new master answers.
+   */
+  readonly deadlineMs?: number;
 }
 
 /**
