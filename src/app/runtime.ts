@@ -189,12 +189,15 @@ export async function startAppRuntime(
     commandBudget: createCommandBudget(redis, config.commandBudget),
     rootStates: rootStatesOf(redis, config, tampered),
     // A remediation's reply once per notification, however often BullMQ delivers it.
-    postedOnce: createPostedOnce(redis, (id, error) =>
-      logger.warn(
-        { err: error, notification: id },
-        'outcome posted, its mark not kept: a redelivery may post it again',
-      ),
-    ),
+    postedOnce: createPostedOnce(redis, {
+      onUnmarked: (id, error) =>
+        logger.warn(
+          { err: error, notification: id },
+          'outcome posted, its mark not kept: a redelivery may post it again',
+        ),
+      // Its marks WAITed for and set again after a failover that lost them.
+      replication: () => services.replication,
+    }),
     // What each Draft post-mortem button drafts, kept as long as the incident's record.
     postmortems: createPostmortemButtons(redis, { records, retentionMs: config.incidentRetentionMs }),
     ...(config.proposeInGit ? { proposals: createProposalApprovals(redis) } : {}),

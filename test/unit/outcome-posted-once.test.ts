@@ -123,6 +123,29 @@ describe('a remediation reply, posted once per notification', () => {
     expect(posted).toHaveLength(1);
   });
 
+  it('its marks are confirmed on the replicas, and set again when a failover lost them', async () => {
+    const confirms: { label: string; redo: () => Promise<void> }[] = [];
+    const guard = {
+      socket: () => 1,
+      confirm: async (writes: { label: string; redo: () => Promise<void> }) => {
+        confirms.push(writes);
+        return { wanted: 1, reached: 0 };
+      },
+    };
+    const postedOnce = createPostedOnce(connection, { replication: () => guard as never });
+    const { adapter, posted } = chat();
+    const withGuard = { chats: { slack: adapter }, logger, postedOnce } as never;
+    await deliverOutcome(withGuard, outcome(), undefined, Date.now(), 'n-lost');
+    expect(confirms.map((c) => c.label)).toEqual(['posting mark', 'posted mark']);
+    // The master died before its replica had the mark: the new master has none.
+    await connection.del(redisKeys.notifyPosted('n-lost'));
+    for (const c of confirms) await c.redo();
+    expect(await connection.get(redisKeys.notifyPosted('n-lost'))).toBe('posted');
+    // The worker's rewrite of the lost notification is delivered: nothing posted again.
+    await deliverOutcome(withGuard, outcome(), undefined, Date.now(), 'n-lost');
+    expect(posted).toHaveLength(1);
+  });
+
   it('without an id (a caller from before), every delivery posts', async () => {
     const { adapter, posted } = chat();
     await deliverOutcome(services(adapter), outcome(), undefined);
