@@ -72,9 +72,8 @@ describe('an approval clicked during a Sentinel failover', () => {
       const switchedAt = Date.now();
       if (!clicked) throw new Error('the click was not sent');
       const click = await clicked;
-      const answeredAt = Date.now();
       console.info(
-        `drill: click sent ${clickedAt - killedAt} ms after the kill; sentinels switched ${switchedAt - killedAt} ms after it; the click acked in ${click.ms} ms (${answeredAt - killedAt} ms after the kill)`,
+        `drill: click sent ${clickedAt - killedAt} ms after the kill; sentinels switched ${switchedAt - killedAt} ms after it; the click acked in ${Math.round(click.ms)} ms`,
       );
       // The click was made while the failover was under way, and answered in Slack's 3 s.
       expect(clickedAt).toBeLessThan(switchedAt);
