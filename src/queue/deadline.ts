@@ -65,11 +65,21 @@ export interface Deadline {
   bound<T>(work: Promise<T>, what: string): Promise<T>;
 }
 
-/** A deadline `ms` from now. */
-export function deadlineIn(ms: number, now: () => number = Date.now): Deadline {
+/**
+ * A deadline `ms` from now. `stallMs`: how long one call may go unanswered before it is
+ * given up as stalled, however much of the deadline is left (a deadline longer than the
+ * answer's window, held for a failover: src/chat/use-cases/approve-press.ts). It never
+ * reaches past the deadline.
+ */
+export function deadlineIn(
+  ms: number,
+  now: () => number = Date.now,
+  options: { stallMs?: number } = {},
+): Deadline {
   const at = now() + ms;
   const left = (): number => Math.max(0, at - now());
-  return { left, bound: (work, what) => settleBy(work, what, left()) };
+  const stallMs = options.stallMs ?? Infinity;
+  return { left, bound: (work, what) => settleBy(work, what, Math.min(left(), stallMs)) };
 }
 
 /** `work` bounded by `ms` alone: the same as `deadlineIn(ms).bound(work, what)`. */

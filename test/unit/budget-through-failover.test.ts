@@ -23,7 +23,7 @@ import { plainText } from '../../src/chat/rich.js';
 import { createLogger } from '../../src/logger.js';
 import { createMetrics } from '../../src/metrics.js';
 import { closeConnection, createProducerConnection, waitForReady } from '../../src/queue/connection.js';
-import { deadlineIn, failingOver } from '../../src/queue/deadline.js';
+import { deadlineIn, failingOver, throughFailover } from '../../src/queue/deadline.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
@@ -140,6 +140,27 @@ describe('a press whose budget read a failover refused', () => {
       /^Not recorded: .*Redis is unreachable.*\. Nothing was applied; please try again in a few seconds\.$/,
     );
     expect(audited).toEqual([expect.objectContaining({ reason: 'budget-unread' })]);
+  });
+
+  it('a deadline held for a failover still gives a stalled call up after its stall bound', async () => {
+    const deadline = (): ReturnType<typeof deadlineIn> => deadlineIn(1_500, Date.now, { stallMs: 300 });
+    // No answer at all (a stall): given up after 300 ms, not held to the deadline.
+    let started = Date.now();
+    await expect(
+      throughFailover(deadline(), 'stalled read', () => new Promise<never>(() => undefined)),
+    ).rejects.toMatchObject({ trouble: 'stalled' });
+    expect(Date.now() - started).toBeLessThan(800);
+    // Refused at once (the master gone): tried again until the one deadline.
+    let tries = 0;
+    started = Date.now();
+    await expect(
+      throughFailover(deadline(), 'refused read', () => {
+        tries += 1;
+        return Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379'));
+      }),
+    ).rejects.toMatchObject({ trouble: 'unreachable' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_300);
+    expect(tries).toBeGreaterThan(5);
   });
 
   it('a full Redis is not tried again', async () => {
