@@ -1,3 +1,4 @@
+import { createPostedOnce } from '../chat/notify/posted-once.js';
 import type { AppRoute } from './http-server.js';
 import { redisKeys } from '../queue/redis-keys.js';
 import { signDiagnoseByApp } from '../queue/diagnose-signature.js';
@@ -187,6 +188,16 @@ export async function startAppRuntime(
     plans: createPlanStore(redis),
     commandBudget: createCommandBudget(redis, config.commandBudget),
     rootStates: rootStatesOf(redis, config, tampered),
+    // A remediation's reply once per notification, however often BullMQ delivers it.
+    postedOnce: createPostedOnce(redis, {
+      onUnmarked: (id, error) =>
+        logger.warn(
+          { err: error, notification: id },
+          'outcome posted, its mark not kept: a redelivery may post it again',
+        ),
+      // Its marks WAITed for and set again after a failover that lost them.
+      replication: () => services.replication,
+    }),
     // What each Draft post-mortem button drafts, kept as long as the incident's record.
     postmortems: createPostmortemButtons(redis, { records, retentionMs: config.incidentRetentionMs }),
     ...(config.proposeInGit ? { proposals: createProposalApprovals(redis) } : {}),

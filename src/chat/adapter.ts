@@ -164,6 +164,13 @@ export interface PressRequest {
   readonly kept?: (mark: PlanMark) => Pick<RootRecord, 'verdict' | 'blocks'>;
   /** Names and the thread's link, where the platform can say them; absent: ids, no link. */
   readonly lookups?: PressLookups;
+  /**
+   * How long the press's Redis calls may take in all (one deadline, src/queue/deadline.ts).
+   * Absent: ANSWER_DEADLINE_MS, for a platform waiting on the answer (a Teams invoke). A
+   * platform that acked the press before it is decided (Slack) gives more, so a press
+   * made while a Sentinel failover is under way is held until the new master answers.
+   */
+  readonly deadlineMs?: number;
 }
 
 /**

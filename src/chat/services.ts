@@ -9,6 +9,7 @@ import type { Producers } from '../queue/producers.js';
 import type { ReplicationGuard } from '../queue/replication-guard.js';
 import type { Subscriptions } from './notify/subscriptions.js';
 import type { RootStates } from './notify/root-store.js';
+import type { PostedOnce } from './notify/posted-once.js';
 import type { CommandBudget } from './use-cases/command-budget.js';
 import type { ChatAdapter } from './adapter.js';
 import type { ChatPlatform } from '../platforms/chat-refs.js';
@@ -55,6 +56,8 @@ export interface ChatServices {
   now?(): number;
   /** Root messages of approved plans, re-rendered as their outcomes arrive (absent in tests that do not need it). */
   rootStates?: RootStates;
+  /** A remediation's replies posted once per notification, however often BullMQ delivers it (src/chat/notify/posted-once.ts). */
+  postedOnce?: PostedOnce;
   /**
    * The chat adapters everything the app says after an ack speaks through, by platform
    * (Slack and Teams, each when configured): run delivery, outcomes, run deadlines,

@@ -35,17 +35,24 @@ export function reconnectOnReadonly(error: Error): 2 | false {
 
 /**
  * Producer connection: fails fast when Redis is down (no offline queue, one try)
- * so a slash command can answer "queue unavailable" inside Slack's 3 seconds.
+ * so a slash command can answer "queue unavailable" inside Slack's 3 seconds. It
+ * reconnects at least every 500 ms (ioredis' default backs off to 2 s): a press held
+ * through a failover (src/queue/deadline.ts throughFailover) reaches the new master
+ * within half a second of the sentinels naming it, not up to 2 s later, past its deadline.
  */
 export function createProducerConnection(target: RedisTarget | string, options: RedisOptions = {}): Redis {
   return connect(target, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2_000,
+    retryStrategy: (times) => Math.min(times * 50, PRODUCER_RECONNECT_MS),
     lazyConnect: false,
     ...options,
   });
 }
+
+/** The longest the producer connection waits between tries to reconnect. */
+export const PRODUCER_RECONNECT_MS = 500;
 
 /**
  * Worker connection: waits and reconnects forever (BullMQ requires

@@ -65,11 +65,21 @@ export interface Deadline {
   bound<T>(work: Promise<T>, what: string): Promise<T>;
 }
 
-/** A deadline `ms` from now. */
-export function deadlineIn(ms: number, now: () => number = Date.now): Deadline {
+/**
+ * A deadline `ms` from now. `stallMs`: how long one call may go unanswered before it is
+ * given up as stalled, however much of the deadline is left (a deadline longer than the
+ * answer's window, held for a failover: src/chat/use-cases/approve-press.ts). It never
+ * reaches past the deadline.
+ */
+export function deadlineIn(
+  ms: number,
+  now: () => number = Date.now,
+  options: { stallMs?: number } = {},
+): Deadline {
   const at = now() + ms;
   const left = (): number => Math.max(0, at - now());
-  return { left, bound: (work, what) => settleBy(work, what, left()) };
+  const stallMs = options.stallMs ?? Infinity;
+  return { left, bound: (work, what) => settleBy(work, what, Math.min(left(), stallMs)) };
 }
 
 /** `work` bounded by `ms` alone: the same as `deadlineIn(ms).bound(work, what)`. */
@@ -122,4 +132,50 @@ function settleBy<T>(work: Promise<T>, what: string, ms: number): Promise<T> {
       },
     );
   });
+}
+
+/**
+ * An error of a Redis call that a failover under way explains, and after which the call
+ * was not run or is safe to send again: no connection (refused, reset, closed, not yet
+ * writeable while ioredis looks for the master, its retries per request used up), a
+ * replica's READONLY (the old master demoted), a promoted replica still LOADING, or a
+ * replica with its master link down. Not a full Redis (no failover frees memory) and
+ * not a stall (its deadline is spent).
+ */
+export function failingOver(error: unknown): boolean {
+  const trouble = redisTrouble(error);
+  if (trouble === 'read-only') return true;
+  if (trouble !== 'unreachable') return false;
+  const message = error instanceof Error ? error.message : String(error ?? '');
+  return /Connection is closed|Stream isn't writeable|max retries per request|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|All sentinels are unreachable|(^|\s|:)LOADING\b|(^|\s|:)MASTERDOWN\b/i.test(
+    message,
+  );
+}
+
+/** How long a call held through a failover waits between tries. */
+const FAILOVER_PAUSE_MS = 100;
+
+/**
+ * `call()`, bounded by `deadline`, and again every 100 ms while it fails for a reason a
+ * failover under way explains (`failingOver`), until it answers or the deadline is
+ * spent: a press made in the seconds a Sentinel failover takes is held, not refused
+ * (issue 67.9). Every try shares the one deadline; none gets the whole time again. Only
+ * for calls that are safe to send twice (reads, or writes made idempotent: a retry after
+ * a reply lost with the old master must not count twice). The last error is thrown.
+ */
+export async function throughFailover<T>(
+  deadline: Deadline,
+  what: string,
+  call: () => Promise<T>,
+  pauseMs: number = FAILOVER_PAUSE_MS,
+): Promise<T> {
+  for (;;) {
+    try {
+      return await deadline.bound(call(), what);
+    } catch (error) {
+      // A pause that would end past the deadline leaves no time for another try.
+      if (!failingOver(error) || deadline.left() <= pauseMs) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
 }

@@ -70,6 +70,10 @@ export const redisKeys = {
   admissionJoinNoticed: (threadId: string) => `rd:alerts:admission-noticed:${threadId}`,
   /** The command budget (src/chat/use-cases/command-budget.ts), per person and per channel. */
   commandBudget: (who: 'user' | 'channel', id: string) => `rd:budget:cmd:${who === 'user' ? 'u' : 'c'}:${id}`,
+  /** A start the command budget counted, by its own id: its retry is counted once (expires with the window). */
+  commandBudgetPress: (press: string) => `rd:budget:cmd:p:${press}`,
+  /** A remediation's reply posted (or being posted) by the app, by its notification's id (src/chat/notify/posted-once.ts). */
+  notifyPosted: (id: string) => `rd:notify-posted:${id}`,
   /** The early warning's leader lease (src/worker/early-warning/lease.ts). */
   earlyWarningLeader: (cluster: string) => `rd:early-warning:leader:${cluster}`,
   /** What a Teams card the app posted shows, to render it again per viewer (src/chat/teams/card-store.ts). */

@@ -65,7 +65,9 @@ function startLane(queue: string, services: AppServices, options: ConsumerOption
       }
       const started = performance.now();
       try {
-        await handleNotify(services, parsed.job, job.data);
+        // Its deduplication id names it across a rewrite under another job id (a worker's
+        // reply a failover lost); a redelivery of the same job has the same id either way.
+        await handleNotify(services, parsed.job, job.data, job.deduplicationId ?? job.id);
         metrics.jobDuration.observe({ queue, outcome: 'completed' }, (performance.now() - started) / 1000);
       } catch (error) {
         metrics.jobDuration.observe({ queue, outcome: 'error' }, (performance.now() - started) / 1000);

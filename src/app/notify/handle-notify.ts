@@ -17,10 +17,21 @@ import { alertPlatform, threadConversation } from '../alerts/chat-thread.js';
 export async function handleNotify(
   services: Pick<
     AppServices,
-    'plans' | 'subscriptions' | 'logger' | 'alerts' | 'rootStates' | 'config' | 'audit' | 'chats' | 'policy'
+    | 'plans'
+    | 'subscriptions'
+    | 'logger'
+    | 'alerts'
+    | 'rootStates'
+    | 'config'
+    | 'audit'
+    | 'chats'
+    | 'policy'
+    | 'postedOnce'
   >,
   job: NotifyJob,
   signed: unknown,
+  /** The notification's own id (its deduplication id, else its job id): a remediation's reply is posted once by it. */
+  notification?: string,
 ): Promise<void> {
   switch (job.kind) {
     case 'diagnosis-progress':
@@ -86,7 +97,7 @@ export async function handleNotify(
     }
     case 'remediation-outcome': {
       const undo = job.undoPlanId ? await services.plans.get(job.undoPlanId) : undefined;
-      return deliverOutcome(services, job, undo);
+      return deliverOutcome(services, job, undo, Date.now(), notification);
     }
     case 'proposal-outcome':
       return deliverProposal(services, job);

@@ -19,7 +19,7 @@ import {
 import { outdatedSealReason, planDigest, SEAL_VERSION, shownDigest } from '../../trust/plan-seal.js';
 import type { StoredPlan } from '../../queue/plan-store.js';
 import { QueueUnavailableError } from '../../queue/producers.js';
-import { deadlineIn, type Deadline } from '../../queue/deadline.js';
+import { deadlineIn, throughFailover, type Deadline } from '../../queue/deadline.js';
 import { ANSWER_DEADLINE_MS, redisTroubleWords, tryAgainWords } from '../use-cases/redis-words.js';
 import type { Requester } from '../actions.js';
 import type { Platform, Rich } from '../model.js';
@@ -319,7 +319,10 @@ export async function approve(
 ): Promise<ApprovalOutcome> {
   const { plans, policy, audit } = services;
   const { planId, user } = click;
-  const stored = await deadline.bound(plans.get(planId), 'read the plan');
+  // Reads, held through a failover within the answer's deadline (issue 67.9); the claim
+  // below is not tried again (a second try of a claim that reached Redis would say
+  // "already approved" with no job).
+  const stored = await throughFailover(deadline, 'read the plan', () => plans.get(planId));
   if (!stored)
     return refuse(services, { planId }, user, { reason: 'unknown-plan', text: REFUSAL_TEXT.unknown });
   // A cluster-scoped object (a DeviceTaintRule, and its Undo) affects every tenant:
@@ -354,9 +357,8 @@ export async function approve(
   // One fix per result message: once a plan of this message is approved, the others
   // are refused here too (the message withdraws their buttons, a stale client may not).
   const message = messageOf(click);
-  const held = await deadline.bound(
+  const held = await throughFailover(deadline, "read the message's plan", () =>
     services.subscriptions.approvedPlanOf(message),
-    "read the message's plan",
   );
   if (held !== null && held !== planId)
     return refuse(services, where, user, {

@@ -23,12 +23,24 @@ export async function deliverOutcome(
     Partial<
       Pick<
         ChatServices,
-        'chats' | 'policy' | 'rootStates' | 'subscriptions' | 'config' | 'plans' | 'postmortems'
+        | 'chats'
+        | 'policy'
+        | 'rootStates'
+        | 'subscriptions'
+        | 'config'
+        | 'plans'
+        | 'postmortems'
+        | 'postedOnce'
       >
     >,
   job: Outcome,
   undo: StoredPlan | undefined,
   now = Date.now(),
+  /**
+   * The notification's own id (its deduplication id, else its job id): a delivery of one
+   * already posted posts nothing (./posted-once.ts) and moves the state line only.
+   */
+  notification?: string,
 ): Promise<void> {
   const platform = platformOf(job);
   const adapter = services.chats?.[platform];
@@ -50,14 +62,24 @@ export async function deliverOutcome(
   const names = services.policy?.names ?? {};
   const lang = await threadLang(services, job);
   const incident = await draftedIncident(services, job);
-  const posted = await adapter.post(
-    thread,
-    outcomeMessage(job, adapter.platform, undo, now, names, lang, { postmortem: incident !== undefined }),
-  );
+  const post = () =>
+    adapter.post(
+      thread,
+      outcomeMessage(job, adapter.platform, undo, now, names, lang, { postmortem: incident !== undefined }),
+    );
+  const delivered =
+    services.postedOnce && notification !== undefined
+      ? await services.postedOnce.once(notification, post)
+      : { posted: true as const, value: await post() };
+  if (!delivered.posted)
+    services.logger.warn(
+      { planId: job.planId, stage: job.stage, notification },
+      'outcome delivered again: posted once already, not posted',
+    );
   // What its Draft post-mortem button drafts, kept by the app (the button carries nothing).
-  if (incident && services.postmortems)
+  if (delivered.posted && incident && services.postmortems)
     await services.postmortems
-      .remember(subscribed(posted), { ...incident, lang })
+      .remember(subscribed(delivered.value), { ...incident, lang })
       .catch((error: unknown) =>
         services.logger.warn({ err: error, planId: job.planId }, 'post-mortem button: its incident not kept'),
       );

@@ -9,10 +9,13 @@
  * calendar-minute edge at which twice the budget fits); both counters are taken
  * atomically (a refused command does not use up the other's budget).
  *
- * Keys: `rd:budget:cmd:u:<user>` and `rd:budget:cmd:c:<channel>` (expire with the window). A Redis writer can only refuse commands here (set a
- * counter high) or allow more (delete it): never post, read or approve anything.
+ * Keys: `rd:budget:cmd:u:<user>` and `rd:budget:cmd:c:<channel>` (expire with the window),
+ * and `rd:budget:cmd:p:<press>`, one per start taken (a random id of the app's; expires
+ * with the window), so a try again of the same start counts once. A Redis writer can only
+ * refuse commands here (set a counter high) or allow more (delete it): never post, read
+ * or approve anything.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { redisKeys } from '../../queue/redis-keys.js';
 import { redisScript } from '../../queue/redis-script.js';
 import type { Redis } from 'ioredis';
@@ -22,7 +25,7 @@ import type { Audit } from '../../audit.js';
 import type { AppConfig } from '../../config/environment.js';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../metrics.js';
-import { deadlineIn, type Deadline } from '../../queue/deadline.js';
+import { deadlineIn, throughFailover, type Deadline } from '../../queue/deadline.js';
 import { ANSWER_DEADLINE_MS, redisTroubleWords, tryAgainWords } from './redis-words.js';
 
 export interface CommandBudgetLimits {
@@ -33,12 +36,20 @@ export interface CommandBudgetLimits {
 export type BudgetAnswer = { ok: true } | { ok: false; over: 'user' | 'channel'; retryAfterSeconds: number };
 
 export interface CommandBudget {
-  take(user: string, channel: string): Promise<BudgetAnswer>;
+  /**
+   * One start from the person's and the channel's budget. `press`: the start's own id;
+   * taken again with the same id (a retry after a lost reply), it is counted once.
+   */
+  take(user: string, channel: string, press?: string): Promise<BudgetAnswer>;
 }
 
-// KEYS: user counter, channel counter. ARGV: user limit, channel limit, window ms.
-// Returns {0} (taken), or {1 (user over) | 2 (channel over), ms until that window ends}.
+// KEYS: user counter, channel counter, and (optional) the press's marker. ARGV: user
+// limit, channel limit, window ms. Returns {0} (taken), or {1 (user over) | 2 (channel
+// over), ms until that window ends}. A press whose marker is there was taken already (an
+// earlier try of the same press, whose reply was lost): {0} again, nothing counted twice.
+// A refused press sets no marker (it took nothing), so its retry is judged afresh.
 const TAKE = `
+if KEYS[3] and redis.call('EXISTS', KEYS[3]) == 1 then return {0} end
 local u = tonumber(redis.call('GET', KEYS[1]) or '0')
 local c = tonumber(redis.call('GET', KEYS[2]) or '0')
 if u >= tonumber(ARGV[1]) then return {1, redis.call('PTTL', KEYS[1])} end
@@ -48,6 +59,7 @@ for i = 1, 2 do
     redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[3]))
   end
 end
+if KEYS[3] then redis.call('SET', KEYS[3], '1', 'PX', tonumber(ARGV[3])) end
 return {0}
 `;
 
@@ -72,12 +84,13 @@ export function createCommandBudget(
   limits: CommandBudgetLimits,
 ): CommandBudget {
   return {
-    async take(user, channel) {
+    async take(user, channel, press) {
       const [code, ms] = (await take(
         redis,
         [
           redisKeys.commandBudget('user', budgetKeyPart(user)),
           redisKeys.commandBudget('channel', budgetKeyPart(channel)),
+          ...(press === undefined ? [] : [redisKeys.commandBudgetPress(budgetKeyPart(press))]),
         ],
         String(limits.perUser),
         String(limits.perChannel),
@@ -99,7 +112,9 @@ export type BudgetEntry = 'diagnose' | 'scan' | 'rerun' | 'approve' | 'undo';
  * and audited as `rate-limited` here, so no entry can forget it). A budget that cannot be
  * read in time (Redis stalled, full, read-only or unreachable) is not skipped: the start
  * is refused, saying why, counted `budget-unread` and audited (issue 53.6). The read is
- * bounded by `deadline`, the answer's (src/queue/deadline.ts).
+ * bounded by `deadline`, the answer's (src/queue/deadline.ts); within it, a read a
+ * failover refused (no connection, READONLY) is tried again, counted once however many
+ * tries reached Redis (issue 67.9).
  */
 export async function spendBudget(
   services: {
@@ -113,9 +128,15 @@ export async function spendBudget(
   deadline: Deadline = deadlineIn(ANSWER_DEADLINE_MS),
 ): Promise<Rich | null> {
   if (!services.commandBudget) return null;
+  const { commandBudget } = services;
+  // The start's own id: a retry through a failover (the reply to an earlier try lost
+  // with the old master) is counted once (issue 67.9).
+  const press = randomUUID();
   let answer: BudgetAnswer;
   try {
-    answer = await deadline.bound(services.commandBudget.take(start.user, start.channel), 'command budget');
+    answer = await throughFailover(deadline, 'command budget', () =>
+      commandBudget.take(start.user, start.channel, press),
+    );
   } catch (error) {
     return budgetUnread(services, start, error);
   }

@@ -29,3 +29,12 @@ export function tryAgainWords(error: unknown, lang: Lang = 'en'): string {
  * window is the request's own (signature, parsing, the answer's way back).
  */
 export const ANSWER_DEADLINE_MS = 2_000;
+
+/**
+ * The time an Approve or Undo press's Redis calls get where the platform acked the press
+ * before it is decided (Slack: the ack is sent first, the answer comes as the message's
+ * edit or a private reply): nobody's HTTP request waits on it, so it covers a Sentinel
+ * failover under way (the sentinels' down-after-milliseconds and their election: about
+ * 2 s at down-after 500 ms on loopback) rather than refusing the press (issue 67.9).
+ */
+export const ACKED_PRESS_DEADLINE_MS = 6_000;

@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { ChatServices } from '../../../services.js';
 import { approvePress } from '../../../use-cases/approve-press.js';
+import { ACKED_PRESS_DEADLINE_MS } from '../../../use-cases/redis-words.js';
 import { actionKindOf, chosenBeside, decodeValue } from '../../actions.js';
 import { clickContext } from './click-context.js';
 import { applyPressReply, pressRequest } from './press-reply.js';
@@ -24,7 +25,9 @@ export function approvePlanAction(services: ChatServices) {
       services.logger.warn({ actionId: action.action_id }, 'press dropped: a choice none of the options has');
     const pressed = click && chosen ? decodeValue(kind, click.value, chosen) : null;
     if (!click || (pressed?.kind !== 'approve' && pressed?.kind !== 'undo')) return;
-    const reply = await approvePress(services, pressRequest(click, pressed), pressed);
+    // Acked above: the press may wait out a failover under way (ACKED_PRESS_DEADLINE_MS).
+    const request = { ...pressRequest(click, pressed), deadlineMs: ACKED_PRESS_DEADLINE_MS };
+    const reply = await approvePress(services, request, pressed);
     await applyPressReply(services, client, click, reply, { tellInThread: true });
   };
 }
