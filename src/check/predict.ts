@@ -198,7 +198,7 @@ function blocked(
   const quota = outcome.refused && outcome.quota;
   const resolved = workloadKind(snapshot).strategy(object);
   if (!quota && !pinned && resolved.stableKept)
-    return stableKeptBlock(snapshot, ref, need, resolved, evidence);
+    return stableKeptBlock(snapshot, ref, need, first?.short, resolved, evidence);
   const code: FindingCode = quota ? 'QuotaExceeded' : 'Unschedulable';
   return {
     verdict: 'never-finishes',
@@ -225,7 +225,20 @@ function blocked(
         ...(quota
           ? { says: { key: 'quota', why: 'quotaWhy', params: { ref, quota: quota.name } } as const }
           : pinned
-            ? {}
+            ? {
+                says: {
+                  key: 'pinned',
+                  why: 'pinnedWhy',
+                  params: {
+                    ref,
+                    pod: pinned.pod,
+                    claim: pinned.claim,
+                    volume: pinned.volume,
+                    nodes: pinned.nodeList,
+                    ...(pinned.need ? { need: pinned.need } : {}),
+                  },
+                } as const,
+              }
             : {
                 says: {
                   key: 'noNode',
@@ -247,6 +260,8 @@ function stableKeptBlock(
   snapshot: WorkloadSnapshot,
   ref: string,
   need: string,
+  /** What the new pods need, in a few words (the catalogue's), when known. */
+  short: string | undefined,
   strategy: ReturnType<ReturnType<typeof workloadKind>['strategy']>,
   evidence: Evidence[],
 ): Prediction {
@@ -261,6 +276,11 @@ function stableKeptBlock(
         summary: `The rollout of ${ref} can never finish: with ${words} every stable pod stays until the new revision is promoted, and no node has room for the new pods beside them${need}; no strategy change helps.`,
         explanation: `Run forward, the new pods wait for room the stable pods hold, and ${words} lets those go only after promotion. The way out: ${workloadKind(snapshot).surgeWayOut(strategy)}`,
         evidence,
+        says: {
+          key: 'stableKept',
+          why: 'stableKeptWhy',
+          params: { ref, blueGreen: strategy.argo === 'blueGreen', ...(short ? { need: short } : {}) },
+        },
       },
     ],
   };
@@ -273,7 +293,19 @@ function stableKeptBlock(
 function pinnedBlock(
   ctx: AnalysisContext,
   pending: readonly Pod[],
-): { words: string; short: string; pod: string; claim: string; volume: string; nodes: string } | undefined {
+):
+  | {
+      words: string;
+      short: string;
+      pod: string;
+      claim: string;
+      volume: string;
+      nodes: string;
+      /** The allowed nodes, joined ("" for none), and what the pod lacks there in a few words, when a blocker says. */
+      nodeList: string;
+      need?: string;
+    }
+  | undefined {
   const { snapshot } = ctx;
   for (const pod of pending) {
     for (const claim of claimNames(pod.spec)) {
@@ -292,8 +324,11 @@ function pinnedBlock(
       const blocker = allowed
         .flatMap((n) => blockersOn(placement, pod, n, placement.ours))
         .find((b) => b.kind !== 'volume');
-      const nodes = allowed.map((n) => n.metadata.name ?? '').join(', ') || 'no node the cluster has';
+      const nodeList = allowed.map((n) => n.metadata.name ?? '').join(', ');
+      const nodes = nodeList || 'no node the cluster has';
       return {
+        nodeList,
+        ...(blocker ? { need: shortBlocker(blocker) } : {}),
         words: blocker ? `it needs ${describeBlocker(blocker)}` : 'no node takes it',
         short: blocker ? shortBlocker(blocker) : `a node volume ${volume.metadata.name ?? ''} allows`,
         pod: pod.metadata.name ?? '',

@@ -15,6 +15,7 @@ import { workloadKind } from '../diagnosis/workloads/index.js';
 import type { GrowableGroup, NodeGrowth } from './growth/node-groups.js';
 import { withNewNodes } from './growth/with-new-nodes.js';
 import type { Prediction } from './predict.js';
+import type { ScaleGroup } from './words.js';
 
 /** The most nodes tried per group: a scale-up larger than this is not promised. */
 export const MAX_NEW_NODES = 10;
@@ -60,6 +61,11 @@ function afterScaleUp(
         severity: 'info',
         summary: `The rollout of ${ref} finishes once the cluster adds ${n === 1 ? 'a node' : `${n} nodes`}: its new pods fit no node there is now, and ${n === 1 ? 'one more node' : `${n} more nodes`} like those of ${groups.join(' or ')} take them.`,
         explanation: `Run forward with new nodes copied from the group's own (allocatable, labels, taints and the DaemonSet pods every node runs), the rollout finishes. ${karpenter ? 'Karpenter usually launches a node in about a minute' : 'A new node usually joins in a few minutes'}; the cluster autoscaler waits up to 15 minutes for one (--max-node-provision-time). Until then the new pods are Pending.`,
+        says: {
+          key: 'scaleUp',
+          why: 'scaleUpWhy',
+          params: { ref, n, groups: added.map(({ group }) => scaleGroup(group)) },
+        },
         evidence: added.map(({ group }) => ({
           type: 'note' as const,
           text: `${byWords(group)} ${group.name}: ${group.nodes} node(s), room for ${group.canAdd} more; a new node is like ${group.template?.metadata.name ?? '?'}`,
@@ -96,6 +102,11 @@ function notKnown(
         explanation:
           'A node group whose nodes cannot be told (no node-pool label its name holds, or no node yet), or a Karpenter NodePool, which may launch a larger instance type than any it runs, may add the room. check does not promise it either way.',
         evidence: [...open.map(groupNote), ...prediction.findings.flatMap((f) => f.evidence).slice(0, 3)],
+        says: {
+          key: 'scaleUpNotKnown',
+          why: 'scaleUpNotKnownWhy',
+          params: { ref, groups: open.map(scaleGroup) },
+        },
       },
     ],
   };
@@ -120,6 +131,10 @@ function groupNote(group: GrowableGroup): Evidence {
       ? `may add ${group.canAdd} node(s) like ${group.template.metadata.name ?? '?'}${group.mayBeLarger ? ' or larger' : ''}`
       : `may add ${group.canAdd} node(s) whose size is not known`;
   return { type: 'note', text: `${byWords(group)} ${group.name} ${what}` };
+}
+
+function scaleGroup(group: GrowableGroup): ScaleGroup {
+  return { name: group.name, karpenter: group.by === 'karpenter', nodes: group.nodes };
 }
 
 function byWords(group: GrowableGroup): string {
