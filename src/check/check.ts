@@ -185,6 +185,10 @@ function storedNotKnown(open: readonly OmittedField[], kept: Prediction, dropped
       ...open.map((f) => ({
         type: 'note' as const,
         text: `Live spec.${f.field}: ${JSON.stringify(f.live)}`,
+        says: {
+          key: 'liveField',
+          params: { path: `spec.${f.field}`, value: JSON.stringify(f.live) },
+        } as const,
       })),
       ...kept.findings.flatMap((f) => f.evidence).slice(0, 3),
     ],

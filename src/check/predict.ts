@@ -9,7 +9,7 @@
  * then is that change offered. Pure.
  */
 import { AnalysisContext } from '../diagnosis/analysis-context.js';
-import type { Evidence, FindingCode, Severity } from '../diagnosis/finding.js';
+import type { FindingCode, Severity } from '../diagnosis/finding.js';
 import { runForward, type Outcome } from '../diagnosis/forward/run.js';
 import { capacityRows, describeBlocker } from '../diagnosis/placement/capacity-rows.js';
 import { blockersOn, placementContext, type Blocker } from '../diagnosis/placement/placement.js';
@@ -26,6 +26,7 @@ import { workloadKind } from '../diagnosis/workloads/index.js';
 import { strategyFix, type StrategyFix } from './strategy-fix.js';
 import { admitTemplate, type Admission } from './admission.js';
 import type { CheckSays } from './words.js';
+import type { CheckEvidence } from './evidence-words.js';
 
 export type Verdict = 'finishes' | 'never-finishes' | 'unknown';
 
@@ -34,7 +35,8 @@ export interface CheckFinding {
   severity: Severity;
   summary: string;
   explanation: string;
-  evidence: Evidence[];
+  /** Evidence as diagnose's, a note of check's own with its catalogue words (evidence-words.ts). */
+  evidence: CheckEvidence[];
   /**
    * The same headline and explanation as catalogue words (words.ts), for a reader of
    * another language; never in the JSON output (render.ts renderJson leaves it out).
@@ -263,7 +265,7 @@ function stableKeptBlock(
   /** What the new pods need, in a few words (the catalogue's), when known. */
   short: string | undefined,
   strategy: ReturnType<ReturnType<typeof workloadKind>['strategy']>,
-  evidence: Evidence[],
+  evidence: CheckEvidence[],
 ): Prediction {
   const words = strategy.argo === 'blueGreen' ? 'blue-green' : 'its traffic-routed canary';
   return {
@@ -372,7 +374,7 @@ function blockedEvidence(
   snapshot: WorkloadSnapshot,
   ctx: AnalysisContext,
   outcome: Extract<Outcome, { result: 'blocked' }>,
-): Evidence[] {
+): CheckEvidence[] {
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);
   const { pod, eligible } = nextRolloutAssessments(ctx);
@@ -381,19 +383,27 @@ function blockedEvidence(
     { type: 'strategy', replicas: kind.desiredReplicas(object), strategy: kind.strategy(object) },
     ...(rows.length > 0 ? [{ type: 'node-capacity' as const, rows }] : []),
     ...(outcome.quota
-      ? [{ type: 'note' as const, text: `ResourceQuota ${outcome.quota.name} refuses the next new pod.` }]
+      ? [
+          {
+            type: 'note' as const,
+            text: `ResourceQuota ${outcome.quota.name} refuses the next new pod.`,
+            says: { key: 'quotaRefuses', params: { quota: outcome.quota.name } } as const,
+          },
+        ]
       : []),
     {
       type: 'note',
       text: `Run forward: ${outcome.pending.length} new pod(s) stay Pending after ${outcome.ticks} step(s) of the controller and scheduler.`,
+      says: { key: 'runForward', params: { pending: outcome.pending.length, ticks: outcome.ticks } },
     },
   ];
 }
 
 /** The reads that were not made, as notes: what an unknown verdict rests on. */
-function gapsOf(snapshot: WorkloadSnapshot): Evidence[] {
+function gapsOf(snapshot: WorkloadSnapshot): CheckEvidence[] {
   return snapshot.coverage.gaps.slice(0, 5).map((g) => ({
     type: 'note' as const,
     text: `Not read: ${g.what} (${g.reason}); ${g.settle}.`,
+    says: { key: 'notRead', params: { what: g.what, reason: g.reason, settle: g.settle } } as const,
   }));
 }

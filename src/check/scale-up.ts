@@ -8,7 +8,7 @@
  * stands, saying what the groups could not add. Pure.
  */
 import { selectsNode, untoleratedTaints } from '../diagnosis/base/node-match.js';
-import type { Evidence } from '../diagnosis/finding.js';
+import type { CheckEvidence, NoteSays } from './evidence-words.js';
 import type { WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
 import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
@@ -69,6 +69,15 @@ function afterScaleUp(
         evidence: added.map(({ group }) => ({
           type: 'note' as const,
           text: `${byWords(group)} ${group.name}: ${group.nodes} node(s), room for ${group.canAdd} more; a new node is like ${group.template?.metadata.name ?? '?'}`,
+          says: {
+            key: 'scaleUpAdded',
+            params: {
+              ...named(group),
+              nodes: group.nodes,
+              canAdd: group.canAdd,
+              like: group.template?.metadata.name ?? '?',
+            },
+          } as const,
         })),
       },
     ],
@@ -114,9 +123,13 @@ function notKnown(
 
 /** The verdict as it was, with what each group could not add. */
 function withGrowthNotes(prediction: Prediction, growth: NodeGrowth): Prediction {
-  const notes: Evidence[] = [
+  const notes: CheckEvidence[] = [
     ...growth.groups.map(groupNote),
-    ...growth.unread.map((what) => ({ type: 'note' as const, text: `Not read: ${what}` })),
+    ...growth.unread.map((what) => ({
+      type: 'note' as const,
+      text: `Not read: ${what}`,
+      says: { key: 'unread', params: { what } } as const,
+    })),
   ];
   if (notes.length === 0) return prediction;
   const [first, ...rest] = prediction.findings;
@@ -124,14 +137,32 @@ function withGrowthNotes(prediction: Prediction, growth: NodeGrowth): Prediction
   return { ...prediction, findings: [{ ...first, evidence: [...first.evidence, ...notes] }, ...rest] };
 }
 
-function groupNote(group: GrowableGroup): Evidence {
+function groupNote(group: GrowableGroup): CheckEvidence {
   const what = group.held
     ? `adds no node now: ${group.held}`
     : group.template
       ? `may add ${group.canAdd} node(s) like ${group.template.metadata.name ?? '?'}${group.mayBeLarger ? ' or larger' : ''}`
       : `may add ${group.canAdd} node(s) whose size is not known`;
-  return { type: 'note', text: `${byWords(group)} ${group.name} ${what}` };
+  const says: NoteSays = group.held
+    ? { key: 'groupHeld', params: { ...named(group), held: group.held } }
+    : group.template
+      ? {
+          key: 'groupMayAdd',
+          params: {
+            ...named(group),
+            canAdd: group.canAdd,
+            like: group.template.metadata.name ?? '?',
+            larger: Boolean(group.mayBeLarger),
+          },
+        }
+      : { key: 'groupUnknownSize', params: { ...named(group), canAdd: group.canAdd } };
+  return { type: 'note', text: `${byWords(group)} ${group.name} ${what}`, says };
 }
+
+const named = (group: GrowableGroup): { name: string; karpenter: boolean } => ({
+  name: group.name,
+  karpenter: group.by === 'karpenter',
+});
 
 function scaleGroup(group: GrowableGroup): ScaleGroup {
   return { name: group.name, karpenter: group.by === 'karpenter', nodes: group.nodes };

@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { checkOne, type CheckResult } from '../../src/check/check.js';
 import { dumpSource } from '../../src/check/dump-source.js';
 import { checkExplanation, checkSummary } from '../../src/check/words.js';
+import { checkEvidenceLines } from '../../src/check/evidence-words.js';
+import { makeStyle } from '../../src/report/format.js';
 import type { KubeObject } from '../../src/diagnosis/k8s.js';
 import type { WorkloadObject } from '../../src/diagnosis/snapshot/types.js';
 import { trackerMidUpdate } from '../support/rollout-builders.js';
@@ -115,6 +117,14 @@ function korean(r: CheckResult): { code: string; summary: string; explanation: s
   };
 }
 
+/** The result's notes as terminal lines in `lang`. */
+function notes(r: CheckResult, lang: 'en' | 'ko'): string[] {
+  return r.findings
+    .flatMap((f) => f.evidence)
+    .filter((e) => e.type === 'note')
+    .flatMap((e) => checkEvidenceLines(e, makeStyle(false), lang));
+}
+
 const gpuNode = () => node('gpu-a', { 'nvidia.com/gpu': '1' }, { [POOL]: 'gpu-pool' });
 const trainer = () => other('train-a', 'gpu-a', { 'nvidia.com/gpu': '1' });
 
@@ -131,6 +141,22 @@ describe('check: a node group that grows, in Korean', () => {
       '새 노드는 보통 몇 분 안에 합류합니다. 클러스터 오토스케일러는 새 노드를 최대 15분까지 기다립니다(--max-node-provision-time).',
     );
     expect(k.english).toMatch(/^The rollout of deployment\/tracker finishes once the cluster adds a node/);
+    expect(notes(r, 'ko')).toEqual([
+      '참고: 클러스터 오토스케일러 노드 그룹(gpu-pool): 노드 1개, 2개 더 추가 가능. 새 노드는 gpu-a 노드와 같습니다',
+    ]);
+    expect(notes(r, 'en')).toEqual([
+      'Note: cluster autoscaler node group gpu-pool: 1 node(s), room for 2 more; a new node is like gpu-a',
+    ]);
+  });
+
+  it('a group at its maximum: the verdict stands, with what the group could not add, in Korean', async () => {
+    const r = await judge(deployment(gpu), [gpuNode(), trainer(), autoscalerStatus('gpu-pool', 1, 1)]);
+    expect(r.verdict).toBe('never-finishes');
+    const held = notes(r, 'ko').filter((l) => l.includes('gpu-pool'));
+    expect(held).toHaveLength(1);
+    expect(held[0]).toMatch(
+      /^참고: 클러스터 오토스케일러 노드 그룹\(gpu-pool\)은 지금 노드를 추가하지 않습니다: /,
+    );
   });
 
   it('not known where a group may add nodes of a size not known', async () => {

@@ -76,6 +76,21 @@ describe('check in Korean', () => {
     expect(lines).toContain(
       '  RolloutSurgeDeadlock: deployment/vision-object-tracker 롤아웃이 끝나지 않습니다: 새 파드는 기존 파드가 점유한 자리(1 nvidia.com/gpu)를 기다리고, 기존 파드는 새 파드가 Ready가 되어야 내려갑니다. maxSurge 0, maxUnavailable 1 설정이면 롤아웃이 끝납니다.',
     );
+    // The evidence: the strategy as resolved, the capacity table and the run forward's note.
+    expect(lines).toContain('    전략: RollingUpdate, 레플리카 1개');
+    expect(lines).toContain('      maxSurge        25%   -> 1  (기본값, 매니페스트에 설정하지 않음)');
+    expect(lines).toContain(
+      '      따라서 컨트롤러는 기존 파드를 내리기 전에 새 파드 1개를 먼저 띄웁니다(maxSurge 퍼센트는 올림, maxUnavailable 퍼센트는 내림, 기준 레플리카 1개)',
+    );
+    expect(lines).toContain('    파드가 쓸 수 있는 노드의 용량:');
+    expect(lines).toContain('      노드        리소스          할당 가능  사용 중  여유  점유한 파드');
+    expect(lines).toContain(
+      '      gpu-node-1  nvidia.com/gpu  1          1        0     vision-object-tracker-5c6b7d8f9-x7k2p (1, 이 워크로드)',
+    );
+    expect(lines).toContain(
+      '    참고: 롤아웃을 따라가 보면, 컨트롤러와 스케줄러가 3단계를 진행한 뒤에도 새 파드 1개가 Pending 상태로 남습니다.',
+    );
+    expect(out).not.toMatch(/Strategy:|Capacity on|Run forward|Note:/);
     expect(lines).toContain(
       '    지금 클러스터 상태로 롤아웃을 따라가 보면, 컨트롤러는 기존 파드를 내리기 전에 새 파드를 만듭니다. 기존 파드가 자리를 점유하는 동안 새 파드가 들어갈 노드(또는 쿼터)가 없습니다. 기존 파드를 먼저 내리면 자리가 생깁니다. 그동안 서비스하는 레플리카가 줄어듭니다.',
     );
