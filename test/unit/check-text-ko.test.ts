@@ -142,7 +142,7 @@ describe('check in Korean', () => {
     expect(run['tool']['driver']['rules'][0]['shortDescription']['text']).toMatch(/[가-힣]/);
   });
 
-  it("writes SARIF results' message.text and the rules' descriptions in Korean, and nothing else of the document differs", async () => {
+  it("writes SARIF results' message.text and the rules' descriptions and help in Korean, and nothing else of the document differs", async () => {
     const en = JSON.parse((await check(['-o', 'sarif'])).out) as Json;
     const ko = JSON.parse((await check(['-o', 'sarif'], { LANG: 'ko_KR.UTF-8' })).out) as Json;
     const enResult = en['runs'][0]['results'][0];
@@ -169,13 +169,22 @@ describe('check in Korean', () => {
     expect(rule(en, 'RolloutSurgeDeadlock')['shortDescription']['text']).toBe(
       'A rollout that can never finish: the new pods need room the old pods hold.',
     );
-    // Everything else is the same: ids, levels, locations, fingerprints, the rules' help.
+    // The help in Korean too, its fix under **조치:**, the Markdown's code spans kept and the text without them.
+    const help = rule(ko, 'RolloutSurgeDeadlock')['help'] as Json;
+    expect(help['markdown']).toMatch(/^이 변경이 시작하는 롤아웃은 끝나지 않습니다: /);
+    expect(help['markdown']).toContain('\n\n**조치:** 롤아웃이 기존 파드를 먼저 내리게 합니다.');
+    expect(help['markdown']).toContain('`strategy.rollingUpdate.maxUnavailable` 값을 1 이상으로');
+    expect(help['text']).toContain('\n\n조치: 롤아웃이 기존 파드를 먼저 내리게 합니다.');
+    expect(rule(en, 'RolloutSurgeDeadlock')['help']['markdown']).toContain('**Fix:** let the rollout take');
+    // Everything else is the same: ids, levels, locations, fingerprints, the rules' pages.
     for (const doc of [en, ko]) {
       delete doc['runs'][0]['results'][0]['message'];
       for (const r of doc['runs'][0]['tool']['driver']['rules'] as Json[]) {
-        expect(r['shortDescription']['text']).toMatch(doc === ko ? /[가-힣]/ : /^[^가-힣]*$/);
+        for (const text of [r['shortDescription']['text'], r['help']['markdown']])
+          expect(text).toMatch(doc === ko ? /[가-힣]/ : /^[^가-힣]*$/);
         delete r['shortDescription'];
         delete r['fullDescription'];
+        delete r['help'];
       }
     }
     expect(ko).toEqual(en);
