@@ -22,7 +22,8 @@ import {
   parseCommandArgs,
   wantsHelp,
 } from '../args.js';
-import { EXIT, UsageError, type CliIo } from '../io.js';
+import { EXIT, type CliIo } from '../io.js';
+import { usageError } from '../usage-words.js';
 
 const HELP = `Usage: rollout-doctor diagnose TYPE/NAME [-n NAMESPACE] [--context C] [--kubeconfig F]
                                 [--from-file DUMP] [--argocd-namespace NS] [-o text|json]
@@ -105,9 +106,9 @@ export function parseOptions(argv: string[]): Options {
   const output = outputFormat(values.output);
   const fromFile = values['from-file'];
   if (fromFile !== undefined && (values.context !== undefined || values.kubeconfig !== undefined)) {
-    throw new UsageError('--from-file reads a dump; --context and --kubeconfig only apply to a live cluster');
+    throw usageError('dumpOrCluster', {});
   }
-  if (fromFile === '') throw new UsageError('--from-file needs a file name (or "-" for stdin)');
+  if (fromFile === '') throw usageError('needsFile', { flag: '--from-file', stdin: true });
   return {
     ref,
     namespaceGiven: values.namespace !== undefined,
