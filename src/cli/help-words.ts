@@ -89,6 +89,44 @@ export const SCAN_VALUES = [
   'en',
 ] as const;
 
+/** `diagnose --help`'s flags and the values it names, as typed. */
+export const DIAGNOSE_FLAGS = [
+  '-n, --namespace',
+  '--from-file DUMP',
+  '--context, --kubeconfig',
+  '--argocd-namespace NS',
+  '-o, --output',
+  '--lang en|ko',
+] as const;
+export const DIAGNOSE_VALUES = [
+  'TYPE/NAME',
+  'deployment/NAME',
+  'NAME',
+  'daemonset/NAME (ds)',
+  'statefulset/NAME (sts)',
+  'rollout/NAME',
+  'ro',
+  '"default"',
+  '`kubectl get ... -o yaml`',
+  'kubectl get deploy,rs,pods,events,nodes,pvc -n NS -o yaml \\\n                      --show-managed-fields > dump.yaml',
+  'ds',
+  'sts',
+  'controllerrevisions',
+  'deploy,rs',
+  'rollouts,rs',
+  '---',
+  'README "Command line"',
+  '$ROLLOUT_DOCTOR_ARGOCD_NAMESPACE',
+  'argocd',
+  'text',
+  'json',
+  'LC_ALL',
+  'LC_MESSAGES',
+  'LANG',
+  'en',
+  'IncompleteEvidence',
+] as const;
+
 /** A command's help: its synopsis (after "Usage: "), the kinds it reads, its flags and values. */
 type Help = { usage: string; kinds: string; flags: string[]; values: string[] };
 
@@ -220,6 +258,51 @@ ${v[11]}. 수용한 판정은 보고하지만 실패로 보지 않습니다.
 2 잘못된 인자나 매니페스트, 3 클러스터에 연결할 수 없거나 권한 없음, 4 내부 오류.
 `,
     },
+    diagnoseHelp: {
+      en: ({ usage, flags: f, values: v }: Omit<Help, 'kinds'>) => `Usage: ${usage}
+
+Explains why a workload's rollout is stuck or its pods crash, and what would fix it.
+${v[0]}: ${v[1]} (or a bare ${v[2]}), ${v[3]}, ${v[4]},
+${v[5]} (an Argo Rollout, ${v[6]}), as kubectl spells them.
+  ${f[0]}   namespace of the workload (default: the context's namespace, else ${v[7]})
+  ${f[1]}  read objects from a ${v[8]} dump ("-" for stdin)
+                    instead of the cluster, e.g.
+                    ${v[9]}
+                    (a DaemonSet or StatefulSet: ${v[10]} or ${v[11]} and ${v[12]}
+                    instead of ${v[13]}; an Argo Rollout: ${v[14]})
+                    (several outputs may be joined, separated by ${v[15]}: ${v[16]})
+  ${f[2]}  which cluster to read (live mode only)
+  ${f[3]}  where Argo CD's Applications live, for a tracking id that
+                    names no namespace (default: ${v[17]}, else ${v[18]})
+  ${f[4]}      ${v[19]} (default) or ${v[20]}
+  ${f[5]}      the text report's language (default: ${v[21]}, ${v[22]} or ${v[23]}, else ${v[24]});
+                    -o json, codes and exit statuses never translate
+Exit status: 0 no problem found, 1 problems found (${v[25]} included), 2 bad
+arguments or input, 3 cluster unreachable or forbidden, 4 internal error (a bug, or a
+check that failed with no verdict).
+`,
+      ko: ({ usage, flags: f, values: v }: Omit<Help, 'kinds'>) => `사용법: ${usage}
+
+워크로드의 롤아웃이 멈춘 이유나 파드가 비정상 종료되는 이유와 조치 방법을 설명합니다.
+${v[0]}: ${v[1]}(또는 ${v[2]}만), ${v[3]}, ${v[4]},
+${v[5]}(Argo Rollout, ${v[6]}). kubectl과 같은 표기입니다.
+  ${f[0]}   워크로드의 네임스페이스(기본값: 컨텍스트의 네임스페이스, 없으면 ${v[7]})
+  ${f[1]}  클러스터 대신 ${v[8]} 덤프에서 객체를 읽습니다
+                    (표준 입력은 "-"). 예:
+                    ${v[9]}
+                    (DaemonSet이나 StatefulSet은 ${v[13]} 대신 ${v[10]}, ${v[11]}와 ${v[12]},
+                    Argo Rollout은 ${v[14]})
+                    (여러 출력을 ${v[15]}로 구분해 이어 붙일 수 있습니다: ${v[16]})
+  ${f[2]}  읽을 클러스터(실제 클러스터에서만)
+  ${f[3]}  Argo CD 추적 값에 네임스페이스가 없을 때 Argo CD 애플리케이션이
+                    있는 네임스페이스(기본값: ${v[17]}, 없으면 ${v[18]})
+  ${f[4]}      ${v[19]}(기본값) 또는 ${v[20]}
+  ${f[5]}      텍스트 보고서의 언어(기본값: ${v[21]}, ${v[22]}, ${v[23]} 순서, 없으면 ${v[24]})
+                    JSON 출력, 코드, 종료 코드는 번역하지 않습니다
+종료 코드: 0 문제 없음, 1 문제 있음(${v[25]} 포함), 2 잘못된 인자나 입력,
+3 클러스터에 연결할 수 없거나 권한 없음, 4 내부 오류(버그, 또는 판정 없이 실패한 검사).
+`,
+    },
     scanHelp: {
       en: ({ usage, kinds, flags: f, values: v }: Help) => `Usage: ${usage}
 
@@ -260,6 +343,13 @@ unreachable or forbidden, 4 internal error (a bug).
         kinds: 'Deployment, Argo Rollout',
         flags: [...CHECK_FLAGS],
         values: [...CHECK_VALUES],
+      },
+    ],
+    diagnoseHelp: [
+      {
+        usage: 'rollout-doctor diagnose TYPE/NAME [-n NAMESPACE] [--lang en|ko]',
+        flags: [...DIAGNOSE_FLAGS],
+        values: [...DIAGNOSE_VALUES],
       },
     ],
     scanHelp: [
