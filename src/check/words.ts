@@ -17,8 +17,13 @@ type Pinned = { ref: string; pod: string; claim: string; volume: string; nodes: 
 /** A node group a scale-up would grow (scale-up.ts): its name, whether Karpenter's, its nodes now. */
 export type ScaleGroup = { name: string; karpenter: boolean; nodes: number };
 
+/** What a rollout does under one outcome of the apply (check.ts storedNotKnown). */
+export type Fate = { verdict: 'finishes' | 'never-finishes' | 'unknown'; reason?: string };
+
 /** A prediction's sentences as the catalogue says them: the key and its parameters. */
 export type CheckSays =
+  | { key: 'notJudged'; why: 'notJudgedWhy'; params: { why: string } }
+  | { key: 'storedNotKnown'; why: 'storedNotKnownWhy'; params: { fields: string; kept: Fate; dropped: Fate } }
   | { key: 'pinned'; why: 'pinnedWhy'; params: Pinned }
   | { key: 'stableKept'; why: 'stableKeptWhy'; params: { ref: string; blueGreen: boolean; need?: string } }
   | { key: 'scaleUp'; why: 'scaleUpWhy'; params: { ref: string; n: number; groups: readonly ScaleGroup[] } }
@@ -260,6 +265,32 @@ export const CHECK_WORDS = registerCatalogue(
       ko: () =>
         '노드를 알 수 없는 노드 그룹(이름이 가리키는 노드 풀 레이블이 없거나 아직 노드가 없음)이나, 지금보다 큰 인스턴스 유형을 띄울 수 있는 Karpenter NodePool은 자리를 만들 수도 있습니다. 어느 쪽이라고도 장담하지 않습니다.',
     },
+    notJudged: {
+      en: (p: { why: string }) => `Not judged: ${p.why}.`,
+      ko: (p: { why: string }) => `판정하지 않았습니다: ${p.why}.`,
+    },
+    notJudgedWhy: {
+      en: () => 'Without the live object check cannot tell whether the manifest starts a rollout.',
+      ko: () => '실제 객체를 읽지 못하면 이 매니페스트가 롤아웃을 시작하는지 알 수 없습니다.',
+    },
+    storedNotKnown: {
+      en: (p: { fields: string; kept: string; dropped: string }) =>
+        `Whether the rollout finishes turns on what the apply stores for ${p.fields}, which the manifest leaves out: with the live value ${p.kept}; with the default ${p.dropped}.`,
+      ko: (p: { fields: string; kept: string; dropped: string }) =>
+        `롤아웃이 끝날지는 매니페스트에 없는 필드(${p.fields})를 적용이 어떻게 저장하는지에 달려 있습니다. 현재 값이 유지되면 ${p.kept}. 기본값이 쓰이면 ${p.dropped}.`,
+    },
+    fateFinishes: { en: () => 'it finishes', ko: () => '롤아웃이 끝납니다' },
+    fateNever: {
+      en: (p: { reason?: string }) => `it can never finish${p.reason ? ` (${p.reason})` : ''}`,
+      ko: (p: { reason?: string }) => `롤아웃이 끝나지 않습니다${p.reason ? `(${p.reason})` : ''}`,
+    },
+    fateUnknown: { en: () => 'whether it finishes is not known', ko: () => '끝날지 알 수 없습니다' },
+    storedNotKnownWhy: {
+      en: (p: { fields: string }) =>
+        `The apply may keep or drop ${p.fields}. kubectl apply keeps a field its last-applied configuration never listed, server-side apply and Helm keep one their manifest never set, and each removes one its manifest set and dropped. Set the field in the manifest to say what you mean.`,
+      ko: (p: { fields: string }) =>
+        `적용할 때 이 필드(${p.fields})가 유지될지 지워질지 알 수 없습니다. kubectl의 클라이언트 측 적용은 마지막으로 적용한 설정에 없던 필드를 유지하고, 서버 측 적용과 Helm은 자기 매니페스트가 설정한 적 없는 필드를 유지하며, 어느 쪽이든 자기 매니페스트가 설정했다가 뺀 필드는 지웁니다. 원하는 값을 매니페스트에 직접 적습니다.`,
+    },
     sarifRendered: {
       en: (p: { template: string }) => ` (rendered from ${p.template})`,
       ko: (p: { template: string }) => ` (${p.template} 템플릿에서 렌더링됨)`,
@@ -363,6 +394,19 @@ export const CHECK_WORDS = registerCatalogue(
       { name: 'gpu-pool', karpenter: false },
     ],
     scaleUpNotKnownWhy: [{}],
+    notJudged: [{ why: 'deployments in ml were not read (forbidden)' }],
+    notJudgedWhy: [{}],
+    storedNotKnown: [
+      {
+        fields: 'spec.strategy',
+        kept: 'it finishes',
+        dropped: 'it can never finish (its new pod needs 1 nvidia.com/gpu)',
+      },
+    ],
+    fateFinishes: [{}],
+    fateNever: [{ reason: 'its new pods fit no node' }, {}],
+    fateUnknown: [{}],
+    storedNotKnownWhy: [{ fields: 'spec.strategy, spec.replicas' }],
     sarifRendered: [{ template: '"tracker/templates/deployment.yaml"' }],
     sarifFix: [{ words: 'strategy Recreate', field: 'properties.fix' }],
   },
@@ -374,7 +418,20 @@ export function checkSummary(finding: { summary: string; says?: CheckSays }, lan
   if (lang === 'en' || !says) return finding.summary;
   const groups = (g: readonly ScaleGroup[], key: 'scaleUpGroup' | 'groupName', or: string): string =>
     g.map((x) => CHECK_WORDS[key][lang](x)).join(or);
+  const fate = (f: Fate): string =>
+    f.verdict === 'finishes'
+      ? CHECK_WORDS.fateFinishes[lang]()
+      : f.verdict === 'never-finishes'
+        ? // The reason is predict.ts's English clause: left out here (English readers get the summary).
+          CHECK_WORDS.fateNever[lang]({})
+        : CHECK_WORDS.fateUnknown[lang]();
   switch (says.key) {
+    case 'storedNotKnown':
+      return CHECK_WORDS.storedNotKnown[lang]({
+        fields: says.params.fields,
+        kept: fate(says.params.kept),
+        dropped: fate(says.params.dropped),
+      });
     case 'scaleUp':
       return CHECK_WORDS.scaleUp[lang]({
         ...says.params,

@@ -248,4 +248,56 @@ describe('check in Korean', () => {
       /^ {2}The manifest leaves out spec\.strategy: the apply keeps the live value \{"type":"Recreate"\}; the manifest kubectl \(.*\) last applied never set it, so the apply keeps it\.$/,
     );
   });
+
+  it('says in Korean that the outcome turns on what the apply stores, and a workload it could not judge', async () => {
+    // The live strategy Recreate, and nothing that says who wrote it: kept, it finishes; dropped, it deadlocks.
+    const deployment = items.find((i) => i['kind'] === 'Deployment') as Json;
+    const live = structuredClone(deployment);
+    live['spec']['strategy'] = { type: 'Recreate' };
+    delete live['metadata']['annotations']?.['kubectl.kubernetes.io/last-applied-configuration'];
+    delete live['metadata']['managedFields'];
+    const dumpFile = join(dir, 'dump-open.json');
+    const agent = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'agent', namespace: 'kube-system' },
+      spec: { nodeName: 'gpu-node-1', containers: [{ name: 'a', image: 'agent:1' }] },
+      status: { phase: 'Running' },
+    };
+    const others = items.filter((i) => i !== deployment);
+    writeFileSync(
+      dumpFile,
+      JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...others, live, agent] }),
+    );
+    const m: Json = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: live['metadata']['name'], namespace: live['metadata']['namespace'] },
+      spec: structuredClone(deployment['spec']),
+    };
+    delete m['spec']['strategy'];
+    m['spec']['template']['spec']['containers'][0]['image'] += '-next';
+    const manifestFile = join(dir, 'open.yaml');
+    writeFileSync(manifestFile, stringify(m));
+    const run = async (file: string, lang: string) => {
+      const f = fakeIo();
+      await runCli(['check', '-f', file, '--from-file', dumpFile, '--lang', lang], f.io);
+      return f.stdout().split('\n');
+    };
+    const ko = await run(manifestFile, 'ko');
+    expect(ko).toContain(
+      '  IncompleteEvidence: 롤아웃이 끝날지는 매니페스트에 없는 필드(spec.strategy)를 적용이 어떻게 저장하는지에 달려 있습니다. 현재 값이 유지되면 롤아웃이 끝납니다. 기본값이 쓰이면 롤아웃이 끝나지 않습니다.',
+    );
+    expect(ko).toContain('    참고: 현재 spec.strategy 값: {"type":"Recreate"}');
+    expect(await run(manifestFile, 'en')).toContain('    Note: Live spec.strategy: {"type":"Recreate"}');
+    // A namespace the dump holds no Deployment of: the live object is not known, nothing judged.
+    m['metadata']['namespace'] = 'elsewhere';
+    const elsewhere = join(dir, 'elsewhere.yaml');
+    writeFileSync(elsewhere, stringify(m));
+    const notJudged = (await run(elsewhere, 'ko')).find((l) => l.startsWith('  IncompleteEvidence: ')) ?? '';
+    // The frame in Korean; the reason is the source's own words (English).
+    expect(notJudged).toMatch(
+      /^ {2}IncompleteEvidence: 판정하지 않았습니다: the dump holds no Deployment of namespace elsewhere/,
+    );
+  });
 });
