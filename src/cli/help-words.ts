@@ -127,6 +127,25 @@ export const DIAGNOSE_VALUES = [
   'IncompleteEvidence',
 ] as const;
 
+/** `explain-scheduling --help`'s flags and the values it names, as typed. */
+export const EXPLAIN_FLAGS = ['-o, --output', '-o json'] as const;
+export const EXPLAIN_VALUES = [
+  'kube-scheduler FailedScheduling',
+  'text',
+  'json',
+  'kubectl get events -A --field-selector reason=FailedScheduling \\\n    -o jsonpath=\'{range .items[*]}{.message}{"\\n"}{end}\' | rollout-doctor explain-scheduling',
+] as const;
+
+/** `undo --help`'s flags and the values it names, as typed. */
+export const UNDO_FLAGS = ['--yes', '--timeout 300'] as const;
+export const UNDO_VALUES = [
+  '`rollout-doctor apply`',
+  '"To undo: rollout-doctor undo\nID"',
+  '$ROLLOUT_DOCTOR_STATE_DIR/undo',
+  '$XDG_STATE_HOME/rollout-doctor/undo',
+  '~/.local/state/rollout-doctor/undo',
+] as const;
+
 /** A command's help: its synopsis (after "Usage: "), the kinds it reads, its flags and values. */
 type Help = { usage: string; kinds: string; flags: string[]; values: string[] };
 
@@ -303,6 +322,54 @@ ${v[5]}(Argo Rollout, ${v[6]}). kubectl과 같은 표기입니다.
 3 클러스터에 연결할 수 없거나 권한 없음, 4 내부 오류(버그, 또는 판정 없이 실패한 검사).
 `,
     },
+    explainHelp: {
+      en: ({ usage, flags: f, values: v }: Omit<Help, 'kinds'>) => `Usage: ${usage}
+
+Explains ${v[0]} messages and what would change each outcome
+(which nodes a change opens). Reads stdin unless a message is given as arguments.
+Several messages: one per line, or separated by blank lines (a wrapped line continues
+the message above). With ${f[1]}: one object for one message, an array for several.
+  ${f[0]}   ${v[1]} (default) or ${v[2]}
+For example:
+  ${v[3]}
+`,
+      ko: ({ usage, flags: f, values: v }: Omit<Help, 'kinds'>) => `사용법: ${usage}
+
+${v[0]} 메시지를 설명하고, 무엇을 바꾸면 결과가
+달라지는지(어떤 변경이 어느 노드를 열어 주는지) 알려 줍니다. 인자로 메시지를 주지 않으면
+표준 입력을 읽습니다. 메시지가 여럿이면 한 줄에 하나씩 주거나 빈 줄로 구분합니다(줄바꿈된
+줄은 윗 메시지에 이어집니다). ${f[1]}이면 메시지 하나는 객체 하나로, 여럿은 배열로 출력합니다.
+  ${f[0]}   ${v[1]}(기본값) 또는 ${v[2]}
+예:
+  ${v[3]}
+`,
+    },
+    undoHelp: {
+      en: ({ usage, flags: f, values: v }: Omit<Help, 'kinds'>) => `Usage: ${usage}
+
+Puts back what ${v[0]} wrote: apply prints ${v[1]} and keeps that Undo in ${v[2]} (else
+${v[3]}, else ${v[4]}). Shows the
+exact write and the API server's dry run, asks for confirmation, applies it only if the
+workload is still as that apply left it, then follows the rollout (default ${f[1]}).
+  ${f[0]}          undo without asking (for scripts); without it a terminal is required
+Exit status: 0 undone and rolled out; 1 not undone (refused: something moved on since;
+failed; declined) or the rollout did not complete; 2 bad arguments, no such undo, or an
+undo made for another cluster; 3 cluster unreachable or forbidden; 4 internal error.
+`,
+      ko: ({ usage, flags: f, values: v }: Omit<Help, 'kinds'>) => `사용법: ${usage}
+
+${v[0]} 명령이 쓴 것을 되돌립니다.
+${v[0]} 명령은 ${v[1]} 안내를 출력하고, 되돌리기 정보를
+${v[2]}에 보관합니다(없으면 ${v[3]},
+그것도 없으면 ${v[4]}). 실제로 쓸 내용과 API 서버의 드라이 런 결과를
+보여 주고 확인을 받은 뒤, 워크로드가 그 적용이 남긴 상태 그대로일 때만 되돌리고 롤아웃을
+지켜봅니다(기본값 ${f[1]}).
+  ${f[0]}          묻지 않고 되돌립니다(스크립트용). 이 옵션이 없으면 터미널이 필요합니다
+종료 코드: 0 되돌리고 롤아웃 완료, 1 되돌리지 않음(그 뒤 무언가 바뀌어 거부, 실패, 거절) 또는
+롤아웃 미완료, 2 잘못된 인자, 그런 되돌리기 없음, 또는 다른 클러스터용 되돌리기,
+3 클러스터에 연결할 수 없거나 권한 없음, 4 내부 오류.
+`,
+    },
     scanHelp: {
       en: ({ usage, kinds, flags: f, values: v }: Help) => `Usage: ${usage}
 
@@ -350,6 +417,20 @@ unreachable or forbidden, 4 internal error (a bug).
         usage: 'rollout-doctor diagnose TYPE/NAME [-n NAMESPACE] [--lang en|ko]',
         flags: [...DIAGNOSE_FLAGS],
         values: [...DIAGNOSE_VALUES],
+      },
+    ],
+    explainHelp: [
+      {
+        usage: 'rollout-doctor explain-scheduling [-o text|json] [MESSAGE...]',
+        flags: [...EXPLAIN_FLAGS],
+        values: [...EXPLAIN_VALUES],
+      },
+    ],
+    undoHelp: [
+      {
+        usage: 'rollout-doctor undo ID|FILE [--yes]',
+        flags: [...UNDO_FLAGS],
+        values: [...UNDO_VALUES],
       },
     ],
     scanHelp: [
