@@ -135,8 +135,44 @@ export const USAGE_WORDS = registerCatalogue(
       ko: (p: Value & { codes: string }) =>
         `--warn 옵션에는 판정 코드(${p.codes})를 줍니다. 주어진 값: ${quoted(p.value)}`,
     },
+    whichUndo: {
+      en: () => 'which undo? pass the id apply printed ("To undo: rollout-doctor undo ID") or its file',
+      ko: () => '어느 되돌리기인지 지정해야 합니다: 적용할 때 출력된 되돌리기 ID나 그 파일을 줍니다',
+    },
+    positiveTimeout: {
+      en: () => '--timeout must be a positive number of seconds',
+      ko: () => '--timeout 값은 0보다 큰 초 단위 숫자여야 합니다',
+    },
+    whichRemediation: {
+      en: () => 'which remediation? pass --remediation KIND or a plan id',
+      ko: () => '어느 조치인지 지정해야 합니다: --remediation KIND 또는 조치 계획의 ID를 줍니다',
+    },
+    badRemediation: {
+      en: (p: Value & { kinds: readonly string[] }) =>
+        `--remediation ${quoted(p.value)} is neither a remediation kind (${p.kinds.join(', ')}) nor a plan id (KIND-<16 hex digits>, as diagnose prints it)`,
+      ko: (p: Value & { kinds: readonly string[] }) =>
+        `--remediation ${quoted(p.value)} 값은 조치 종류(${p.kinds.join(', ')})도, 조치 계획 ID(diagnose 명령이 출력하는 KIND-<16자리 16진수>)도 아닙니다`,
+    },
+    badLasts: {
+      en: (p: Value & { choices: readonly string[] }) =>
+        `--lasts ${quoted(p.value)} is not a duration a node exclusion may last: one of ${p.choices.join(', ')}`,
+      ko: (p: Value & { choices: readonly string[] }) =>
+        `--lasts ${quoted(p.value)} 값은 노드 제외를 유지할 수 있는 기간이 아닙니다. 가능한 값: ${p.choices.join(', ')}`,
+    },
+    noArguments: {
+      en: (p: { given: readonly string[] }) =>
+        `keygen takes no arguments, got: ${p.given.map(quoted).join(' ')}`,
+      ko: (p: { given: readonly string[] }) =>
+        `keygen 명령은 인자를 받지 않습니다. 주어진 인자: ${p.given.map(quoted).join(' ')}`,
+    },
   }),
   {
+    whichUndo: [{}],
+    positiveTimeout: [{}],
+    whichRemediation: [{}],
+    badRemediation: [{ value: 'reboot', kinds: ['set-recreate', 'exclude-node'] }],
+    badLasts: [{ value: '3d', choices: ['1h', '4h', '24h'] }],
+    noArguments: [{ given: ['extra'] }],
     unknownCommand: [{ value: 'nope' }],
     unknownOption: [{ value: '--nope' }],
     badOption: [{ problem: "Option '-n, --namespace <value>' argument missing" }],
@@ -173,17 +209,20 @@ type Key = keyof typeof USAGE_WORDS & string;
 
 /** A usage error said by the catalogue: English as its message, the key and parameters for other languages. */
 export class KeyedUsageError<K extends Key = Key> extends UsageError {
-  constructor(
-    readonly key: K,
-    readonly params: ParamsOf<(typeof USAGE_WORDS)[K]>,
-  ) {
+  // Private: the error compares equal to a UsageError with the same message, as before.
+  readonly #key: K;
+  readonly #params: ParamsOf<(typeof USAGE_WORDS)[K]>;
+
+  constructor(key: K, params: ParamsOf<(typeof USAGE_WORDS)[K]>) {
     super(USAGE_WORDS[key].en(params as never));
+    this.#key = key;
+    this.#params = params;
   }
 
   /** The message in `lang`. */
   in(lang: Lang): string {
-    const message = USAGE_WORDS[this.key][lang] as (params: ParamsOf<(typeof USAGE_WORDS)[K]>) => string;
-    return message(this.params);
+    const message = USAGE_WORDS[this.#key][lang] as (params: ParamsOf<(typeof USAGE_WORDS)[K]>) => string;
+    return message(this.#params);
   }
 }
 

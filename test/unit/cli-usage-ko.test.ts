@@ -16,6 +16,8 @@ async function run(args: string[], env: NodeJS.ProcessEnv = {}) {
 }
 
 const KO = { LANG: 'ko_KR.UTF-8' };
+/** The commands that take --lang; the others speak the shell's language. */
+const TAKE_LANG = ['diagnose', 'check', 'scan'];
 
 describe('usage errors in Korean', () => {
   it.each([
@@ -75,15 +77,47 @@ describe('usage errors in Korean', () => {
       ['scan', '-n', 'a', '-A'],
       'rollout-doctor scan: -n과 -A 옵션은 함께 쓸 수 없습니다: 네임스페이스 하나 또는 전체를 스캔합니다',
     ],
+    [
+      ['undo'],
+      'rollout-doctor undo: 어느 되돌리기인지 지정해야 합니다: 적용할 때 출력된 되돌리기 ID나 그 파일을 줍니다',
+    ],
+    [
+      ['undo', 'abc', '--timeout', '0'],
+      'rollout-doctor undo: --timeout 값은 0보다 큰 초 단위 숫자여야 합니다',
+    ],
+    [
+      ['apply', 'web'],
+      'rollout-doctor apply: 어느 조치인지 지정해야 합니다: --remediation KIND 또는 조치 계획의 ID를 줍니다',
+    ],
+    [['keygen', 'extra'], 'rollout-doctor keygen: keygen 명령은 인자를 받지 않습니다. 주어진 인자: "extra"'],
+    [
+      ['explain-scheduling', '-o', 'yaml'],
+      'rollout-doctor explain-scheduling: -o 값은 text, json 중 하나여야 합니다. 주어진 값: "yaml"',
+    ],
   ])('%j', async (args, line) => {
     const ko = await run(args, KO);
     expect(ko.status).toBe(2);
     expect(ko.err).toBe(`${line}\n`);
     // The flag says it as the shell does; English without either.
-    if (!args.includes('--lang')) expect((await run([...args, '--lang', 'ko'])).err).toBe(ko.err);
+    if (!args.includes('--lang') && TAKE_LANG.includes(args[0] ?? ''))
+      expect((await run([...args, '--lang', 'ko'])).err).toBe(ko.err);
     const en = await run(args);
     expect(en.status).toBe(2);
     expect(en.err).not.toMatch(/[가-힣]/);
+  });
+
+  it('apply: a remediation it does not know and a --lasts it does not take, in Korean', async () => {
+    const bad = await run(['apply', 'web', '--remediation', 'reboot'], KO);
+    expect(bad.err).toMatch(
+      /^rollout-doctor apply: --remediation "reboot" 값은 조치 종류\(.*set-recreate.*\)도, 조치 계획 ID\(diagnose 명령이 출력하는 KIND-<16자리 16진수>\)도 아닙니다\n$/,
+    );
+    const lasts = await run(['apply', 'web', '--remediation', 'exclude-node', '--lasts', '5d'], KO);
+    expect(lasts.err).toMatch(
+      /^rollout-doctor apply: --lasts "5d" 값은 노드 제외를 유지할 수 있는 기간이 아닙니다\. 가능한 값: /,
+    );
+    expect((await run(['apply', 'web', '--remediation', 'exclude-node', '--lasts', '5d'])).err).toMatch(
+      /^rollout-doctor apply: --lasts "5d" is not a duration a node exclusion may last: one of /,
+    );
   });
 
   it('leaves English as it was', async () => {

@@ -10,7 +10,7 @@
  * message and an array of them, in input order, for several; each object also
  * carries `changes` and `changeNotes` (explain-scheduling-advice.ts).
  */
-import { ciSafeText, cleanText, escapeJsonControls, quoted } from '../../text/clean.js';
+import { ciSafeText, cleanText, escapeJsonControls } from '../../text/clean.js';
 import { parseArgs } from 'node:util';
 import {
   parseSchedulingMessage,
@@ -20,6 +20,7 @@ import {
 } from '../../diagnosis/scheduling/scheduling-message.js';
 import { indent, table, wrap } from '../../report/format.js';
 import { EXIT, readAll, UsageError, type CliIo } from '../io.js';
+import { usageError } from '../usage-words.js';
 import { adviseScheduling, type SchedulingAdvice } from './explain-scheduling-advice.js';
 import { EXPLAIN_FLAGS, EXPLAIN_VALUES, HELP_WORDS } from '../help-words.js';
 import { translate } from '../../i18n/catalogue.js';
@@ -89,7 +90,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json')
-    throw new UsageError(`-o must be text or json, not ${quoted(output)}`);
+    throw usageError('outputFormat', { value: output, formats: ['text', 'json'] });
 
   let messages: InputMessage[];
   if (positionals.length > 0) {

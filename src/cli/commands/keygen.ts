@@ -7,7 +7,7 @@
 import { generatePlanKeys, PLAN_KEY_HOLDERS } from '../../trust/keygen.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
-import { quoted } from '../../text/clean.js';
+import { usageError } from '../usage-words.js';
 
 const HELP = `Usage: rollout-doctor keygen [--seal-id ID] [--approval-id ID] [--notify-id ID]
 
@@ -33,8 +33,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(HELP);
     return EXIT.ok;
   }
-  if (positionals.length > 0)
-    throw new UsageError(`keygen takes no arguments, got: ${positionals.map(quoted).join(' ')}`);
+  if (positionals.length > 0) throw usageError('noArguments', { given: positionals });
   const day = new Date().toISOString().slice(0, 10);
   let keys;
   try {

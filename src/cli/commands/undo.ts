@@ -12,6 +12,7 @@ import { cleanText } from '../../text/clean.js';
 import { clusterOptions, parseCommandArgs, wantsHelp } from '../args.js';
 import { applyAndFollow } from '../apply-flow.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
+import { usageError } from '../usage-words.js';
 import { loadUndo } from '../undo-store.js';
 import { HELP_WORDS, UNDO_FLAGS, UNDO_VALUES } from '../help-words.js';
 import { translate } from '../../i18n/catalogue.js';
@@ -43,13 +44,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       kubeconfig: { type: 'string' },
     },
   });
-  if (positionals.length !== 1)
-    throw new UsageError(
-      'which undo? pass the id apply printed ("To undo: rollout-doctor undo ID") or its file',
-    );
+  if (positionals.length !== 1) throw usageError('whichUndo', {});
   const seconds = values.timeout === undefined ? 300 : Number(values.timeout);
-  if (!Number.isFinite(seconds) || seconds <= 0)
-    throw new UsageError('--timeout must be a positive number of seconds');
+  if (!Number.isFinite(seconds) || seconds <= 0) throw usageError('positiveTimeout', {});
   const loaded = await loadUndo(positionals[0] ?? '', io.env);
   if (!loaded.ok) throw new UsageError(loaded.reason);
   const { undo } = loaded;
