@@ -146,6 +146,15 @@ export const UNDO_VALUES = [
   '~/.local/state/rollout-doctor/undo',
 ] as const;
 
+/** Who holds a key keygen prints: the app or the workers, and whether only they do. */
+export type KeyHolder = { who: 'app' | 'workers'; only: boolean };
+type Keygen = { usage: string; names: string[]; holders: KeyHolder[]; doc: string };
+/** Who holds a key, in Korean: [held by them, held by them only]. */
+const HOLDER_KO: Record<KeyHolder['who'], readonly [string, string]> = {
+  app: ['앱이 가짐', '앱만 가짐'],
+  workers: ['워커가 가짐', '워커만 가짐'],
+};
+
 /** A command's help: its synopsis (after "Usage: "), the kinds it reads, its flags and values. */
 type Help = { usage: string; kinds: string; flags: string[]; values: string[] };
 
@@ -370,6 +379,22 @@ ${v[2]}에 보관합니다(없으면 ${v[3]},
 3 클러스터에 연결할 수 없거나 권한 없음, 4 내부 오류.
 `,
     },
+    keygenHelp: {
+      en: ({ usage, names, holders, doc }: Keygen) => `Usage: ${usage}
+
+Prints ${names.length} new keys as environment lines (ids default to today's date):
+${names.map((name, i) => `  ${name.padEnd(37)} the ${holders[i]?.who ?? ''}${holders[i]?.only ? ' only' : ''}`).join('\n')}
+To rotate, see ${doc}. The output is secret: write it to a file
+or a secret store, not to a shared terminal log.
+`,
+      ko: ({ usage, names, holders, doc }: Keygen) => `사용법: ${usage}
+
+새 키 ${names.length}개를 환경 변수 줄로 출력합니다(ID의 기본값은 오늘 날짜):
+${names.map((name, i) => `  ${name.padEnd(37)} ${HOLDER_KO[holders[i]?.who ?? 'app'][holders[i]?.only ? 1 : 0]}`).join('\n')}
+키 교체는 ${doc} 문서를 참고합니다. 출력은 비밀입니다: 파일이나 비밀 저장소에 쓰고,
+공유 터미널 로그에는 남기지 않습니다.
+`,
+    },
     scanHelp: {
       en: ({ usage, kinds, flags: f, values: v }: Help) => `Usage: ${usage}
 
@@ -431,6 +456,17 @@ unreachable or forbidden, 4 internal error (a bug).
         usage: 'rollout-doctor undo ID|FILE [--yes]',
         flags: [...UNDO_FLAGS],
         values: [...UNDO_VALUES],
+      },
+    ],
+    keygenHelp: [
+      {
+        usage: 'rollout-doctor keygen [--seal-id ID]',
+        names: ['ROLLOUT_DOCTOR_PLAN_SEAL_KEY', 'ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS'],
+        holders: [
+          { who: 'workers', only: true },
+          { who: 'app', only: false },
+        ],
+        doc: 'docs/operations.md ("Keys")',
       },
     ],
     scanHelp: [

@@ -48,4 +48,20 @@ describe('more commands’ help in Korean', () => {
     );
     expect(en).not.toMatch(/[가-힣]/);
   });
+
+  it('keygen: who holds each key, the names as typed', async () => {
+    const { status, out } = await help('keygen', KO);
+    expect(status).toBe(0);
+    const lines = out.split('\n');
+    expect(lines[0]).toBe('사용법: rollout-doctor keygen [--seal-id ID] [--approval-id ID] [--notify-id ID]');
+    expect(lines).toContain('새 키 5개를 환경 변수 줄로 출력합니다(ID의 기본값은 오늘 날짜):');
+    expect(lines).toContain('  ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY   앱만 가짐');
+    expect(lines).toContain('  ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS     앱이 가짐');
+    expect(lines).toContain('  ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS   워커가 가짐');
+    const en = (await help('keygen')).out;
+    expect(en.split('\n')).toContain('  ROLLOUT_DOCTOR_PLAN_SEAL_KEY          the workers only');
+    expect(en).toContain(
+      'To rotate, see docs/operations.md ("Keys"). The output is secret: write it to a file\n',
+    );
+  });
 });
