@@ -15,6 +15,7 @@ import type { StrategyFix } from './strategy-fix.js';
 import { templateChanges } from './template-change.js';
 import { withScaleUp } from './scale-up.js';
 import { omittedFields, withStoredFields, type OmittedField } from './stored-fields.js';
+import type { Fate } from './words.js';
 
 export interface CheckItem {
   kind: WorkloadKind;
@@ -79,6 +80,7 @@ export async function checkOne(
           summary: `Not judged: ${live.unknown}.`,
           explanation: 'Without the live object check cannot tell whether the manifest starts a rollout.',
           evidence: [],
+          says: { key: 'notJudged', why: 'notJudgedWhy', params: { why: live.unknown } },
         },
       ],
     };
@@ -181,14 +183,27 @@ function storedNotKnown(open: readonly OmittedField[], kept: Prediction, dropped
     severity: 'warning',
     summary: `Whether the rollout finishes turns on what the apply stores for ${fields}, which the manifest leaves out: with the live value ${words(kept)}; with the default ${words(dropped)}.`,
     explanation: `${open.map((f) => `spec.${f.field}: ${f.why}`).join('; ')}. kubectl apply keeps a field its last-applied configuration never listed, server-side apply and Helm keep one their manifest never set, and each removes one its manifest set and dropped. Set the field in the manifest to say what you mean.`,
+    says: {
+      key: 'storedNotKnown',
+      why: 'storedNotKnownWhy',
+      params: { fields, kept: fateOf(kept), dropped: fateOf(dropped) },
+    },
     evidence: [
       ...open.map((f) => ({
         type: 'note' as const,
         text: `Live spec.${f.field}: ${JSON.stringify(f.live)}`,
+        says: {
+          key: 'liveField',
+          params: { path: `spec.${f.field}`, value: JSON.stringify(f.live) },
+        } as const,
       })),
       ...kept.findings.flatMap((f) => f.evidence).slice(0, 3),
     ],
   };
+}
+
+function fateOf(p: Prediction): Fate {
+  return { verdict: p.verdict, ...(p.reason ? { reason: p.reason } : {}) };
 }
 
 /** Every object, in order; objects of one namespace share its reads (the source caches them). */

@@ -9,7 +9,7 @@
  * then is that change offered. Pure.
  */
 import { AnalysisContext } from '../diagnosis/analysis-context.js';
-import type { Evidence, FindingCode, Severity } from '../diagnosis/finding.js';
+import type { FindingCode, Severity } from '../diagnosis/finding.js';
 import { runForward, type Outcome } from '../diagnosis/forward/run.js';
 import { capacityRows, describeBlocker } from '../diagnosis/placement/capacity-rows.js';
 import { blockersOn, placementContext, type Blocker } from '../diagnosis/placement/placement.js';
@@ -26,6 +26,7 @@ import { workloadKind } from '../diagnosis/workloads/index.js';
 import { strategyFix, type StrategyFix } from './strategy-fix.js';
 import { admitTemplate, type Admission } from './admission.js';
 import type { CheckSays } from './words.js';
+import type { CheckEvidence } from './evidence-words.js';
 
 export type Verdict = 'finishes' | 'never-finishes' | 'unknown';
 
@@ -34,7 +35,8 @@ export interface CheckFinding {
   severity: Severity;
   summary: string;
   explanation: string;
-  evidence: Evidence[];
+  /** Evidence as diagnose's, a note of check's own with its catalogue words (evidence-words.ts). */
+  evidence: CheckEvidence[];
   /**
    * The same headline and explanation as catalogue words (words.ts), for a reader of
    * another language; never in the JSON output (render.ts renderJson leaves it out).
@@ -198,7 +200,7 @@ function blocked(
   const quota = outcome.refused && outcome.quota;
   const resolved = workloadKind(snapshot).strategy(object);
   if (!quota && !pinned && resolved.stableKept)
-    return stableKeptBlock(snapshot, ref, need, resolved, evidence);
+    return stableKeptBlock(snapshot, ref, need, first?.short, resolved, evidence);
   const code: FindingCode = quota ? 'QuotaExceeded' : 'Unschedulable';
   return {
     verdict: 'never-finishes',
@@ -225,7 +227,20 @@ function blocked(
         ...(quota
           ? { says: { key: 'quota', why: 'quotaWhy', params: { ref, quota: quota.name } } as const }
           : pinned
-            ? {}
+            ? {
+                says: {
+                  key: 'pinned',
+                  why: 'pinnedWhy',
+                  params: {
+                    ref,
+                    pod: pinned.pod,
+                    claim: pinned.claim,
+                    volume: pinned.volume,
+                    nodes: pinned.nodeList,
+                    ...(pinned.need ? { need: pinned.need } : {}),
+                  },
+                } as const,
+              }
             : {
                 says: {
                   key: 'noNode',
@@ -247,8 +262,10 @@ function stableKeptBlock(
   snapshot: WorkloadSnapshot,
   ref: string,
   need: string,
+  /** What the new pods need, in a few words (the catalogue's), when known. */
+  short: string | undefined,
   strategy: ReturnType<ReturnType<typeof workloadKind>['strategy']>,
-  evidence: Evidence[],
+  evidence: CheckEvidence[],
 ): Prediction {
   const words = strategy.argo === 'blueGreen' ? 'blue-green' : 'its traffic-routed canary';
   return {
@@ -261,6 +278,11 @@ function stableKeptBlock(
         summary: `The rollout of ${ref} can never finish: with ${words} every stable pod stays until the new revision is promoted, and no node has room for the new pods beside them${need}; no strategy change helps.`,
         explanation: `Run forward, the new pods wait for room the stable pods hold, and ${words} lets those go only after promotion. The way out: ${workloadKind(snapshot).surgeWayOut(strategy)}`,
         evidence,
+        says: {
+          key: 'stableKept',
+          why: 'stableKeptWhy',
+          params: { ref, blueGreen: strategy.argo === 'blueGreen', ...(short ? { need: short } : {}) },
+        },
       },
     ],
   };
@@ -273,7 +295,19 @@ function stableKeptBlock(
 function pinnedBlock(
   ctx: AnalysisContext,
   pending: readonly Pod[],
-): { words: string; short: string; pod: string; claim: string; volume: string; nodes: string } | undefined {
+):
+  | {
+      words: string;
+      short: string;
+      pod: string;
+      claim: string;
+      volume: string;
+      nodes: string;
+      /** The allowed nodes, joined ("" for none), and what the pod lacks there in a few words, when a blocker says. */
+      nodeList: string;
+      need?: string;
+    }
+  | undefined {
   const { snapshot } = ctx;
   for (const pod of pending) {
     for (const claim of claimNames(pod.spec)) {
@@ -292,8 +326,11 @@ function pinnedBlock(
       const blocker = allowed
         .flatMap((n) => blockersOn(placement, pod, n, placement.ours))
         .find((b) => b.kind !== 'volume');
-      const nodes = allowed.map((n) => n.metadata.name ?? '').join(', ') || 'no node the cluster has';
+      const nodeList = allowed.map((n) => n.metadata.name ?? '').join(', ');
+      const nodes = nodeList || 'no node the cluster has';
       return {
+        nodeList,
+        ...(blocker ? { need: shortBlocker(blocker) } : {}),
         words: blocker ? `it needs ${describeBlocker(blocker)}` : 'no node takes it',
         short: blocker ? shortBlocker(blocker) : `a node volume ${volume.metadata.name ?? ''} allows`,
         pod: pod.metadata.name ?? '',
@@ -337,7 +374,7 @@ function blockedEvidence(
   snapshot: WorkloadSnapshot,
   ctx: AnalysisContext,
   outcome: Extract<Outcome, { result: 'blocked' }>,
-): Evidence[] {
+): CheckEvidence[] {
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);
   const { pod, eligible } = nextRolloutAssessments(ctx);
@@ -346,19 +383,27 @@ function blockedEvidence(
     { type: 'strategy', replicas: kind.desiredReplicas(object), strategy: kind.strategy(object) },
     ...(rows.length > 0 ? [{ type: 'node-capacity' as const, rows }] : []),
     ...(outcome.quota
-      ? [{ type: 'note' as const, text: `ResourceQuota ${outcome.quota.name} refuses the next new pod.` }]
+      ? [
+          {
+            type: 'note' as const,
+            text: `ResourceQuota ${outcome.quota.name} refuses the next new pod.`,
+            says: { key: 'quotaRefuses', params: { quota: outcome.quota.name } } as const,
+          },
+        ]
       : []),
     {
       type: 'note',
       text: `Run forward: ${outcome.pending.length} new pod(s) stay Pending after ${outcome.ticks} step(s) of the controller and scheduler.`,
+      says: { key: 'runForward', params: { pending: outcome.pending.length, ticks: outcome.ticks } },
     },
   ];
 }
 
 /** The reads that were not made, as notes: what an unknown verdict rests on. */
-function gapsOf(snapshot: WorkloadSnapshot): Evidence[] {
+function gapsOf(snapshot: WorkloadSnapshot): CheckEvidence[] {
   return snapshot.coverage.gaps.slice(0, 5).map((g) => ({
     type: 'note' as const,
     text: `Not read: ${g.what} (${g.reason}); ${g.settle}.`,
+    says: { key: 'notRead', params: { what: g.what, reason: g.reason, settle: g.settle } } as const,
   }));
 }

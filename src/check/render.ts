@@ -6,11 +6,10 @@
  * one line each, their breaks and controls shown as escapes, nothing in them a CI
  * runner reads as a command (lineValue); JSON escaping covers the rest. SARIF is sarif.ts.
  */
-import { renderEvidence } from '../report/terminal.js';
 import { indent, makeStyle } from '../report/format.js';
 import { titleOfKind, titlesPhrase, typeOfKind, WORKLOAD_KINDS } from '../diagnosis/workload-ref.js';
 import { ciSafeLine, cleanText, escapeJsonControls, lineValue } from '../text/clean.js';
-import type { Evidence } from '../diagnosis/finding.js';
+import { checkEvidenceLines, plainEvidence, type CheckEvidence } from './evidence-words.js';
 import type { CheckResult } from './check.js';
 import type { Judged } from './acceptance.js';
 import { wordsIn } from '../i18n/catalogue.js';
@@ -61,8 +60,8 @@ function oneLineEvidence<T>(value: T): T {
   return value;
 }
 
-function evidenceLines(evidence: Evidence, style: ReturnType<typeof makeStyle>): string[] {
-  return renderEvidence(oneLineEvidence(evidence), style);
+function evidenceLines(evidence: CheckEvidence, style: ReturnType<typeof makeStyle>, lang: Lang): string[] {
+  return checkEvidenceLines(oneLineEvidence(evidence), style, lang);
 }
 
 /** `check`'s text in `lang` (default English): codes, kinds, paths and the fix's YAML as written. */
@@ -133,7 +132,7 @@ function resultLines(r: Judged, style: ReturnType<typeof makeStyle>, w: Words, l
         : w.acceptedBaseline(reason);
     lines.push(...indent([`${f.code}: ${lineValue(checkSummary(f, lang))}${mark}`], 2));
     if (r.verdict === 'never-finishes') lines.push(...indent([lineValue(checkExplanation(f, lang))], 4));
-    for (const e of f.evidence) lines.push(...indent(evidenceLines(e, style), 4));
+    for (const e of f.evidence) lines.push(...indent(evidenceLines(e, style, lang), 4));
   }
   if (r.fix) {
     lines.push(...indent([w.fix({ words: lineValue(r.fix.words) })], 2));
@@ -146,7 +145,7 @@ export function renderJson(report: CheckReport): string {
   // A finding's catalogue words (`says`) are for the text; the JSON is as it always was.
   const results = report.results.map((r) => ({
     ...r,
-    findings: r.findings.map(({ says: _says, ...f }) => f),
+    findings: r.findings.map(({ says: _says, ...f }) => ({ ...f, evidence: f.evidence.map(plainEvidence) })),
     ...(r.omitted ? { omitted: r.omitted.map(({ says: _says, ...o }) => o) } : {}),
   }));
   return jsonText({ ...report, results, summary: counts(report.results) });

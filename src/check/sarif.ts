@@ -90,7 +90,7 @@ function suppressed(accepted: Accepted | null | undefined) {
   return { suppressions: [{ kind, status: 'accepted', justification: sarifText(accepted.reason) }] };
 }
 
-/** A rule as SARIF declares it; its descriptions in `lang` (sarif-words.ts), its help English. */
+/** A rule as SARIF declares it; its descriptions and help in `lang` (sarif-words.ts), its page English. */
 function rule(id: string, lang: Lang) {
   const text = ruleText(id);
   const words = ruleWords(id, lang) ?? text;
@@ -99,7 +99,7 @@ function rule(id: string, lang: Lang) {
     name: id,
     shortDescription: { text: words.short },
     fullDescription: { text: words.full },
-    help: { text: text.help.replace(/\*\*|`/g, ''), markdown: text.help },
+    help: { text: words.help.replace(/\*\*|`/g, ''), markdown: words.help },
     helpUri: text.page,
     defaultConfiguration: { level: text.level },
     properties: { tags: ['kubernetes', 'rollout'], precision: 'high', 'problem.severity': text.level },

@@ -8,13 +8,14 @@
  * stands, saying what the groups could not add. Pure.
  */
 import { selectsNode, untoleratedTaints } from '../diagnosis/base/node-match.js';
-import type { Evidence } from '../diagnosis/finding.js';
+import type { CheckEvidence, NoteSays } from './evidence-words.js';
 import type { WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
 import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import type { GrowableGroup, NodeGrowth } from './growth/node-groups.js';
 import { withNewNodes } from './growth/with-new-nodes.js';
 import type { Prediction } from './predict.js';
+import type { ScaleGroup } from './words.js';
 
 /** The most nodes tried per group: a scale-up larger than this is not promised. */
 export const MAX_NEW_NODES = 10;
@@ -60,9 +61,23 @@ function afterScaleUp(
         severity: 'info',
         summary: `The rollout of ${ref} finishes once the cluster adds ${n === 1 ? 'a node' : `${n} nodes`}: its new pods fit no node there is now, and ${n === 1 ? 'one more node' : `${n} more nodes`} like those of ${groups.join(' or ')} take them.`,
         explanation: `Run forward with new nodes copied from the group's own (allocatable, labels, taints and the DaemonSet pods every node runs), the rollout finishes. ${karpenter ? 'Karpenter usually launches a node in about a minute' : 'A new node usually joins in a few minutes'}; the cluster autoscaler waits up to 15 minutes for one (--max-node-provision-time). Until then the new pods are Pending.`,
+        says: {
+          key: 'scaleUp',
+          why: 'scaleUpWhy',
+          params: { ref, n, groups: added.map(({ group }) => scaleGroup(group)) },
+        },
         evidence: added.map(({ group }) => ({
           type: 'note' as const,
           text: `${byWords(group)} ${group.name}: ${group.nodes} node(s), room for ${group.canAdd} more; a new node is like ${group.template?.metadata.name ?? '?'}`,
+          says: {
+            key: 'scaleUpAdded',
+            params: {
+              ...named(group),
+              nodes: group.nodes,
+              canAdd: group.canAdd,
+              like: group.template?.metadata.name ?? '?',
+            },
+          } as const,
         })),
       },
     ],
@@ -96,6 +111,11 @@ function notKnown(
         explanation:
           'A node group whose nodes cannot be told (no node-pool label its name holds, or no node yet), or a Karpenter NodePool, which may launch a larger instance type than any it runs, may add the room. check does not promise it either way.',
         evidence: [...open.map(groupNote), ...prediction.findings.flatMap((f) => f.evidence).slice(0, 3)],
+        says: {
+          key: 'scaleUpNotKnown',
+          why: 'scaleUpNotKnownWhy',
+          params: { ref, groups: open.map(scaleGroup) },
+        },
       },
     ],
   };
@@ -103,9 +123,13 @@ function notKnown(
 
 /** The verdict as it was, with what each group could not add. */
 function withGrowthNotes(prediction: Prediction, growth: NodeGrowth): Prediction {
-  const notes: Evidence[] = [
+  const notes: CheckEvidence[] = [
     ...growth.groups.map(groupNote),
-    ...growth.unread.map((what) => ({ type: 'note' as const, text: `Not read: ${what}` })),
+    ...growth.unread.map((what) => ({
+      type: 'note' as const,
+      text: `Not read: ${what}`,
+      says: { key: 'unread', params: { what } } as const,
+    })),
   ];
   if (notes.length === 0) return prediction;
   const [first, ...rest] = prediction.findings;
@@ -113,13 +137,35 @@ function withGrowthNotes(prediction: Prediction, growth: NodeGrowth): Prediction
   return { ...prediction, findings: [{ ...first, evidence: [...first.evidence, ...notes] }, ...rest] };
 }
 
-function groupNote(group: GrowableGroup): Evidence {
+function groupNote(group: GrowableGroup): CheckEvidence {
   const what = group.held
     ? `adds no node now: ${group.held}`
     : group.template
       ? `may add ${group.canAdd} node(s) like ${group.template.metadata.name ?? '?'}${group.mayBeLarger ? ' or larger' : ''}`
       : `may add ${group.canAdd} node(s) whose size is not known`;
-  return { type: 'note', text: `${byWords(group)} ${group.name} ${what}` };
+  const says: NoteSays = group.held
+    ? { key: 'groupHeld', params: { ...named(group), held: group.held } }
+    : group.template
+      ? {
+          key: 'groupMayAdd',
+          params: {
+            ...named(group),
+            canAdd: group.canAdd,
+            like: group.template.metadata.name ?? '?',
+            larger: Boolean(group.mayBeLarger),
+          },
+        }
+      : { key: 'groupUnknownSize', params: { ...named(group), canAdd: group.canAdd } };
+  return { type: 'note', text: `${byWords(group)} ${group.name} ${what}`, says };
+}
+
+const named = (group: GrowableGroup): { name: string; karpenter: boolean } => ({
+  name: group.name,
+  karpenter: group.by === 'karpenter',
+});
+
+function scaleGroup(group: GrowableGroup): ScaleGroup {
+  return { name: group.name, karpenter: group.by === 'karpenter', nodes: group.nodes };
 }
 
 function byWords(group: GrowableGroup): string {

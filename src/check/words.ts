@@ -12,8 +12,26 @@ import type { StoredSays } from './stored-fields.js';
 type Omitted = { path: string; live?: string; why: string };
 type Deadlock = { ref: string; need?: string; fix: string };
 
+/** A new pod pinned by its volume to nodes without room for it (predict.ts pinnedBlock). */
+type Pinned = { ref: string; pod: string; claim: string; volume: string; nodes: string; need?: string };
+/** A node group a scale-up would grow (scale-up.ts): its name, whether Karpenter's, its nodes now. */
+export type ScaleGroup = { name: string; karpenter: boolean; nodes: number };
+
+/** What a rollout does under one outcome of the apply (check.ts storedNotKnown). */
+export type Fate = { verdict: 'finishes' | 'never-finishes' | 'unknown'; reason?: string };
+
 /** A prediction's sentences as the catalogue says them: the key and its parameters. */
 export type CheckSays =
+  | { key: 'notJudged'; why: 'notJudgedWhy'; params: { why: string } }
+  | { key: 'storedNotKnown'; why: 'storedNotKnownWhy'; params: { fields: string; kept: Fate; dropped: Fate } }
+  | { key: 'pinned'; why: 'pinnedWhy'; params: Pinned }
+  | { key: 'stableKept'; why: 'stableKeptWhy'; params: { ref: string; blueGreen: boolean; need?: string } }
+  | { key: 'scaleUp'; why: 'scaleUpWhy'; params: { ref: string; n: number; groups: readonly ScaleGroup[] } }
+  | {
+      key: 'scaleUpNotKnown';
+      why: 'scaleUpNotKnownWhy';
+      params: { ref: string; groups: readonly ScaleGroup[] };
+    }
   | { key: 'deadlock'; why: 'deadlockWhy'; params: Deadlock }
   | { key: 'noNode'; why: 'noNodeWhy'; params: { ref: string; need?: string } }
   | { key: 'quota'; why: 'quotaWhy'; params: { ref: string; quota: string } }
@@ -185,6 +203,94 @@ export const CHECK_WORDS = registerCatalogue(
       ko: () =>
         'LimitRange의 기본값으로 컨테이너에 빠진 요청량과 제한을 채운 뒤, 최솟값, 최댓값, 제한 대 요청 비율을 벗어난 파드를 거부합니다. 컨트롤러의 파드 생성은 실패합니다. 템플릿의 요청량과 제한을 LimitRange 범위 안으로 맞추거나, LimitRange를 바꿉니다.',
     },
+    pinned: {
+      en: (p: Pinned) =>
+        `The rollout of ${p.ref} can never finish: its new pod ${p.pod} mounts claim ${p.claim}, bound to volume ${p.volume}, which only ${p.nodes || 'no node the cluster has'} may use, and there ${p.need ? `it needs ${p.need}` : 'no node takes it'}, even with its old pods gone; no strategy change helps.`,
+      ko: (p: Pinned) =>
+        `${p.ref} 롤아웃이 끝나지 않습니다: 새 파드(${p.pod})가 마운트하는 PVC(${p.claim})는 PV(${p.volume})에 바인딩되어 있고, 이 볼륨은 ${p.nodes ? `${p.nodes} 노드에서만` : '클러스터의 어느 노드에서도'} 쓸 수 있습니다. ${p.need ? `그 노드에는 새 파드에 필요한 ${p.need} 여유가 없습니다` : '그 노드는 새 파드를 받지 못합니다'}. 기존 파드가 모두 없어져도 마찬가지이고, 전략을 바꿔도 해결되지 않습니다.`,
+    },
+    pinnedWhy: {
+      en: (p: Pick<Pinned, 'volume' | 'claim' | 'nodes'>) =>
+        `The volume's node affinity (spec.nodeAffinity of PersistentVolume ${p.volume}, a local volume) places every pod mounting claim ${p.claim} on ${p.nodes || 'no node the cluster has'}, whatever room other nodes have: the scheduler reports "volume node affinity conflict" there, and the pod stays Pending for good. Ask for what that node has left, make room on it, or move the data to a volume other nodes can use.`,
+      ko: (p: Pick<Pinned, 'volume' | 'claim' | 'nodes'>) =>
+        `볼륨의 노드 어피니티(PersistentVolume ${p.volume}의 spec.nodeAffinity, 로컬 볼륨)에 따라 PVC(${p.claim})를 마운트하는 파드는 다른 노드에 여유가 있어도 ${p.nodes ? `${p.nodes} 노드에만` : '어느 노드에도'} 배치될 수 있습니다. 스케줄러는 그 노드에서 볼륨 노드 어피니티 충돌을 보고하고, 파드는 계속 Pending 상태로 남습니다. 그 노드에 남은 만큼만 요청하거나, 그 노드에 자리를 만들거나, 다른 노드에서도 쓸 수 있는 볼륨으로 데이터를 옮깁니다.`,
+    },
+    stableKept: {
+      en: (p: { ref: string; blueGreen: boolean; need?: string }) =>
+        `The rollout of ${p.ref} can never finish: with ${p.blueGreen ? 'blue-green' : 'its traffic-routed canary'} every stable pod stays until the new revision is promoted, and no node has room for the new pods beside them${p.need ? ` (${p.need})` : ''}; no strategy change helps.`,
+      ko: (p: { ref: string; blueGreen: boolean; need?: string }) =>
+        `${p.ref} 롤아웃이 끝나지 않습니다: ${p.blueGreen ? '블루-그린 배포' : '트래픽 라우팅을 쓰는 카나리 배포'}에서는 새 리비전이 승격될 때까지 안정 파드가 모두 남는데, 그 옆에 새 파드가 들어갈 여유${p.need ? `(${p.need})` : ''}가 있는 노드가 없습니다. 전략을 바꿔도 해결되지 않습니다.`,
+    },
+    stableKeptWhy: {
+      en: (p: { blueGreen: boolean }) => {
+        const words = p.blueGreen ? 'blue-green' : 'its traffic-routed canary';
+        return `Run forward, the new pods wait for room the stable pods hold, and ${words} lets those go only after promotion. The way out: ${p.blueGreen ? 'blue-green' : 'a canary with traffic routing'} keeps every stable pod until promotion and no field changes that, so only aborting frees the room (the stable pods serve, the update does not go on) until there is room for both revisions.`;
+      },
+      ko: (p: { blueGreen: boolean }) =>
+        `롤아웃을 따라가 보면 새 파드는 안정 파드가 점유한 자리를 기다리고, ${p.blueGreen ? '블루-그린 배포' : '트래픽 라우팅을 쓰는 카나리 배포'}는 승격한 뒤에야 안정 파드를 내립니다. 이를 바꾸는 필드는 없으므로, 두 리비전이 함께 들어갈 자리가 생기기 전까지는 업데이트를 중단하는 것만이 자리를 비웁니다(안정 파드는 계속 서비스하고, 업데이트는 진행되지 않습니다).`,
+    },
+    scaleUp: {
+      en: (p: { ref: string; n: number; groups: string }) =>
+        `The rollout of ${p.ref} finishes once the cluster adds ${p.n === 1 ? 'a node' : `${p.n} nodes`}: its new pods fit no node there is now, and ${p.n === 1 ? 'one more node' : `${p.n} more nodes`} like those of ${p.groups} take them.`,
+      ko: (p: { ref: string; n: number; groups: string }) =>
+        `${p.ref} 롤아웃은 클러스터에 노드가 ${p.n}개 추가되면 끝납니다: 지금 있는 노드에는 새 파드가 들어갈 자리가 없지만, 다음 그룹의 노드와 같은 노드가 ${p.n}개 더 있으면 들어갑니다: ${p.groups}.`,
+    },
+    scaleUpGroup: {
+      en: (p: ScaleGroup) =>
+        `${p.name} (${p.karpenter ? 'Karpenter NodePool' : 'cluster autoscaler node group'}, ${p.nodes} node(s) now)`,
+      ko: (p: ScaleGroup) =>
+        `${p.name}(${p.karpenter ? 'Karpenter NodePool' : '클러스터 오토스케일러 노드 그룹'}, 현재 노드 ${p.nodes}개)`,
+    },
+    scaleUpWhy: {
+      en: (p: { karpenter: boolean }) =>
+        `Run forward with new nodes copied from the group's own (allocatable, labels, taints and the DaemonSet pods every node runs), the rollout finishes. ${p.karpenter ? 'Karpenter usually launches a node in about a minute' : 'A new node usually joins in a few minutes'}; the cluster autoscaler waits up to 15 minutes for one (--max-node-provision-time). Until then the new pods are Pending.`,
+      ko: (p: { karpenter: boolean }) =>
+        `그룹의 기존 노드를 복사한 새 노드(할당 가능 리소스, 레이블, 테인트, 모든 노드에서 도는 DaemonSet 파드까지)를 넣고 따라가 보면 롤아웃이 끝납니다. ${p.karpenter ? 'Karpenter는 보통 1분 안팎에 노드를 띄웁니다' : '새 노드는 보통 몇 분 안에 합류합니다'}. 클러스터 오토스케일러는 새 노드를 최대 15분까지 기다립니다(--max-node-provision-time). 그때까지 새 파드는 Pending 상태입니다.`,
+    },
+    scaleUpNotKnown: {
+      en: (p: { ref: string; groups: string }) =>
+        `Whether the rollout of ${p.ref} finishes is not known: its new pods fit no node there is now, and ${p.groups} may add nodes whose size is not known.`,
+      ko: (p: { ref: string; groups: string }) =>
+        `${p.ref} 롤아웃이 끝날지 알 수 없습니다: 지금 있는 노드에는 새 파드가 들어갈 자리가 없고, 크기를 알 수 없는 노드를 추가할 수 있는 그룹이 있습니다: ${p.groups}.`,
+    },
+    groupName: {
+      en: (p: { name: string; karpenter: boolean }) =>
+        `${p.karpenter ? 'Karpenter NodePool' : 'cluster autoscaler node group'} ${p.name}`,
+      ko: (p: { name: string; karpenter: boolean }) =>
+        `${p.karpenter ? 'Karpenter NodePool' : '클러스터 오토스케일러 노드 그룹'}(${p.name})`,
+    },
+    scaleUpNotKnownWhy: {
+      en: () =>
+        'A node group whose nodes cannot be told (no node-pool label its name holds, or no node yet), or a Karpenter NodePool, which may launch a larger instance type than any it runs, may add the room. check does not promise it either way.',
+      ko: () =>
+        '노드를 알 수 없는 노드 그룹(이름이 가리키는 노드 풀 레이블이 없거나 아직 노드가 없음)이나, 지금보다 큰 인스턴스 유형을 띄울 수 있는 Karpenter NodePool은 자리를 만들 수도 있습니다. 어느 쪽이라고도 장담하지 않습니다.',
+    },
+    notJudged: {
+      en: (p: { why: string }) => `Not judged: ${p.why}.`,
+      ko: (p: { why: string }) => `판정하지 않았습니다: ${p.why}.`,
+    },
+    notJudgedWhy: {
+      en: () => 'Without the live object check cannot tell whether the manifest starts a rollout.',
+      ko: () => '실제 객체를 읽지 못하면 이 매니페스트가 롤아웃을 시작하는지 알 수 없습니다.',
+    },
+    storedNotKnown: {
+      en: (p: { fields: string; kept: string; dropped: string }) =>
+        `Whether the rollout finishes turns on what the apply stores for ${p.fields}, which the manifest leaves out: with the live value ${p.kept}; with the default ${p.dropped}.`,
+      ko: (p: { fields: string; kept: string; dropped: string }) =>
+        `롤아웃이 끝날지는 매니페스트에 없는 필드(${p.fields})를 적용이 어떻게 저장하는지에 달려 있습니다. 현재 값이 유지되면 ${p.kept}. 기본값이 쓰이면 ${p.dropped}.`,
+    },
+    fateFinishes: { en: () => 'it finishes', ko: () => '롤아웃이 끝납니다' },
+    fateNever: {
+      en: (p: { reason?: string }) => `it can never finish${p.reason ? ` (${p.reason})` : ''}`,
+      ko: (p: { reason?: string }) => `롤아웃이 끝나지 않습니다${p.reason ? `(${p.reason})` : ''}`,
+    },
+    fateUnknown: { en: () => 'whether it finishes is not known', ko: () => '끝날지 알 수 없습니다' },
+    storedNotKnownWhy: {
+      en: (p: { fields: string }) =>
+        `The apply may keep or drop ${p.fields}. kubectl apply keeps a field its last-applied configuration never listed, server-side apply and Helm keep one their manifest never set, and each removes one its manifest set and dropped. Set the field in the manifest to say what you mean.`,
+      ko: (p: { fields: string }) =>
+        `적용할 때 이 필드(${p.fields})가 유지될지 지워질지 알 수 없습니다. kubectl의 클라이언트 측 적용은 마지막으로 적용한 설정에 없던 필드를 유지하고, 서버 측 적용과 Helm은 자기 매니페스트가 설정한 적 없는 필드를 유지하며, 어느 쪽이든 자기 매니페스트가 설정했다가 뺀 필드는 지웁니다. 원하는 값을 매니페스트에 직접 적습니다.`,
+    },
     sarifRendered: {
       en: (p: { template: string }) => ` (rendered from ${p.template})`,
       ko: (p: { template: string }) => ` (${p.template} 템플릿에서 렌더링됨)`,
@@ -248,6 +354,59 @@ export const CHECK_WORDS = registerCatalogue(
     ],
     admissionQuotaWhy: [{}],
     admissionLimitWhy: [{}],
+    pinned: [
+      {
+        ref: 'statefulset/db',
+        pod: 'db-1',
+        claim: 'data-db-1',
+        volume: 'local-pv-b',
+        nodes: 'node-b',
+        need: '2 cpu',
+      },
+      { ref: 'deployment/web', pod: 'web-7d9f-x2', claim: 'data', volume: 'local-pv-a', nodes: '' },
+    ],
+    pinnedWhy: [
+      { volume: 'local-pv-b', claim: 'data-db-1', nodes: 'node-b' },
+      { volume: 'local-pv-a', claim: 'data', nodes: '' },
+    ],
+    stableKept: [
+      { ref: 'rollout/tracker', blueGreen: true, need: '1 nvidia.com/gpu' },
+      { ref: 'rollout/tracker', blueGreen: false },
+    ],
+    stableKeptWhy: [{ blueGreen: true }, { blueGreen: false }],
+    scaleUp: [
+      { ref: 'deployment/tracker', n: 1, groups: 'gpu-pool (cluster autoscaler node group, 2 node(s) now)' },
+      { ref: 'deployment/tracker', n: 2, groups: 'gpu (Karpenter NodePool, 1 node(s) now)' },
+    ],
+    scaleUpGroup: [
+      { name: 'gpu-pool', karpenter: false, nodes: 2 },
+      { name: 'gpu', karpenter: true, nodes: 1 },
+    ],
+    scaleUpWhy: [{ karpenter: true }, { karpenter: false }],
+    scaleUpNotKnown: [
+      {
+        ref: 'deployment/tracker',
+        groups: 'Karpenter NodePool gpu',
+      },
+    ],
+    groupName: [
+      { name: 'gpu', karpenter: true },
+      { name: 'gpu-pool', karpenter: false },
+    ],
+    scaleUpNotKnownWhy: [{}],
+    notJudged: [{ why: 'deployments in ml were not read (forbidden)' }],
+    notJudgedWhy: [{}],
+    storedNotKnown: [
+      {
+        fields: 'spec.strategy',
+        kept: 'it finishes',
+        dropped: 'it can never finish (its new pod needs 1 nvidia.com/gpu)',
+      },
+    ],
+    fateFinishes: [{}],
+    fateNever: [{ reason: 'its new pods fit no node' }, {}],
+    fateUnknown: [{}],
+    storedNotKnownWhy: [{ fields: 'spec.strategy, spec.replicas' }],
     sarifRendered: [{ template: '"tracker/templates/deployment.yaml"' }],
     sarifFix: [{ words: 'strategy Recreate', field: 'properties.fix' }],
   },
@@ -257,13 +416,43 @@ export const CHECK_WORDS = registerCatalogue(
 export function checkSummary(finding: { summary: string; says?: CheckSays }, lang: Lang): string {
   const says = finding.says;
   if (lang === 'en' || !says) return finding.summary;
-  return (CHECK_WORDS[says.key][lang] as (params: CheckSays['params']) => string)(says.params);
+  const groups = (g: readonly ScaleGroup[], key: 'scaleUpGroup' | 'groupName', or: string): string =>
+    g.map((x) => CHECK_WORDS[key][lang](x)).join(or);
+  const fate = (f: Fate): string =>
+    f.verdict === 'finishes'
+      ? CHECK_WORDS.fateFinishes[lang]()
+      : f.verdict === 'never-finishes'
+        ? // The reason is predict.ts's English clause: left out here (English readers get the summary).
+          CHECK_WORDS.fateNever[lang]({})
+        : CHECK_WORDS.fateUnknown[lang]();
+  switch (says.key) {
+    case 'storedNotKnown':
+      return CHECK_WORDS.storedNotKnown[lang]({
+        fields: says.params.fields,
+        kept: fate(says.params.kept),
+        dropped: fate(says.params.dropped),
+      });
+    case 'scaleUp':
+      return CHECK_WORDS.scaleUp[lang]({
+        ...says.params,
+        groups: groups(says.params.groups, 'scaleUpGroup', ', '),
+      });
+    case 'scaleUpNotKnown':
+      return CHECK_WORDS.scaleUpNotKnown[lang]({
+        ...says.params,
+        groups: groups(says.params.groups, 'groupName', ', '),
+      });
+    default:
+      return (CHECK_WORDS[says.key][lang] as (params: CheckSays['params']) => string)(says.params);
+  }
 }
 
 /** A prediction's explanation in `lang`, as checkSummary chooses. */
 export function checkExplanation(finding: { explanation: string; says?: CheckSays }, lang: Lang): string {
   const says = finding.says;
   if (lang === 'en' || !says) return finding.explanation;
+  if (says.key === 'scaleUp')
+    return CHECK_WORDS.scaleUpWhy[lang]({ karpenter: says.params.groups.some((g) => g.karpenter) });
   return (CHECK_WORDS[says.why][lang] as (params: CheckSays['params']) => string)(says.params);
 }
 

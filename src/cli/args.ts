@@ -5,14 +5,17 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import {
   DEFAULT_WORKLOAD_KIND,
-  kindsPhrase,
+  WORKLOAD_KINDS,
   workloadTypes,
   splitTypeName,
   type WorkloadRef,
 } from '../diagnosis/workload-ref.js';
-import { UsageError } from './io.js';
-import { quoted } from '../text/clean.js';
+import type { UsageError } from './io.js';
+import { usageError } from './usage-words.js';
 import { LANGS, langFromEnvironment, type Lang } from '../i18n/lang.js';
+
+/** What a command does to the workload, and the error that names the kinds it takes. */
+const ONLY = { diagnosed: 'onlyDiagnosed', remediated: 'onlyRemediated', proposed: 'onlyProposed' } as const;
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -22,15 +25,15 @@ const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
  * rest advises `--` for a positional that starts with '-', which no command here
  * takes), and where to look.
  */
-function parseArgsProblem(error: unknown): string {
+function parseArgsProblem(error: unknown): UsageError {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const option = /^Unknown option '([^']*)'/.exec(message)?.[1];
-    if (option !== undefined) return `unknown option ${quoted(option)} (--help lists the options)`;
+    if (option !== undefined) return usageError('unknownOption', { value: option });
   }
   // The first sentence: node:util's later ones ("Did you forget …") end it with a line break.
-  return `${message.split(/\.\s/)[0]?.replace(/\.$/, '') ?? message} (--help lists the options)`;
+  return usageError('badOption', { problem: message.split(/\.\s/)[0]?.replace(/\.$/, '') ?? message });
 }
 
 /** node:util parseArgs, with its errors turned into UsageErrors. */
@@ -38,16 +41,14 @@ export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnTy
   try {
     return parseArgs(config);
   } catch (error) {
-    throw new UsageError(parseArgsProblem(error));
+    throw parseArgsProblem(error);
   }
 }
 
 /** A namespace must be a DNS-1123 label. */
 export function checkNamespace(namespace: string): string {
   if (!DNS_LABEL.test(namespace) || namespace.length > 63) {
-    throw new UsageError(
-      `${quoted(namespace)} is not a valid namespace (lowercase letters, digits and '-', at most 63)`,
-    );
+    throw usageError('badNamespace', { value: namespace });
   }
   return namespace;
 }
@@ -61,26 +62,26 @@ export function checkNamespace(namespace: string): string {
 export function workloadRefArg(
   positionals: string[],
   namespace: string | undefined,
-  verb: string,
+  verb: keyof typeof ONLY,
 ): WorkloadRef {
   if (positionals.length !== 1) {
-    throw new UsageError(
-      positionals.length === 0
-        ? `which ${kindsPhrase('', 'or')}? Give TYPE/NAME (${workloadTypes()
+    throw positionals.length === 0
+      ? usageError('whichWorkload', {
+          kinds: WORKLOAD_KINDS,
+          types: workloadTypes()
             .map((t) => `${t}/NAME`)
-            .join(', ')}), or NAME for a ${DEFAULT_WORKLOAD_KIND}`
-        : `expected one ${kindsPhrase('', 'or')}, got ${positionals.length}: ${positionals.map(quoted).join(' ')}`,
-    );
+            .join(', '),
+          kind: DEFAULT_WORKLOAD_KIND,
+        })
+      : usageError('oneWorkload', { kinds: WORKLOAD_KINDS, given: positionals });
   }
   const target = splitTypeName(positionals[0] ?? '');
   if ('unknownType' in target) {
-    throw new UsageError(`only ${kindsPhrase('s', 'and')} can be ${verb}, not ${quoted(target.unknownType)}`);
+    throw usageError(ONLY[verb], { value: target.unknownType, kinds: WORKLOAD_KINDS });
   }
   const { kind, name } = target;
   if (!name || !DNS_SUBDOMAIN.test(name) || name.length > 253) {
-    throw new UsageError(
-      `${quoted(name)} is not a valid ${kind} name (lowercase letters, digits, '-' and '.', starting and ending alphanumeric)`,
-    );
+    throw usageError('badName', { value: name, kind });
   }
   return { kind, namespace: checkNamespace(namespace ?? 'default'), name };
 }
@@ -96,9 +97,7 @@ export function argocdNamespace(flag: string | undefined, env: NodeJS.ProcessEnv
   if (value === undefined) return undefined;
   if (!DNS_LABEL.test(value) || value.length > 63) {
     const source = flag !== undefined ? '--argocd-namespace' : 'ROLLOUT_DOCTOR_ARGOCD_NAMESPACE';
-    throw new UsageError(
-      `${source} ${quoted(value)} is not a valid namespace (lowercase letters, digits and '-', at most 63)`,
-    );
+    throw usageError('badArgocdNamespace', { source, value });
   }
   return value;
 }
@@ -107,7 +106,7 @@ export function argocdNamespace(flag: string | undefined, env: NodeJS.ProcessEnv
 export function outputFormat(value: string | undefined): 'text' | 'json' {
   const output = value ?? 'text';
   if (output !== 'text' && output !== 'json')
-    throw new UsageError(`-o must be text or json, not ${quoted(output)}`);
+    throw usageError('outputFormat', { value: output, formats: ['text', 'json'] });
   return output;
 }
 
@@ -143,8 +142,7 @@ export function cliLang(argv: readonly string[], env: NodeJS.ProcessEnv): Lang {
 /** The value given to `--lang`, one of LANGS; anything else is a usage error. */
 export function langFlag(value: string | undefined): Lang {
   const lang = LANGS.find((l) => l === value);
-  if (lang === undefined)
-    throw new UsageError(`--lang must be ${LANGS.join(' or ')}, not ${quoted(value ?? '')}`);
+  if (lang === undefined) throw usageError('langFlag', { value: value ?? '', langs: LANGS });
   return lang;
 }
 

@@ -89,6 +89,72 @@ export const SCAN_VALUES = [
   'en',
 ] as const;
 
+/** `diagnose --help`'s flags and the values it names, as typed. */
+export const DIAGNOSE_FLAGS = [
+  '-n, --namespace',
+  '--from-file DUMP',
+  '--context, --kubeconfig',
+  '--argocd-namespace NS',
+  '-o, --output',
+  '--lang en|ko',
+] as const;
+export const DIAGNOSE_VALUES = [
+  'TYPE/NAME',
+  'deployment/NAME',
+  'NAME',
+  'daemonset/NAME (ds)',
+  'statefulset/NAME (sts)',
+  'rollout/NAME',
+  'ro',
+  '"default"',
+  '`kubectl get ... -o yaml`',
+  'kubectl get deploy,rs,pods,events,nodes,pvc -n NS -o yaml \\\n                      --show-managed-fields > dump.yaml',
+  'ds',
+  'sts',
+  'controllerrevisions',
+  'deploy,rs',
+  'rollouts,rs',
+  '---',
+  'README "Command line"',
+  '$ROLLOUT_DOCTOR_ARGOCD_NAMESPACE',
+  'argocd',
+  'text',
+  'json',
+  'LC_ALL',
+  'LC_MESSAGES',
+  'LANG',
+  'en',
+  'IncompleteEvidence',
+] as const;
+
+/** `explain-scheduling --help`'s flags and the values it names, as typed. */
+export const EXPLAIN_FLAGS = ['-o, --output', '-o json'] as const;
+export const EXPLAIN_VALUES = [
+  'kube-scheduler FailedScheduling',
+  'text',
+  'json',
+  'kubectl get events -A --field-selector reason=FailedScheduling \\\n    -o jsonpath=\'{range .items[*]}{.message}{"\\n"}{end}\' | rollout-doctor explain-scheduling',
+] as const;
+
+/** `undo --help`'s flags and the values it names, as typed. */
+export const UNDO_FLAGS = ['--yes', '--timeout 300'] as const;
+export const UNDO_VALUES = [
+  '`rollout-doctor apply`',
+  '"To undo: rollout-doctor undo\nID"',
+  '$ROLLOUT_DOCTOR_STATE_DIR/undo',
+  '$XDG_STATE_HOME/rollout-doctor/undo',
+  '~/.local/state/rollout-doctor/undo',
+] as const;
+
+/** Who holds a key keygen prints: the app or the workers, and whether only they do. */
+export type KeyHolder = { who: 'app' | 'workers'; only: boolean };
+type Keygen = { usage: string; names: string[]; holders: KeyHolder[]; doc: string };
+/** Who holds a key, in Korean: [held by them, held by them only]. */
+const HOLDER_KO: Record<KeyHolder['who'], readonly [string, string]> = {
+  app: ['앱이 가짐', '앱만 가짐'],
+  workers: ['워커가 가짐', '워커만 가짐'],
+};
+
 /** A command's help: its synopsis (after "Usage: "), the kinds it reads, its flags and values. */
 type Help = { usage: string; kinds: string; flags: string[]; values: string[] };
 
@@ -220,6 +286,115 @@ ${v[11]}. 수용한 판정은 보고하지만 실패로 보지 않습니다.
 2 잘못된 인자나 매니페스트, 3 클러스터에 연결할 수 없거나 권한 없음, 4 내부 오류.
 `,
     },
+    diagnoseHelp: {
+      en: ({ usage, flags: f, values: v }: Omit<Help, 'kinds'>) => `Usage: ${usage}
+
+Explains why a workload's rollout is stuck or its pods crash, and what would fix it.
+${v[0]}: ${v[1]} (or a bare ${v[2]}), ${v[3]}, ${v[4]},
+${v[5]} (an Argo Rollout, ${v[6]}), as kubectl spells them.
+  ${f[0]}   namespace of the workload (default: the context's namespace, else ${v[7]})
+  ${f[1]}  read objects from a ${v[8]} dump ("-" for stdin)
+                    instead of the cluster, e.g.
+                    ${v[9]}
+                    (a DaemonSet or StatefulSet: ${v[10]} or ${v[11]} and ${v[12]}
+                    instead of ${v[13]}; an Argo Rollout: ${v[14]})
+                    (several outputs may be joined, separated by ${v[15]}: ${v[16]})
+  ${f[2]}  which cluster to read (live mode only)
+  ${f[3]}  where Argo CD's Applications live, for a tracking id that
+                    names no namespace (default: ${v[17]}, else ${v[18]})
+  ${f[4]}      ${v[19]} (default) or ${v[20]}
+  ${f[5]}      the text report's language (default: ${v[21]}, ${v[22]} or ${v[23]}, else ${v[24]});
+                    -o json, codes and exit statuses never translate
+Exit status: 0 no problem found, 1 problems found (${v[25]} included), 2 bad
+arguments or input, 3 cluster unreachable or forbidden, 4 internal error (a bug, or a
+check that failed with no verdict).
+`,
+      ko: ({ usage, flags: f, values: v }: Omit<Help, 'kinds'>) => `사용법: ${usage}
+
+워크로드의 롤아웃이 멈춘 이유나 파드가 비정상 종료되는 이유와 조치 방법을 설명합니다.
+${v[0]}: ${v[1]}(또는 ${v[2]}만), ${v[3]}, ${v[4]},
+${v[5]}(Argo Rollout, ${v[6]}). kubectl과 같은 표기입니다.
+  ${f[0]}   워크로드의 네임스페이스(기본값: 컨텍스트의 네임스페이스, 없으면 ${v[7]})
+  ${f[1]}  클러스터 대신 ${v[8]} 덤프에서 객체를 읽습니다
+                    (표준 입력은 "-"). 예:
+                    ${v[9]}
+                    (DaemonSet이나 StatefulSet은 ${v[13]} 대신 ${v[10]}, ${v[11]}와 ${v[12]},
+                    Argo Rollout은 ${v[14]})
+                    (여러 출력을 ${v[15]}로 구분해 이어 붙일 수 있습니다: ${v[16]})
+  ${f[2]}  읽을 클러스터(실제 클러스터에서만)
+  ${f[3]}  Argo CD 추적 값에 네임스페이스가 없을 때 Argo CD 애플리케이션이
+                    있는 네임스페이스(기본값: ${v[17]}, 없으면 ${v[18]})
+  ${f[4]}      ${v[19]}(기본값) 또는 ${v[20]}
+  ${f[5]}      텍스트 보고서의 언어(기본값: ${v[21]}, ${v[22]}, ${v[23]} 순서, 없으면 ${v[24]})
+                    JSON 출력, 코드, 종료 코드는 번역하지 않습니다
+종료 코드: 0 문제 없음, 1 문제 있음(${v[25]} 포함), 2 잘못된 인자나 입력,
+3 클러스터에 연결할 수 없거나 권한 없음, 4 내부 오류(버그, 또는 판정 없이 실패한 검사).
+`,
+    },
+    explainHelp: {
+      en: ({ usage, flags: f, values: v }: Omit<Help, 'kinds'>) => `Usage: ${usage}
+
+Explains ${v[0]} messages and what would change each outcome
+(which nodes a change opens). Reads stdin unless a message is given as arguments.
+Several messages: one per line, or separated by blank lines (a wrapped line continues
+the message above). With ${f[1]}: one object for one message, an array for several.
+  ${f[0]}   ${v[1]} (default) or ${v[2]}
+For example:
+  ${v[3]}
+`,
+      ko: ({ usage, flags: f, values: v }: Omit<Help, 'kinds'>) => `사용법: ${usage}
+
+${v[0]} 메시지를 설명하고, 무엇을 바꾸면 결과가
+달라지는지(어떤 변경이 어느 노드를 열어 주는지) 알려 줍니다. 인자로 메시지를 주지 않으면
+표준 입력을 읽습니다. 메시지가 여럿이면 한 줄에 하나씩 주거나 빈 줄로 구분합니다(줄바꿈된
+줄은 윗 메시지에 이어집니다). ${f[1]}이면 메시지 하나는 객체 하나로, 여럿은 배열로 출력합니다.
+  ${f[0]}   ${v[1]}(기본값) 또는 ${v[2]}
+예:
+  ${v[3]}
+`,
+    },
+    undoHelp: {
+      en: ({ usage, flags: f, values: v }: Omit<Help, 'kinds'>) => `Usage: ${usage}
+
+Puts back what ${v[0]} wrote: apply prints ${v[1]} and keeps that Undo in ${v[2]} (else
+${v[3]}, else ${v[4]}). Shows the
+exact write and the API server's dry run, asks for confirmation, applies it only if the
+workload is still as that apply left it, then follows the rollout (default ${f[1]}).
+  ${f[0]}          undo without asking (for scripts); without it a terminal is required
+Exit status: 0 undone and rolled out; 1 not undone (refused: something moved on since;
+failed; declined) or the rollout did not complete; 2 bad arguments, no such undo, or an
+undo made for another cluster; 3 cluster unreachable or forbidden; 4 internal error.
+`,
+      ko: ({ usage, flags: f, values: v }: Omit<Help, 'kinds'>) => `사용법: ${usage}
+
+${v[0]} 명령이 쓴 것을 되돌립니다.
+${v[0]} 명령은 ${v[1]} 안내를 출력하고, 되돌리기 정보를
+${v[2]}에 보관합니다(없으면 ${v[3]},
+그것도 없으면 ${v[4]}). 실제로 쓸 내용과 API 서버의 드라이 런 결과를
+보여 주고 확인을 받은 뒤, 워크로드가 그 적용이 남긴 상태 그대로일 때만 되돌리고 롤아웃을
+지켜봅니다(기본값 ${f[1]}).
+  ${f[0]}          묻지 않고 되돌립니다(스크립트용). 이 옵션이 없으면 터미널이 필요합니다
+종료 코드: 0 되돌리고 롤아웃 완료, 1 되돌리지 않음(그 뒤 무언가 바뀌어 거부, 실패, 거절) 또는
+롤아웃 미완료, 2 잘못된 인자, 그런 되돌리기 없음, 또는 다른 클러스터용 되돌리기,
+3 클러스터에 연결할 수 없거나 권한 없음, 4 내부 오류.
+`,
+    },
+    keygenHelp: {
+      en: ({ usage, names, holders, doc }: Keygen) => `Usage: ${usage}
+
+Prints ${names.length} new keys as environment lines (ids default to today's date):
+${names.map((name, i) => `  ${name.padEnd(37)} the ${holders[i]?.who ?? ''}${holders[i]?.only ? ' only' : ''}`).join('\n')}
+To rotate, see ${doc}. The output is secret: write it to a file
+or a secret store, not to a shared terminal log.
+`,
+      ko: ({ usage, names, holders, doc }: Keygen) => `사용법: ${usage}
+
+새 키 ${names.length}개를 환경 변수 줄로 출력합니다(ID의 기본값은 오늘 날짜):
+${names.map((name, i) => `  ${name.padEnd(37)} ${HOLDER_KO[holders[i]?.who ?? 'app'][holders[i]?.only ? 1 : 0]}`).join('\n')}
+키 교체는 ${doc} 문서를 참고합니다. 출력은 비밀입니다: 파일이나 비밀 저장소에 쓰고,
+공유 터미널 로그에는 남기지 않습니다.
+`,
+    },
     scanHelp: {
       en: ({ usage, kinds, flags: f, values: v }: Help) => `Usage: ${usage}
 
@@ -260,6 +435,38 @@ unreachable or forbidden, 4 internal error (a bug).
         kinds: 'Deployment, Argo Rollout',
         flags: [...CHECK_FLAGS],
         values: [...CHECK_VALUES],
+      },
+    ],
+    diagnoseHelp: [
+      {
+        usage: 'rollout-doctor diagnose TYPE/NAME [-n NAMESPACE] [--lang en|ko]',
+        flags: [...DIAGNOSE_FLAGS],
+        values: [...DIAGNOSE_VALUES],
+      },
+    ],
+    explainHelp: [
+      {
+        usage: 'rollout-doctor explain-scheduling [-o text|json] [MESSAGE...]',
+        flags: [...EXPLAIN_FLAGS],
+        values: [...EXPLAIN_VALUES],
+      },
+    ],
+    undoHelp: [
+      {
+        usage: 'rollout-doctor undo ID|FILE [--yes]',
+        flags: [...UNDO_FLAGS],
+        values: [...UNDO_VALUES],
+      },
+    ],
+    keygenHelp: [
+      {
+        usage: 'rollout-doctor keygen [--seal-id ID]',
+        names: ['ROLLOUT_DOCTOR_PLAN_SEAL_KEY', 'ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS'],
+        holders: [
+          { who: 'workers', only: true },
+          { who: 'app', only: false },
+        ],
+        doc: 'docs/operations.md ("Keys")',
       },
     ],
     scanHelp: [

@@ -1,6 +1,7 @@
 import { ClusterError, KubeconfigError, WorkloadNotFoundError } from '../kube/errors.js';
-import { cleanText, errorLineText, quoted } from '../text/clean.js';
+import { cleanText, errorLineText } from '../text/clean.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
+import { usageMessage, usageWords } from './usage-words.js';
 import { packageVersion } from './version.js';
 import { PLAN_KEY_HOLDERS } from '../trust/keygen.js';
 import { titleOfKind, titlesPhrase, WORKLOAD_KINDS } from '../diagnosis/workload-ref.js';
@@ -95,7 +96,10 @@ export async function runCli(given: string[], io: CliIo): Promise<number> {
   }
   const command = (commands as Record<string, (typeof commands)[keyof typeof commands] | undefined>)[name];
   if (!command) {
-    io.stderr.write(`rollout-doctor: unknown command ${quoted(name)}\n\n${usage(usageLang(argv, io.env))}`);
+    const lang = usageLang(argv, io.env);
+    io.stderr.write(
+      `rollout-doctor: ${usageWords(lang, 'unknownCommand', { value: name })}\n\n${usage(lang)}`,
+    );
     return EXIT.usage;
   }
   try {
@@ -114,7 +118,11 @@ export async function runCli(given: string[], io: CliIo): Promise<number> {
       io.stderr.write(errorLine(name, `${error.message}${hint}`));
       return EXIT.usage;
     }
-    if (error instanceof UsageError || error instanceof KubeconfigError) {
+    if (error instanceof UsageError) {
+      io.stderr.write(errorLine(name, usageMessage(error, usageLang(argv, io.env))));
+      return EXIT.usage;
+    }
+    if (error instanceof KubeconfigError) {
       io.stderr.write(errorLine(name, error.message));
       return EXIT.usage;
     }

@@ -38,4 +38,70 @@ export type FindingWords =
         readonly exitCode?: number;
         readonly reason?: string;
       };
+    }
+  | {
+      /** An Argo Rollout its controller holds paused (analyzers/rollout-halt.ts). */
+      readonly key: 'argo-paused';
+      readonly params: {
+        /** "rollout/web", and the Rollout's name for the commands. */
+        readonly ref: string;
+        readonly name: string;
+        /** The pause's reason (CanaryPauseStep, BlueGreenPause, InconclusiveAnalysisRun, spec.paused, …). */
+        readonly reason: string;
+        /** The canary step it stands at (1-based) of how many, when it has steps. */
+        readonly step?: number;
+        readonly steps?: number;
+        readonly since?: string;
+        /** A timed pause step: its length ("1h"), its end ("2026-11-24 11:00 UTC"), and the span between the end and the read. */
+        readonly timed?: {
+          readonly lasts: string;
+          readonly endsAt: string;
+          readonly ended: boolean;
+          readonly gap: string;
+        };
+      };
+    }
+  | {
+      /** A Deployment paused mid-rollout (forward/paused.ts). */
+      readonly key: 'deployment-paused';
+      readonly params: {
+        /** "deployment/web", its namespace and its kind's word ("Deployment"). */
+        readonly ref: string;
+        readonly namespace: string;
+        readonly kind: string;
+        readonly desired: number;
+        /** Available replicas; absent: its status was not read. */
+        readonly available?: number;
+        /** Each revision the pause holds, old ones first, and whether the new template has none yet. */
+        readonly holds: readonly PausedHold[];
+        readonly noNew: boolean;
+        readonly resume: PausedResume;
+        /** Its Progressing condition still reads ProgressDeadlineExceeded from before the pause. */
+        readonly deadlineExceeded: boolean;
+      };
     };
+
+/** One ReplicaSet a pause holds, and its pods by phase. */
+export interface PausedHold {
+  readonly old: boolean;
+  readonly name: string;
+  readonly pods: number;
+  readonly ready: number;
+  readonly starting: number;
+  readonly pending: number;
+  readonly failing: number;
+  readonly terminating: number;
+}
+
+/** What resuming a paused rollout does, run forward; `codes`: the other findings' codes, joined with ", ". */
+export type PausedResume =
+  | { readonly result: 'finishes' }
+  | {
+      readonly result: 'blocked';
+      readonly pending: number;
+      readonly refused: boolean;
+      readonly evenWithoutOld: boolean;
+      readonly codes: string;
+    }
+  | { readonly result: 'failing'; readonly codes: string }
+  | { readonly result: 'unknown' };

@@ -112,6 +112,8 @@ export interface RolloutHalt {
   since?: string;
   /** The canary step it stands at ("step 2 of 4"), when it has steps. */
   step?: string;
+  /** The same step as numbers (2 of 4), for the words of other languages. */
+  stepAt?: { at: number; of: number };
   /** A timed canary pause step: when the controller goes on by itself (ISO time), and its duration in seconds. */
   endsAt?: string;
   lasts?: number;

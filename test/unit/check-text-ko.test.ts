@@ -76,6 +76,21 @@ describe('check in Korean', () => {
     expect(lines).toContain(
       '  RolloutSurgeDeadlock: deployment/vision-object-tracker 롤아웃이 끝나지 않습니다: 새 파드는 기존 파드가 점유한 자리(1 nvidia.com/gpu)를 기다리고, 기존 파드는 새 파드가 Ready가 되어야 내려갑니다. maxSurge 0, maxUnavailable 1 설정이면 롤아웃이 끝납니다.',
     );
+    // The evidence: the strategy as resolved, the capacity table and the run forward's note.
+    expect(lines).toContain('    전략: RollingUpdate, 레플리카 1개');
+    expect(lines).toContain('      maxSurge        25%   -> 1  (기본값, 매니페스트에 설정하지 않음)');
+    expect(lines).toContain(
+      '      따라서 컨트롤러는 기존 파드를 내리기 전에 새 파드 1개를 먼저 띄웁니다(maxSurge 퍼센트는 올림, maxUnavailable 퍼센트는 내림, 기준 레플리카 1개)',
+    );
+    expect(lines).toContain('    파드가 쓸 수 있는 노드의 용량:');
+    expect(lines).toContain('      노드        리소스          할당 가능  사용 중  여유  점유한 파드');
+    expect(lines).toContain(
+      '      gpu-node-1  nvidia.com/gpu  1          1        0     vision-object-tracker-5c6b7d8f9-x7k2p (1, 이 워크로드)',
+    );
+    expect(lines).toContain(
+      '    참고: 롤아웃을 따라가 보면, 컨트롤러와 스케줄러가 3단계를 진행한 뒤에도 새 파드 1개가 Pending 상태로 남습니다.',
+    );
+    expect(out).not.toMatch(/Strategy:|Capacity on|Run forward|Note:/);
     expect(lines).toContain(
       '    지금 클러스터 상태로 롤아웃을 따라가 보면, 컨트롤러는 기존 파드를 내리기 전에 새 파드를 만듭니다. 기존 파드가 자리를 점유하는 동안 새 파드가 들어갈 노드(또는 쿼터)가 없습니다. 기존 파드를 먼저 내리면 자리가 생깁니다. 그동안 서비스하는 레플리카가 줄어듭니다.',
     );
@@ -127,7 +142,7 @@ describe('check in Korean', () => {
     expect(run['tool']['driver']['rules'][0]['shortDescription']['text']).toMatch(/[가-힣]/);
   });
 
-  it("writes SARIF results' message.text and the rules' descriptions in Korean, and nothing else of the document differs", async () => {
+  it("writes SARIF results' message.text and the rules' descriptions and help in Korean, and nothing else of the document differs", async () => {
     const en = JSON.parse((await check(['-o', 'sarif'])).out) as Json;
     const ko = JSON.parse((await check(['-o', 'sarif'], { LANG: 'ko_KR.UTF-8' })).out) as Json;
     const enResult = en['runs'][0]['results'][0];
@@ -154,13 +169,22 @@ describe('check in Korean', () => {
     expect(rule(en, 'RolloutSurgeDeadlock')['shortDescription']['text']).toBe(
       'A rollout that can never finish: the new pods need room the old pods hold.',
     );
-    // Everything else is the same: ids, levels, locations, fingerprints, the rules' help.
+    // The help in Korean too, its fix under **조치:**, the Markdown's code spans kept and the text without them.
+    const help = rule(ko, 'RolloutSurgeDeadlock')['help'] as Json;
+    expect(help['markdown']).toMatch(/^이 변경이 시작하는 롤아웃은 끝나지 않습니다: /);
+    expect(help['markdown']).toContain('\n\n**조치:** 롤아웃이 기존 파드를 먼저 내리게 합니다.');
+    expect(help['markdown']).toContain('`strategy.rollingUpdate.maxUnavailable` 값을 1 이상으로');
+    expect(help['text']).toContain('\n\n조치: 롤아웃이 기존 파드를 먼저 내리게 합니다.');
+    expect(rule(en, 'RolloutSurgeDeadlock')['help']['markdown']).toContain('**Fix:** let the rollout take');
+    // Everything else is the same: ids, levels, locations, fingerprints, the rules' pages.
     for (const doc of [en, ko]) {
       delete doc['runs'][0]['results'][0]['message'];
       for (const r of doc['runs'][0]['tool']['driver']['rules'] as Json[]) {
-        expect(r['shortDescription']['text']).toMatch(doc === ko ? /[가-힣]/ : /^[^가-힣]*$/);
+        for (const text of [r['shortDescription']['text'], r['help']['markdown']])
+          expect(text).toMatch(doc === ko ? /[가-힣]/ : /^[^가-힣]*$/);
         delete r['shortDescription'];
         delete r['fullDescription'];
+        delete r['help'];
       }
     }
     expect(ko).toEqual(en);
@@ -222,6 +246,58 @@ describe('check in Korean', () => {
     const en = (await run('en')).find((l) => l.includes('spec.strategy')) ?? '';
     expect(en).toMatch(
       /^ {2}The manifest leaves out spec\.strategy: the apply keeps the live value \{"type":"Recreate"\}; the manifest kubectl \(.*\) last applied never set it, so the apply keeps it\.$/,
+    );
+  });
+
+  it('says in Korean that the outcome turns on what the apply stores, and a workload it could not judge', async () => {
+    // The live strategy Recreate, and nothing that says who wrote it: kept, it finishes; dropped, it deadlocks.
+    const deployment = items.find((i) => i['kind'] === 'Deployment') as Json;
+    const live = structuredClone(deployment);
+    live['spec']['strategy'] = { type: 'Recreate' };
+    delete live['metadata']['annotations']?.['kubectl.kubernetes.io/last-applied-configuration'];
+    delete live['metadata']['managedFields'];
+    const dumpFile = join(dir, 'dump-open.json');
+    const agent = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'agent', namespace: 'kube-system' },
+      spec: { nodeName: 'gpu-node-1', containers: [{ name: 'a', image: 'agent:1' }] },
+      status: { phase: 'Running' },
+    };
+    const others = items.filter((i) => i !== deployment);
+    writeFileSync(
+      dumpFile,
+      JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [...others, live, agent] }),
+    );
+    const m: Json = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: live['metadata']['name'], namespace: live['metadata']['namespace'] },
+      spec: structuredClone(deployment['spec']),
+    };
+    delete m['spec']['strategy'];
+    m['spec']['template']['spec']['containers'][0]['image'] += '-next';
+    const manifestFile = join(dir, 'open.yaml');
+    writeFileSync(manifestFile, stringify(m));
+    const run = async (file: string, lang: string) => {
+      const f = fakeIo();
+      await runCli(['check', '-f', file, '--from-file', dumpFile, '--lang', lang], f.io);
+      return f.stdout().split('\n');
+    };
+    const ko = await run(manifestFile, 'ko');
+    expect(ko).toContain(
+      '  IncompleteEvidence: 롤아웃이 끝날지는 매니페스트에 없는 필드(spec.strategy)를 적용이 어떻게 저장하는지에 달려 있습니다. 현재 값이 유지되면 롤아웃이 끝납니다. 기본값이 쓰이면 롤아웃이 끝나지 않습니다.',
+    );
+    expect(ko).toContain('    참고: 현재 spec.strategy 값: {"type":"Recreate"}');
+    expect(await run(manifestFile, 'en')).toContain('    Note: Live spec.strategy: {"type":"Recreate"}');
+    // A namespace the dump holds no Deployment of: the live object is not known, nothing judged.
+    m['metadata']['namespace'] = 'elsewhere';
+    const elsewhere = join(dir, 'elsewhere.yaml');
+    writeFileSync(elsewhere, stringify(m));
+    const notJudged = (await run(elsewhere, 'ko')).find((l) => l.startsWith('  IncompleteEvidence: ')) ?? '';
+    // The frame in Korean; the reason is the source's own words (English).
+    expect(notJudged).toMatch(
+      /^ {2}IncompleteEvidence: 판정하지 않았습니다: the dump holds no Deployment of namespace elsewhere/,
     );
   });
 });

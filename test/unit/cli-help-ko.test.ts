@@ -44,7 +44,8 @@ describe('the command list in Korean', () => {
     expect((await help(['--help'], { LANG: 'ko_KR.UTF-8' })).out).toBe(korean);
     const unknown = await help(['nope'], { LC_ALL: 'ko_KR.UTF-8' });
     expect(unknown.status).toBe(2);
-    expect(unknown.err).toBe(`rollout-doctor: unknown command "nope"\n\n${korean}`);
+    expect(unknown.err).toBe(`rollout-doctor: 알 수 없는 명령입니다: "nope"\n\n${korean}`);
+    expect((await help(['nope'])).err).toMatch(/^rollout-doctor: unknown command "nope"\n\n/);
     expect((await help(['--help', '--lang', 'en'], { LANG: 'ko_KR.UTF-8' })).out).toBe(usage());
     // --lang before the command counts as after it.
     expect((await help(['--lang', 'ko', '--help'])).out).toBe(korean);

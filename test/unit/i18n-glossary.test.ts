@@ -32,6 +32,10 @@ function strayEnglish(r: Pick<Rendered, 'text' | 'sample'>, kept: readonly strin
   let rest = r.text;
   for (const value of stringParams(r.sample).sort((a, b) => b.length - a.length))
     rest = rest.split(value).join(' ');
+  // A kept field path (spec.paused) is one term: taken out whole, its parts are not kept alone.
+  for (const term of kept.filter((k) => k.includes('.'))) rest = rest.split(term).join(' ');
+  // A command-line flag (--from-file, -o) is typed as it is.
+  rest = rest.replace(/(^|[\s(`"'])--?[a-z][a-z-]*/g, '$1 ');
   const words = rest.match(/[A-Za-z][A-Za-z-]*[A-Za-z]|[A-Za-z]/g) ?? [];
   return words.filter((w) => !kept.includes(w) && !/^[A-Za-z]$/.test(w));
 }
@@ -72,5 +76,12 @@ describe('the Korean catalogues and the glossary', () => {
       strayEnglish({ text: '새 파드(web-1)가 Pending 상태입니다', sample: { pod: 'web-1' } }, kept),
     ).toEqual([]);
     expect(forbiddenSpellings(glossary).some((s) => '새 포드'.includes(s))).toBe(true);
+    expect(strayEnglish({ text: '일시 중지되어 있습니다(spec.paused)', sample: {} }, kept)).toEqual([]);
+    expect(strayEnglish({ text: '--from-file 옵션과 -o 값(--help 참고)', sample: {} }, kept)).toEqual([]);
+    expect(strayEnglish({ text: 'from-file 옵션', sample: {} }, kept)).toEqual(['from-file']);
+    expect(strayEnglish({ text: 'spec 값이 paused 상태입니다', sample: {} }, kept)).toEqual([
+      'spec',
+      'paused',
+    ]);
   });
 });

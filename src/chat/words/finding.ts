@@ -14,6 +14,7 @@ import { defineMessages, registerCatalogue, translate } from '../../i18n/catalog
 import type { Lang } from '../../i18n/lang.js';
 import { roAfter } from '../../i18n/ko.js';
 import type { RemediationKind, RemediationPlan } from '../../remediation/plan.js';
+import { argoPausedWords, deploymentPausedWords } from './paused.js';
 
 type Surge = Extract<FindingWords, { key: 'surge-deadlock' }>['params'];
 type CrashOnNode = Extract<FindingWords, { key: 'crash-loop-on-node' }>['params'];
@@ -150,19 +151,32 @@ export const FINDING_WORDS = registerCatalogue(
 /** A finding's headline for `lang`: the engine's summary in English, the catalogue's otherwise when the finding says its facts. */
 export function findingSummary(finding: Pick<Finding, 'summary' | 'says'>, lang: Lang): string {
   if (lang === 'en' || !finding.says) return finding.summary;
-  const { says } = finding;
-  return says.key === 'surge-deadlock'
-    ? translate(FINDING_WORDS, lang, 'surge-deadlock', says.params)
-    : translate(FINDING_WORDS, lang, 'crash-loop-on-node', says.params);
+  return findingWords(finding.says, lang).summary;
 }
 
 /** A finding's explanation for `lang`, as findingSummary chooses. */
 export function findingExplanation(finding: Finding, lang: Lang): string | undefined {
   if (lang === 'en' || !finding.says) return finding.explanation;
-  const { says } = finding;
-  return says.key === 'surge-deadlock'
-    ? translate(FINDING_WORDS, lang, 'surge-deadlock-why', says.params)
-    : translate(FINDING_WORDS, lang, 'crash-loop-on-node-why', says.params);
+  return findingWords(finding.says, lang).explanation;
+}
+
+function findingWords(says: FindingWords, lang: Lang): { summary: string; explanation: string } {
+  switch (says.key) {
+    case 'surge-deadlock':
+      return {
+        summary: translate(FINDING_WORDS, lang, 'surge-deadlock', says.params),
+        explanation: translate(FINDING_WORDS, lang, 'surge-deadlock-why', says.params),
+      };
+    case 'crash-loop-on-node':
+      return {
+        summary: translate(FINDING_WORDS, lang, 'crash-loop-on-node', says.params),
+        explanation: translate(FINDING_WORDS, lang, 'crash-loop-on-node-why', says.params),
+      };
+    case 'argo-paused':
+      return argoPausedWords(says.params, lang);
+    case 'deployment-paused':
+      return deploymentPausedWords(says.params, lang);
+  }
 }
 
 /**

@@ -16,6 +16,7 @@ import { findKind, remediationKinds } from '../../remediation/kinds/index.js';
 import { wrap } from '../../report/format.js';
 import { argocdNamespace, clusterOptions, parseCommandArgs, wantsHelp, workloadRefArg } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
+import { usageError } from '../usage-words.js';
 import type { WorkloadKind } from '../../diagnosis/workload-ref.js';
 import { applyAndFollow } from '../apply-flow.js';
 import { withPlanTtl } from '../../remediation/exclusion-times.js';
@@ -98,15 +99,12 @@ export function parseApplyArgs(argv: string[]): ApplyArgs {
     },
   });
   const { kind, namespace, name } = workloadRefArg(positionals, values.namespace, 'remediated');
-  if (!values.remediation) throw new UsageError('which remediation? pass --remediation KIND or a plan id');
+  if (!values.remediation) throw usageError('whichRemediation', {});
   if (!isRemediationName(values.remediation))
-    throw new UsageError(
-      `--remediation ${quoted(values.remediation)} is neither a remediation kind (${APPLIED_KINDS.join(', ')}) nor a plan id (KIND-<16 hex digits>, as diagnose prints it)`,
-    );
+    throw usageError('badRemediation', { value: values.remediation, kinds: APPLIED_KINDS });
   const lasts = lastsArg(values.lasts, values.remediation);
   const seconds = values.timeout === undefined ? 300 : Number(values.timeout);
-  if (!Number.isFinite(seconds) || seconds <= 0)
-    throw new UsageError(`--timeout must be a positive number of seconds`);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw usageError('positiveTimeout', {});
   return {
     kind,
     namespace,
@@ -176,10 +174,7 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
 export function lastsArg(value: string | undefined, remediation: string): ExclusionTtlChoice | undefined {
   if (value === undefined) return undefined;
   const parsed = exclusionTtlChoiceSchema.safeParse(value);
-  if (!parsed.success)
-    throw new UsageError(
-      `--lasts ${quoted(value)} is not a duration a node exclusion may last: one of ${EXCLUSION_TTL_CHOICES.join(', ')}`,
-    );
+  if (!parsed.success) throw usageError('badLasts', { value, choices: EXCLUSION_TTL_CHOICES });
   if (!findKind(remediationKind(remediation))?.lasts)
     throw new UsageError(
       `--lasts is only for an exclude-node remediation (a node exclusion); ${quoted(remediation)} writes none`,

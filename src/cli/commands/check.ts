@@ -31,6 +31,7 @@ import { translate, wordsIn } from '../../i18n/catalogue.js';
 import { CHECK_WORDS } from '../../check/words.js';
 import { CHECK_FLAGS, HELP_WORDS, CHECK_VALUES } from '../help-words.js';
 import { EXIT, readAllWithin, UsageError, type CliIo } from '../io.js';
+import { usageError } from '../usage-words.js';
 import { packageVersion } from '../version.js';
 import { quoted } from '../../text/clean.js';
 import { titleOfKind, titlesPhrase, WORKLOAD_KINDS } from '../../diagnosis/workload-ref.js';
@@ -83,28 +84,26 @@ export function parseCheckArgs(argv: string[]): CheckArgs {
       ...LANG_OPTION,
     },
   });
-  if (values.sarif === '') throw new UsageError('--sarif needs a file name');
-  if (positionals.length > 0)
-    throw new UsageError(`unexpected argument ${quoted(positionals[0] ?? '')}: name manifests with -f`);
+  if (values.sarif === '') throw usageError('needsFile', { flag: '--sarif', stdin: false });
+  if (positionals.length > 0) throw usageError('unexpectedArgument', { value: positionals[0] ?? '' });
   const files = values.filename ?? [];
-  if (files.length === 0) throw new UsageError('which manifests? Give -f FILE, -f FOLDER or -f - (stdin)');
-  if (files.some((f) => f === '')) throw new UsageError('-f needs a file or folder name (or "-" for stdin)');
+  if (files.length === 0) throw usageError('whichManifests', {});
+  if (files.some((f) => f === '')) throw usageError('fileOrFolder', {});
   const fromFile = values['from-file'];
   if (fromFile !== undefined && (values.context !== undefined || values.kubeconfig !== undefined))
-    throw new UsageError('--from-file reads a dump; --context and --kubeconfig only apply to a live cluster');
-  if (fromFile === '') throw new UsageError('--from-file needs a file name (or "-" for stdin)');
-  if (fromFile === '-' && files.includes('-'))
-    throw new UsageError('stdin can hold the manifests or the dump, not both');
+    throw usageError('dumpOrCluster', {});
+  if (fromFile === '') throw usageError('needsFile', { flag: '--from-file', stdin: true });
+  if (fromFile === '-' && files.includes('-')) throw usageError('stdinOnce', {});
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json' && output !== 'sarif')
-    throw new UsageError(`-o must be text, json or sarif, not ${quoted(output)}`);
+    throw usageError('outputFormat', { value: output, formats: ['text', 'json', 'sarif'] });
   const warn = new Set<FindingCode>();
   for (const word of values.warn ?? []) {
     if (!(FINDING_CODES as readonly string[]).includes(word))
-      throw new UsageError(`--warn takes a finding code (${FINDING_CODES.join(', ')}), not ${quoted(word)}`);
+      throw usageError('warnCode', { value: word, codes: FINDING_CODES.join(', ') });
     warn.add(word as FindingCode);
   }
-  if (values.baseline === '') throw new UsageError('--baseline needs a file name');
+  if (values.baseline === '') throw usageError('needsFile', { flag: '--baseline', stdin: false });
   return {
     files,
     output,

@@ -22,32 +22,23 @@ import {
   parseCommandArgs,
   wantsHelp,
 } from '../args.js';
-import { EXIT, UsageError, type CliIo } from '../io.js';
+import { EXIT, type CliIo } from '../io.js';
+import { usageError } from '../usage-words.js';
+import { DIAGNOSE_FLAGS, DIAGNOSE_VALUES, HELP_WORDS } from '../help-words.js';
+import { translate } from '../../i18n/catalogue.js';
+import type { Lang } from '../../i18n/lang.js';
 
-const HELP = `Usage: rollout-doctor diagnose TYPE/NAME [-n NAMESPACE] [--context C] [--kubeconfig F]
-                                [--from-file DUMP] [--argocd-namespace NS] [-o text|json]
+const USAGE = `rollout-doctor diagnose TYPE/NAME [-n NAMESPACE] [--context C] [--kubeconfig F]
+                                [--from-file DUMP] [--argocd-namespace NS] [-o text|json]`;
 
-Explains why a workload's rollout is stuck or its pods crash, and what would fix it.
-TYPE/NAME: deployment/NAME (or a bare NAME), daemonset/NAME (ds), statefulset/NAME (sts),
-rollout/NAME (an Argo Rollout, ro), as kubectl spells them.
-  -n, --namespace   namespace of the workload (default: the context's namespace, else "default")
-  --from-file DUMP  read objects from a \`kubectl get ... -o yaml\` dump ("-" for stdin)
-                    instead of the cluster, e.g.
-                    kubectl get deploy,rs,pods,events,nodes,pvc -n NS -o yaml \\
-                      --show-managed-fields > dump.yaml
-                    (a DaemonSet or StatefulSet: ds or sts and controllerrevisions
-                    instead of deploy,rs; an Argo Rollout: rollouts,rs)
-                    (several outputs may be joined, separated by ---: README "Command line")
-  --context, --kubeconfig  which cluster to read (live mode only)
-  --argocd-namespace NS  where Argo CD's Applications live, for a tracking id that
-                    names no namespace (default: $ROLLOUT_DOCTOR_ARGOCD_NAMESPACE, else argocd)
-  -o, --output      text (default) or json
-  --lang en|ko      the text report's language (default: LC_ALL, LC_MESSAGES or LANG, else en);
-                    -o json, codes and exit statuses never translate
-Exit status: 0 no problem found, 1 problems found (IncompleteEvidence included), 2 bad
-arguments or input, 3 cluster unreachable or forbidden, 4 internal error (a bug, or a
-check that failed with no verdict).
-`;
+/** The help in `lang` (cli/help-words.ts): flags and values as typed. */
+function help(lang: Lang): string {
+  return translate(HELP_WORDS, lang, 'diagnoseHelp', {
+    usage: USAGE,
+    flags: [...DIAGNOSE_FLAGS],
+    values: [...DIAGNOSE_VALUES],
+  });
+}
 
 interface Options {
   ref: WorkloadRef;
@@ -64,7 +55,7 @@ interface Options {
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const lang = cliLang(argv, io.env);
   if (wantsHelp(argv)) {
-    io.stdout.write(HELP);
+    io.stdout.write(help(lang));
     return EXIT.ok;
   }
   const options = parseOptions(argv);
@@ -105,9 +96,9 @@ export function parseOptions(argv: string[]): Options {
   const output = outputFormat(values.output);
   const fromFile = values['from-file'];
   if (fromFile !== undefined && (values.context !== undefined || values.kubeconfig !== undefined)) {
-    throw new UsageError('--from-file reads a dump; --context and --kubeconfig only apply to a live cluster');
+    throw usageError('dumpOrCluster', {});
   }
-  if (fromFile === '') throw new UsageError('--from-file needs a file name (or "-" for stdin)');
+  if (fromFile === '') throw usageError('needsFile', { flag: '--from-file', stdin: true });
   return {
     ref,
     namespaceGiven: values.namespace !== undefined,

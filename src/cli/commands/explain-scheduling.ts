@@ -10,7 +10,7 @@
  * message and an array of them, in input order, for several; each object also
  * carries `changes` and `changeNotes` (explain-scheduling-advice.ts).
  */
-import { ciSafeText, cleanText, escapeJsonControls, quoted } from '../../text/clean.js';
+import { ciSafeText, cleanText, escapeJsonControls } from '../../text/clean.js';
 import { parseArgs } from 'node:util';
 import {
   parseSchedulingMessage,
@@ -20,19 +20,22 @@ import {
 } from '../../diagnosis/scheduling/scheduling-message.js';
 import { indent, table, wrap } from '../../report/format.js';
 import { EXIT, readAll, UsageError, type CliIo } from '../io.js';
+import { usageError } from '../usage-words.js';
 import { adviseScheduling, type SchedulingAdvice } from './explain-scheduling-advice.js';
+import { EXPLAIN_FLAGS, EXPLAIN_VALUES, HELP_WORDS } from '../help-words.js';
+import { translate } from '../../i18n/catalogue.js';
+import { langFromEnvironment } from '../../i18n/lang.js';
 
-const HELP = `Usage: rollout-doctor explain-scheduling [-o text|json] [MESSAGE...]
+const USAGE = 'rollout-doctor explain-scheduling [-o text|json] [MESSAGE...]';
 
-Explains kube-scheduler FailedScheduling messages and what would change each outcome
-(which nodes a change opens). Reads stdin unless a message is given as arguments.
-Several messages: one per line, or separated by blank lines (a wrapped line continues
-the message above). With -o json: one object for one message, an array for several.
-  -o, --output   text (default) or json
-For example:
-  kubectl get events -A --field-selector reason=FailedScheduling \\
-    -o jsonpath='{range .items[*]}{.message}{"\\n"}{end}' | rollout-doctor explain-scheduling
-`;
+/** The help in the shell's language (cli/help-words.ts): flags and values as typed. */
+function help(env: NodeJS.ProcessEnv): string {
+  return translate(HELP_WORDS, langFromEnvironment(env), 'explainHelp', {
+    usage: USAGE,
+    flags: [...EXPLAIN_FLAGS],
+    values: [...EXPLAIN_VALUES],
+  });
+}
 
 /** One message of the input, with the line it starts on (1-based). */
 export interface InputMessage {
@@ -82,12 +85,12 @@ interface Explained {
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseOptions(argv);
   if (values.help) {
-    io.stdout.write(HELP);
+    io.stdout.write(help(io.env));
     return EXIT.ok;
   }
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json')
-    throw new UsageError(`-o must be text or json, not ${quoted(output)}`);
+    throw usageError('outputFormat', { value: output, formats: ['text', 'json'] });
 
   let messages: InputMessage[];
   if (positionals.length > 0) {

@@ -7,15 +7,23 @@
 import { generatePlanKeys, PLAN_KEY_HOLDERS } from '../../trust/keygen.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
-import { quoted } from '../../text/clean.js';
+import { usageError } from '../usage-words.js';
+import { HELP_WORDS, type KeyHolder } from '../help-words.js';
+import { translate } from '../../i18n/catalogue.js';
+import { langFromEnvironment } from '../../i18n/lang.js';
 
-const HELP = `Usage: rollout-doctor keygen [--seal-id ID] [--approval-id ID] [--notify-id ID]
-
-Prints ${PLAN_KEY_HOLDERS.length} new keys as environment lines (ids default to today's date):
-${PLAN_KEY_HOLDERS.map(([name, holder]) => `  ${name.padEnd(37)} the ${holder}`).join('\n')}
-To rotate, see docs/operations.md ("Keys"). The output is secret: write it to a file
-or a secret store, not to a shared terminal log.
-`;
+/** The help in the shell's language (cli/help-words.ts): names, flags and paths as typed. */
+function help(env: NodeJS.ProcessEnv): string {
+  return translate(HELP_WORDS, langFromEnvironment(env), 'keygenHelp', {
+    usage: 'rollout-doctor keygen [--seal-id ID] [--approval-id ID] [--notify-id ID]',
+    names: PLAN_KEY_HOLDERS.map(([name]) => name),
+    holders: PLAN_KEY_HOLDERS.map(([, holder]): KeyHolder => ({
+      who: holder.startsWith('app') ? 'app' : 'workers',
+      only: holder.endsWith(' only'),
+    })),
+    doc: 'docs/operations.md ("Keys")',
+  });
+}
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs({
@@ -30,11 +38,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     strict: true,
   });
   if (values.help) {
-    io.stdout.write(HELP);
+    io.stdout.write(help(io.env));
     return EXIT.ok;
   }
-  if (positionals.length > 0)
-    throw new UsageError(`keygen takes no arguments, got: ${positionals.map(quoted).join(' ')}`);
+  if (positionals.length > 0) throw usageError('noArguments', { given: positionals });
   const day = new Date().toISOString().slice(0, 10);
   let keys;
   try {

@@ -23,7 +23,8 @@ import {
   wantsHelp,
 } from '../args.js';
 import { SCAN_FLAGS, HELP_WORDS, SCAN_VALUES } from '../help-words.js';
-import { EXIT, UsageError, type CliIo } from '../io.js';
+import { EXIT, type CliIo } from '../io.js';
+import { usageError } from '../usage-words.js';
 import type { ScanReport } from '../../kube/read/scan.js';
 import type { ScanExclusion } from '../../kube/read/exclusion-reads.js';
 import { DEFAULT_LANG, type Lang } from '../../i18n/lang.js';
@@ -69,11 +70,11 @@ export function parseScanArgs(argv: string[]): ScanArgs {
   });
   const fromFile = values['from-file'];
   if (fromFile !== undefined && (values.context !== undefined || values.kubeconfig !== undefined)) {
-    throw new UsageError('--from-file reads a dump; --context and --kubeconfig only apply to a live cluster');
+    throw usageError('dumpOrCluster', {});
   }
-  if (fromFile === '') throw new UsageError('--from-file needs a file name (or "-" for stdin)');
+  if (fromFile === '') throw usageError('needsFile', { flag: '--from-file', stdin: true });
   if (values.namespace !== undefined && values['all-namespaces']) {
-    throw new UsageError('-n and -A are exclusive: scan one namespace or all of them');
+    throw usageError('namespaceOrAll', {});
   }
   return {
     allNamespaces: values['all-namespaces'] ?? false,

@@ -12,24 +12,26 @@ import { cleanText } from '../../text/clean.js';
 import { clusterOptions, parseCommandArgs, wantsHelp } from '../args.js';
 import { applyAndFollow } from '../apply-flow.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
+import { usageError } from '../usage-words.js';
 import { loadUndo } from '../undo-store.js';
+import { HELP_WORDS, UNDO_FLAGS, UNDO_VALUES } from '../help-words.js';
+import { translate } from '../../i18n/catalogue.js';
+import { langFromEnvironment } from '../../i18n/lang.js';
 
-const HELP = `Usage: rollout-doctor undo ID|FILE [--yes] [--context C] [--kubeconfig F] [--timeout SECONDS]
+const USAGE = 'rollout-doctor undo ID|FILE [--yes] [--context C] [--kubeconfig F] [--timeout SECONDS]';
 
-Puts back what \`rollout-doctor apply\` wrote: apply prints "To undo: rollout-doctor undo
-ID" and keeps that Undo in $ROLLOUT_DOCTOR_STATE_DIR/undo (else
-$XDG_STATE_HOME/rollout-doctor/undo, else ~/.local/state/rollout-doctor/undo). Shows the
-exact write and the API server's dry run, asks for confirmation, applies it only if the
-workload is still as that apply left it, then follows the rollout (default --timeout 300).
-  --yes          undo without asking (for scripts); without it a terminal is required
-Exit status: 0 undone and rolled out; 1 not undone (refused: something moved on since;
-failed; declined) or the rollout did not complete; 2 bad arguments, no such undo, or an
-undo made for another cluster; 3 cluster unreachable or forbidden; 4 internal error.
-`;
+/** The help in the shell's language (cli/help-words.ts): flags and values as typed. */
+function help(env: NodeJS.ProcessEnv): string {
+  return translate(HELP_WORDS, langFromEnvironment(env), 'undoHelp', {
+    usage: USAGE,
+    flags: [...UNDO_FLAGS],
+    values: [...UNDO_VALUES],
+  });
+}
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   if (wantsHelp(argv)) {
-    io.stdout.write(HELP);
+    io.stdout.write(help(io.env));
     return EXIT.ok;
   }
   const { values, positionals } = parseCommandArgs({
@@ -42,13 +44,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       kubeconfig: { type: 'string' },
     },
   });
-  if (positionals.length !== 1)
-    throw new UsageError(
-      'which undo? pass the id apply printed ("To undo: rollout-doctor undo ID") or its file',
-    );
+  if (positionals.length !== 1) throw usageError('whichUndo', {});
   const seconds = values.timeout === undefined ? 300 : Number(values.timeout);
-  if (!Number.isFinite(seconds) || seconds <= 0)
-    throw new UsageError('--timeout must be a positive number of seconds');
+  if (!Number.isFinite(seconds) || seconds <= 0) throw usageError('positiveTimeout', {});
   const loaded = await loadUndo(positionals[0] ?? '', io.env);
   if (!loaded.ok) throw new UsageError(loaded.reason);
   const { undo } = loaded;

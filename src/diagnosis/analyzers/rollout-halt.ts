@@ -43,9 +43,39 @@ export const rolloutHalt: Analyzer = {
     const timed = halt.endsAt
       ? timedWords(halt, snapshot.capturedAt, snapshot.target.name, `${ref} is paused${at}`)
       : undefined;
-    return [{ ...words(halt, snapshot.target.name, ref, at), ...timed, evidence }];
+    const says =
+      halt.code === 'RolloutPaused' ? pausedSays(halt, snapshot.capturedAt, snapshot.target.name, ref) : {};
+    return [{ ...words(halt, snapshot.target.name, ref, at), ...timed, evidence, ...says }];
   },
 };
+
+/** A pause's facts as data, for the words of other languages (finding-words.ts `argo-paused`). */
+function pausedSays(halt: RolloutHalt, capturedAt: string, name: string, ref: string): Pick<Draft, 'says'> {
+  const ends = Date.parse(halt.endsAt ?? '');
+  const now = Date.parse(capturedAt);
+  const timed =
+    !Number.isNaN(ends) && !Number.isNaN(now) && halt.lasts !== undefined
+      ? {
+          lasts: spanWords(halt.lasts),
+          endsAt: messageTime(ends),
+          ended: ends <= now,
+          gap: spanWords(Math.abs(ends - now) / 1000),
+        }
+      : undefined;
+  return {
+    says: {
+      key: 'argo-paused',
+      params: {
+        ref,
+        name,
+        reason: halt.reason,
+        ...(halt.stepAt ? { step: halt.stepAt.at, steps: halt.stepAt.of } : {}),
+        ...(halt.since ? { since: halt.since } : {}),
+        ...(timed ? { timed } : {}),
+      },
+    },
+  };
+}
 
 function conditionDetail(c: NonNullable<RolloutHalt['condition']>): {
   status: string;

@@ -11,6 +11,7 @@
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Evidence, Finding } from '../finding.js';
+import type { FindingWords, PausedHold, PausedResume } from '../finding-words.js';
 import type { Condition, Pod } from '../k8s.js';
 import type { Revision } from '../workload-kind.js';
 import { workloadKind } from '../workloads/index.js';
@@ -22,6 +23,7 @@ import { forwardVerdict } from './verdict.js';
 import type { Outcome } from './run.js';
 
 type Draft = Omit<Finding, 'remediations'>;
+type PausedParams = Extract<FindingWords, { key: 'deployment-paused' }>['params'];
 
 /**
  * The findings with the pause said, where the workload is a paused Deployment (a kind
@@ -66,6 +68,56 @@ function whatThePauseHolds(ctx: AnalysisContext): string {
     ...old.filter((r) => r.pods.length > 0).map((r) => line('old', r)),
     current ? line('new', current) : 'no ReplicaSet for the new template yet',
   ].join('; ');
+}
+
+/** What the pause holds and what resuming does, as data (finding-words.ts `deployment-paused`). */
+function pausedSays(
+  ctx: AnalysisContext,
+  others: readonly Draft[],
+): Pick<PausedParams, 'holds' | 'noNew' | 'resume'> {
+  const { current, old } = workloadKind(ctx.snapshot).revisions(ctx.snapshot);
+  const phases = podPhases(ctx);
+  const hold = (isOld: boolean, r: Revision): PausedHold => {
+    const n = (which: PodPhase[]): number =>
+      r.pods.filter((p) => which.includes(phases.get(p) ?? 'failing')).length;
+    return {
+      old: isOld,
+      name: r.name,
+      pods: r.pods.length,
+      ready: n(['ready']),
+      starting: n(['starting']),
+      pending: n(['pending']),
+      failing: n(['failing']),
+      terminating: n(['terminating', 'stuck']),
+    };
+  };
+  const holds = [
+    ...old.filter((r) => r.pods.length > 0).map((r) => hold(true, r)),
+    ...(current ? [hold(false, current)] : []),
+  ];
+  return { holds, noNew: current === undefined, resume: resumeSays(ctx, others) };
+}
+
+function resumeSays(ctx: AnalysisContext, others: readonly Draft[]): PausedResume {
+  const { asIs, withoutOld } = forwardVerdict(ctx);
+  const codes = [...new Set(others.filter((f) => f.severity !== 'info').map((f) => f.code))].join(', ');
+  switch (asIs.result) {
+    case 'completes':
+    case 'moving':
+      return { result: 'finishes' };
+    case 'blocked':
+      return {
+        result: 'blocked',
+        pending: asIs.pending.length,
+        refused: Boolean(asIs.refused),
+        evenWithoutOld: withoutOld?.result === 'blocked',
+        codes,
+      };
+    case 'failing':
+      return { result: 'failing', codes };
+    case 'unknown':
+      return { result: 'unknown' };
+  }
 }
 
 /** What resuming does, run forward, in a clause ("once resumed, …"). */
@@ -156,5 +208,17 @@ function pausedFinding(ctx: AnalysisContext, others: readonly Draft[]): Draft {
     summary: `${ref} is paused mid-rollout (spec.paused), ${counts}: ${whatThePauseHolds(ctx)}. Nothing rolls on until it is resumed; ${whatResumingDoes(ctx, others)}.`,
     explanation: explanation(ctx, asIs, progressing),
     evidence,
+    says: {
+      key: 'deployment-paused',
+      params: {
+        ref,
+        namespace: snapshot.target.namespace,
+        kind: kind.words.kind,
+        desired,
+        ...(progress.statusRead ? { available: progress.available } : {}),
+        ...pausedSays(ctx, others),
+        deadlineExceeded: progressing?.reason === 'ProgressDeadlineExceeded',
+      },
+    },
   };
 }

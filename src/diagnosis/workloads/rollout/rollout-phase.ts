@@ -201,10 +201,11 @@ export function rolloutHalt(rollout: ArgoRollout): RolloutHalt | undefined {
   const { phase, message } = phaseOf(rollout);
   const status = rollout.status ?? {};
   const steps = rollout.spec.strategy?.canary?.steps;
-  const step =
+  const stepAt =
     steps && steps.length > 0 && status.currentStepIndex !== undefined
-      ? `step ${Math.min(status.currentStepIndex + 1, steps.length)} of ${steps.length}`
+      ? { at: Math.min(status.currentStepIndex + 1, steps.length), of: steps.length }
       : undefined;
+  const step = stepAt ? `step ${stepAt.at} of ${stepAt.of}` : undefined;
   if (phase === 'Degraded') {
     // CalculateRolloutPhase: the first condition, in the order written, that degrades it.
     const c = status.conditions?.find(
@@ -237,6 +238,7 @@ export function rolloutHalt(rollout: ArgoRollout): RolloutHalt | undefined {
       ...(paused ? { condition: conditionOf(paused) } : {}),
       ...(pause?.startTime ? { since: pause.startTime } : {}),
       ...(step ? { step } : {}),
+      ...(stepAt ? { stepAt } : {}),
       ...timedPause(rollout, pause),
     };
   }
