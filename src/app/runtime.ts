@@ -171,7 +171,7 @@ export async function startAppRuntime(
     verifier: { keys: verifyKeys, onForged: tampered },
   };
   let slackReady = false;
-  let readOnly = false;
+  const writeProbe = redisWriteProbe(redis);
   const services: AppServices = {
     config,
     logger,
@@ -188,16 +188,7 @@ export async function startAppRuntime(
     plans: createPlanStore(redis),
     commandBudget: createCommandBudget(redis, config.commandBudget),
     rootStates: rootStatesOf(redis, config, tampered),
-    // A remediation's reply once per notification, however often BullMQ delivers it.
-    postedOnce: createPostedOnce(redis, {
-      onUnmarked: (id, error) =>
-        logger.warn(
-          { err: error, notification: id },
-          'outcome posted, its mark not kept: a redelivery may post it again',
-        ),
-      // Its marks WAITed for and set again after a failover that lost them.
-      replication: () => services.replication,
-    }),
+    postedOnce: postedOnceOf(redis, logger, () => services.replication),
     // What each Draft post-mortem button drafts, kept as long as the incident's record.
     postmortems: createPostmortemButtons(redis, { records, retentionMs: config.incidentRetentionMs }),
     ...(config.proposeInGit ? { proposals: createProposalApprovals(redis) } : {}),
@@ -205,15 +196,7 @@ export async function startAppRuntime(
     readPolicy,
     // Run delivery, outcomes, deadlines and alert threads speak through these (Teams joins below).
     chats: config.slack ? { slack: createSlackChatAdapter(notifyClient) } : {},
-    pingRedis: async () => {
-      try {
-        await probeWrites(redis);
-        readOnly = false;
-      } catch (error) {
-        readOnly = error instanceof RedisReadOnlyError;
-        throw error;
-      }
-    },
+    pingRedis: writeProbe.ping,
     // With REDIS_WAIT_JOURNAL_DIR, what an earlier app left unconfirmed is watched again.
     replication: startReplicationGuard(redis, config.redis.wait, {
       logger,
@@ -222,7 +205,8 @@ export async function startAppRuntime(
       journalKey: journalMacKey(config.approvalSigningKey.privateKey),
     }),
     // 'read-only replica': connected, but to a server that refuses writes (a failover).
-    redisStatus: () => (readOnly && redis.status === 'ready' ? 'read-only replica' : redis.status),
+    redisStatus: () =>
+      writeProbe.readOnly() && redis.status === 'ready' ? 'read-only replica' : redis.status,
     slackReady: () => slackReady,
     slackOff: config.slack === undefined,
     clock: () => clockWatch.problem(),
@@ -268,6 +252,40 @@ export async function startAppRuntime(
       void lanes.stop();
       return abandonRuntime(notify, [workerConnection, redis]);
     },
+  };
+}
+
+/** A remediation's reply once per notification, however often BullMQ delivers it. */
+function postedOnceOf(
+  redis: Redis,
+  logger: Logger,
+  replication: () => AppServices['replication'],
+): ReturnType<typeof createPostedOnce> {
+  return createPostedOnce(redis, {
+    onUnmarked: (id, error) =>
+      logger.warn(
+        { err: error, notification: id },
+        'outcome posted, its mark not kept: a redelivery may post it again',
+      ),
+    // Its marks WAITed for and set again after a failover that lost them.
+    replication,
+  });
+}
+
+/** Whether Redis takes writes, probed on each ping: 'read-only replica' where a failover left one. */
+function redisWriteProbe(redis: Redis): { ping: () => Promise<void>; readOnly: () => boolean } {
+  let readOnly = false;
+  return {
+    ping: async () => {
+      try {
+        await probeWrites(redis);
+        readOnly = false;
+      } catch (error) {
+        readOnly = error instanceof RedisReadOnlyError;
+        throw error;
+      }
+    },
+    readOnly: () => readOnly,
   };
 }
 

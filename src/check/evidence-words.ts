@@ -9,36 +9,15 @@
  */
 import { multiline, plain, say, strong } from '../chat/rich.js';
 import type { Part } from '../chat/model.js';
-import type { Evidence } from '../diagnosis/finding.js';
 import type { ResolvedValue } from '../diagnosis/resolved-strategy.js';
 import { defineMessages, registerCatalogue, wordsIn } from '../i18n/catalogue.js';
 import type { Lang } from '../i18n/lang.js';
 import { renderEvidence, terminalLines } from '../report/terminal.js';
 import type { Style } from '../report/format.js';
+import { plainEvidence, type CheckEvidence, type NoteSays } from './check-evidence.js';
+import type { Evidence } from '../diagnosis/finding.js';
 
 type Group = { name: string; karpenter: boolean };
-
-/** A note's facts, keyed by the message that says them. */
-export type NoteSays =
-  | { key: 'runForward'; params: { pending: number; ticks: number } }
-  | { key: 'quotaRefuses'; params: { quota: string } }
-  | { key: 'notRead'; params: { what: string; reason: string; settle: string } }
-  | { key: 'unread'; params: { what: string } }
-  | { key: 'groupHeld'; params: Group & { held: string } }
-  | { key: 'groupMayAdd'; params: Group & { canAdd: number; like: string; larger: boolean } }
-  | { key: 'groupUnknownSize'; params: Group & { canAdd: number } }
-  | { key: 'scaleUpAdded'; params: Group & { nodes: number; canAdd: number; like: string } }
-  | { key: 'liveField'; params: { path: string; value: string } };
-
-/** Evidence as check writes it: a note may carry its facts as catalogue words. */
-export type CheckEvidence = Evidence | (Extract<Evidence, { type: 'note' }> & { says: NoteSays });
-
-/** The evidence without its catalogue words, as the JSON has always had it. */
-export function plainEvidence(e: CheckEvidence): Evidence {
-  if (!('says' in e)) return e;
-  const { says: _says, ...rest } = e;
-  return rest;
-}
 
 const groupKo = (p: Group): string =>
   `${p.karpenter ? 'Karpenter NodePool' : '클러스터 오토스케일러 노드 그룹'}(${p.name})`;

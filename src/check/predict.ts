@@ -26,7 +26,7 @@ import { workloadKind } from '../diagnosis/workloads/index.js';
 import { strategyFix, type StrategyFix } from './strategy-fix.js';
 import { admitTemplate, type Admission } from './admission.js';
 import type { CheckSays } from './words.js';
-import type { CheckEvidence } from './evidence-words.js';
+import type { CheckEvidence } from './check-evidence.js';
 
 export type Verdict = 'finishes' | 'never-finishes' | 'unknown';
 

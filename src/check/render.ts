@@ -9,7 +9,8 @@
 import { indent, makeStyle } from '../report/format.js';
 import { titleOfKind, titlesPhrase, typeOfKind, WORKLOAD_KINDS } from '../diagnosis/workload-ref.js';
 import { ciSafeLine, cleanText, escapeJsonControls, lineValue } from '../text/clean.js';
-import { checkEvidenceLines, plainEvidence, type CheckEvidence } from './evidence-words.js';
+import { checkEvidenceLines } from './evidence-words.js';
+import { plainEvidence, type CheckEvidence } from './check-evidence.js';
 import type { CheckResult } from './check.js';
 import type { Judged } from './acceptance.js';
 import { wordsIn } from '../i18n/catalogue.js';

@@ -8,7 +8,7 @@
  * stands, saying what the groups could not add. Pure.
  */
 import { selectsNode, untoleratedTaints } from '../diagnosis/base/node-match.js';
-import type { CheckEvidence, NoteSays } from './evidence-words.js';
+import type { CheckEvidence, NoteSays } from './check-evidence.js';
 import type { WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
 import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
