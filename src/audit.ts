@@ -171,7 +171,7 @@ export type AuditEvent =
  * code and summary, and the error messages of its evidence as the cluster wrote them
  * (untrusted text, cut to a bound).
  */
-export interface AuditFinding {
+interface AuditFinding {
   code: string;
   severity: string;
   summary: string;

@@ -3,7 +3,7 @@ import { pino, type Logger, type DestinationStream } from 'pino';
 export type { Logger } from 'pino';
 
 /** Paths pino blanks out wherever they appear: tokens, secrets, auth headers. */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'token',
   '*.token',
   'botToken',
@@ -47,7 +47,7 @@ const TOKEN_PATTERN = /\b(xox[abposr]-[A-Za-z0-9-]+|xapp-[A-Za-z0-9-]+)/g;
 const PEM_KEY_PATTERN = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g;
 
 /** Replaces Slack tokens and PEM private keys inside a string (error messages can echo input). */
-export function scrubTokens(text: string): string {
+function scrubTokens(text: string): string {
   return text.replace(TOKEN_PATTERN, '[Redacted]').replace(PEM_KEY_PATTERN, '[Redacted]');
 }
 

@@ -17,7 +17,7 @@ import type { SigningKey } from '../trust/approval-signature.js';
 import { SEND_TIMEOUT_MS, type AdmissionWarningJob } from './announce.js';
 
 /** The stream keeps about this many entries (XADD MAXLEN ~): the app moves them within seconds. */
-export const MAX_ENTRIES = 10_000;
+const MAX_ENTRIES = 10_000;
 
 export interface AnnounceQueue {
   /** Appends the signed job; `dedupId` is the app's to derive again (it trusts no field of an entry unsigned). */

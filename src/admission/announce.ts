@@ -23,13 +23,13 @@ export type AdmissionWarningJob = Extract<NotifyJob, { kind: 'admission-warning'
 /** One announcement per workload per this long from one replica (a retried apply, a helm loop). */
 export const DEDUP_MS = 10 * 60_000;
 /** At most this many announcements on their way at once; past it, dropped (counted). */
-export const MAX_IN_FLIGHT = 20;
+const MAX_IN_FLIGHT = 20;
 /** At most this many announcements per namespace and minute, as the early warning's diagnoses. */
 export const PER_NAMESPACE_PER_MINUTE = 10;
 /** An announcement not queued within this is given up (counted). */
 export const SEND_TIMEOUT_MS = 2_000;
 
-export interface AnnouncerOptions {
+interface AnnouncerOptions {
   cluster: string;
   /** Appends the job (signed) to the app's stream (announce-queue.ts); may be slow or fail. */
   send: (job: AdmissionWarningJob, dedupId: string) => Promise<void>;

@@ -34,7 +34,7 @@ import { parseLang, type Lang } from '../i18n/lang.js';
 import { LANG_ANNOTATION, REFUSE_LABEL } from './review-handler.js';
 import { ViewBusy } from './view-busy.js';
 
-export interface ClusterView {
+interface ClusterView {
   source: () => CheckSource;
   refuses: (namespace: string) => Promise<boolean>;
   /** The language the namespace's LANG_ANNOTATION names, or undefined (none, another, or unreadable). */
@@ -60,7 +60,7 @@ export { ViewBusy };
 /** A namespace no review touched for this long is not read again by the next window. */
 export const RENEW_UNUSED_MS = 5 * 60_000;
 /** At most this many namespaces are read before the webhook is Ready (the busiest first). */
-export const WARM_NAMESPACES = 50;
+const WARM_NAMESPACES = 50;
 /** Namespaces the chart leaves out of the webhook (excludeNamespaces' default): not warmed. */
 const NOT_WARMED = ['kube-system'];
 
@@ -79,7 +79,7 @@ export interface ViewBounds {
   probeQueue: number;
 }
 
-export const BOUNDS: ViewBounds = {
+const BOUNDS: ViewBounds = {
   renew: 200,
   reads: 500,
   namespaces: 2000,
@@ -90,7 +90,7 @@ export const BOUNDS: ViewBounds = {
 
 export type Evicted = 'renew' | 'reads' | 'namespaces' | 'answers';
 
-export interface ViewOptions {
+interface ViewOptions {
   bounds?: Partial<ViewBounds>;
   /** Something forgotten to stay within a bound (the webhook counts them). */
   onEvict?: (what: Evicted) => void;

@@ -55,7 +55,7 @@ export interface ReviewDeps {
   onWarned?: (result: CheckResult, request: AdmissionRequest) => void;
 }
 
-export type Outcome =
+type Outcome =
   'warned' | 'refused' | 'clear' | 'skipped' | 'unknown' | 'cold' | 'absent' | 'busy' | 'budget' | 'error';
 
 /** The HTTP answer to a POST /validate body: 400 for what is not an AdmissionReview, else 200. */

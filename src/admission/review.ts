@@ -29,10 +29,10 @@ export const admissionReviewSchema = z.object({
     .loose(),
 });
 
-export type AdmissionReview = z.infer<typeof admissionReviewSchema>;
+type AdmissionReview = z.infer<typeof admissionReviewSchema>;
 export type AdmissionRequest = AdmissionReview['request'];
 
-export interface AdmissionAnswer {
+interface AdmissionAnswer {
   allowed: boolean;
   warnings?: string[];
   /** With allowed false: what kubectl prints after "admission webhook … denied the request:". */

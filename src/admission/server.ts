@@ -27,7 +27,7 @@ import { answerReview, type ReviewDeps } from './review-handler.js';
  * are named so that they stay what Node offers by default. The API server (Go's
  * crypto/tls) offers every one of these.
  */
-export const ADMISSION_CIPHERS = [
+const ADMISSION_CIPHERS = [
   'TLS_AES_128_GCM_SHA256',
   'TLS_AES_256_GCM_SHA384',
   'TLS_CHACHA20_POLY1305_SHA256',
@@ -59,7 +59,7 @@ export interface BodyLimits {
 }
 
 /** 4 large bodies of at most 4 MiB each, and 8 MiB more of small ones: the chart's 384 MiB holds them parsed. */
-export const BODY_LIMITS: BodyLimits = {
+const BODY_LIMITS: BodyLimits = {
   largeBytes: 256 * 1024,
   large: 4,
   heldBytes: 24 * 1024 * 1024,
@@ -101,7 +101,7 @@ function bodyGate(limits: BodyLimits) {
 
 type Share = ReturnType<ReturnType<typeof bodyGate>>;
 
-export interface AdmissionServerOptions {
+interface AdmissionServerOptions {
   port: number;
   host?: string;
   tlsCert: string;

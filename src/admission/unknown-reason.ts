@@ -19,7 +19,7 @@ export const UNKNOWN_REASONS = [
   'live-object',
   'other',
 ] as const;
-export type UnknownReason = (typeof UNKNOWN_REASONS)[number];
+type UnknownReason = (typeof UNKNOWN_REASONS)[number];
 
 const RULES: [RegExp, UnknownReason][] = [
   [/turns on what the apply stores/, 'stored-field'],

@@ -22,7 +22,7 @@ export const WARNING_MAX = 120;
 const PREFIX = 'rollout-doctor: ';
 
 /** Printable ASCII; everything else (controls, non-ASCII) as "?". */
-export function headerSafe(text: string): string {
+function headerSafe(text: string): string {
   return text.replace(/[^\x20-\x7e]/g, '?');
 }
 

@@ -26,7 +26,7 @@ export const MAX_CONCURRENT_SLACK_BODIES = 64;
  * Behind a proxy every request is the proxy's, and this decides nothing that the
  * global cap does not (see docs/operations.md, "Behind a proxy or ingress").
  */
-export const MAX_SLACK_BODIES_PER_PEER = 8;
+const MAX_SLACK_BODIES_PER_PEER = 8;
 
 /**
  * Time from the headers to the last byte of the body. Slack sends the body with the
@@ -34,7 +34,7 @@ export const MAX_SLACK_BODIES_PER_PEER = 8;
  * (Bolt docs, https://slack.dev/bolt-js/concepts/acknowledge), so a body
  * still arriving after 2 s is either not Slack or too late to answer in time.
  */
-export const SLACK_BODY_DEADLINE_MS = 2_000;
+const SLACK_BODY_DEADLINE_MS = 2_000;
 
 /**
  * Least average rate of a body still being read after SLACK_BODY_RATE_GRACE_MS: a
@@ -42,8 +42,8 @@ export const SLACK_BODY_DEADLINE_MS = 2_000;
  * and one that wants the whole deadline must send 16 KiB for it. The grace covers a
  * lost packet's retransmission (Linux's minimum RTO is 200 ms) for a genuine body.
  */
-export const SLACK_BODY_MIN_BYTES_PER_SECOND = 8 * 1024;
-export const SLACK_BODY_RATE_GRACE_MS = 1_000;
+const SLACK_BODY_MIN_BYTES_PER_SECOND = 8 * 1024;
+const SLACK_BODY_RATE_GRACE_MS = 1_000;
 
 export interface SlackBodyLimits {
   maxBytes: number;
@@ -54,7 +54,7 @@ export interface SlackBodyLimits {
   rateGraceMs: number;
 }
 
-export const DEFAULT_SLACK_BODY_LIMITS: SlackBodyLimits = {
+const DEFAULT_SLACK_BODY_LIMITS: SlackBodyLimits = {
   maxBytes: SLACK_MAX_BODY_BYTES,
   maxConcurrent: MAX_CONCURRENT_SLACK_BODIES,
   maxPerPeer: MAX_SLACK_BODIES_PER_PEER,

@@ -109,7 +109,7 @@ interface Tracked {
   pipelined: number;
 }
 
-export interface ConnectionGuard {
+interface ConnectionGuard {
   /** Call first for every request; false when the request's connection was closed. */
   admit(req: IncomingMessage, res: ServerResponse): boolean;
   /** Open connections now (for tests). */

@@ -14,7 +14,7 @@ import { startMetricsServer } from './metrics-server.js';
 /** Slack's replay window, both directions (Bolt 5.1 only refuses stale ones). */
 const MAX_SKEW_SECONDS = 300;
 
-export interface SlackAppHandle {
+interface SlackAppHandle {
   app: App;
   /** Base URL in HTTP mode (`http://host:port`); routes are served there. */
   url: string;

@@ -18,7 +18,7 @@ import { answerPress } from '../chat/use-cases/approve-press.js';
 import { isId } from '../platforms/chat-refs.js';
 
 /** How Teams users call the app, and let it into a conversation. */
-export const TEAMS_COMMAND_WORDS: CommandWords = {
+const TEAMS_COMMAND_WORDS: CommandWords = {
   command: '@rollout-doctor',
   invite: 'add rollout-doctor to this team or chat (Apps → Manage your apps)',
 };
@@ -53,7 +53,7 @@ function untoldLog(logger: AppServices['logger'], now = Date.now) {
   };
 }
 
-export interface TeamsRoute {
+interface TeamsRoute {
   route: AppRoute;
   adapter: TeamsAdapter;
 }

@@ -13,8 +13,8 @@ import { FINDING_CODES, type FindingCode } from '../diagnosis/finding.js';
 import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import type { CheckResult } from './check.js';
 
-export const ACCEPT_ANNOTATION = 'rollout-doctor.io/accept';
-export const ACCEPT_REASON_ANNOTATION = 'rollout-doctor.io/accept-reason';
+const ACCEPT_ANNOTATION = 'rollout-doctor.io/accept';
+const ACCEPT_REASON_ANNOTATION = 'rollout-doctor.io/accept-reason';
 
 export interface Accepted {
   by: 'annotation' | 'baseline';
@@ -64,7 +64,7 @@ export function parseBaseline(text: string, file: string): Baseline {
 }
 
 /** The codes an object's annotations accept, or why they do not count (no reason given, an unknown code). */
-export function annotationAcceptance(
+function annotationAcceptance(
   object: WorkloadObject,
 ): { codes: Set<FindingCode>; reason: string } | { problem: string } | undefined {
   const annotations = object.metadata.annotations ?? {};
@@ -82,7 +82,7 @@ export function annotationAcceptance(
   return { codes, reason: reason.slice(0, 500) };
 }
 
-export function targetKey(r: CheckResult): string {
+function targetKey(r: CheckResult): string {
   return `${r.target.namespace}/${r.target.kind}/${r.target.name}`;
 }
 

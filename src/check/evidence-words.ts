@@ -26,7 +26,7 @@ const groupEn = (p: Group): string =>
 
 type Surge = { surge: number; replicas: number };
 
-export const CHECK_EVIDENCE_WORDS = registerCatalogue(
+const CHECK_EVIDENCE_WORDS = registerCatalogue(
   'check-evidence',
   defineMessages({
     runForward: {

@@ -23,7 +23,7 @@ const MANIFEST_FILE = /\.(yaml|yml|json)$/;
  */
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 
-export interface ManifestSources {
+interface ManifestSources {
   /** Standard input, or undefined once it holds more than `limit` bytes. */
   readStdin: (limit: number) => Promise<string | undefined>;
 }

@@ -27,7 +27,7 @@ export interface SourcePosition {
   template?: string;
 }
 
-export interface ManifestWorkload {
+interface ManifestWorkload {
   kind: WorkloadKind;
   object: WorkloadObject;
   at: SourcePosition;

@@ -15,7 +15,7 @@ const PAGE = 500;
 const MAX_PAGES = 200;
 
 /** What was asked for, so a fresh reader can ask the same. */
-export interface PodsAsked {
+interface PodsAsked {
   allPods: boolean;
   podsOnNodes: string[];
 }

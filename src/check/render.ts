@@ -28,7 +28,7 @@ export interface CheckReport {
   notes: string[];
 }
 
-export function counts(results: readonly CheckResult[]): Record<CheckResult['verdict'], number> {
+function counts(results: readonly CheckResult[]): Record<CheckResult['verdict'], number> {
   const tally = { finishes: 0, 'never-finishes': 0, unknown: 0, 'no-rollout': 0 };
   for (const r of results) tally[r.verdict] += 1;
   return tally;

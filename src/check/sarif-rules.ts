@@ -6,7 +6,7 @@
  */
 import type { FindingCode } from '../diagnosis/finding.js';
 
-export interface RuleText {
+interface RuleText {
   short: string;
   full: string;
   /** Markdown: what it means and how to fix it. */

@@ -8,7 +8,7 @@ import { CHECK_RULES, type CheckRuleId } from './sarif-rules.js';
 
 const R = CHECK_RULES;
 
-export const SARIF_RULE_WORDS = registerCatalogue(
+const SARIF_RULE_WORDS = registerCatalogue(
   'sarif-rules',
   defineMessages({
     RolloutSurgeDeadlockShort: {

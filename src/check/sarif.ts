@@ -19,7 +19,7 @@ import { DEFAULT_LANG, type Lang } from '../i18n/lang.js';
 import { CHECK_WORDS, checkSummary } from './words.js';
 import { ruleWords } from './sarif-words.js';
 
-export interface SarifOptions {
+interface SarifOptions {
   /** The tool's version, as SARIF names the driver. */
   version: string;
   /**
@@ -39,7 +39,7 @@ const DRIVER = 'rollout-doctor check';
 const TOOL_PAGE = 'https://github.com/rollout-doctor/rollout-doctor';
 
 /** A file path as a SARIF artifact URI: relative paths stay relative (to the checkout), "-" is stdin. */
-export function artifactUri(file: string): string {
+function artifactUri(file: string): string {
   if (file === '-') return 'stdin';
   return file
     .replace(/^\.\//, '')

@@ -18,7 +18,7 @@ import type { Prediction } from './predict.js';
 import type { ScaleGroup } from './words.js';
 
 /** The most nodes tried per group: a scale-up larger than this is not promised. */
-export const MAX_NEW_NODES = 10;
+const MAX_NEW_NODES = 10;
 
 /** Codes a new node can settle: the pods wait for room (not a quota, an admission refusal or a crash). */
 const ROOM_CODES = new Set(['Unschedulable', 'RolloutSurgeDeadlock']);

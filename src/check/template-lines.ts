@@ -10,10 +10,10 @@
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, normalize } from 'node:path';
 
-export const MAX_TEMPLATE_BYTES = 1024 * 1024;
+const MAX_TEMPLATE_BYTES = 1024 * 1024;
 
 /** The last key of a field path: `image` of `spec.template.spec.containers[0].image`. */
-export function lastKey(path: string): string | undefined {
+function lastKey(path: string): string | undefined {
   const key = /([A-Za-z_][A-Za-z0-9_-]*)$/.exec(path.replace(/\[\d+\]$/, ''))?.[1];
   return key;
 }

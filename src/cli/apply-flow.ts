@@ -17,7 +17,7 @@ import { cleanText } from '../text/clean.js';
 import { EXIT, type CliIo } from './io.js';
 import { saveUndo } from './undo-store.js';
 
-export interface ApplyFlowOptions {
+interface ApplyFlowOptions {
   /** The subcommand, for its messages. */
   command: 'apply' | 'undo';
   yes: boolean;

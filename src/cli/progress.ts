@@ -8,7 +8,7 @@ import type { CliIo } from './io.js';
 /** Dumps smaller than this read in well under a second: no progress line. */
 export const PROGRESS_MIN_CHARACTERS = 4 << 20;
 
-export interface Progress {
+interface Progress {
   update(fraction: number): void;
   done(): void;
 }

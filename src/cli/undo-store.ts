@@ -71,10 +71,10 @@ const undoFileSchema = z.object({
     .passthrough(),
 });
 
-export type UndoFile = z.infer<typeof undoFileSchema> & { plan: RemediationPlan };
+type UndoFile = z.infer<typeof undoFileSchema> & { plan: RemediationPlan };
 
 /** The directory undos are kept in, or why there is none. */
-export function undoDir(env: NodeJS.ProcessEnv): string | null {
+function undoDir(env: NodeJS.ProcessEnv): string | null {
   const own = env.ROLLOUT_DOCTOR_STATE_DIR;
   if (own && isAbsolute(own)) return join(own, 'undo');
   const xdg = env.XDG_STATE_HOME;

@@ -24,7 +24,7 @@ function phrase(kinds: readonly string[], s: '' | 's', and: 'or' | 'and'): strin
     : (words[0] ?? '');
 }
 
-export const USAGE_WORDS = registerCatalogue(
+const USAGE_WORDS = registerCatalogue(
   'usage-errors',
   defineMessages({
     unknownCommand: {
@@ -208,7 +208,7 @@ export const USAGE_WORDS = registerCatalogue(
 type Key = keyof typeof USAGE_WORDS & string;
 
 /** A usage error said by the catalogue: English as its message, the key and parameters for other languages. */
-export class KeyedUsageError<K extends Key = Key> extends UsageError {
+class KeyedUsageError<K extends Key = Key> extends UsageError {
   // Private: the error compares equal to a UsageError with the same message, as before.
   readonly #key: K;
   readonly #params: ParamsOf<(typeof USAGE_WORDS)[K]>;

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const PACKAGE_NAME = 'rollout-doctor';
+const PACKAGE_NAME = 'rollout-doctor';
 
 /** @example packageVersion() // '0.1.0' */
 export function packageVersion(from: string = import.meta.url): string {

@@ -5,7 +5,7 @@
 import { workloadTypes, type WorkloadType } from '../diagnosis/workload-ref.js';
 
 /** How to find the workload in one alert's labels. */
-export interface AlertTargetSpec {
+interface AlertTargetSpec {
   /**
    * The workload's TYPE ("deployment", as kube-state-metrics names its label), or `pod`:
    * the label names a pod whose owning workload the worker resolves.

@@ -48,7 +48,7 @@ export async function startOrExit<T>(logger: Logger, what: string, start: () => 
 }
 
 /** How the shutdown is bounded: past `boundMs` from the signal, `abandon` cuts what still waits. */
-export interface ShutdownBound {
+interface ShutdownBound {
   boundMs: number;
   /**
    * Cuts the Redis connections at once (ioredis `disconnect()`, no QUIT) and says what

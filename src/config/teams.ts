@@ -12,7 +12,7 @@ import { CertificateError, readCertificateCredential } from './teams-certificate
 
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
-export const TEAMS_DEFAULTS = Object.freeze({
+const TEAMS_DEFAULTS = Object.freeze({
   openIdMetadataUrl: 'https://login.botframework.com/v1/.well-known/openidconfiguration',
   issuer: 'https://api.botframework.com',
   /** `{tenant}` is replaced by TEAMS_TENANT_ID. */
@@ -71,7 +71,7 @@ export const teamsEnvShape = {
 type TeamsEnv = z.infer<z.ZodObject<typeof teamsEnvShape>>;
 
 /** How the bot proves itself to Entra ID for its own token: exactly one of these. */
-export type TeamsCredential =
+type TeamsCredential =
   | { readonly kind: 'secret'; readonly appPassword: string }
   | {
       readonly kind: 'certificate';

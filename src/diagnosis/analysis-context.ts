@@ -20,7 +20,7 @@ import type { WorkloadSnapshot } from './snapshot/types.js';
  * (so the seal covers them): how long a node exclusion lasts (ROLLOUT_DOCTOR_EXCLUSION_TTL,
  * src/remediation/exclusion-ttl.ts). Absent: the defaults.
  */
-export interface AnalysisSettings {
+interface AnalysisSettings {
   readonly exclusionTtl?: string;
 }
 

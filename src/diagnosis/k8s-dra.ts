@@ -36,13 +36,13 @@ export interface DeviceRequest {
   firstAvailable?: (ExactDeviceRequest & { name: string })[];
 }
 
-export interface DeviceClaim {
+interface DeviceClaim {
   requests?: DeviceRequest[];
   constraints?: unknown[];
   config?: unknown[];
 }
 
-export interface DeviceRequestAllocationResult {
+interface DeviceRequestAllocationResult {
   /** The request name, or `<request>/<subrequest>` for firstAvailable. */
   request: string;
   driver: string;
@@ -52,7 +52,7 @@ export interface DeviceRequestAllocationResult {
   tolerations?: DeviceToleration[];
 }
 
-export interface ResourceClaimConsumerReference {
+interface ResourceClaimConsumerReference {
   apiGroup?: string;
   resource: string; // "pods"
   name: string;
@@ -92,7 +92,7 @@ export interface ResourceClaimTemplate {
 }
 
 /** One typed value of a device attribute (exactly one field is set). */
-export interface DeviceAttribute {
+interface DeviceAttribute {
   int?: number;
   bool?: boolean;
   string?: string;

@@ -16,9 +16,9 @@
  */
 
 export type Quantity = string | number;
-export type Labels = Record<string, string>;
+type Labels = Record<string, string>;
 
-export interface OwnerReference {
+interface OwnerReference {
   apiVersion?: string;
   kind: string;
   name: string;
@@ -41,7 +41,7 @@ export interface ObjectMeta {
   ownerReferences?: OwnerReference[];
 }
 
-export interface LabelSelectorRequirement {
+interface LabelSelectorRequirement {
   key: string;
   operator: string; // In | NotIn | Exists | DoesNotExist
   values?: string[];
@@ -117,7 +117,7 @@ export interface Probe {
   successThreshold?: number;
 }
 
-export interface ContainerPort {
+interface ContainerPort {
   containerPort: number;
   hostPort?: number;
   protocol?: string;
@@ -125,7 +125,7 @@ export interface ContainerPort {
   name?: string;
 }
 
-export interface EnvVar {
+interface EnvVar {
   name: string;
   value?: string;
   valueFrom?: {
@@ -202,7 +202,7 @@ export interface PodSpec {
   resourceClaims?: PodResourceClaim[];
 }
 
-export interface PodResourceClaim {
+interface PodResourceClaim {
   name: string;
   resourceClaimName?: string;
   resourceClaimTemplateName?: string;
@@ -222,7 +222,7 @@ export interface ContainerStateTerminated {
   signal?: number;
 }
 
-export interface ContainerState {
+interface ContainerState {
   waiting?: { reason?: string; message?: string };
   running?: { startedAt?: string };
   terminated?: ContainerStateTerminated;

@@ -13,7 +13,7 @@ import type { ManagedBy } from './ownership.js';
 import type { CoverageGap, OwnerSettingsRead } from './snapshot/types.js';
 
 /** Argo CD's namespace when the tracking id names none (the install default). */
-export const DEFAULT_ARGOCD_NAMESPACE = 'argocd';
+const DEFAULT_ARGOCD_NAMESPACE = 'argocd';
 
 export interface OwnerTarget {
   kind: OwnerSettingsRead['kind'];
@@ -69,11 +69,11 @@ export function ownerTarget(
 }
 
 /** "applications.argoproj.io", as RBAC and kubectl name it. */
-export function ownerResource(target: OwnerTarget): string {
+function ownerResource(target: OwnerTarget): string {
   return `${target.plural}.${target.group}`;
 }
 
-export function ownerSettle(target: OwnerTarget): string {
+function ownerSettle(target: OwnerTarget): string {
   return `kubectl get ${ownerResource(target)} ${target.name} -n ${target.namespace} -o yaml`;
 }
 

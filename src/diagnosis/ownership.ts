@@ -31,7 +31,7 @@ import { isAtomicField } from './atomic-fields.js';
 import type { ObjectMeta } from './k8s.js';
 
 /** The tool that applies the Deployment, read from its own metadata (DESIGN.md §4). */
-export type ManagerTool = 'argocd' | 'flux-kustomize' | 'flux-helm' | 'helm' | 'kubectl';
+type ManagerTool = 'argocd' | 'flux-kustomize' | 'flux-helm' | 'helm' | 'kubectl';
 
 export interface ManagedBy {
   tool: ManagerTool;
@@ -43,33 +43,33 @@ export interface ManagedBy {
   evidence: string;
 }
 
-export const FLUX_KUSTOMIZE_NAME = 'kustomize.toolkit.fluxcd.io/name';
-export const FLUX_KUSTOMIZE_NAMESPACE = 'kustomize.toolkit.fluxcd.io/namespace';
-export const FLUX_HELM_NAME = 'helm.toolkit.fluxcd.io/name';
-export const FLUX_HELM_NAMESPACE = 'helm.toolkit.fluxcd.io/namespace';
+const FLUX_KUSTOMIZE_NAME = 'kustomize.toolkit.fluxcd.io/name';
+const FLUX_KUSTOMIZE_NAMESPACE = 'kustomize.toolkit.fluxcd.io/namespace';
+const FLUX_HELM_NAME = 'helm.toolkit.fluxcd.io/name';
+const FLUX_HELM_NAMESPACE = 'helm.toolkit.fluxcd.io/namespace';
 /** Per-object opt-outs, as label or annotation: `disabled` (kustomize-controller skips the object). */
 export const FLUX_RECONCILE = 'kustomize.toolkit.fluxcd.io/reconcile';
 /** `Ignore` (skipped), `IfNotPresent` (applied only while absent), `Merge`, `Override`. */
 export const FLUX_SSA = 'kustomize.toolkit.fluxcd.io/ssa';
 /** `disabled`: helm-controller leaves the object out of drift detection and correction. */
 export const FLUX_HELM_DRIFT_DETECTION = 'helm.toolkit.fluxcd.io/driftDetection';
-export const ARGOCD_TRACKING_ID = 'argocd.argoproj.io/tracking-id';
-export const INSTANCE_LABEL = 'app.kubernetes.io/instance';
-export const HELM_RELEASE_NAME = 'meta.helm.sh/release-name';
-export const HELM_RELEASE_NAMESPACE = 'meta.helm.sh/release-namespace';
-export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+const ARGOCD_TRACKING_ID = 'argocd.argoproj.io/tracking-id';
+const INSTANCE_LABEL = 'app.kubernetes.io/instance';
+const HELM_RELEASE_NAME = 'meta.helm.sh/release-name';
+const HELM_RELEASE_NAMESPACE = 'meta.helm.sh/release-namespace';
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 /** Field managers of each tool, as they appear in managedFields. */
-export const ARGOCD_MANAGER = 'argocd-controller';
+const ARGOCD_MANAGER = 'argocd-controller';
 /** What older Argo CD wrote under (no field manager set, so the binary's name: argo-cd#20815). */
-export const ARGOCD_LEGACY_MANAGER = 'argocd-application-controller';
+const ARGOCD_LEGACY_MANAGER = 'argocd-application-controller';
 /** Argo CD's field managers, the current one first. */
-export const ARGOCD_MANAGERS: readonly string[] = [ARGOCD_MANAGER, ARGOCD_LEGACY_MANAGER];
-export const FLUX_KUSTOMIZE_MANAGER = 'kustomize-controller';
-export const FLUX_HELM_MANAGER = 'helm-controller';
-export const HELM_MANAGER = 'helm';
+const ARGOCD_MANAGERS: readonly string[] = [ARGOCD_MANAGER, ARGOCD_LEGACY_MANAGER];
+const FLUX_KUSTOMIZE_MANAGER = 'kustomize-controller';
+const FLUX_HELM_MANAGER = 'helm-controller';
+const HELM_MANAGER = 'helm';
 /** The manager kubectl's client-side apply writes under. */
-export const KUBECTL_CLIENT_SIDE_APPLY = 'kubectl-client-side-apply';
+const KUBECTL_CLIENT_SIDE_APPLY = 'kubectl-client-side-apply';
 /** The manager of `kubectl apply --server-side` (its default --field-manager), with operation Apply. */
 export const KUBECTL_SERVER_SIDE_APPLY = 'kubectl';
 /** The field manager of every write rollout-doctor makes. */
@@ -86,7 +86,7 @@ const managedFieldsSchema = z.array(
     })
     .passthrough(),
 );
-export type ManagedFieldsEntry = z.infer<typeof managedFieldsSchema>[number];
+type ManagedFieldsEntry = z.infer<typeof managedFieldsSchema>[number];
 
 /** The object's managedFields entries; empty when absent or not in the API's shape. */
 export function managedFieldsOf(metadata: ObjectMeta): ManagedFieldsEntry[] {
@@ -95,7 +95,7 @@ export function managedFieldsOf(metadata: ObjectMeta): ManagedFieldsEntry[] {
   return parsed.success ? parsed.data : [];
 }
 
-export const isKubectlManager = (manager: string | undefined): boolean =>
+const isKubectlManager = (manager: string | undefined): boolean =>
   manager !== undefined && manager.startsWith('kubectl');
 
 const isServerSideKubectlApply = (m: ManagedFieldsEntry): boolean =>
@@ -109,7 +109,7 @@ function holdsLastApplied(m: ManagedFieldsEntry): boolean {
 }
 
 /** The object a metadata block belongs to: its kind (with API group) decides tracking ids. */
-export interface OwnedObject {
+interface OwnedObject {
   /** "apps" for Deployments and ReplicaSets. */
   group: string;
   kind: string;
@@ -122,7 +122,7 @@ export interface OwnedObject {
  * argo-cd util/argo), `<ns>/<app>` as its CLI and API qualify names. Neither `_` nor `/`
  * can appear in a Kubernetes name, so the split is unambiguous.
  */
-export function splitAppName(value: string): { app: string; appNamespace?: string } {
+function splitAppName(value: string): { app: string; appNamespace?: string } {
   for (const separator of ['/', '_']) {
     const at = value.indexOf(separator);
     if (at > 0 && at < value.length - 1)
@@ -289,7 +289,7 @@ function kubectlOwner(object: OwnedObject, managers: ManagedFields): ManagedBy |
 }
 
 /** The Kubernetes controller that writes a Deployment's status and revision annotation. */
-export const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
+const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
 
 /**
  * What the metadata says about writers when no owner is recognised (DESIGN.md §4,
@@ -306,7 +306,7 @@ export const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
  *   of Helm before 3.2 set no meta.helm.sh annotations; it proves no owner, and
  *   rules none out).
  */
-export interface UnrecognisedWriters {
+interface UnrecognisedWriters {
   managedFields: 'absent' | 'present';
   foreignManagers: { manager: string; fields: Record<string, unknown>[] }[];
   markers: string[];

@@ -9,7 +9,7 @@
  */
 
 /** The RBAC verbs the worker uses on a workload kind's resource. */
-export type WorkloadVerb = 'get' | 'list' | 'watch' | 'patch';
+type WorkloadVerb = 'get' | 'list' | 'watch' | 'patch';
 
 /** A kind's identity, without its object types (see `WorkloadApi`). */
 export interface WorkloadApiFields {
@@ -46,7 +46,7 @@ export interface WorkloadApiFields {
 }
 
 /** A kind's identity with the types of its object (`O`) and revision objects (`R`), carried as types only. */
-export type WorkloadApi<O = unknown, R = unknown> = WorkloadApiFields & {
+type WorkloadApi<O = unknown, R = unknown> = WorkloadApiFields & {
   readonly '~types'?: { object: O; revision: R };
 };
 
@@ -79,7 +79,7 @@ export type ObjectsOf<A> = A extends { readonly snapshot: { object: infer F; rev
 export type WorkloadObjectsOf<L extends WorkloadApiList> = ObjectsOf<L[number]>;
 
 /** The identities of a registry by kind name. */
-export type ApiTable<L extends WorkloadApiList> = { readonly [A in L[number] as A['kind']]: A };
+type ApiTable<L extends WorkloadApiList> = { readonly [A in L[number] as A['kind']]: A };
 
 /** The kind names of a registry, in its order (a non-empty tuple: a zod enum takes it). */
 export function kindsOf<L extends WorkloadApiList>(apis: L): readonly [KindOf<L>, ...KindOf<L>[]] {

@@ -56,7 +56,7 @@ export interface Revisions {
  * A DaemonSet with maxSurge is 'surge-first' per node: its new pod is pinned to the
  * old pod's node. Issue 30 adds the StatefulSet's ordinal order next.
  */
-export type Replacement = 'surge-first' | 'old-first';
+type Replacement = 'surge-first' | 'old-first';
 
 /** The rollout's state the way `kubectl rollout status` decides it. */
 export interface RolloutProgress {

@@ -5,7 +5,7 @@
  * src/diagnosis/workloads/ (docs/architecture.md, "Adding a workload kind").
  */
 
-import { apiTable, workloadVocabulary, type KindOf, type WorkloadApiFields } from './workload-api.js';
+import { apiTable, workloadVocabulary, type KindOf } from './workload-api.js';
 import { WORKLOAD_APIS } from './workloads/kinds.js';
 
 /** The kinds of workload a diagnosis can be about: the registry's (workloads/kinds.ts). */
@@ -25,10 +25,6 @@ export interface WorkloadRef {
   namespace: string;
   name: string;
 }
-
-/** How the API and people name one kind (its identity, workload-api.ts). */
-export type WorkloadNames = WorkloadApiFields;
-
 /** Each kind's identity by name: group, version, resource, TYPE spellings, title, RBAC verbs. */
 export const WORKLOAD_NAMES = apiTable(WORKLOAD_APIS);
 

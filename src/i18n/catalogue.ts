@@ -17,15 +17,14 @@
  *   translate(words, 'ko', 'paused', { name })
  */
 import type { Lang } from './lang.js';
-import { LANGS } from './lang.js';
 
 /** One message in every language, each a function of the same parameters. */
-export type Message<P, R = string> = { readonly [L in Lang]: (params: P) => R };
+type Message<P, R = string> = { readonly [L in Lang]: (params: P) => R };
 
 /** The parameters a message takes. */
 export type ParamsOf<M> = M extends Message<infer P, unknown> ? P : never;
 /** What a message returns. */
-export type ResultOf<M> = M extends Message<never, infer R> ? R : never;
+type ResultOf<M> = M extends Message<never, infer R> ? R : never;
 
 /** Each message's other languages take English's parameters and return what it returns. */
 type Complete<C> = {
@@ -71,9 +70,9 @@ export function wordsIn<C extends Record<string, Message<never, unknown>>>(
  * completeness test (test/unit/i18n-catalogue.test.ts) calls every message in every
  * language with each set. The type asks for every key, so a new message needs samples.
  */
-export type Samples<C> = { readonly [K in keyof C]: readonly ParamsOf<C[K]>[] };
+type Samples<C> = { readonly [K in keyof C]: readonly ParamsOf<C[K]>[] };
 
-export interface RegisteredCatalogue {
+interface RegisteredCatalogue {
   readonly messages: Record<string, Message<never, unknown>>;
   readonly samples: Readonly<Record<string, readonly unknown[]>>;
   /**
@@ -106,9 +105,4 @@ export function registerCatalogue<C extends Record<string, Message<never, unknow
 
 export function registeredCatalogues(): ReadonlyMap<string, RegisteredCatalogue> {
   return REGISTERED;
-}
-
-/** The languages a catalogue entry lacks (a check for catalogues built at run time). */
-export function missingLangs(message: Partial<Record<Lang, unknown>>): Lang[] {
-  return LANGS.filter((lang) => typeof message[lang] !== 'function');
 }

@@ -22,7 +22,7 @@ const GROUP_PREFIX = {
 } as const;
 
 /** How one resource is reached: its group-version's path, whether it is namespaced, whether it names a discovery document. */
-export interface ResourceEntry {
+interface ResourceEntry {
   readonly prefix: string;
   readonly namespaced: boolean;
   /** The path names a group-version's discovery document (APIResourceList), not objects. */
@@ -81,14 +81,14 @@ const OTHER_RESOURCES = {
 } as const satisfies Record<string, ResourceEntry>;
 
 /** The discovery document of a kind's group-version, as a resource name: "argoproj.io/v1alpha1". */
-export type DiscoveryName<A extends { group: string; version: string }> = `${A['group']}/${A['version']}`;
+type DiscoveryName<A extends { group: string; version: string }> = `${A['group']}/${A['version']}`;
 
 export function discoveryName<A extends { group: string; version: string }>(api: A): DiscoveryName<A> {
   return `${api.group}/${api.version}`;
 }
 
 /** The workload kinds' resources (namespaced, at their group-version) and their group-versions' discovery. */
-export type WorkloadResources<L extends WorkloadApiList> = {
+type WorkloadResources<L extends WorkloadApiList> = {
   readonly [A in L[number] as A['resource']]: { readonly prefix: string; readonly namespaced: true };
 } & {
   readonly [A in L[number] as DiscoveryName<A>]: {
@@ -125,7 +125,7 @@ export const RESOURCE_VERSIONS = ['v1', 'v1beta2'] as const;
 export type ResourceName = keyof typeof RESOURCES;
 
 /** The RBAC verbs we use; reads are retried, writes never blindly. */
-export type Verb = 'get' | 'list' | 'watch' | 'create' | 'patch' | 'delete';
+type Verb = 'get' | 'list' | 'watch' | 'create' | 'patch' | 'delete';
 
 export const READ_VERBS: ReadonlySet<Verb> = new Set(['get', 'list', 'watch']);
 

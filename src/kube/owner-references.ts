@@ -1,10 +1,4 @@
 import type { ObjectMeta } from '../diagnosis/k8s.js';
-
-/** The object's controller owner reference has this uid. */
-export function ownedBy(object: { metadata: ObjectMeta }, ownerUid: string): boolean {
-  return (object.metadata.ownerReferences ?? []).some((o) => o.controller === true && o.uid === ownerUid);
-}
-
 /** The controller owner reference, if any. */
 export function controllerOf(object: {
   metadata: ObjectMeta;

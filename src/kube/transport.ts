@@ -16,7 +16,7 @@ export interface RawResponse {
   body: string;
 }
 
-export interface RawRequest {
+interface RawRequest {
   method: string;
   /** Path and query, appended to the cluster's server URL. */
   path: string;

@@ -10,7 +10,7 @@
 import type { WorkloadApiList } from '../diagnosis/workload-api.js';
 
 /** An RBAC PolicyRule, as a ClusterRole lists it. */
-export interface PolicyRule {
+interface PolicyRule {
   apiGroups: readonly string[];
   resources: readonly string[];
   verbs: readonly string[];

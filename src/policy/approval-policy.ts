@@ -24,7 +24,7 @@ const ruleSchema = z.strictObject({
   approvers: z.array(principal).min(1),
   requiredApprovals: z.number().int().min(1).max(5).default(1),
 });
-export type PolicyRule = z.infer<typeof ruleSchema>;
+type PolicyRule = z.infer<typeof ruleSchema>;
 
 /** Who may read what (src/policy/read-policy.ts). */
 const readerRuleSchema = z.strictObject({
@@ -81,7 +81,7 @@ export const policyFileSchema = z
       if (person.name !== undefined) for (const id of person.ids) names[id] ??= person.name;
     return { ...file, names };
   });
-export type PolicyFile = z.infer<typeof policyFileSchema>;
+type PolicyFile = z.infer<typeof policyFileSchema>;
 
 export type ApprovalDecision =
   | { allowed: true; required: number }
@@ -97,7 +97,7 @@ export type ApprovalDecision =
  * What a plan changes: a namespace's workload, or (`clusterWide`) an object that
  * affects every tenant of the cluster (a DeviceTaintRule).
  */
-export interface ApprovalScope {
+interface ApprovalScope {
   cluster: string;
   namespace: string;
   clusterWide?: boolean;
@@ -239,7 +239,7 @@ export function createApprovalPolicy(options: {
 export type MembershipCheck = (user: string, principals: readonly string[]) => Promise<boolean>;
 
 /** Group members come from usergroups.users.list, cached `cacheMs`; a group that cannot be resolved grants nothing. */
-export function createMembershipCheck(options: {
+function createMembershipCheck(options: {
   listGroupMembers: (groupId: string) => Promise<string[]>;
   cacheMs?: number;
   now?: () => number;

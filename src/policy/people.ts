@@ -23,7 +23,7 @@ export const displayName = z
   .regex(/^[^\p{Cc}\p{Cf}]+$/u, 'must be one line of plain text');
 
 /** `{ name?: Dana Lee, ids: [U0DANA, 7f3a…] }`: the ids one person uses. */
-export const personEntrySchema = z.strictObject({
+const personEntrySchema = z.strictObject({
   name: displayName.optional(),
   ids: z.array(personId).min(1).max(10),
 });

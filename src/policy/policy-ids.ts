@@ -14,7 +14,7 @@ const inCase = (platform: PlatformEntry, id: string): string =>
   platform.policy.lowerCase ? id.toLowerCase() : id;
 
 /** A person of some platform, in any case its platform allows. */
-export function isPolicyPerson(id: string): boolean {
+function isPolicyPerson(id: string): boolean {
   return PLATFORMS.some((p) => p.ids.approver.test(inCase(p, id)));
 }
 

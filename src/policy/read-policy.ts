@@ -14,7 +14,7 @@
  */
 import type { ApprovalPolicy, MembershipCheck, ReaderRule } from './approval-policy.js';
 
-export interface ReadRequest {
+interface ReadRequest {
   user: string;
   channel: string;
   cluster: string;
@@ -22,7 +22,7 @@ export interface ReadRequest {
   namespace: string | undefined;
 }
 
-export type ReadDecision = { allowed: true } | { allowed: false; reason: string };
+type ReadDecision = { allowed: true } | { allowed: false; reason: string };
 
 export interface ReadPolicy {
   /** May this person, in this channel, read this namespace (or the whole cluster)? */

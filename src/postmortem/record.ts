@@ -11,7 +11,7 @@ import { OUTCOMES } from './audit-line.js';
 const at = z.iso.datetime();
 
 /** How the incident came to rollout-doctor. */
-export const SIGNAL_VIAS = ['alert', 'early-warning', 'admission', 'command'] as const;
+const SIGNAL_VIAS = ['alert', 'early-warning', 'admission', 'command'] as const;
 export type SignalVia = (typeof SIGNAL_VIAS)[number];
 
 const signal = z.object({
@@ -102,7 +102,7 @@ const entry = z.discriminatedUnion('type', [
 ]);
 export type TimelineEntry = z.infer<typeof entry>;
 
-export const END_STATES = ['rolled-out', 'pods-ready', 'undone', 'failed', 'open'] as const;
+const END_STATES = ['rolled-out', 'pods-ready', 'undone', 'failed', 'open'] as const;
 
 export const incidentRecordSchema = z.object({
   /** `<cluster>/<namespace>/<workload name>`: the key every audit event names a workload by. */

@@ -18,7 +18,7 @@ const isWorkloadKind = (kind: string | null): kind is WorkloadKind => WORKLOAD_K
 
 type Words = ReturnType<typeof wordsIn<typeof postmortemWords>>;
 
-export interface RenderOptions {
+interface RenderOptions {
   lang: Lang;
   /** The reader's IANA time zone (checked by the caller: time.ts isTimeZone). */
   zone: string;

@@ -12,7 +12,7 @@ import { git, type GitOptions } from './git.js';
 /** A single manifest file above this is refused (no real manifest is near it). */
 export const MAX_FILE_BYTES = 1024 * 1024;
 /** Files a --path may hold. */
-export const MAX_FILES = 2000;
+const MAX_FILES = 2000;
 
 export class RefusedInput extends Error {
   constructor(message: string) {

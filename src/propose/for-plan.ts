@@ -16,7 +16,7 @@ import type { PullRecord } from './pull-record.js';
 import type { Tools } from './tool.js';
 import { checkRendered } from './verify.js';
 
-export interface ProposeForPlanOptions {
+interface ProposeForPlanOptions {
   collect(ref: RemediationPlan['target']): Promise<WorkloadSnapshot>;
   diagnose(snapshot: WorkloadSnapshot): Diagnosis;
   source: CheckSource;

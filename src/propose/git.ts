@@ -17,7 +17,7 @@ export interface GitOptions {
   env?: Record<string, string>;
 }
 
-export class GitError extends Error {
+class GitError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'GitError';
@@ -25,7 +25,7 @@ export class GitError extends Error {
 }
 
 /** The environment git runs with: nothing of the caller's but PATH. */
-export function gitEnv(options: GitOptions): Record<string, string> {
+function gitEnv(options: GitOptions): Record<string, string> {
   const env: Record<string, string> = {
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',
     HOME: options.home,

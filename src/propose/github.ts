@@ -5,7 +5,7 @@
  * the Authorization header and nowhere else; errors name the status, never the token.
  */
 
-export interface GitHubOptions {
+interface GitHubOptions {
   /** https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise. */
   apiBase: string;
   token: string;
@@ -22,7 +22,7 @@ export interface PullRequest {
   action: 'created' | 'updated';
 }
 
-export class GitHubError extends Error {
+class GitHubError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'GitHubError';

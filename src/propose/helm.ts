@@ -15,7 +15,7 @@ import type { Located } from './plain.js';
 import { runTool, type Tools } from './tool.js';
 import { editValues, isDocumentOf } from './yaml-edit.js';
 
-export interface HelmContext {
+interface HelmContext {
   release: string;
   namespace: string;
   tools: Tools;

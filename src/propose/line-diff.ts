@@ -4,10 +4,10 @@
  * line the edit did not touch keeps its own spacing and comments. Pure.
  */
 
-export type LineOp = { op: 'same'; a: number } | { op: 'del'; a: number } | { op: 'ins'; b: number };
+type LineOp = { op: 'same'; a: number } | { op: 'del'; a: number } | { op: 'ins'; b: number };
 
 /** Longest common subsequence over the middle that differs; undefined past `limit` cells. */
-export function lineOps(a: readonly string[], b: readonly string[], limit = 4_000_000): LineOp[] | undefined {
+function lineOps(a: readonly string[], b: readonly string[], limit = 4_000_000): LineOp[] | undefined {
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start += 1;
   let endA = a.length;

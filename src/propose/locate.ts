@@ -14,13 +14,13 @@ import { editKustomize, kustomizationFile } from './kustomize.js';
 import { editPlain, type FileEdit } from './plain.js';
 import { runTool, type Tools } from './tool.js';
 
-export interface Placed {
+interface Placed {
   edits: FileEdit[];
   /** The text check reads once the edits are written, and what it is ("apps/web.yaml", "kubectl kustomize overlays/prod"). */
   render: () => Promise<{ text: string; label: string }>;
 }
 
-export type Placement = { ok: true; placed: Placed } | { ok: false; why: string };
+type Placement = { ok: true; placed: Placed } | { ok: false; why: string };
 
 export async function place(
   root: string,

@@ -12,7 +12,7 @@ import type { proposeWords } from './words.js';
 type Words = ReturnType<typeof wordsIn<typeof proposeWords>>;
 
 /** An approver as the chat knows them: the id the approval was signed for, and a name when one was read. */
-export interface Approver {
+interface Approver {
   id: string;
   name?: string | undefined;
 }

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { RefusedInput } from './checkout.js';
 
-export const MAX_RENDER_BYTES = 16 * 1024 * 1024;
+const MAX_RENDER_BYTES = 16 * 1024 * 1024;
 
 export interface Tools {
   kubectl: string;

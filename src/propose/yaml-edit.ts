@@ -17,7 +17,7 @@ export interface DocumentRef {
   namespace?: string;
 }
 
-export type EditResult =
+type EditResult =
   { ok: true; text: string; line: number } | { ok: false; why: 'not-found' | 'refused'; detail: string };
 
 type Doc = Document.Parsed;
@@ -43,7 +43,7 @@ export function isDocumentOf(value: unknown, ref: DocumentRef): boolean {
 }
 
 /** The merge applied to a plain value (what the edited document must read as). */
-export function merged(value: unknown, merge: Record<string, unknown>): unknown {
+function merged(value: unknown, merge: Record<string, unknown>): unknown {
   const out: Record<string, unknown> = isRecord(value) ? { ...value } : {};
   for (const [key, v] of Object.entries(merge)) {
     if (v === null) delete out[key];

@@ -10,15 +10,13 @@ import { WORKLOAD_KINDS } from '../diagnosis/workload-ref.js';
 const hash = z.string().regex(/^[0-9a-f]{32}$/);
 
 /** Where a diagnosis made for an alert goes: the thread of that group and workload. */
-export const alertThreadRefSchema = z.object({
+const alertThreadRefSchema = z.object({
   kind: z.literal('alert-thread'),
   groupHash: hash.optional(),
   workloadHash: hash,
 });
-export type AlertThreadRef = z.infer<typeof alertThreadRefSchema>;
-
 /** The workload an alert is about, as far as the app can tell without cluster access. */
-export const alertWorkloadSchema = z.object({
+const alertWorkloadSchema = z.object({
   cluster: z.string().min(1),
   namespace: z.string().min(1),
   /** Named by a workload alert (of kind `kind`), or a Deployment's guessed from pod names (`guessed`). */
@@ -29,8 +27,6 @@ export const alertWorkloadSchema = z.object({
   /** Pods named by pod alerts: the worker reads their ownerReferences. */
   pods: z.array(z.string().min(1)).max(20),
 });
-export type AlertWorkload = z.infer<typeof alertWorkloadSchema>;
-
 /** Notify job: open, update or resolve the Slack thread of one group and workload. */
 export const alertThreadJobSchema = z.object({
   kind: z.literal('alert-thread'),

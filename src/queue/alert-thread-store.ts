@@ -39,7 +39,7 @@ export class ThreadBusyError extends Error {
   override name = 'ThreadBusyError';
 }
 
-export interface OpenThreadInput {
+interface OpenThreadInput {
   workloadHash: string;
   groupHash?: string;
   /** Absent: Slack. */
@@ -86,7 +86,7 @@ export interface ThreadStore {
   ): Promise<{ workloadHash: string; earlyWarning: boolean; linkedAt: number } | null>;
 }
 
-export interface ThreadStoreOptions {
+interface ThreadStoreOptions {
   /**
    * Marks what this process writes (record-mark.ts): the app's thread records, links
    * and verdicts; a worker's job links. Without it (tests of other things) nothing is marked.

@@ -18,7 +18,7 @@
 import type { Redis } from 'ioredis';
 import { CLOCK_SKEW_TOLERANCE_MS, offsetWords } from '../trust/clock-skew.js';
 
-export interface ClockReading {
+interface ClockReading {
   /** This clock minus Redis's, in ms (positive: ahead). */
   offsetMs: number;
   /** Half the TIME round trip: the offset is known to within this. */

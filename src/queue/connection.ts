@@ -52,7 +52,7 @@ export function createProducerConnection(target: RedisTarget | string, options: 
 }
 
 /** The longest the producer connection waits between tries to reconnect. */
-export const PRODUCER_RECONNECT_MS = 500;
+const PRODUCER_RECONNECT_MS = 500;
 
 /**
  * Worker connection: waits and reconnects forever (BullMQ requires
@@ -107,7 +107,7 @@ export async function firstConnection(connection: Redis, timeoutMs: number): Pro
 }
 
 /** How long work that must reach Redis waits for it (a failover takes seconds). */
-export const REDIS_AWAY_MS = 15_000;
+const REDIS_AWAY_MS = 15_000;
 
 /**
  * `work` (Redis calls), tried again every 250 ms while it fails, for up to `forMs`: for

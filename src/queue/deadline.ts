@@ -12,7 +12,7 @@
  */
 
 /** Why Redis did not take a call. */
-export type RedisTrouble =
+type RedisTrouble =
   /** No answer before the deadline: the connection is open but nothing comes back. */
   | 'stalled'
   /** Out of memory with `noeviction`: every write that needs memory is refused (reads still answer). */

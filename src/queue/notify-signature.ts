@@ -25,7 +25,7 @@ export type NotifySigner = 'worker' | 'app' | 'admission';
  * ROLLOUT_DOCTOR_ADMISSION_PUBLIC_KEYS) signs only its warned applies: a stolen one
  * cannot post a result, an outcome or an alert thread.
  */
-export const NOTIFY_SIGNER: Readonly<Record<NotifyJob['kind'], NotifySigner>> = Object.freeze({
+const NOTIFY_SIGNER: Readonly<Record<NotifyJob['kind'], NotifySigner>> = Object.freeze({
   'diagnosis-progress': 'worker',
   'diagnosis-result': 'worker',
   'remediation-outcome': 'worker',
@@ -40,7 +40,7 @@ const notifySignatureSchema = z.object({
   keyId: z.string().min(1).max(64),
   signature: z.string().min(1).max(200),
 });
-export type NotifySignature = z.infer<typeof notifySignatureSchema>;
+type NotifySignature = z.infer<typeof notifySignatureSchema>;
 
 /** A notify job as it is queued: the job's data and, beside it, `sig`. */
 export type SignedNotifyJob = NotifyJob & { sig: NotifySignature };

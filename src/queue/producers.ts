@@ -39,7 +39,7 @@ export class QueueUnavailableError extends RedisTroubleError {
  * Finished jobs are removed at once: a deterministic id only deduplicates while
  * the job exists, and a later request must start a fresh run.
  */
-export const DIAGNOSE_JOB_OPTIONS: JobsOptions = {
+const DIAGNOSE_JOB_OPTIONS: JobsOptions = {
   attempts: 3,
   backoff: { type: 'exponential', delay: 1_000 },
   removeOnComplete: true,
@@ -60,13 +60,13 @@ export const REMEDIATE_JOB_OPTIONS: JobsOptions = {
 };
 
 /** A proposal is not retried: a press again runs it again (and updates its pull request). */
-export const PROPOSE_JOB_OPTIONS: JobsOptions = {
+const PROPOSE_JOB_OPTIONS: JobsOptions = {
   attempts: 1,
   removeOnComplete: { age: 3600 },
   removeOnFail: { age: 24 * 3600 },
 };
 
-export const NOTIFY_JOB_OPTIONS: JobsOptions = {
+const NOTIFY_JOB_OPTIONS: JobsOptions = {
   attempts: 8,
   backoff: { type: 'exponential', delay: 1_000 },
   removeOnComplete: { count: 1_000 },
@@ -137,7 +137,7 @@ function requestOf(data: string | null): string | undefined {
 /** BullMQ priority of background diagnoses: any value > 0 comes after un-prioritized jobs. */
 export const BACKGROUND_PRIORITY = 10;
 
-export interface EnqueuedDiagnosis {
+interface EnqueuedDiagnosis {
   jobId: string;
   /** True when a run for the same target was already queued or running. */
   joined: boolean;
@@ -187,7 +187,7 @@ export interface Producers {
  * @param clusters clusters whose diagnose/remediate queues this process may write to.
  * @param timeoutMs bound on each add, so callers answer Slack in time even when Redis hangs.
  */
-export interface ProducerOptions {
+interface ProducerOptions {
   connection: Redis;
   clusters: readonly string[];
   timeoutMs?: number;

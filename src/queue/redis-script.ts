@@ -9,10 +9,10 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
-export type RedisScriptArg = string | number | Buffer;
+type RedisScriptArg = string | number | Buffer;
 
 /** Runs the script with `keys` then `args`, as EVAL would. */
-export type RedisScript = (
+type RedisScript = (
   redis: Pick<Redis, 'eval' | 'evalsha'>,
   keys: readonly string[],
   ...args: RedisScriptArg[]

@@ -28,7 +28,7 @@ export type RedisTarget =
     };
 
 /** The sentinel-side settings that do not belong in the URL (the password is a secret of its own). */
-export interface SentinelAccess {
+interface SentinelAccess {
   username?: string;
   password?: string;
   tls?: boolean;
@@ -110,12 +110,6 @@ function decode(text: string, what: string): string {
     throw new RedisUrlError(`the ${what} is not valid percent-encoding`);
   }
 }
-
-/** True when writes go through a Sentinel set (replicas exist, failovers happen). */
-export function isSentinel(target: RedisTarget): boolean {
-  return target.kind === 'sentinel';
-}
-
 /** ioredis options for a target (the single-endpoint URL is handed to ioredis as is). */
 export function sentinelOptions(target: Extract<RedisTarget, { kind: 'sentinel' }>): RedisOptions {
   return {

@@ -43,7 +43,7 @@ export interface ReplicationInfo {
   replicasOnline: number;
 }
 
-export interface ReplicationMark {
+interface ReplicationMark {
   replid: string;
   offset: number;
 }
@@ -64,7 +64,7 @@ export function parseReplicationInfo(text: string): ReplicationInfo {
   };
 }
 
-export type Fate =
+type Fate =
   /** `wanted` replicas acknowledged the writes. */
   | { kind: 'confirmed' }
   /** Still only on this master. */
@@ -86,7 +86,7 @@ export function judge(mark: ReplicationMark, info: ReplicationInfo, wanted: numb
   return { kind: 'lost' };
 }
 
-export interface GuardedWrites {
+interface GuardedWrites {
   /** For the log: what was written ('approval', 'command'). */
   label: string;
   fields: Record<string, unknown>;

@@ -143,7 +143,7 @@ export const proposeJobSchema = remediateJobShape
 export type ProposeJob = z.infer<typeof proposeJobSchema>;
 
 /** Field change reported by a server-side dry run. */
-export const fieldChangeSchema = z.object({
+const fieldChangeSchema = z.object({
   path: z.string(),
   before: z.unknown().optional(),
   after: z.unknown().optional(),
@@ -255,7 +255,7 @@ export const runUpdateSchema = z.discriminatedUnion('kind', [runProgressSchema, 
 export type RunUpdate = z.infer<typeof runUpdateSchema>;
 
 /** One step of a stepped walk (src/kube/write/stepped-walk.ts StepEvent), for the thread. */
-export const stepProgressSchema = z.discriminatedUnion('phase', [
+const stepProgressSchema = z.discriminatedUnion('phase', [
   /** The first step under way (its old pod released), before its new pod is Ready. */
   z.object({
     phase: z.literal('waiting-ready'),

@@ -59,11 +59,7 @@ async function askSentinel(
 }
 
 /** Whether a majority of the listed sentinels name `address` as the master. */
-export async function sentinelsAgree(
-  target: SentinelTarget,
-  address: Address,
-  timeoutMs = 1_000,
-): Promise<boolean> {
+async function sentinelsAgree(target: SentinelTarget, address: Address, timeoutMs = 1_000): Promise<boolean> {
   const said = await Promise.all(target.sentinels.map((s) => askSentinel(target, s, timeoutMs)));
   const agreeing = said.filter((a) => a === `${address.host}:${address.port}`).length;
   return agreeing >= agreementNeeded(target.sentinels.length);

@@ -29,7 +29,7 @@ const keyOf = (t: SentinelTarget): string =>
   JSON.stringify([t.name, t.sentinels.map((s) => `${s.host}:${s.port}`)]);
 
 /** `+switch-master` payload: `<master-name> <old-ip> <old-port> <new-ip> <new-port>`. */
-export function parseSwitch(message: string): { name: string; host: string; port: number } | undefined {
+function parseSwitch(message: string): { name: string; host: string; port: number } | undefined {
   const parts = message.trim().split(/\s+/);
   if (parts.length !== 5) return undefined;
   const [name = '', , , host = '', portText = ''] = parts;
@@ -38,7 +38,7 @@ export function parseSwitch(message: string): { name: string; host: string; port
 }
 
 /** True when `connection` is connected, and to another server than `host:port`. */
-export function connectedElsewhere(connection: Redis, host: string, port: number): boolean {
+function connectedElsewhere(connection: Redis, host: string, port: number): boolean {
   if (connection.status !== 'ready' && connection.status !== 'connect') return false;
   const stream = (connection as unknown as { stream?: { remoteAddress?: string; remotePort?: number } })
     .stream;
@@ -93,11 +93,4 @@ export function followSwitches(target: SentinelTarget, connection: Redis): void 
     watches.delete(key);
     for (const sub of current.subscribers) sub.disconnect();
   });
-}
-
-/** How many sentinel subscribers the process holds now (tests). */
-export function switchSubscriberCount(): number {
-  let n = 0;
-  for (const w of watches.values()) n += w.subscribers.length;
-  return n;
 }

@@ -11,7 +11,7 @@ import { kindOf } from './kinds/index.js';
 import type { RemediationPlan } from './plan.js';
 import { RESTARTED_AT } from './restart-time.js';
 
-export type CommitChange =
+type CommitChange =
   | {
       ok: true;
       /** A merge of the manifest: maps merge, null removes a key, scalars replace. */

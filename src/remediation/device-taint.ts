@@ -16,7 +16,7 @@ import type { DeviceTaintTarget, RemediationPlan } from './plan.js';
 export const DEVICE_TAINT_KEY = 'rollout-doctor.io/unhealthy';
 export const DEVICE_TAINT_VALUE = 'Unhealthy';
 export const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'rollout-doctor' } as const;
-export const DEVICE_TAINT_VERSIONS = ['resource.k8s.io/v1', 'resource.k8s.io/v1beta2'] as const;
+const DEVICE_TAINT_VERSIONS = ['resource.k8s.io/v1', 'resource.k8s.io/v1beta2'] as const;
 
 /** A DNS subdomain that names the device without its (untrusted) characters: one rule per device. */
 export function deviceTaintRuleName(device: { driver: string; pool: string; device: string }): string {

@@ -90,10 +90,10 @@ export function ownerName(owner: ManagedBy): string {
 }
 
 /** "spec.strategy.rollingUpdate.maxSurge", annotation keys in brackets (json-pointer.ts readablePath). */
-export const fieldName = readablePath;
+const fieldName = readablePath;
 
 /** The leaves the plan's patch changes on the live Deployment (a value equal to the live one changes nothing). */
-export function changedFields(plan: RemediationPlan, live: WorkloadObject): string[] {
+function changedFields(plan: RemediationPlan, live: WorkloadObject): string[] {
   if (!plan.patch) return [];
   const writes = patchWrites(plan.patch, kindOf(plan).paths(plan.target.kind), live);
   if (!writes.ok) return [];
@@ -421,7 +421,7 @@ export function planDrift(
   };
 }
 
-export const NO_OWNER = 'no GitOps owner recognised';
+const NO_OWNER = 'no GitOps owner recognised';
 const NO_OWNER_WHY = `${NO_OWNER} (no Flux labels, Argo CD tracking, Helm release annotations or kubectl last-applied)`;
 
 /** The verdict when no owner was recognised, from the managedFields and markers the Deployment carries. */

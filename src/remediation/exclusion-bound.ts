@@ -20,7 +20,7 @@ import { HOSTNAME_LABEL } from './affinity-merge.js';
 export const MAX_EXCLUDED_NODES = 3;
 
 /** The most values of `key` any required term of `affinity` excludes (NotIn). */
-export function excludedBy(affinity: Affinity | undefined, key: string): number {
+function excludedBy(affinity: Affinity | undefined, key: string): number {
   const terms =
     affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
   const counts = terms.map((term) =>

@@ -11,7 +11,7 @@ import type { Node } from '../diagnosis/k8s.js';
 import type { ExclusionRecord } from './exclusion-record.js';
 
 /** One excluded node that no longer is what it was, and how. */
-export interface ChangedNode {
+interface ChangedNode {
   node: string;
   change: 'gone' | 'replaced' | 'changed';
   /** For 'changed': the field and the value it has now ("kernelVersion 6.8.0-1010-aws"). */

@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { escapeToken } from './json-pointer.js';
 import { NEVER } from './exclusion-ttl.js';
 
-export const EXCLUSION_PREFIX = 'rollout-doctor.io/exclusion.';
+const EXCLUSION_PREFIX = 'rollout-doctor.io/exclusion.';
 
 export const EXCLUSION_ANNOTATIONS = {
   values: `${EXCLUSION_PREFIX}values`,
@@ -92,7 +92,7 @@ export function readRecord(
 }
 
 /** Where an exclusion stands at a time: lasting until removed, live until its end, expired, or an end that does not read. */
-export type ExclusionState =
+type ExclusionState =
   | { state: 'until-removed'; setAt: number | undefined }
   | { state: 'live' | 'expired'; setAt: number | undefined; expiresAt: number }
   | { state: 'unreadable'; setAt: number | undefined };

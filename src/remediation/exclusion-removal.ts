@@ -55,7 +55,7 @@ function termWithout(
 }
 
 /** The JSON patch that removes the exclusion and its record, tested against the live affinity and record. */
-export function removalPatch(
+function removalPatch(
   live: Affinity | undefined,
   record: ExclusionRecord,
   annotations: Readonly<Record<string, string>>,

@@ -24,7 +24,7 @@ import type { OwnerSettingsRead } from '../diagnosis/snapshot/types.js';
 import { OUR_FIELD_MANAGER } from '../diagnosis/ownership.js';
 import { parsePointer } from './json-pointer.js';
 
-export type Coverage = 'yes' | 'no' | 'maybe';
+type Coverage = 'yes' | 'no' | 'maybe';
 
 const argoSchema = z.looseObject({
   spec: z
@@ -116,7 +116,7 @@ const helmReleaseSchema = z.looseObject({
     .optional(),
 });
 
-export interface ArgoSettings {
+interface ArgoSettings {
   kind: 'Application';
   /** Automated sync on (automated present, enabled absent or true). */
   automated: boolean;
@@ -130,14 +130,14 @@ export interface ArgoSettings {
   ignores(tokens: readonly string[]): Coverage;
 }
 
-export interface KustomizationSettings {
+interface KustomizationSettings {
   kind: 'Kustomization';
   suspend: boolean;
   force: boolean;
   interval?: string;
 }
 
-export interface HelmReleaseSettings {
+interface HelmReleaseSettings {
   kind: 'HelmRelease';
   suspend: boolean;
   mode: 'enabled' | 'warn' | 'disabled';

@@ -182,7 +182,7 @@ interface PlanCommon<K extends RemediationKind> {
 }
 
 /** Kinds that patch the workload object itself (its strategy, pod template). */
-export type WorkloadPatchKind =
+type WorkloadPatchKind =
   'set-rolling-update' | 'set-recreate' | 'rollout-restart' | 'exclude-node' | 'abort-rollout';
 
 /** A patch of the workload; its Undo patches it back with `inverse`, where one makes sense. */

@@ -15,7 +15,7 @@ import type {
   RemediationKind,
 } from '../remediation/plan.js';
 
-export interface JsonDiagnosis {
+interface JsonDiagnosis {
   target: WorkloadRef;
   capturedAt: string;
   observed: Diagnosis['observed'];

@@ -37,7 +37,7 @@ function span(s: Span, style: Style): string {
 }
 
 /** Inline content as terminal text (styled), every span cleaned. */
-export function terminalText(content: Rich, style: Style): string {
+function terminalText(content: Rich, style: Style): string {
   return content.map((s) => span(s, style)).join('');
 }
 

@@ -20,7 +20,7 @@ import { REPORT_WORDS } from './words.js';
 
 type Words = ReturnType<typeof wordsIn<typeof REPORT_WORDS>>;
 
-export interface TextOptions {
+interface TextOptions {
   /** ANSI colours (the CLI enables them on a TTY). */
   color?: boolean;
   /** The reader's language (default English); codes, kinds, ids and patches stay as they are. */
@@ -232,13 +232,13 @@ const TOOL_NAMES: Record<ManagedBy['tool'], string> = {
 };
 
 /** "Managed by Argo CD application shop (annotation argocd.argoproj.io/tracking-id)". */
-export function managedByLine(owner: ManagedBy): string {
+function managedByLine(owner: ManagedBy): string {
   const where = owner.namespace ? ` in ${owner.namespace}` : '';
   return `Managed by ${TOOL_NAMES[owner.tool]} ${owner.name}${where} (${owner.evidence})`;
 }
 
 /** "Reverted: no, by Argo CD application shop: spec.strategy.type: not in …" (the why names the fields). */
-export function driftLine(drift: PlanDrift, lang: Lang = 'en'): string {
+function driftLine(drift: PlanDrift, lang: Lang = 'en'): string {
   const reverted = drift.reverted === 'unknown' ? null : drift.reverted;
   const w = wordsIn(REPORT_WORDS, lang);
   if (drift.ownerRecognised === false) return w.reverted({ reverted, why: drift.why });

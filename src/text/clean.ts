@@ -47,12 +47,6 @@ export function cleanText(text: string, options: { singleLine?: boolean } = {}):
     .replace(INVISIBLE, '');
   return options.singleLine ? cleaned.replace(/[\n\t]+/g, ' ') : cleaned;
 }
-
-/** True when `text` holds nothing cleanText would remove (for tests and assertions). */
-export function isClean(text: string): boolean {
-  return cleanText(text) === text;
-}
-
 /** Every string inside a JSON-like value passed through cleanText; other values kept. */
 export function cleanDeep<T>(value: T): T {
   if (typeof value === 'string') return cleanText(value) as T;
@@ -96,7 +90,7 @@ const NAMED_ESCAPES: Record<string, string> = { '\n': '\\n', '\t': '\\t', '\r': 
  * line's errors), where a value silently changed would name something else: the
  * argument `deployment/\e[31mred` is shown as `\u001b[31mred`, not as `red`, a valid name.
  */
-export function showControls(text: string): string {
+function showControls(text: string): string {
   return text.replace(CONTROL_OR_BREAK, (c) => {
     const named = NAMED_ESCAPES[c];
     if (named) return named;
@@ -106,7 +100,7 @@ export function showControls(text: string): string {
 }
 
 /** The longest stretch of a quoted value a one-line message shows. */
-export const QUOTED_CHARS = 80;
+const QUOTED_CHARS = 80;
 
 /**
  * A value someone typed or a file holds, for a one-line message: in double quotes (a
@@ -122,7 +116,7 @@ export function quoted(value: string): string {
 }
 
 /** The longest message a command line's error line carries. */
-export const ERROR_LINE_CHARS = 500;
+const ERROR_LINE_CHARS = 500;
 
 /**
  * A message for a terminal's error line: controls shown (never removed, never acted on),
@@ -171,7 +165,7 @@ export function lineValue(value: string): string {
 }
 
 /** The longest message text a SARIF result carries. */
-export const SARIF_MESSAGE_CHARS = 1000;
+const SARIF_MESSAGE_CHARS = 1000;
 
 /**
  * Text for a SARIF message (plain text, where `[label](target)` is an embedded link and

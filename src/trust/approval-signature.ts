@@ -24,7 +24,7 @@ import {
   type ChatPlatform,
 } from '../platforms/chat-refs.js';
 
-export const approvalClaimsSchema = z
+const approvalClaimsSchema = z
   .object({
     v: z.literal(1),
     planId: z.string().min(1).max(200),
@@ -100,8 +100,7 @@ export function signApproval(claims: ApprovalClaims, privateKey: KeyObject): Sig
 }
 
 /** `expired`: a genuine approval whose time is past (beyond the tolerated clock skew). */
-export type ApprovalVerdict =
-  { ok: true; claims: ApprovalClaims } | { ok: false; reason: string; expired?: true };
+type ApprovalVerdict = { ok: true; claims: ApprovalClaims } | { ok: false; reason: string; expired?: true };
 
 /** Checks the signature, then that it names this plan digest, cluster and thread and is still valid. */
 export function verifyApproval(
@@ -147,7 +146,7 @@ export function verifyApproval(
  * node derives a public key from one: a side that holds the other's signing key is
  * exactly what the key split prevents.
  */
-export function parsePublicKey(text: string): KeyObject {
+function parsePublicKey(text: string): KeyObject {
   const kind = keyKind(text);
   if (kind === 'private') throw new Error('a signing (private) key was given where its public half belongs');
   if (kind === undefined) throw new Error('not a key in PEM or base64 DER');
@@ -159,7 +158,7 @@ export function parsePublicKey(text: string): KeyObject {
 }
 
 /** A PEM or base64 DER (PKCS#8) Ed25519 private key. */
-export function parsePrivateKey(text: string): KeyObject {
+function parsePrivateKey(text: string): KeyObject {
   const kind = keyKind(text);
   if (kind === 'public') throw new Error('a public key was given where the signing key belongs');
   if (kind === undefined) throw new Error('not a key in PEM or base64 DER');

@@ -10,7 +10,7 @@ import { createPublicKey, generateKeyPairSync, randomBytes, type KeyObject } fro
 import type { SigningKey } from './approval-signature.js';
 import { quoted } from '../text/clean.js';
 
-export type PlanKeyEnv = {
+type PlanKeyEnv = {
   ROLLOUT_DOCTOR_PLAN_SEAL_KEY: string;
   ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY: string;
   ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS: string;

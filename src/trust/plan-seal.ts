@@ -48,7 +48,7 @@ export type ShownPlan = Pick<StoredPlan, 'plan' | 'cluster' | 'dryRun' | 'undoOf
  * object rather than a list of fields, so a field a renderer starts to read is covered
  * without anyone remembering to add it here.
  */
-export function shownFields(shown: ShownPlan): unknown {
+function shownFields(shown: ShownPlan): unknown {
   return {
     v: SEAL_VERSION,
     cluster: shown.cluster,
@@ -66,7 +66,7 @@ export function shownDigest(shown: ShownPlan): string {
 }
 
 /** The fields a seal covers: what is shown (which includes everything the executor acts on) and the expiry. */
-export function sealedFields(stored: StoredPlan): unknown {
+function sealedFields(stored: StoredPlan): unknown {
   return { v: SEAL_VERSION, shown: shownDigest(stored), expiresAt: stored.expiresAt };
 }
 
@@ -96,7 +96,7 @@ export function sealPlan(stored: StoredPlan, keys: SealKeys): PlanSeal {
   return { v: SEAL_VERSION, keyId: keys.current.id, mac: mac(keys.current.secret, planDigest(stored)) };
 }
 
-export type SealVerdict = { ok: true; digest: string } | { ok: false; reason: string };
+type SealVerdict = { ok: true; digest: string } | { ok: false; reason: string };
 
 /** Why a plan sealed by another version is refused, in words for the thread and the clicker. */
 export function outdatedSealReason(version: number | undefined): string {

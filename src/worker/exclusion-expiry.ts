@@ -50,8 +50,7 @@ export interface ExclusionExpiryDeps {
 }
 
 /** What one exclusion calls for now. */
-export type ExpiryDecision =
-  { act: 'keep' } | { act: 'remove' | 'offer'; cause: RemovalCause; detail?: string };
+type ExpiryDecision = { act: 'keep' } | { act: 'remove' | 'offer'; cause: RemovalCause; detail?: string };
 
 /** Pure: expired → remove; every excluded node changed → offer; else keep. */
 export function expiryDecision(
@@ -74,7 +73,7 @@ export function expiryDecision(
 const CLAIM_MS = { remove: 10 * 60_000, offer: 7 * 24 * 3600_000 } as const;
 
 /** What a sweep did, by plan id. */
-export interface SweepReport {
+interface SweepReport {
   removed: string[];
   offered: string[];
   /** Claimed by another worker, or already removed. */

@@ -84,7 +84,7 @@ export function replayWorkerSteps(deps: WorkerWriteDeps): (data: unknown) => Pro
   };
 }
 
-export interface WorkerWrites {
+interface WorkerWrites {
   /** Queues a notification; all but a diagnosis's progress are guarded with the writes before them. */
   notify(job: NotifyJobInput, options?: EnqueueOptions): Promise<void>;
   /** The plan store whose saves and releases ride on the next guarded notification. */

@@ -65,7 +65,7 @@ async function check(deps: HealthCheck): Promise<{ ok: boolean; problems: string
  * one), and a server that answers but refuses writes (`redis (read-only replica)`) or
  * does not answer. Empty: ready to take jobs.
  */
-export async function waitingFor(deps: HealthCheck): Promise<string[]> {
+async function waitingFor(deps: HealthCheck): Promise<string[]> {
   const waiting = Object.entries(deps.connections())
     .filter(([, status]) => status !== 'ready')
     .map(([name, status]) => `redis connection ${name} (${status})`);

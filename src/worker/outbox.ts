@@ -34,7 +34,7 @@ import {
 import { superseded, type FenceRef } from './job-fence.js';
 
 /** The replay kind of an outbox entry in its journal. */
-export const OUTBOX_REPLAY = 'worker-outbox';
+const OUTBOX_REPLAY = 'worker-outbox';
 
 /** The writes of one attempt, as the remediate processor makes them. */
 export interface AttemptWrites {
@@ -63,7 +63,7 @@ interface Entry {
 
 type Keep = (fence: FenceRef, steps: WorkerStep[], id?: string, since?: number) => Entry;
 
-export interface OutboxOptions {
+interface OutboxOptions {
   /** The guarded writes (notify, the sealing plan store, their connection). */
   writes: WorkerWriteDeps;
   /** Where fences are read (the producer connection). */

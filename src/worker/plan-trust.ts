@@ -12,7 +12,7 @@ import { sealPlan, verifySeal, type SealKeys } from '../trust/plan-seal.js';
 import type { PlanStore, StoredPlan } from '../queue/plan-store.js';
 import type { RemediateJob } from '../queue/schemas.js';
 
-export type TrustVerdict =
+type TrustVerdict =
   | { ok: true; claims: ApprovalClaims }
   | {
       ok: false;

@@ -14,10 +14,7 @@ import type { StoredPlan } from '../queue/plan-store.js';
 import type { ProposeJob } from '../queue/schemas.js';
 
 /** Whether `link` is the thread's own, as its platform's links say (list.ts `threadLinkPath`). */
-export function linksThread(
-  job: Pick<ProposeJob, 'platform' | 'channel' | 'messageTs'>,
-  link: string,
-): boolean {
+function linksThread(job: Pick<ProposeJob, 'platform' | 'channel' | 'messageTs'>, link: string): boolean {
   const entry: PlatformEntry = platformEntry(platformOf(job));
   const path = entry.threadLinkPath?.(job.channel, job.messageTs);
   if (path === undefined) return false;

@@ -21,7 +21,7 @@ import { proposalRecord } from './proposal-record.js';
 import { errorMessage } from './progress.js';
 
 /** The engine's answer, or why it could not start (no Git source the owner names, no token). */
-export type ProposalRun = ProposeResult | { status: 'no-source'; why: string };
+type ProposalRun = ProposeResult | { status: 'no-source'; why: string };
 
 export interface ProposeDeps {
   plans: PlanStore;
@@ -42,11 +42,11 @@ type Status = Outcome['status'];
 type Audited = Extract<AuditEvent, { action: 'proposal' }>['outcome'];
 
 /** Why a worker without a token proposes nothing, said in the thread. */
-export const NO_TOKEN =
+const NO_TOKEN =
   "this cluster's workers hold no Git token (ROLLOUT_DOCTOR_GIT_TOKEN or ROLLOUT_DOCTOR_GIT_TOKEN_FILE)";
 
 /** The thread's status and the line that says it, from the engine's answer. */
-export function outcomeOf(result: ProposalRun): {
+function outcomeOf(result: ProposalRun): {
   status: Status;
   detail?: string;
   url?: string;

@@ -40,7 +40,7 @@ const DOMAIN = 'admission-parked';
 // Deletes the parked announcement only if it is still the one read: one replica posts it.
 const TAKE_IF = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
-export interface AdmissionParkingDeps {
+interface AdmissionParkingDeps {
   redis: Pick<Redis, 'set' | 'get' | 'del' | 'eval'>;
   /** Opens the workload's thread with the announcement (admission-threads.ts). */
   open: (job: AdmissionWarningJob) => Promise<Exclude<AdmissionThreadOutcome, 'parked'>>;
@@ -52,7 +52,7 @@ export interface AdmissionParkingDeps {
   logger: { info(obj: object, msg: string): void; debug(obj: object, msg: string): void };
 }
 
-export interface AdmissionParking {
+interface AdmissionParking {
   /** Holds a verified announcement until the cluster shows its object. */
   park(job: AdmissionWarningJob): Promise<'parked'>;
   /**

@@ -23,7 +23,7 @@ export interface EarlyWarningOpenerDeps {
 }
 
 /** Thrown from the thread store's post step when the minute's budget is spent: nothing posted. */
-export class ThreadBudgetSpent extends Error {}
+class ThreadBudgetSpent extends Error {}
 
 /**
  * App side of the early warning: when a watch-started diagnosis confirms a surge

@@ -21,7 +21,7 @@ export interface IntakeLogger {
   info(obj: object, msg: string): void;
 }
 
-export interface AlertIntakeDeps {
+interface AlertIntakeDeps {
   alertMap: AlertMap;
   defaultCluster: string;
   /** Clusters that have a worker queue (AppConfig.clusters). */
@@ -60,7 +60,7 @@ export interface AlertIntakeDeps {
 }
 
 /** One add the intake would make for a notification: a thread update or a diagnosis. */
-export type IntakeWork =
+type IntakeWork =
   | { kind: 'thread'; data: AlertThreadJob | AlertOverflowJob; dedup: Dedup }
   | { kind: 'diagnosis'; cluster: string; data: AlertDiagnosisRequest; dedup: Dedup };
 

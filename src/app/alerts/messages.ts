@@ -18,7 +18,7 @@ import { clip } from '../../text/sentences.js';
 export type AdmissionWarningJob = Extract<NotifyJob, { kind: 'admission-warning' }>;
 
 /** "shop/web (cluster prod)" — the workload as the root message names it. */
-export function workloadLabel(w: AlertThreadJob['workload']): string {
+function workloadLabel(w: AlertThreadJob['workload']): string {
   const name =
     w.deployment !== undefined
       ? `${typeOfKind(w.kind ?? DEFAULT_WORKLOAD_KIND)}/${w.deployment}`
@@ -136,7 +136,7 @@ export function earlyWarningRootMessage(title: string, summary: string): ChatMes
 }
 
 /** A user name from an AdmissionReview, as a thread shows it: one clean line of at most 64 characters. */
-export function appliedBy(user: string): string {
+function appliedBy(user: string): string {
   const name = cleanText(user, { singleLine: true }).trim();
   return name === '' ? 'an unnamed user' : clip(name, 64);
 }

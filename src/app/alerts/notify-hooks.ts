@@ -17,7 +17,7 @@ import { alertPlatform, postResultInThread } from './chat-thread.js';
 
 export type { AlertNotifyHooks } from './hooks.js';
 
-export interface AlertNotifyDeps {
+interface AlertNotifyDeps {
   redis: Redis;
   plans: PlanStore;
   channelFor: (namespace: string) => string;

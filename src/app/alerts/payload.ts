@@ -20,7 +20,7 @@ const alertSchema = z.object({
 });
 
 /** Alertmanager webhook payload, version 4 (DESIGN.md §6). Unknown fields are ignored. */
-export const alertmanagerPayloadSchema = z.object({
+const alertmanagerPayloadSchema = z.object({
   version: z.literal('4'),
   groupKey: z.string().min(1),
   truncatedAlerts: z.number().int().nonnegative().default(0),
@@ -36,7 +36,7 @@ export const alertmanagerPayloadSchema = z.object({
 export type AlertmanagerPayload = z.infer<typeof alertmanagerPayloadSchema>;
 export type AlertmanagerAlert = AlertmanagerPayload['alerts'][number];
 
-export type PayloadParseResult = { ok: true; payload: AlertmanagerPayload } | { ok: false; reason: string };
+type PayloadParseResult = { ok: true; payload: AlertmanagerPayload } | { ok: false; reason: string };
 
 /**
  * Parses a raw webhook body. Never throws: bad JSON or a payload that does not match

@@ -14,7 +14,7 @@ export interface RunResult {
     | { status: 'scanned' };
 }
 
-export interface AlertResultDeps {
+interface AlertResultDeps {
   store: ThreadStore;
   /** Posts the rendered result (with remediation buttons) as a reply in the thread. */
   postInThread: (thread: Pick<ThreadRecord, 'channel' | 'ts'>) => Promise<void>;

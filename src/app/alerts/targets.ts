@@ -31,12 +31,12 @@ export interface AlertTarget {
 }
 
 /** An alert that names no workload we can diagnose; acknowledged and ignored. */
-export interface IgnoredAlert {
+interface IgnoredAlert {
   alertname: string;
   reason: string;
 }
 
-export interface MappedNotification {
+interface MappedNotification {
   groupHash: string;
   targets: AlertTarget[];
   ignored: IgnoredAlert[];
@@ -44,7 +44,7 @@ export interface MappedNotification {
   truncatedAlerts: number;
 }
 
-export interface MapOptions {
+interface MapOptions {
   alertMap: AlertMap;
   /** Cluster used when an alert carries no `cluster` label. */
   defaultCluster: string;

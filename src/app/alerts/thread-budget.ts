@@ -39,7 +39,7 @@ export interface ThreadBudget {
 }
 
 /** Where a budget counts: the shared one by default; warned applies have their own (issue 67.1). */
-export interface BudgetKeys {
+interface BudgetKeys {
   minute: (minute: number) => string;
   overflow: (channel: string, minute: number) => string;
 }

@@ -13,7 +13,7 @@ import type { ChatAdapter } from '../../chat/adapter.js';
 import { DEFAULT_PLATFORM, chatPlatform, platformTag, type ChatPlatform } from '../../platforms/chat-refs.js';
 import { alertPlatform, threadConversation } from './chat-thread.js';
 
-export interface ThreadUpdateDeps {
+interface ThreadUpdateDeps {
   store: ThreadStore;
   logger: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void };
   /** Alertmanager and Prometheus hosts whose URLs are shown as links (config alerts.linkHosts). */

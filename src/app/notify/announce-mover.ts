@@ -24,7 +24,7 @@ import { verifyNotify, type NotifyKeys, type SignedNotifyJob } from '../../queue
 import type { Producers } from '../../queue/producers.js';
 import { redisKeys } from '../../queue/redis-keys.js';
 
-export const ANNOUNCE_GROUP = 'app';
+const ANNOUNCE_GROUP = 'app';
 /** One announcement per workload per this long (the webhook's own window, src/admission/announce.ts). */
 const DEDUP_MS = 10 * 60_000;
 /** An entry another consumer held this long without acknowledging it is taken over. */
@@ -46,9 +46,6 @@ function fieldsOf(info: unknown): Record<string, unknown> {
   for (let i = 0; i + 1 < info.length; i += 2) fields[String(info[i])] = info[i + 1];
   return fields;
 }
-
-export type MoveOutcome = 'moved' | 'refused';
-
 export interface AnnounceMoverOptions {
   /** A connection of its own: the mover blocks on it (createWorkerConnection). */
   connection: Redis;
@@ -70,7 +67,7 @@ export interface AnnounceMoverOptions {
   lossCheckMs?: number;
 }
 
-export interface AnnounceMover {
+interface AnnounceMover {
   /** One pass: own pending entries, then others' long-idle ones, then new ones (blocking up to blockMs). */
   moveOnce: () => Promise<number>;
 }
@@ -78,7 +75,7 @@ export interface AnnounceMover {
 type Entry = [id: string, fields: string[]];
 
 /** Why an entry is not queued, or the job to queue. */
-export function announcementVerdict(
+function announcementVerdict(
   raw: string | undefined,
   keys: NotifyKeys,
   clusters: readonly string[],

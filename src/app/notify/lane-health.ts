@@ -15,9 +15,9 @@ import { NOTIFY_QUEUES, QUEUE_PREFIX } from '../../queue/names.js';
 export const STALL_MS = 120_000;
 const CHECK_MS = 15_000;
 
-export type LaneProblem = 'paused' | 'stalled';
+type LaneProblem = 'paused' | 'stalled';
 
-export interface LaneHealthOptions {
+interface LaneHealthOptions {
   connection: Redis;
   gauge?: Gauge<'queue' | 'reason'>;
   logger: Logger;
@@ -26,7 +26,7 @@ export interface LaneHealthOptions {
   now?: () => number;
 }
 
-export interface LaneHealth {
+interface LaneHealth {
   /** Reads each lane once; the problems found, by queue. */
   check: () => Promise<{ queue: string; problem: LaneProblem }[]>;
 }

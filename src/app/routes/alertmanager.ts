@@ -22,7 +22,7 @@ export interface RouteLogger {
   error(obj: object, msg: string): void;
 }
 
-export interface AlertmanagerRouteOptions {
+interface AlertmanagerRouteOptions {
   /** Expected bearer token (ALERTMANAGER_TOKEN). */
   token: string;
   /** Queues the work for one valid notification; rejects when Redis is unavailable. */
@@ -39,7 +39,7 @@ export interface AlertmanagerRouteOptions {
  * again; what the stalled intake sent meanwhile is deduplicated on the way back (a
  * thread per workload, a diagnosis per workload per window).
  */
-export const ALERT_INTAKE_DEADLINE_MS = 5_000;
+const ALERT_INTAKE_DEADLINE_MS = 5_000;
 
 export const ALERTMANAGER_PATH = '/alerts/alertmanager';
 

@@ -16,7 +16,7 @@ export function healthzRoute(): AppRoute {
 }
 
 /** A Redis probe slower than this counts as unreachable (as the worker's /healthz). */
-export const READYZ_PING_TIMEOUT_MS = 2_000;
+const READYZ_PING_TIMEOUT_MS = 2_000;
 
 /**
  * GET /readyz: Redis answers and takes writes (`pingRedis` is the app's write probe:

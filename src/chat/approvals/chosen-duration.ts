@@ -19,7 +19,7 @@ import { icon, say, strong } from '../rich.js';
  * signs (absent: the plan's own), `ttl` what the exclusion will last (absent: the plan
  * writes no exclusion). 'not-offered': a duration sent for a plan that offers no choice.
  */
-export type ChosenDuration = { lasts?: ExclusionTtlChoice; ttl?: ExclusionTtl } | 'not-offered';
+type ChosenDuration = { lasts?: ExclusionTtlChoice; ttl?: ExclusionTtl } | 'not-offered';
 
 export function chosenDuration(lasts: ExclusionTtlChoice | undefined, stored: StoredPlan): ChosenDuration {
   const planned = stored.plan.patch ? plannedTtl(stored.plan.patch) : undefined;

@@ -63,7 +63,7 @@ function slotsOf(services: Pick<RunDeliveryServices, 'subscriptions'>): Announce
   return slots;
 }
 
-export type AnnounceServices = RunDeliveryServices &
+type AnnounceServices = RunDeliveryServices &
   Pick<ChatServices, 'config' | 'audit' | 'logger'> &
   Partial<Pick<ChatServices, 'replication'>>;
 

@@ -3,7 +3,7 @@ import type { RunUpdate } from '../../queue/schemas.js';
 import type { PlanView } from '../use-cases/result.js';
 
 /** Where one stored plan stands now: open, expired or claimed. */
-export async function planView(plans: PlanStore, id: string, now = Date.now()): Promise<PlanView> {
+async function planView(plans: PlanStore, id: string, now = Date.now()): Promise<PlanView> {
   const [stored, claim] = await Promise.all([plans.get(id), plans.claimOf(id)]);
   if (claim) return { state: 'claimed', ...claim };
   if (!stored || stored.expiresAt < now) return { state: 'expired' };

@@ -29,7 +29,7 @@ import { redisScript } from '../../queue/redis-script.js';
 import type { ReplicationGuard } from '../../queue/replication-guard.js';
 
 /** How long a delivery's `posting` mark holds the others off. */
-export const POSTING_MS = 30_000;
+const POSTING_MS = 30_000;
 /** How long a `posted` mark is kept: longer than any redelivery (the notify queue's backoff is minutes). */
 const POSTED_MS = 24 * 3600 * 1000;
 
@@ -38,7 +38,7 @@ export class PostingElsewhereError extends Error {
   override name = 'PostingElsewhereError';
 }
 
-export type Posted<T> = { posted: true; value: T } | { posted: false };
+type Posted<T> = { posted: true; value: T } | { posted: false };
 
 export interface PostedOnce {
   /** `post()` unless notification `id` was posted already ({posted: false}). */
@@ -52,7 +52,7 @@ return 0
 `;
 const letGo = redisScript(LET_GO);
 
-export interface PostedOnceOptions {
+interface PostedOnceOptions {
   /** A `posted` mark Redis refused (the reply may be posted again by a redelivery). */
   onUnmarked?: (id: string, error: unknown) => void;
   /** The app's replication guard, once it exists: the marks are confirmed through it. */

@@ -17,7 +17,7 @@ import { threadLang } from './outcome-delivery.js';
 type Proposal = Extract<NotifyJob, { kind: 'proposal-outcome' }>;
 
 /** What the thread reads of a proposal's outcome. */
-export function proposalMessage(
+function proposalMessage(
   job: Proposal,
   who: Rich,
   lang: Parameters<typeof wordsIn>[1],

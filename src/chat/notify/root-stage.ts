@@ -40,7 +40,7 @@ import type { SigningKey } from '../../trust/approval-signature.js';
 import type { MessageRef } from './subscriptions.js';
 
 /** A stage of one plan on an approved message, and when the app learned of it. */
-export interface StageEntry {
+interface StageEntry {
   planId: string;
   stage: FixStage;
   at: number;

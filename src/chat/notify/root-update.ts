@@ -55,7 +55,7 @@ const approvalSchema = z.object({
  * stateLine); undefined when its `approval` is not the port's (a Slack record kept before
  * Approve went through the port held the approval as rendered: its adapter says it).
  */
-export function keptStateLine(
+function keptStateLine(
   record: RootRecord,
   stage: FixStage,
   at: number,

@@ -99,10 +99,7 @@ export async function answerIfUnfinished(
 }
 
 /** The alert thread's reply at the deadline, as a port message. */
-export function unfinishedAlertMessage(
-  run: Pick<WatchedRun, 'cluster' | 'jobId'>,
-  limit: string,
-): ChatMessage {
+function unfinishedAlertMessage(run: Pick<WatchedRun, 'cluster' | 'jobId'>, limit: string): ChatMessage {
   const text = say`${icon('expired')} The diagnosis for this alert could not finish: no result came within ${limit} (cluster ${run.cluster}, run ${run.jobId}). Nothing was changed. The workers or the queue need a look (the audit log names the run).`;
   return { summary: text, parts: [{ kind: 'paragraph', text, role: 'verdict' }] };
 }
@@ -112,7 +109,7 @@ export function unfinishedAlertMessage(
  * `asker` where given (a platform whose mention of an id reaches the person), otherwise
  * naming nobody.
  */
-export function unfinishedRunMessage(
+function unfinishedRunMessage(
   run: Pick<WatchedRun, 'cluster' | 'jobId'>,
   limit: string,
   asker?: PersonRef,

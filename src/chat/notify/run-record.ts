@@ -19,7 +19,7 @@ import { redisScript } from '../../queue/redis-script.js';
 import { CLOCK_SKEW_TOLERANCE_MS } from '../../trust/clock-skew.js';
 
 /** The fields of a run record as stored (null: absent), and its remaining life (PTTL: -1 none, -2 gone). */
-export interface RunRecord {
+interface RunRecord {
   run: string | null;
   seq: string | null;
   final: string | null;

@@ -176,7 +176,7 @@ export interface Subscriptions {
   ): Promise<SubscriberRef[] | null>;
 }
 
-export interface SubscriptionOptions {
+interface SubscriptionOptions {
   /**
    * A run record that may not decide (run-record.ts: unsigned, another run's, ahead of
    * this clock, without or beyond its expiry) was ignored: `key` and why. The app logs

@@ -105,7 +105,7 @@ function withoutStrayChoices(elements: Record<string, unknown>[]): Record<string
  * mark's line as the state line, and at a resolved stage the verdict struck
  * (root-state.ts), as an outcome would show it.
  */
-export function markedBlocks(blocks: Record<string, unknown>[], mark: PlanMark): Block[] {
+function markedBlocks(blocks: Record<string, unknown>[], mark: PlanMark): Block[] {
   const marked = markPlanInBlocks(blocks, mark.planId, mark.label, toMrkdwn(mark.line), {
     withdrawOthers: mark.withdrawOthers,
   });

@@ -16,7 +16,7 @@ export function createNotifyClient(token: string, apiUrl: string | undefined): w
 }
 
 /** The error code every call of `slackOffClient` answers with (a permanent one: slack-errors.ts). */
-export const SLACK_OFF = 'slack_not_configured';
+const SLACK_OFF = 'slack_not_configured';
 
 /**
  * The Web API client of an install without Slack (Teams only): every call is answered

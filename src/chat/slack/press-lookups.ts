@@ -11,7 +11,7 @@ import type { SlackUsers } from './user-info.js';
 
 type Client = Pick<webApi.WebClient, 'users' | 'chat'>;
 
-export interface SlackThreadPlace {
+interface SlackThreadPlace {
   channel: string;
   /** The thread root's ts. */
   rootTs: string;

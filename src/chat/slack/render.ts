@@ -115,7 +115,7 @@ export function toMrkdwn(content: Rich): Mrkdwn {
 }
 
 /** A button as a Block Kit button element; `index` keeps action ids distinct in one block. */
-export function button(b: Button, index: number): Block {
+function button(b: Button, index: number): Block {
   const { actionId, value } = encodeAction(b.action, index);
   return {
     type: 'button',
@@ -140,7 +140,7 @@ export function button(b: Button, index: number): Block {
  * A button's choice as a static select beside it, its action id the button's index
  * suffixed (blocks/action-ids.ts ACTION.lasts): its first option chosen until changed.
  */
-export function choiceSelect(choice: Choice, index: number): Block {
+function choiceSelect(choice: Choice, index: number): Block {
   const options = choice.options.map((o) => ({ text: plain(o.label, LIMITS.optionText), value: o.value }));
   return {
     type: 'static_select',

@@ -22,7 +22,7 @@ import { SLACK_ICONS, toMrkdwn } from './render.js';
 import type { Rich } from '../model.js';
 
 /** The one time format of our messages (src/text/time.ts). */
-export const utcMinute = messageTime;
+const utcMinute = messageTime;
 
 /**
  * The state line of a record kept before Approve went through the port: its `approval`

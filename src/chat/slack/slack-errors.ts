@@ -2,7 +2,7 @@
 import type { ChatFailure } from '../model.js';
 
 /** Slack errors a retry cannot fix: drop the job instead of hammering the API. */
-export const PERMANENT_SLACK_ERRORS = new Set([
+const PERMANENT_SLACK_ERRORS = new Set([
   'channel_not_found',
   'not_in_channel',
   'is_archived',
@@ -22,13 +22,13 @@ export const PERMANENT_SLACK_ERRORS = new Set([
  * jobs queued after it: a delayed retry would let "rolled out" overtake "applied" in
  * a thread.
  */
-export function isTransientSlackFailure(error: unknown): boolean {
+function isTransientSlackFailure(error: unknown): boolean {
   const e = error as { code?: unknown; statusCode?: unknown } | null;
   if (e?.code === 'slack_webapi_request_error') return true;
   return e?.code === 'slack_webapi_http_error' && typeof e.statusCode === 'number' && e.statusCode >= 500;
 }
 
-export function slackErrorCode(error: unknown): string | undefined {
+function slackErrorCode(error: unknown): string | undefined {
   const data = (error as { data?: { error?: unknown } } | null)?.data;
   return typeof data?.error === 'string' ? data.error : undefined;
 }

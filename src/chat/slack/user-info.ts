@@ -20,7 +20,7 @@ export interface SlackUsers {
   nameOf(client: UsersClient, user: string): Promise<string | undefined>;
 }
 
-export interface SlackUsersOptions {
+interface SlackUsersOptions {
   ttlMs?: number;
   timeoutMs?: number;
   max?: number;

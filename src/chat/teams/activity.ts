@@ -12,7 +12,7 @@ const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 const id = z.string().min(1).max(512);
 const guid = z.string().regex(GUID, 'must be a GUID');
 
-export const channelAccountSchema = z
+const channelAccountSchema = z
   .object({
     id,
     name: z.string().max(256).optional(),
@@ -62,7 +62,7 @@ const common = {
   locale: z.string().max(64).optional().catch(undefined),
 };
 
-export const messageActivitySchema = z
+const messageActivitySchema = z
   .object({
     ...common,
     type: z.literal('message'),
@@ -72,7 +72,7 @@ export const messageActivitySchema = z
   .loose();
 
 /** `Action.Execute` (Universal Actions): a press (`manual`) or a card refresh (`automatic`). */
-export const cardActionInvokeSchema = z
+const cardActionInvokeSchema = z
   .object({
     ...common,
     type: z.literal('invoke'),
@@ -99,7 +99,7 @@ export type MessageActivity = z.infer<typeof messageActivitySchema>;
 export type CardActionInvoke = z.infer<typeof cardActionInvokeSchema>;
 export type ChannelAccount = z.infer<typeof channelAccountSchema>;
 
-export type ParsedActivity =
+type ParsedActivity =
   | { kind: 'message'; activity: MessageActivity }
   | { kind: 'card-action'; activity: CardActionInvoke }
   | { kind: 'other'; activity: z.infer<typeof otherActivitySchema> };

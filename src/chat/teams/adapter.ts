@@ -48,12 +48,12 @@ export function memoryCardStore(max = 5_000): CardStore {
 }
 
 /** A personal chat between the bot and one person (`a:…`): what is said there is private. */
-export function isPersonalChat(conversationId: string): boolean {
+function isPersonalChat(conversationId: string): boolean {
   return conversationId.startsWith('a:');
 }
 
 /** A Teams channel (threads live there), as opposed to a group or personal chat. */
-export function isChannel(conversationId: string): boolean {
+function isChannel(conversationId: string): boolean {
   return /^19:[^;]+@thread\.(tacv2|skype)$/.test(conversationId);
 }
 
@@ -64,7 +64,7 @@ export function conversationRef(teamsConversationId: string): ConversationRef {
 }
 
 /** The Teams conversation id of a port conversation (its thread's, when it has one). */
-export function teamsConversationId(conversation: ConversationRef): string {
+function teamsConversationId(conversation: ConversationRef): string {
   return conversation.thread && isChannel(conversation.id)
     ? `${conversation.id};messageid=${conversation.thread}`
     : conversation.id;
@@ -86,7 +86,7 @@ export function connectorFailure(error: unknown): ChatFailure | undefined {
   return undefined;
 }
 
-export interface TeamsAdapterOptions {
+interface TeamsAdapterOptions {
   connector: BotConnector;
   store: CardStore;
   tenantId: string;

@@ -19,7 +19,7 @@ import type { OpenIdKeys, SigningKey } from './openid-keys.js';
  * is read.
  */
 
-export interface BotAuthOptions {
+interface BotAuthOptions {
   appId: string;
   issuer: string;
   keys: OpenIdKeys;
@@ -38,11 +38,10 @@ export interface VerifiedToken {
   endorsements: readonly string[];
 }
 
-export type AuthResult =
-  { ok: true; token: VerifiedToken } | { ok: false; status: 401 | 403 | 503; reason: string };
+type AuthResult = { ok: true; token: VerifiedToken } | { ok: false; status: 401 | 403 | 503; reason: string };
 
 /** What checks 6-8 read from an activity. */
-export interface ActivityOrigin {
+interface ActivityOrigin {
   serviceUrl: string;
   channelId: string;
   tenantId: string | undefined;

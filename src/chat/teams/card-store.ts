@@ -35,7 +35,7 @@ const recordSchema = z
   })
   .strict();
 
-export interface RedisCardStoreOptions {
+interface RedisCardStoreOptions {
   signer: RecordSigner;
   verifier: RecordVerifier;
   ttlSeconds?: number;

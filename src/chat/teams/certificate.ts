@@ -44,7 +44,7 @@ export async function clientAssertion(
     .sign(credential.privateKey);
 }
 
-export interface CertificateEvents {
+interface CertificateEvents {
   /** A certificate was read: the first one, or a rotated one. */
   loaded?(credential: Pick<CertificateCredential, 'thumbprintSha1' | 'notBefore' | 'notAfter'>): void;
   /** The files changed but cannot be used; the last good certificate is kept. */

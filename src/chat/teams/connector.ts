@@ -21,7 +21,7 @@ interface ConnectorBase {
 }
 
 /** Exactly one credential: the app registration's client secret, or its certificate. */
-export type ConnectorOptions = ConnectorBase &
+type ConnectorOptions = ConnectorBase &
   (
     | { appPassword: string; certificate?: undefined }
     | { certificate: CertificateSource; appPassword?: undefined }

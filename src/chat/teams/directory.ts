@@ -44,7 +44,7 @@ export interface TeamsDirectory {
   setServiceUrl(conversationId: string, serviceUrl: string): Promise<void>;
 }
 
-export const DIRECTORY_RECORD_SECONDS = 7 * 24 * 3600;
+const DIRECTORY_RECORD_SECONDS = 7 * 24 * 3600;
 /** A stored value longer than this is not one the app wrote. */
 const MAX_VALUE_CHARS = 8 * 1024;
 
@@ -52,7 +52,7 @@ const serviceUrl = z.url({ protocol: /^https?$/ }).max(2048);
 const personSchema = z.object({ teamsUserId: z.string().min(1).max(512), serviceUrl }).strict();
 const conversationSchema = z.object({ serviceUrl }).strict();
 
-export interface RedisDirectoryOptions {
+interface RedisDirectoryOptions {
   signer: RecordSigner;
   verifier: RecordVerifier;
   ttlSeconds?: number;
@@ -99,19 +99,6 @@ export function redisTeamsDirectory(redis: Redis, options: RedisDirectoryOptions
     setServiceUrl: (conversationId, url) => conversations.set(conversationId, { serviceUrl: url }),
   };
 }
-
-/** In-process directory, for tests and benches (the app keeps it in Redis). */
-export function memoryTeamsDirectory(): TeamsDirectory {
-  const people = new Map<string, TeamsPerson>();
-  const urls = new Map<string, string>();
-  return {
-    person: async (aad) => people.get(aad.toLowerCase()),
-    setPerson: async (aad, person) => void people.set(aad.toLowerCase(), person),
-    serviceUrl: async (id) => urls.get(id),
-    setServiceUrl: async (id, url) => void urls.set(id, url),
-  };
-}
-
 /**
  * The directory as this process uses it: reads go to this process's memory first (what
  * it learned or read lately), then to the store; writes happen only when a value

@@ -7,7 +7,7 @@ import type { BotAuthenticator, VerifiedToken } from './bot-auth.js';
 export const TEAMS_MESSAGES_PATH = '/api/messages';
 
 /** A node:http handler (src/app/http-server.ts's Handler, restated to keep this layer below the app). */
-export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 /** The body of an `adaptiveCard/action` invoke's answer (Universal Actions). */
 export type CardActionResponse =
@@ -26,7 +26,7 @@ export interface TeamsActivityHandlers {
   cardAction(activity: CardActionInvoke, token: VerifiedToken): Promise<CardActionResponse>;
 }
 
-export interface TeamsEndpointOptions {
+interface TeamsEndpointOptions {
   auth: BotAuthenticator;
   handlers: TeamsActivityHandlers;
   logger: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;

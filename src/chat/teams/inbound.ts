@@ -23,7 +23,7 @@ import { teamsPressLookups } from './press-lookups.js';
  * and renders.
  */
 
-export interface TeamsInboundOptions {
+interface TeamsInboundOptions {
   useCases: ChatUseCases;
   adapter: TeamsAdapter;
   /** May this person approve anywhere (enables Approve in their view; the press checks the plan's scope). */
@@ -34,7 +34,7 @@ export interface TeamsInboundOptions {
 }
 
 /** The person behind an activity: their Entra object id, which policy lists. */
-export function personOf(from: ChannelAccount): PersonRef | undefined {
+function personOf(from: ChannelAccount): PersonRef | undefined {
   if (from.aadObjectId === undefined) return undefined;
   return { platform: TEAMS, id: from.aadObjectId.toLowerCase(), ...(from.name ? { name: from.name } : {}) };
 }

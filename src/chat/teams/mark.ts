@@ -77,7 +77,7 @@ function sorted(value: unknown): unknown {
  * `settle` gives (the approved plan's stage moved on while the edit was under way:
  * src/chat/notify/root-stage.ts), so the last edit to land shows the latest stage.
  */
-export async function editMarked(
+async function editMarked(
   adapter: Pick<ChatAdapter, 'update'>,
   ref: MessageRef,
   pressed: ChatMessage,
@@ -94,7 +94,7 @@ export async function editMarked(
  * edited on what the card shows now, then again with each later line `settle` gives,
  * so the last edit to land shows the latest stage. Nothing when the card is not known.
  */
-export async function editStateLine(
+async function editStateLine(
   adapter: Pick<ChatAdapter, 'update' | 'shown'>,
   edit: StateLineEdit,
 ): Promise<void> {

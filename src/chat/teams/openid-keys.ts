@@ -21,7 +21,7 @@ export interface SigningKey {
   endorsements: readonly string[];
 }
 
-export interface OpenIdKeysOptions {
+interface OpenIdKeysOptions {
   metadataUrl: string;
   /** Whole set refetched after this long. Default 24 h. */
   maxAgeMs?: number;

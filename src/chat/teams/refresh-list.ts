@@ -34,7 +34,7 @@ export interface RefreshList {
   userIds(approvers: readonly string[]): Promise<string[]>;
 }
 
-export const REFRESH_RECORD_SECONDS = 7 * 24 * 3600;
+const REFRESH_RECORD_SECONDS = 7 * 24 * 3600;
 /** A replica writes an approver's record again at most this often while the Teams id stays the same. */
 export const REFRESH_RENEW_MS = 10 * 60 * 1000;
 /** A stored value longer than this is not one the app wrote. */
@@ -51,7 +51,7 @@ const recordSchema = z
   .strict();
 type ApproverRecord = z.infer<typeof recordSchema>;
 
-export interface RedisRefreshListOptions {
+interface RedisRefreshListOptions {
   signer: RecordSigner;
   verifier: RecordVerifier;
   ttlSeconds?: number;

@@ -48,7 +48,7 @@ interface FixStates {
   stages?: RootStages;
 }
 
-export type ApproveServices = PressServices & {
+type ApproveServices = PressServices & {
   rootStates?: FixStates | undefined;
   postmortems?: PostmortemButtons | undefined;
 } & Parameters<typeof approve>[0] &

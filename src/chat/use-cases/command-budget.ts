@@ -28,12 +28,12 @@ import type { Metrics } from '../../metrics.js';
 import { deadlineIn, throughFailover, type Deadline } from '../../queue/deadline.js';
 import { ANSWER_DEADLINE_MS, redisTroubleWords, tryAgainWords } from './redis-words.js';
 
-export interface CommandBudgetLimits {
+interface CommandBudgetLimits {
   perUser: number;
   perChannel: number;
 }
 
-export type BudgetAnswer = { ok: true } | { ok: false; over: 'user' | 'channel'; retryAfterSeconds: number };
+type BudgetAnswer = { ok: true } | { ok: false; over: 'user' | 'channel'; retryAfterSeconds: number };
 
 export interface CommandBudget {
   /**
@@ -104,7 +104,7 @@ export function createCommandBudget(
 }
 
 /** The entries that start work for a person; each names its refusals in the audit. */
-export type BudgetEntry = 'diagnose' | 'scan' | 'rerun' | 'approve' | 'undo';
+type BudgetEntry = 'diagnose' | 'scan' | 'rerun' | 'approve' | 'undo';
 
 /**
  * Takes one start from the person's and the channel's budget. Returns null when the

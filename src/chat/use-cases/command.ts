@@ -36,7 +36,7 @@ export interface CommandWords {
 }
 
 /** What the command needs of the app's services (src/chat/services.ts has them all). */
-export interface CommandServices {
+interface CommandServices {
   config: AppConfig;
   logger: Logger;
   metrics: Metrics;

@@ -32,7 +32,7 @@ export function undoPatchesBack(plan: RemediationPlan): boolean {
 
 /** How a confirm dialog starts for a change that affects every namespace of the cluster. */
 /** The longest confirm text (Slack's plain_text limit for a confirm dialog, kept on every platform). */
-export const CONFIRM_MAX = 300;
+const CONFIRM_MAX = 300;
 
 export const CLUSTER_WIDE = 'Cluster-wide change (affects every namespace): ';
 

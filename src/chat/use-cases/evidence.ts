@@ -33,7 +33,7 @@ const DECISIVE = [
 ];
 
 /** The log line that most likely says why it crashed: the first matching the strongest pattern. */
-export function decisiveLogLine(tail: string): string | undefined {
+function decisiveLogLine(tail: string): string | undefined {
   const lines = tail
     .split('\n')
     .map((l) => l.trim())
@@ -57,7 +57,7 @@ function strategyValue(x: { value: number; raw: string | number; source?: string
 }
 
 /** What a piece of evidence says: its decisive line for the result message, and all of it. */
-export interface EvidenceView {
+interface EvidenceView {
   /** One decisive line for the result message, or null when it only belongs in the thread report. */
   line: Rich | null;
   /** The whole of it, for the thread report and the command line: every row, every cell whole. */
@@ -69,7 +69,7 @@ export interface EvidenceView {
  * and Teams (result.ts) and the command line (src/report/text.ts, through the terminal
  * renderer src/report/terminal.ts).
  */
-export function evidenceView(evidence: Evidence, options: { clueElsewhere?: boolean } = {}): EvidenceView {
+function evidenceView(evidence: Evidence, options: { clueElsewhere?: boolean } = {}): EvidenceView {
   switch (evidence.type) {
     case 'node-capacity':
       return { line: capacityLine(evidence), parts: [capacityPart(evidence)] };

@@ -162,7 +162,7 @@ function releasedWords(step: Extract<StepProgress, { pod: string }>): Rich {
  * (names are text spans; nothing else comes from the cluster). The pod named as
  * released is the one the walk saw go after the scale.
  */
-export function stepProgressMessage(job: Outcome, step: StepProgress): ChatMessage {
+function stepProgressMessage(job: Outcome, step: StepProgress): ChatMessage {
   const where: Part = { kind: 'note', text: say`plan ${job.planId} · cluster ${job.cluster}` };
   if (step.phase === 'waiting-ready')
     return {

@@ -35,7 +35,7 @@ import { subscribed } from './press.js';
 import { ANSWER_DEADLINE_MS, redisTroubleWords, tryAgainWords } from './redis-words.js';
 
 /** What the press needs of the app's services (src/chat/services.ts has them all). */
-export interface PostmortemServices {
+interface PostmortemServices {
   logger: Logger;
   audit: Audit;
   readPolicy: ReadPolicy;
@@ -47,7 +47,7 @@ export interface PostmortemServices {
 const told = (text: Parameters<typeof textMessage>[0]): PressReply => ({ tell: textMessage(text) });
 
 /** "postmortem-prod-vision-web-2026-11-27.md": a file name of the incident, safe on every platform. */
-export function draftFileName(incident: string, at: number): string {
+function draftFileName(incident: string, at: number): string {
   const day = new Date(at).toISOString().slice(0, 10);
   return `postmortem-${incident.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 180)}-${day}.md`;
 }

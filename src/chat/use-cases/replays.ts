@@ -67,7 +67,7 @@ export interface ReplayServices {
 }
 
 /** An approval as its redo and its journal record keep it. */
-export interface ApprovalRedo {
+interface ApprovalRedo {
   stored: StoredPlan;
   marks: readonly string[];
   at: number;

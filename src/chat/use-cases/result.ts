@@ -49,7 +49,7 @@ export type PlanView =
   | { state: 'claimed'; approvers: string[]; at: number };
 
 /** A message and, under a final result, its thread report. */
-export interface RunMessages {
+interface RunMessages {
   message: ChatMessage;
   thread: ChatMessage[];
 }
@@ -145,7 +145,7 @@ const MAX_EVIDENCE_LINES = 5;
 const MAX_EVIDENCE_CHARS = 700;
 
 /** 3 to 5 lines of decisive evidence for the top finding; the log clue follows what differs. */
-export function decisiveLines(finding: Finding): Rich[] {
+function decisiveLines(finding: Finding): Rich[] {
   const hasClue = finding.evidence.some((e) => clueOf(e) !== undefined);
   const ordered = [...finding.evidence].sort(
     (a, b) => DECISIVE_ORDER.indexOf(a.type) - DECISIVE_ORDER.indexOf(b.type),

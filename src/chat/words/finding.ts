@@ -27,7 +27,7 @@ const exitEn = (p: CrashOnNode): string =>
 const exitKo = (p: CrashOnNode): string =>
   p.exitCode === undefined ? '' : `(마지막 종료 코드 ${p.exitCode}${p.reason ? `, ${p.reason}` : ''})`;
 
-export const FINDING_WORDS = registerCatalogue(
+const FINDING_WORDS = registerCatalogue(
   'finding',
   defineMessages({
     'surge-deadlock': {

@@ -50,7 +50,7 @@ const DECIDE: Decide = {
   abort: '`kubectl argo rollouts abort tracker`',
 };
 
-export const PAUSED_WORDS = registerCatalogue(
+const PAUSED_WORDS = registerCatalogue(
   'paused',
   defineMessages({
     argo: {

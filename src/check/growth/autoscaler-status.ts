@@ -11,7 +11,7 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
-export interface AutoscalerGroup {
+interface AutoscalerGroup {
   /** The autoscaler's name for it (an ASG name, a MIG URL, a VMSS name, a MachineDeployment). */
   name: string;
   /** Healthy, or why not (Unhealthy: it does not scale up). */

@@ -49,7 +49,7 @@ export interface NodeGrowth {
 }
 
 /** Provider labels naming a node's group (the value is a word of the autoscaler's group name). */
-export const POOL_LABELS = [
+const POOL_LABELS = [
   'eks.amazonaws.com/nodegroup',
   'alpha.eksctl.io/nodegroup-name',
   'cloud.google.com/gke-nodepool',
@@ -59,7 +59,7 @@ export const POOL_LABELS = [
   'cluster.x-k8s.io/deployment-name',
 ] as const;
 
-export const NODEPOOL_LABEL = 'karpenter.sh/nodepool';
+const NODEPOOL_LABEL = 'karpenter.sh/nodepool';
 
 /** The cluster autoscaler's groups, each with its template where its members can be told. */
 export function autoscalerGroups(status: AutoscalerStatus, nodes: readonly Node[]): GrowableGroup[] {

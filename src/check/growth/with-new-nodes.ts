@@ -11,7 +11,7 @@ import type { GrowableGroup } from './node-groups.js';
 import { WORKLOAD_KINDS } from '../../diagnosis/workload-ref.js';
 import { workloadKind } from '../../diagnosis/workloads/index.js';
 
-export const SCALE_UP_ANNOTATION = 'rollout-doctor.io/scale-up-of';
+const SCALE_UP_ANNOTATION = 'rollout-doctor.io/scale-up-of';
 
 /** Taints a node has only for a while (not ready yet, being drained or scaled down), never a new node's. */
 const PASSING_TAINTS = new Set([

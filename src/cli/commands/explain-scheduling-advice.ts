@@ -11,7 +11,7 @@ import type {
 } from '../../diagnosis/scheduling/scheduling-message.js';
 import { selectorErrorChange } from '../../diagnosis/scheduling/selector-error.js';
 
-export interface SchedulingChange {
+interface SchedulingChange {
   /** Nodes the reason rejected; for a count-less (PreFilter) reason, every node. */
   count: number;
   reason: string;
@@ -32,7 +32,7 @@ const verb = (n: number, one: string, many: string): string => `${nodes(n)} ${n 
 const SCALAR_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
 
 /** The change that would open the nodes one reason counts. */
-export function changeFor(r: SchedulingReason): string {
+function changeFor(r: SchedulingReason): string {
   const n = r.count;
   const lower = r.reason.toLowerCase();
   const who = r.countless ? 'every node, checked once for the pod' : nodes(n);

@@ -29,7 +29,7 @@ export const accessDenied: Analyzer = {
 };
 
 /** "cannot list events in namespace vision: grant list on events". */
-export function accessSummary(problem: AccessProblem): string {
+function accessSummary(problem: AccessProblem): string {
   const scope = problem.namespace ? `in namespace ${problem.namespace}` : '(cluster-wide)';
   return `cannot ${problem.verb} ${problem.resource} ${scope}: grant ${problem.verb} on ${problem.resource}`;
 }

@@ -20,7 +20,7 @@ export interface AnalyzeOptions {
 }
 
 /** What the analyzers found, before any plan is built (src/engine/diagnose.ts builds them). */
-export interface Analysis {
+interface Analysis {
   /** The snapshot the analyzers saw (redacted unless asked otherwise): `context.snapshot`. */
   snapshot: WorkloadSnapshot;
   /**

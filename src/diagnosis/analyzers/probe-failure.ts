@@ -23,7 +23,7 @@ export const probeFailure: Analyzer = {
 };
 
 /** Kubernetes probe defaults: periodSeconds 10, failureThreshold 3, initialDelaySeconds 0. */
-export function probeBudgetSeconds(probe: Probe): number {
+function probeBudgetSeconds(probe: Probe): number {
   return (probe.periodSeconds ?? 10) * (probe.failureThreshold ?? 3);
 }
 
@@ -71,10 +71,7 @@ function finding(
 }
 
 /** Human sentences for the probe settings that explain the kills; empty when the settings look sane. */
-export function probeConfigProblems(
-  spec: Container | undefined,
-  reports: readonly ContainerReport[],
-): string[] {
+function probeConfigProblems(spec: Container | undefined, reports: readonly ContainerReport[]): string[] {
   const liveness = spec?.livenessProbe;
   const readiness = spec?.readinessProbe;
   const problems: string[] = [];

@@ -34,7 +34,7 @@ export const rolloutStuck: Analyzer = {
 };
 
 /** Why the pod is not Running and Ready, in a few words. */
-export function whyNotReady(ctx: AnalysisContext, pod: Pod): string {
+function whyNotReady(ctx: AnalysisContext, pod: Pod): string {
   const reports = classifyContainers(ctx).filter(
     (r) => r.pod === pod.metadata.name && r.podUid === (pod.metadata.uid ?? ''),
   );

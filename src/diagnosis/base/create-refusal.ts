@@ -44,7 +44,7 @@ const PREFIXES = [/^\(combined from similar events\):\s*/, /^Error creating:\s*/
 const FORBIDDEN = /^[a-z.]+ "[^"]*" is forbidden:\s*/;
 
 /** The reason itself, without the event's and the 403's wrapping. */
-export function refusalReason(message: string): string {
+function refusalReason(message: string): string {
   let text = message.trim();
   for (const prefix of PREFIXES) text = text.replace(prefix, '');
   return text.replace(FORBIDDEN, '').trim();
@@ -141,9 +141,4 @@ function splitTopLevel(text: string): string[] {
   }
   parts.push(text.slice(start).trim());
   return parts.filter((p) => p !== '');
-}
-
-/** True for refusals that an order of replacement can never lift (everything but an exceeded quota). */
-export function isAdmissionRule(refusal: CreateRefusal): boolean {
-  return refusal.kind !== 'quota-exceeded' && refusal.kind !== 'quota-unknown';
 }

@@ -32,7 +32,7 @@ export function matchesRequirement(labels: Record<string, string>, req: NodeSele
 }
 
 /** A term with no expressions and no fields matches nothing (as in the scheduler). */
-export function matchesTerm(node: Node, term: NodeSelectorTerm): boolean {
+function matchesTerm(node: Node, term: NodeSelectorTerm): boolean {
   const expressions = term.matchExpressions ?? [];
   const fields = term.matchFields ?? [];
   if (expressions.length === 0 && fields.length === 0) return false;
@@ -50,7 +50,7 @@ export function matchesTerms(node: Node, terms: NodeSelectorTerm[] | undefined):
   return terms.some((term) => matchesTerm(node, term));
 }
 
-export function matchesNodeSelector(node: Node, spec: PodSpec): boolean {
+function matchesNodeSelector(node: Node, spec: PodSpec): boolean {
   const labels = node.metadata.labels ?? {};
   return Object.entries(spec.nodeSelector ?? {}).every(([k, v]) => labels[k] === v);
 }
@@ -60,7 +60,7 @@ export function matchesRequiredNodeAffinity(node: Node, spec: PodSpec): boolean 
   return required ? matchesTerms(node, required.nodeSelectorTerms) : true;
 }
 
-export function tolerates(toleration: Toleration, taint: Taint): boolean {
+function tolerates(toleration: Toleration, taint: Taint): boolean {
   if (toleration.effect && toleration.effect !== taint.effect) return false;
   if (toleration.operator === 'Exists') return !toleration.key || toleration.key === taint.key;
   return toleration.key === taint.key && (toleration.value ?? '') === (taint.value ?? '');

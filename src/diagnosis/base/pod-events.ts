@@ -16,10 +16,7 @@ export interface SchedulingFailure {
  * condition (the scheduler rewrites its message on every attempt), then the pod's
  * FailedScheduling events newest first. Empty when the pod was never refused.
  */
-export function schedulingFailures(
-  snapshot: Pick<WorkloadSnapshot, 'events'>,
-  pod: Pod,
-): SchedulingFailure[] {
+function schedulingFailures(snapshot: Pick<WorkloadSnapshot, 'events'>, pod: Pod): SchedulingFailure[] {
   const failures: SchedulingFailure[] = [];
   const condition = pod.status?.conditions?.find(isUnschedulableCondition);
   if (condition?.message) {

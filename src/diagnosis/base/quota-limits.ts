@@ -11,7 +11,7 @@ import type { Quantity } from '../k8s.js';
 import type { ResourceQuota } from '../k8s-policy.js';
 import { quotaAmount, quotaMeasure } from './quota-charge.js';
 
-export interface QuotaLimit {
+interface QuotaLimit {
   name: string;
   namespace: string;
   entries: { resource: string; hard: number; used: number }[];

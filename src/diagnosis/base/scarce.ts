@@ -40,7 +40,7 @@ export function asksForScarce(spec: PodSpec, rwoClaims: readonly string[]): bool
 }
 
 /** Claims the pod mounts that only one node (or pod) can use at a time. */
-export function exclusiveClaims(spec: PodSpec, pvcs: readonly PersistentVolumeClaim[]): string[] {
+function exclusiveClaims(spec: PodSpec, pvcs: readonly PersistentVolumeClaim[]): string[] {
   const mounted = new Set(claimNames(spec));
   return pvcs
     .filter((p) => mounted.has(p.metadata.name ?? ''))

@@ -18,7 +18,7 @@ import { logKey, type WorkloadSnapshot } from '../snapshot/types.js';
 
 export { eventTime, findMissingConfig, type MissingConfigRef, type ProbeKill } from './kubelet-messages.js';
 
-export type FailureKind =
+type FailureKind =
   | 'crash-loop'
   | 'oom-killed'
   | 'exec-format-error'
@@ -86,7 +86,7 @@ function computeReports(snapshot: WorkloadSnapshot): ContainerReport[] {
 }
 
 /** Events whose involvedObject is this pod (uid checked when both sides have one). */
-export function eventsOfPod(pod: Pod, events: readonly KubeEvent[]): KubeEvent[] {
+function eventsOfPod(pod: Pod, events: readonly KubeEvent[]): KubeEvent[] {
   const { name, uid, namespace } = pod.metadata;
   return events.filter((e) => {
     const o = e.involvedObject;
@@ -96,7 +96,7 @@ export function eventsOfPod(pod: Pod, events: readonly KubeEvent[]): KubeEvent[]
   });
 }
 
-export function classifyPod(
+function classifyPod(
   pod: Pod,
   podEvents: readonly KubeEvent[],
   logs: Record<string, string>,

@@ -8,7 +8,7 @@
 import type { ContainerReport } from './container-failures.js';
 import type { NodeDifference } from './node-diff.js';
 
-export type ClueKind =
+type ClueKind =
   | 'cpu-instructions'
   | 'exec-format'
   | 'read-only-fs'
@@ -182,7 +182,7 @@ function instructionTarget(line: string, differences: readonly NodeDifference[])
 }
 
 /** The difference the clue points at, if any. */
-export function clueTarget(
+function clueTarget(
   kind: ClueKind,
   text: string,
   differences: readonly NodeDifference[],

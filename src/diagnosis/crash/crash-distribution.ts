@@ -399,7 +399,7 @@ function crashingContainers(
 }
 
 /** "container checkout", "init container istio-init (injected at admission)", "sidecar log-shipper". */
-export function describeContainer(c: CrashingContainer): string {
+function describeContainer(c: CrashingContainer): string {
   const what =
     c.kind === 'init'
       ? `init container ${c.name}`
@@ -443,7 +443,7 @@ function crashRow(node: string, pods: Pod[], state: Map<Pod, PodState>): NodeCra
   };
 }
 
-export function isCrashingPod(pod: Pod, reports: readonly ContainerReport[]): boolean {
+function isCrashingPod(pod: Pod, reports: readonly ContainerReport[]): boolean {
   return reports.some((r) => isReportOf(r, pod) && r.failures.some((f) => CRASH_KINDS.has(f)));
 }
 

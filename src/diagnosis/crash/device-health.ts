@@ -13,7 +13,7 @@ import type { WorkloadSnapshot } from '../snapshot/types.js';
 import { resolvedDevices, unreportedExtendedResources, type ResolvedDevice } from '../dra/health.js';
 import type { TemplateCrashPicture } from './crash-distribution.js';
 
-export interface CrashDeviceHealth {
+interface CrashDeviceHealth {
   /**
    * unhealthy: every crashing pod on a crashing node reports a device Unhealthy;
    * healthy: every pod with devices reports each of them Healthy;
@@ -220,7 +220,7 @@ export function deviceWords(d: ResolvedDevice): string {
 }
 
 /** The verdict line of device-health evidence; absent or Unknown is never called healthy. */
-export const DEVICE_VERDICT: Record<Extract<Evidence, { type: 'device-health' }>['verdict'], string> = {
+const DEVICE_VERDICT: Record<Extract<Evidence, { type: 'device-health' }>['verdict'], string> = {
   unhealthy: 'a device of a crashing pod reports Unhealthy',
   'not-blamed': 'a device reports Unhealthy, but not as the cause of every crash: not blamed for the crash',
   healthy: 'every device reports Healthy',

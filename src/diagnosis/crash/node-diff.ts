@@ -20,7 +20,7 @@
  */
 import type { Node } from '../k8s.js';
 
-export type DifferenceCategory =
+type DifferenceCategory =
   'condition' | 'cpu' | 'kernel' | 'runtime' | 'os' | 'kubelet' | 'taints' | 'label' | 'coincidental';
 
 export interface NodeDifference {
@@ -61,7 +61,7 @@ interface Attribute {
   label?: string;
 }
 
-export const NONE = '(none)';
+const NONE = '(none)';
 const RANK: Record<DifferenceCategory, number> = {
   condition: 0,
   cpu: 1,
@@ -151,7 +151,7 @@ export function isCauseCategory(category: DifferenceCategory): boolean {
 }
 
 /** A condition's status is bad: Ready when not True, any other condition when True. */
-export function isBadConditionStatus(type: string, status: string | undefined): boolean {
+function isBadConditionStatus(type: string, status: string | undefined): boolean {
   if (type === 'Ready') return status !== 'True';
   return status === 'True';
 }

@@ -26,13 +26,13 @@ import { holderRecorder, takeFree } from './free-devices.js';
 import type { Alternative, DeviceNeed } from './needs.js';
 import { publishedField } from './published-match.js';
 
-export interface DeviceVerdict {
+interface DeviceVerdict {
   blockers: DeviceBlocker[];
   /** Why the device side of this node cannot be settled (requests or claims not read). */
   unknown: string[];
 }
 
-export interface DeviceCheckOptions {
+interface DeviceCheckOptions {
   /** Pods taken away (their claims freed when they were the last users). */
   removed?: ReadonlySet<Pod>;
   /** Count as free only devices the removed pods' claims free (the proof without full occupancy). */

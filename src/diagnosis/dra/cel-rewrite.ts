@@ -39,7 +39,7 @@ interface Node {
 }
 
 /** Methods renamed to this analysis' own versions (registered in cel.ts). */
-export const OWN_METHODS: ReadonlySet<string> = new Set([
+const OWN_METHODS: ReadonlySet<string> = new Set([
   'matches',
   'indexOf',
   'lastIndexOf',

@@ -29,7 +29,7 @@ const patterns = new Map<string, RE2JS | NotSettled>();
  * device.attributes[…])`): 5,000 devices took 26 s of the worker's event loop. Device
  * selectors use short patterns; a longer one is not evaluated (the selector is unknown).
  */
-export const MAX_PATTERN = 1024;
+const MAX_PATTERN = 1024;
 
 /** A pattern as a finding quotes it: at most 80 characters. */
 function quoted(pattern: string): string {

@@ -171,7 +171,7 @@ function attributeValue(name: string, value: Record<string, unknown>): unknown {
 }
 
 /** `device` as a selector sees it; unqualified names belong to the driver's domain. */
-export function celDevice(driver: string, device: Device): Record<string, unknown> {
+function celDevice(driver: string, device: Device): Record<string, unknown> {
   const fields = deviceFields(device);
   const attributes: Record<string, Record<string, unknown>> = {};
   const capacity: Record<string, Record<string, unknown>> = {};

@@ -38,7 +38,7 @@ function amounts(
 }
 
 /** What allocating `device` consumes; empty for a device that consumes no counters. */
-export function consumption(device: Device): Counters {
+function consumption(device: Device): Counters {
   try {
     return amounts(deviceFields(device).consumesCounters ?? []);
   } catch {

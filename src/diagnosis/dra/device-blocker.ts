@@ -4,14 +4,6 @@
  * by the pods taken away, cannot be counted or are tainted, and who holds the rest.
  */
 import type { Pod } from '../k8s.js';
-
-export interface DeviceHolder {
-  /** The pod (a stand-in with name and uid when the pod itself was not read). */
-  pod: Pod;
-  devices: string[];
-  claims: string[];
-}
-
 export interface HeldDevice {
   device: string;
   claim: string;

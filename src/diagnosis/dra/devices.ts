@@ -34,7 +34,7 @@ export interface NodeDevice {
   unusable?: string;
 }
 
-export interface NodeDevices {
+interface NodeDevices {
   devices: NodeDevice[];
   /** Pools whose newest generation is not fully published: their devices may be more. */
   incompletePools: string[];
@@ -162,7 +162,7 @@ function deviceOnNode(device: Device, node: Node): boolean {
 }
 
 /** A toleration of a device taint (same rules as node taints). */
-export function toleratesDevice(toleration: DeviceToleration, taint: DeviceTaint): boolean {
+function toleratesDevice(toleration: DeviceToleration, taint: DeviceTaint): boolean {
   if (toleration.effect && toleration.effect !== taint.effect) return false;
   if (toleration.operator === 'Exists') return !toleration.key || toleration.key === taint.key;
   return toleration.key === taint.key && (toleration.value ?? '') === (taint.value ?? '');

@@ -8,9 +8,9 @@
 import type { Pod } from '../k8s.js';
 import type { ResourceClaim } from '../k8s-dra.js';
 
-export type DeviceHealthState = 'Healthy' | 'Unhealthy' | 'Unknown';
+type DeviceHealthState = 'Healthy' | 'Unhealthy' | 'Unknown';
 
-export interface PodDevice {
+interface PodDevice {
   pod: string;
   node?: string;
   container: string;
@@ -46,7 +46,7 @@ export function podDevices(pod: Pod): PodDevice[] {
   return out;
 }
 
-export interface DeviceHealthVerdict {
+interface DeviceHealthVerdict {
   /** Nodes with a device reported Unhealthy by a pod there, and those devices. */
   unhealthy: Map<string, PodDevice[]>;
   /** Nodes whose devices report no health (absent or Unknown): never taken as healthy. */
@@ -88,7 +88,7 @@ export function unhealthyDeviceOn(node: string, crashing: readonly Pod[]): PodDe
 }
 
 /** A DRA device by its coordinates in the ResourceSlices: what a DeviceTaintRule selects. */
-export interface DeviceRef {
+interface DeviceRef {
   driver: string;
   pool: string;
   device: string;
@@ -143,7 +143,7 @@ export function deviceKey(ref: DeviceRef): string {
  * Anything else leaves the device unknown (`ref` unset): it is reported as is and no
  * plan acts on a guess.
  */
-export function resolveDevice(pod: Pod, d: PodDevice, claims: readonly ResourceClaim[] = []): ResolvedDevice {
+function resolveDevice(pod: Pod, d: PodDevice, claims: readonly ResourceClaim[] = []): ResolvedDevice {
   const m = /^claim:([^/]+)(?:\/(.+))?$/.exec(d.resource);
   if (!m) return { ...d, shared: false };
   const podClaim = m[1] ?? '';
@@ -194,7 +194,7 @@ export function resolvedDevices(pod: Pod, claims: readonly ResourceClaim[] = [])
  * `extendedResourceName`, the pod asking `nvidia.com/gpu: 1`, the scheduler's claim in
  * `status.extendedResourceClaimStatus`) for which the kubelet reports no health.
  */
-export interface UnreportedExtendedResource {
+interface UnreportedExtendedResource {
   pod: string;
   node?: string;
   container: string;

@@ -36,7 +36,7 @@ export interface DeviceNeed {
   extendedResource?: string;
 }
 
-export interface SharedClaim {
+interface SharedClaim {
   /** The pod's claim name and the ResourceClaim's. */
   name: string;
   claim: string;
@@ -79,7 +79,7 @@ export interface PodDeviceNeeds {
 
 const IMPLICIT_PREFIX = 'deviceclass.resource.kubernetes.io/';
 
-export function requestAlternatives(request: DeviceRequest): Alternative[] {
+function requestAlternatives(request: DeviceRequest): Alternative[] {
   if (request.exactly) return [{ ...request.exactly, request: request.name }];
   return (request.firstAvailable ?? []).map((sub) => ({ ...sub, request: `${request.name}/${sub.name}` }));
 }
@@ -200,10 +200,4 @@ export function podDeviceNeeds(pod: Pod, dra: DraObjects, claimsRead = false): P
     });
   }
   return result;
-}
-
-/** The pod uses DRA at all (claims, or an extended resource a DeviceClass backs). */
-export function usesDra(pod: Pod, dra: DraObjects | undefined): boolean {
-  if ((pod.spec.resourceClaims ?? []).length > 0) return true;
-  return dra !== undefined && draBackedResources(pod, dra.classes).size > 0;
 }

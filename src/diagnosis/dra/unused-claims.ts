@@ -23,7 +23,7 @@
 import type { Pod } from '../k8s.js';
 import type { ResourceClaim } from '../k8s-dra.js';
 
-export const CLAIM_FINALIZER = 'resource.kubernetes.io/delete-protection';
+const CLAIM_FINALIZER = 'resource.kubernetes.io/delete-protection';
 
 /** How long a deletion the controller should finish in seconds may take before it counts as stuck. */
 const STUCK_AFTER_MS = 60_000;

@@ -13,7 +13,7 @@
 import type { AnalysisContext } from '../analysis-context.js';
 import { crashPictures } from '../crash/crash-distribution.js';
 
-export interface CrashModel {
+interface CrashModel {
   /** The template crashes wherever it runs. */
   everywhere: boolean;
   /** Nodes where it crashes (all of them when `everywhere`). */

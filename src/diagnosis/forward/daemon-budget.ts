@@ -22,7 +22,7 @@ export function pinnedNode(pod: Pod): string | undefined {
   return terms.length === 1 && field?.values?.length === 1 ? field.values[0] : undefined;
 }
 
-export interface DaemonBudget {
+interface DaemonBudget {
   /** The strategy surges now (maxSurge above 0): the count binds only once it does not. */
   surges: boolean;
   /** maxUnavailable as the controller resolves it (a percentage of the nodes, rounded up). */

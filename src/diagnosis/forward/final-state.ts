@@ -30,7 +30,7 @@ import { rolloutAborted } from '../workloads/rollout/rollout-phase.js';
 import type { QuotaRef } from './world.js';
 import { canaryStepShortfall, type StepShortfall } from './canary-steps.js';
 
-export interface Shortfall {
+interface Shortfall {
   /** Pods of the new template that no node can hold even at the end. */
   pending: Pod[];
   /** The quota can never admit them all (pending is then empty). */

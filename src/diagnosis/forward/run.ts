@@ -81,7 +81,7 @@ export type Outcome =
  * candidate snapshot, whose template is the manifest's), where StatefulSets and basic
  * Argo canaries are run as the rolling update they keep to (proxy-strategy.ts).
  */
-export type Variant = 'as-is' | 'without-old' | 'next-rollout' | 'candidate';
+type Variant = 'as-is' | 'without-old' | 'next-rollout' | 'candidate';
 
 /** What a run saw of the workload's serving pods (a plan's proof reads it). */
 export interface Trace {

@@ -9,7 +9,7 @@ export function stepsInPlainWords(outcome: Outcome): string[] {
   return 'steps' in outcome ? [...new Set(outcome.steps.map(stepWords))] : [];
 }
 
-export function stepWords(step: Step): string {
+function stepWords(step: Step): string {
   switch (step.kind) {
     case 'gone':
       return `terminating pod ${step.pod} is gone (until then it holds its node's room and its quota)`;

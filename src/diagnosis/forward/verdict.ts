@@ -11,7 +11,7 @@ import { runForward, runWithChange, type Outcome } from './run.js';
 import { canaryOrderShortfall } from './canary-order.js';
 import { workloadKind } from '../workloads/index.js';
 
-export interface ForwardVerdict {
+interface ForwardVerdict {
   asIs: Outcome;
   /** Run only when `asIs` is blocked. */
   withoutOld?: Outcome;

@@ -17,7 +17,7 @@ import type { Condition } from '../k8s.js';
 import type { HorizontalPodAutoscaler } from '../k8s-policy.js';
 import { workloadKind } from '../workloads/index.js';
 
-export interface AutoscalerView {
+interface AutoscalerView {
   name: string;
   min: number;
   max: number;
@@ -71,7 +71,7 @@ export function workloadAutoscaler(ctx: AnalysisContext): AutoscalerView | undef
 }
 
 /** "HorizontalPodAutoscaler web sets its replicas (min 2, max 10): it sets 6 next, 4 now." */
-export function autoscalerSentence(view: AutoscalerView, ref: string): string {
+function autoscalerSentence(view: AutoscalerView, ref: string): string {
   const what =
     view.next !== undefined
       ? `it sets ${view.next} at its next sync (${view.replicas} now)${view.next < view.replicas ? ', once its scale-down stabilization window has passed' : ''}`

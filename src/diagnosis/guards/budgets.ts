@@ -35,12 +35,6 @@ export function workloadFloor(ctx: AnalysisContext): Floor | 'unknown' | undefin
     return floors.sort((a, b) => b.minServing - a.minServing)[0];
   });
 }
-
-/** The budgets that select the workload's pods (or, with none running, its template's labels). */
-export function budgetsOverWorkload(ctx: AnalysisContext): PodDisruptionBudget[] {
-  return (ctx.snapshot.guards?.podDisruptionBudgets ?? []).filter((b) => selectsOurs(ctx, b));
-}
-
 function selectsOurs(ctx: AnalysisContext, budget: PodDisruptionBudget): boolean {
   const { snapshot } = ctx;
   const namespace = snapshot.target.namespace;

@@ -17,7 +17,7 @@ interface GuardRead {
   clusterScoped: boolean;
 }
 
-export const GUARD_READS: Readonly<Record<GuardKind, GuardRead>> = {
+const GUARD_READS: Readonly<Record<GuardKind, GuardRead>> = {
   podDisruptionBudgets: {
     title: 'PodDisruptionBudgets',
     resource: 'poddisruptionbudgets.policy',
@@ -57,7 +57,7 @@ export const GUARD_READS: Readonly<Record<GuardKind, GuardRead>> = {
 
 const GUARD_KINDS = new Set<string>(Object.keys(GUARD_READS));
 
-export function isGuardGap(gap: CoverageGap): gap is CoverageGap & { about: GuardKind } {
+function isGuardGap(gap: CoverageGap): gap is CoverageGap & { about: GuardKind } {
   return GUARD_KINDS.has(gap.about);
 }
 
@@ -92,7 +92,7 @@ const REASON_WORDS: Record<CoverageGap['reason'], string> = {
 };
 
 /** "PodDisruptionBudgets: not read (forbidden): grant list on poddisruptionbudgets.policy in shop". */
-export function guardGapLine(gap: CoverageGap & { about: GuardKind }): string {
+function guardGapLine(gap: CoverageGap & { about: GuardKind }): string {
   return `${GUARD_READS[gap.about].title}: not read (${REASON_WORDS[gap.reason]}): ${gap.settle}`;
 }
 

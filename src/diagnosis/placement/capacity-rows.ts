@@ -12,7 +12,7 @@ import type { NodeAssessment } from './holder-release.js';
 import type { DeviceBlocker } from '../dra/device-blocker.js';
 
 /** At most this many nodes in a table: enough to see the pattern, short enough for Slack. */
-export const MAX_ROWS_NODES = 12;
+const MAX_ROWS_NODES = 12;
 
 /** A short name for what the blocker is about: "nvidia.com/gpu", "hostPort 8080/TCP", ... */
 export function blockerResource(blocker: Blocker): string {
@@ -185,7 +185,7 @@ export function holderNames(blocker: Blocker): string {
  * "its selector `…` matches none of the 4 published devices of class gpu.nvidia.com",
  * or the DeviceClass's own selectors match none of the devices published.
  */
-export function noPublishedMatch(blocker: DeviceBlocker): string {
+function noPublishedMatch(blocker: DeviceBlocker): string {
   const p = blocker.published;
   if (!p) return '';
   const cls = `DeviceClass ${blocker.deviceClassName}`;
@@ -197,7 +197,7 @@ export function noPublishedMatch(blocker: DeviceBlocker): string {
 }
 
 /** "1 device of class gpu.nvidia.com for claim gpu (...) (1 matching on the node, 0 free)". */
-export function describeDevices(blocker: DeviceBlocker): string {
+function describeDevices(blocker: DeviceBlocker): string {
   if (blocker.allocatedElsewhere)
     return blocker.holders.length > 0
       ? `${blocker.request}, which stays allocated on another node while ${holderNames(blocker)} use${blocker.holders.length === 1 ? 's' : ''} it (the scheduler says "resourceclaim not available on the node")`

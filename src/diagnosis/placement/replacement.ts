@@ -24,7 +24,7 @@ export function replacementOf(ctx: AnalysisContext, pod: Pod, updateRevision: st
 }
 
 /** Where the replacement of `pod` stands: a node takes it, none does (and why), or not known (a node not read). */
-export type ReplacementPlace = { fits: true } | { fits: false; why: string } | { fits: 'unknown' };
+type ReplacementPlace = { fits: true } | { fits: false; why: string } | { fits: 'unknown' };
 
 /**
  * Whether a node takes the replacement of the unbound `pod` now: a volume whose node

@@ -21,12 +21,12 @@ import type { LabelSelector, Node, Pod, TopologySpreadConstraint } from '../k8s.
 import type { Blocker, PlacementContext, SpreadDomains } from './placement-types.js';
 
 /** The constraints the filter enforces. */
-export function filteringConstraints(pod: Pod): TopologySpreadConstraint[] {
+function filteringConstraints(pod: Pod): TopologySpreadConstraint[] {
   return (pod.spec.topologySpreadConstraints ?? []).filter((c) => c.whenUnsatisfiable === 'DoNotSchedule');
 }
 
 /** The constraint's selector with its matchLabelKeys merged in (the incoming pod's values). */
-export function spreadSelector(c: TopologySpreadConstraint, pod: Pod): LabelSelector {
+function spreadSelector(c: TopologySpreadConstraint, pod: Pod): LabelSelector {
   const base = c.labelSelector ?? {};
   const labels = pod.metadata.labels ?? {};
   const extra = (c.matchLabelKeys ?? [])

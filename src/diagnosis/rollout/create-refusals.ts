@@ -63,7 +63,7 @@ export function refusedRevisions(ctx: AnalysisContext): RefusedRevision[] {
   });
 }
 
-export interface QuotaEntry {
+interface QuotaEntry {
   resource: string;
   hard: number;
   used: number;

@@ -47,7 +47,7 @@ function tierWords(pod: Pod): string {
  * old ReplicaSet, the controller takes one of the lowest tier, and the mark picks which.
  * `blocks` says whether a pod's release lets the Pending new pod schedule.
  */
-export type ReleaseChoice = { ok: true; pod: Pod } | { ok: false; first: Pod; reason: string } | undefined;
+type ReleaseChoice = { ok: true; pod: Pod } | { ok: false; first: Pod; reason: string } | undefined;
 
 export function chooseRelease(pods: readonly Pod[], blocks: (pod: Pod) => boolean): ReleaseChoice {
   const live = pods.filter((p) => !isTerminating(p) && !isTerminal(p));

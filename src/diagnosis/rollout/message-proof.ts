@@ -22,7 +22,7 @@ import { occupancyKnown, type WorkloadSnapshot } from '../snapshot/types.js';
 /** Reasons that say the node was not a candidate at all. */
 const SELECTION = new Set(['node-selection', 'taints', 'node-unschedulable']);
 
-export interface MessageProof {
+interface MessageProof {
   /** Nodes where the old pods hold what the new pod needs. */
   nodes: string[];
   /** Why it is not a proof, when it is not. */
@@ -109,11 +109,7 @@ export function deviceMessageProof(
 const RECENT_MS = 35 * 60_000;
 
 /** Why the refusal may not describe the new pod as it is now; undefined when it does. */
-export function staleFailure(
-  snapshot: WorkloadSnapshot,
-  pod: Pod,
-  failure: SchedulingFailure,
-): string | undefined {
+function staleFailure(snapshot: WorkloadSnapshot, pod: Pod, failure: SchedulingFailure): string | undefined {
   const seen = [
     failure.at ?? '',
     ...eventsOfPod(snapshot.events, pod)

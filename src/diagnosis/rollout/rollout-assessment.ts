@@ -259,7 +259,7 @@ function sharedClaimNotes(ctx: AnalysisContext, pod: Pod, oldPods: readonly Pod[
  * than the cordon's own, and room for it. Uncordoning one is the way out without
  * downtime, when the cordon is no longer needed.
  */
-export function cordonedWithRoom(analysis: AnalysisContext, pending: PendingAssessment): string[] {
+function cordonedWithRoom(analysis: AnalysisContext, pending: PendingAssessment): string[] {
   const { snapshot } = analysis;
   const ctx = placementContext(analysis);
   return pending.ineligible

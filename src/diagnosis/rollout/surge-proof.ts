@@ -136,7 +136,7 @@ export function currentDeadlockProof(ctx: AnalysisContext): ReleaseProof | undef
  * The new revision's pods are refused by a quota that the old pods fill, and the
  * controller keeps the old pods until a new one is available (create-refusals.ts).
  */
-export function quotaDeadlockProof(ctx: AnalysisContext): ReleaseProof | undefined {
+function quotaDeadlockProof(ctx: AnalysisContext): ReleaseProof | undefined {
   const refused = refusedRevisions(ctx).find(
     (r) => 'verdict' in r && r.verdict === 'order' && r.keepsOld && r.failure.current,
   );
@@ -185,7 +185,7 @@ export function nextRolloutProof(ctx: AnalysisContext): ReleaseProof | undefined
   };
 }
 
-export interface RwoRisk {
+interface RwoRisk {
   claim: string;
   /** Nodes where our pods hold the volume now. */
   on: string[];

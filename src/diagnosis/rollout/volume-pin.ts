@@ -17,7 +17,7 @@ import { claimNames } from '../base/pod-constraints.js';
 import { nextPod } from './surge-proof.js';
 import { workloadKind } from '../workloads/index.js';
 
-export interface PinnedPod {
+interface PinnedPod {
   pod: Pod;
   volume: PersistentVolume;
   claim: string;
@@ -74,7 +74,7 @@ function pinnedNowhere(ctx: AnalysisContext, pod: Pod, incoming: Pod): Omit<Pinn
 }
 
 /** Whether the node is Ready (not known otherwise: taken as Ready). */
-export function nodeReady(node: Node): boolean {
+function nodeReady(node: Node): boolean {
   return node.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'False';
 }
 

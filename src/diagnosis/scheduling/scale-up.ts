@@ -25,7 +25,7 @@ export interface ScaleUp {
 }
 
 /** How long the autoscaler waits for a node it asked for (its --max-node-provision-time default). */
-export const NODE_PROVISION_MS = 15 * 60_000;
+const NODE_PROVISION_MS = 15 * 60_000;
 
 const TRIGGERED = 'TriggeredScaleUp';
 const NOT_TRIGGERED = 'NotTriggerScaleUp';

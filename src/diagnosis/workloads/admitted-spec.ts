@@ -11,7 +11,7 @@ import type { WorkloadObjects, WorkloadSnapshot } from '../snapshot/types.js';
 import { podTemplateOf, workloadKind } from './index.js';
 import { isTerminating, isUnscheduled } from '../base/pods.js';
 
-export interface AdmittedSpec {
+interface AdmittedSpec {
   spec: PodSpec;
   /** The pod it was read from; absent when it is the template's. */
   from?: string;

@@ -33,11 +33,7 @@ export function byRevisionDesc(a: ControllerRevision, b: ControllerRevision): nu
 }
 
 /** Pods made from the revision. */
-export function podsOfRevision(
-  pods: readonly Pod[],
-  revision: ControllerRevision,
-  naming: RevisionNaming,
-): Pod[] {
+function podsOfRevision(pods: readonly Pod[], revision: ControllerRevision, naming: RevisionNaming): Pod[] {
   const key = naming.podKey(revision);
   return key ? pods.filter((pod) => pod.metadata.labels?.[REVISION_LABEL] === key) : [];
 }

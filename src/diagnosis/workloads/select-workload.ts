@@ -24,7 +24,7 @@ import { isTerminal, isUnscheduled } from '../base/pods.js';
 import { workloadKind } from './index.js';
 
 /** Objects as read: candidates, possibly of other workloads, namespaces and nodes. */
-export interface ReadObjects {
+interface ReadObjects {
   /** Objects holding revisions (a Deployment's ReplicaSets): the kind module picks its own. */
   revisions: readonly RevisionObject[];
   pods: readonly Pod[];
@@ -38,7 +38,7 @@ export interface ReadObjects {
   dra?: DraObjects;
 }
 
-export interface SelectOptions {
+interface SelectOptions {
   capturedAt: string;
   coverage: Coverage;
   logs?: Record<string, string>;

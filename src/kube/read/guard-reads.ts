@@ -35,7 +35,7 @@ import type { ClaimsRead } from './claim-reads.js';
 /** Objects per guard list (one page): a namespace's budgets and autoscalers, the cluster's classes. */
 const GUARD_PAGE = 200;
 /** PersistentVolumes read by name per diagnosis; past this they are a capped gap. */
-export const MAX_VOLUMES = 20;
+const MAX_VOLUMES = 20;
 
 interface GuardList {
   about: GuardKind;

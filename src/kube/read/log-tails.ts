@@ -9,11 +9,11 @@ import type { KubeClient } from '../client.js';
 import { KubeApiError } from '../errors.js';
 import { secondaryRead } from './secondary-read.js';
 
-export const MAX_LOG_TAILS = 4;
+const MAX_LOG_TAILS = 4;
 const TAIL_LINES = 40;
 
 /** Containers that have terminated at least once with a failure and are restarting. */
-export function crashingContainers(pod: Pod): string[] {
+function crashingContainers(pod: Pod): string[] {
   return (pod.status?.containerStatuses ?? [])
     .filter((s) => {
       const last = s.lastState?.terminated;

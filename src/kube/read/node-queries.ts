@@ -73,7 +73,7 @@ export function olderPendingSelections(
 }
 
 /** Nodes our pods are bound to, sorted. */
-export function podNodeNames(pods: readonly Pod[]): string[] {
+function podNodeNames(pods: readonly Pod[]): string[] {
   const names = new Set<string>();
   for (const pod of pods) if (pod.spec.nodeName) names.add(pod.spec.nodeName);
   return [...names].sort();

@@ -19,7 +19,7 @@ import type { KubeClient } from '../client.js';
 import { KubeApiError } from '../errors.js';
 
 /** How long a discovery answer (served or not) is trusted before it is asked again. */
-export const DISCOVERY_TTL_MS = 5 * 60_000;
+const DISCOVERY_TTL_MS = 5 * 60_000;
 /** The object read's deadline: an optional read must not hold the diagnosis up. */
 const READ_TIMEOUT_MS = 5_000;
 

@@ -7,7 +7,7 @@
 import type { ApiCall } from '../api-paths.js';
 import type { KubeClient } from '../client.js';
 
-export interface WatchedObject {
+interface WatchedObject {
   resource: ApiCall['resource'];
   namespace: string;
   name: string;
@@ -45,7 +45,7 @@ export function wakeOnChange(
  * Waits until `wake` is called or `ms` pass, whichever comes first.
  * Returns a promise and the function that ends it early.
  */
-export function wakeableDelay(ms: number): { done: Promise<void>; wake: () => void } {
+function wakeableDelay(ms: number): { done: Promise<void>; wake: () => void } {
   let wake: () => void = () => undefined;
   const done = new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);

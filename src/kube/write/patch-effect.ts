@@ -9,7 +9,7 @@ import { APPLY_TIME } from '../../remediation/restart-time.js';
 import { EXCLUSION_TIME_POINTERS } from '../../remediation/exclusion-times.js';
 
 /** A field a patch sets; `value` undefined means the patch removes it. */
-export interface PatchTarget {
+interface PatchTarget {
   path: string;
   value: unknown;
 }

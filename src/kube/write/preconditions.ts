@@ -6,7 +6,7 @@ import type { WorkloadObject } from '../../diagnosis/snapshot/types.js';
 import { getAt, jsonEqual } from '../../remediation/json-pointer.js';
 import type { Preconditions } from '../../remediation/plan.js';
 
-export type PreconditionVerdict = { ok: true } | { ok: false; reason: string; field?: string };
+type PreconditionVerdict = { ok: true } | { ok: false; reason: string; field?: string };
 
 /**
  * Checks uid (object replaced), generation (spec changed since diagnosis; not for a plan
@@ -46,6 +46,6 @@ export function checkPreconditions(
   return { ok: true };
 }
 
-export function show(value: unknown): string {
+function show(value: unknown): string {
   return value === undefined ? '(absent)' : JSON.stringify(value);
 }

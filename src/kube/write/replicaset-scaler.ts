@@ -27,7 +27,7 @@ import { getObjectIfExists } from '../list.js';
 
 const HASH_LABEL = 'pod-template-hash';
 
-export interface Scale {
+interface Scale {
   metadata: { name?: string; uid?: string; resourceVersion?: string };
   spec?: { replicas?: number };
   status?: { replicas?: number; selector?: string };

@@ -21,7 +21,7 @@ import { workloadKind } from '../../diagnosis/workloads/index.js';
 import type { NotOffered, Patch, RemediationPlan } from '../plan.js';
 import { planId } from '../plan-id.js';
 
-export const ABORT_PATCH: Patch = { type: 'merge', body: { status: { abort: true } } };
+const ABORT_PATCH: Patch = { type: 'merge', body: { status: { abort: true } } };
 
 export function buildAbortRolloutPlans(
   ctx: AnalysisContext,
@@ -112,7 +112,7 @@ function stableCannotFill(
  * stable scales back up. `scaled` finishes "the controller scales X …"; `pods` says what
  * happens to the new pods.
  */
-export function abortScaleDown(rollout: ArgoRollout): { scaled: string; pods: string; delayed?: true } {
+function abortScaleDown(rollout: ArgoRollout): { scaled: string; pods: string; delayed?: true } {
   const { canary, blueGreen } = rollout.spec.strategy ?? {};
   const delayed =
     blueGreen && !canary ? blueGreen : canary?.trafficRouting !== undefined ? canary : undefined;

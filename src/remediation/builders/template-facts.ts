@@ -13,7 +13,7 @@ export function antiAffinityOnePerNode(spec: PodSpec, templateLabels: Record<str
 }
 
 /** Label selector semantics (matchLabels and matchExpressions ANDed); an empty selector selects everything. */
-export function selects(selector: LabelSelector, labels: Record<string, string>): boolean {
+function selects(selector: LabelSelector, labels: Record<string, string>): boolean {
   const byLabel = Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
   return (
     byLabel &&

@@ -30,7 +30,7 @@ import type {
  * Where a workload kind keeps what these kinds write, as JSON pointers (a DaemonSet's
  * strategy is spec.updateStrategy).
  */
-export interface WorkloadPaths {
+interface WorkloadPaths {
   /** Where a strategy change may write: the whole strategy object, or (an Argo Rollout) only the canary's bounds. */
   strategy: readonly string[];
   /** The pod-template annotation `kubectl rollout restart` sets (restart-time.ts). */
@@ -133,7 +133,7 @@ function writtenPaths(patch: Patch): string[] | null {
  * The strategy, replicas and the workload's own metadata are not in the template:
  * changing only those replaces no pod.
  */
-export function startsRollout(patch: Patch | null): boolean {
+function startsRollout(patch: Patch | null): boolean {
   if (!patch) return false;
   const paths = writtenPaths(patch);
   if (paths) return paths.some(inTemplate);
@@ -200,7 +200,7 @@ function patchLines(plan: WorkloadPatchPlan): string[] {
 }
 
 /** A kind that patches the workload: what is its own, the rest shared. */
-export interface WorkloadPatchKindSpec<K extends WorkloadPatchPlan['kind']> {
+interface WorkloadPatchKindSpec<K extends WorkloadPatchPlan['kind']> {
   kind: K;
   answers: Readonly<Partial<Record<string, PlanBuilder>>>;
   /** The workload kinds it may target (absent: Deployments only). */

@@ -44,7 +44,7 @@ export function leaderKey(cluster: string): string {
   return redisKeys.earlyWarningLeader(cluster);
 }
 
-export interface LeaseOptions {
+interface LeaseOptions {
   redis: Redis;
   cluster: string;
   leaseMs: number;
@@ -67,7 +67,7 @@ export interface LeaseOptions {
   onForeign?(): void;
 }
 
-export interface Lease {
+interface Lease {
   readonly leader: boolean;
   /** Stops competing; a leader stops watching (onFollow) and gives the lease up. */
   stop(): Promise<void>;

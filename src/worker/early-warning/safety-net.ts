@@ -25,7 +25,7 @@ export interface ScanHit {
   summary: string;
 }
 
-export interface EarlyWarningDeps {
+interface EarlyWarningDeps {
   cluster: string;
   /** Namespaces to watch; the watch is off when empty. */
   namespaces: readonly string[];

@@ -18,7 +18,7 @@ import {
   type StreamStats,
 } from './stream.js';
 
-export interface WatchSessionDeps {
+interface WatchSessionDeps {
   source: ListWatchSource;
   namespaces: readonly string[];
   trigger: { debounceMs: number; cooldownMs: number; maxCooldownMs: number };

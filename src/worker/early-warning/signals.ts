@@ -20,7 +20,7 @@
 import type { WorkloadKind, WorkloadRef } from '../../diagnosis/workload-ref.js';
 import { workloadOfPod } from '../../diagnosis/workloads/index.js';
 
-export type SignalReason = 'FailedScheduling' | 'MultiAttach' | 'CrashLoopBackOff' | 'Restarts';
+type SignalReason = 'FailedScheduling' | 'MultiAttach' | 'CrashLoopBackOff' | 'Restarts';
 
 /** A change of one pod of a workload (`kind`, `namespace`, `name`) worth a diagnosis. */
 export interface Signal extends WorkloadRef {
@@ -29,7 +29,7 @@ export interface Signal extends WorkloadRef {
 }
 
 /** The slim record of one pod owned by a workload. */
-export interface PodSlim {
+interface PodSlim {
   kind: WorkloadKind;
   /** The workload's name. */
   name: string;
@@ -54,7 +54,7 @@ const asStr = (v: unknown): string | undefined => (typeof v === 'string' ? v : u
 const asArr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** Namespace and name of an object, or undefined when either is missing. */
-export function objectKey(obj: Obj): { namespace: string; name: string } | undefined {
+function objectKey(obj: Obj): { namespace: string; name: string } | undefined {
   const metadata = asObj(obj['metadata']);
   const namespace = asStr(metadata?.['namespace']);
   const name = asStr(metadata?.['name']);

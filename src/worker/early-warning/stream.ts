@@ -89,13 +89,13 @@ export interface StreamStats {
   open: number;
 }
 
-export interface StreamHandlers {
+interface StreamHandlers {
   /** A full (re)list, page by page; `done` once the last page was handed over. */
   onListPage(items: Record<string, unknown>[], first: boolean, last: boolean): void;
   onEvent(event: WatchEvent): void;
 }
 
-export interface StreamOptions {
+interface StreamOptions {
   signal: AbortSignal;
   stats: StreamStats;
   /** Server-side watch timeout; the client cuts a silent stream after this plus 30 s. */

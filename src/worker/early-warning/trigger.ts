@@ -10,7 +10,7 @@ export interface TriggeredWorkload extends WorkloadRef {
   pods: string[];
 }
 
-export interface WorkloadTriggerDeps {
+interface WorkloadTriggerDeps {
   /** Signals of one workload within this window make one diagnosis. */
   debounceMs: number;
   /**

@@ -23,7 +23,7 @@ import type { WorkloadRef } from '../../diagnosis/workload-ref.js';
 export { leaderKey } from './lease.js';
 
 /** Who "requested" a watch-started diagnosis, in job data and audit lines. */
-export const EARLY_WARNING_REQUESTER = WATCH_REQUESTER;
+const EARLY_WARNING_REQUESTER = WATCH_REQUESTER;
 
 /** A namespace scan as the worker's diagnose deps provide it (undefined: every namespace). */
 type NamespaceScan = (
@@ -52,7 +52,7 @@ export function scanHits(report: Awaited<ReturnType<NamespaceScan>>): ScanHit[] 
 }
 
 /** Counters of a running early warning (bench, logs). */
-export interface EarlyWarningStats {
+interface EarlyWarningStats {
   /** Streams open now (watches held). */
   watchesHeld: number;
   streams: StreamStats;
@@ -74,7 +74,7 @@ export interface EarlyWarning {
   stop(): Promise<void>;
 }
 
-export interface EarlyWarningOptions {
+interface EarlyWarningOptions {
   cluster: string;
   /** The worker's mark on the job links it writes (its notify key; record-mark.ts). */
   recordSigner?: RecordSigner;

@@ -139,7 +139,7 @@ export function trusted(literal: string): Mrkdwn {
 }
 
 /** Already-safe mrkdwn handed to the `mrkdwn` template, which must not escape it again. */
-export interface MrkdwnPiece {
+interface MrkdwnPiece {
   readonly safe: Mrkdwn;
 }
 

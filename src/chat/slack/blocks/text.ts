@@ -73,7 +73,7 @@ function splitLongLine(line: string, room: number): string[] {
  * replies). Event messages and annotation values have no size limit that protects the
  * channel; a 1 MB FailedScheduling message was 180 replies. The CLI prints all of it.
  */
-export const MAX_CODE_BODY = 20_000;
+const MAX_CODE_BODY = 20_000;
 
 /** `body` cut after whole lines to `max` characters, saying how much was left out. */
 function capBody(body: string, max: number): string {

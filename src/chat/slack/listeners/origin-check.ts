@@ -2,7 +2,7 @@ import type { AnyMiddlewareArgs, App, Middleware } from '@slack/bolt';
 import type { Logger } from '../../../logger.js';
 
 /** Workspace and app a Slack payload says it comes from. */
-export interface SlackOrigin {
+interface SlackOrigin {
   teamId: string | undefined;
   enterpriseId: string | undefined;
   appId: string | undefined;
@@ -18,7 +18,7 @@ const idOf = (value: unknown): string | undefined =>
  * view_submission) carry `team.id`, `enterprise.id` and `api_app_id`; events
  * carry `team_id` and `api_app_id`.
  */
-export function slackOrigin(body: unknown): SlackOrigin {
+function slackOrigin(body: unknown): SlackOrigin {
   const b = (body ?? {}) as Record<string, unknown>;
   return {
     teamId: str(b['team_id']) ?? idOf(b['team']),
@@ -32,7 +32,7 @@ export function slackOrigin(body: unknown): SlackOrigin {
  * workspace id or its Enterprise Grid org id is listed; a payload without the field
  * is refused once the setting is on, since Slack always sends both.
  */
-export function originRefusal(
+function originRefusal(
   origin: SlackOrigin,
   allowed: { teamIds: readonly string[]; appId: string | undefined },
 ): string | undefined {

@@ -24,7 +24,7 @@ import {
 } from '../../guards/select-guards.js';
 
 /** The dump's objects of one kind; undefined when it holds none of that kind. */
-export type DumpedKind = <T>(kind: string) => T[] | undefined;
+type DumpedKind = <T>(kind: string) => T[] | undefined;
 
 export function guardsInDump(
   ref: WorkloadRef,

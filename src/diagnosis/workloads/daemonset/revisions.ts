@@ -21,7 +21,7 @@ export const DAEMONSET_NAMING: RevisionNaming = {
 };
 
 /** The template a ControllerRevision holds (its data's spec.template without the `$patch` directive). */
-export function revisionTemplate(revision: ControllerRevision): Record<string, unknown> | undefined {
+function revisionTemplate(revision: ControllerRevision): Record<string, unknown> | undefined {
   const data = revision.data;
   if (data === null || typeof data !== 'object') return undefined;
   const spec = (data as { spec?: unknown }).spec;

@@ -12,7 +12,7 @@ import type { ResolvedStrategy } from '../../resolved-strategy.js';
  *
  * @example kubectlRolloutStatusLine(stuckTracker) // 'Waiting for deployment "tracker" rollout to finish: 1 old replicas are pending termination...'
  */
-export function kubectlRolloutStatusLine(deployment: Deployment): string {
+function kubectlRolloutStatusLine(deployment: Deployment): string {
   const name = deployment.metadata.name ?? '';
   const status = deployment.status ?? {};
   if ((deployment.metadata.generation ?? 0) > (status.observedGeneration ?? 0)) {
@@ -42,7 +42,7 @@ export function kubectlRolloutStatusLine(deployment: Deployment): string {
  *
  * @example kubectlDescribeStrategyLine(tracker) // '25% max unavailable, 25% max surge'
  */
-export function kubectlDescribeStrategyLine(deployment: Deployment): string | undefined {
+function kubectlDescribeStrategyLine(deployment: Deployment): string | undefined {
   const rolling = deployment.spec.strategy?.rollingUpdate;
   if (!rolling) return undefined;
   return `${String(rolling.maxUnavailable ?? '<nil>')} max unavailable, ${String(rolling.maxSurge ?? '<nil>')} max surge`;

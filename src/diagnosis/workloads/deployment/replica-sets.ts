@@ -13,7 +13,7 @@ export const REVISION = 'deployment.kubernetes.io/revision';
 /** The label the Deployment controller puts on a ReplicaSet and its pods: the template's hash. */
 export const HASH_LABEL = 'pod-template-hash';
 
-export interface ClassifiedReplicaSets {
+interface ClassifiedReplicaSets {
   /** The ReplicaSet whose template is the Deployment's template (the rollout target). */
   current?: ReplicaSet;
   /** Every other ReplicaSet of the Deployment, newest revision first. */

@@ -19,7 +19,7 @@ export const HASH_LABEL = 'rollouts-pod-template-hash';
 /** utils/annotations: the revision number on the Rollout and its ReplicaSets. */
 export const REVISION = 'rollout.argoproj.io/revision';
 
-export const hashOf = (rs: ReplicaSet | undefined): string => rs?.metadata.labels?.[HASH_LABEL] ?? '';
+const hashOf = (rs: ReplicaSet | undefined): string => rs?.metadata.labels?.[HASH_LABEL] ?? '';
 
 /**
  * The controller has acted on the Rollout's latest spec (utils/rollout/rolloututil.go
@@ -32,7 +32,7 @@ export function observed(rollout: ArgoRollout): boolean {
   return Number(seen) >= (rollout.metadata.generation ?? 0);
 }
 
-export interface ClassifiedRollout {
+interface ClassifiedRollout {
   /** The ReplicaSet of the template the Rollout rolls out to. */
   current?: ReplicaSet;
   /** The ReplicaSet status.stableRS names (the one serving before the update). */

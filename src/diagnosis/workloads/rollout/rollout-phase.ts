@@ -20,7 +20,7 @@ import { replicaSetsStall } from '../deployment/deployment-status.js';
 import { classifyRollout, HASH_LABEL, observed } from './replica-sets.js';
 import { desiredReplicas } from './rollout-strategy.js';
 
-export interface RolloutPhase {
+interface RolloutPhase {
   phase: 'Progressing' | 'Paused' | 'Degraded' | 'Healthy' | string;
   message: string;
 }
@@ -30,7 +30,7 @@ export interface RolloutPhase {
  * and leaves status.controllerPause set until the controller reconciles (IsUnpausing),
  * while status.phase still says Paused.
  */
-export function phaseOf(rollout: ArgoRollout): RolloutPhase {
+function phaseOf(rollout: ArgoRollout): RolloutPhase {
   if (!observed(rollout))
     return { phase: 'Progressing', message: 'waiting for rollout spec update to be observed' };
   if (unpausing(rollout)) return { phase: 'Progressing', message: 'waiting for rollout to unpause' };

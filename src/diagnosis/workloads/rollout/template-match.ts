@@ -77,10 +77,7 @@ function volume(v: unknown): void {
 }
 
 /** The template without the values pod defaulting writes, and without the controller's injected metadata. */
-export function withoutDefaults(
-  template: PodTemplateSpec,
-  injected?: { labels?: Json; annotations?: Json },
-): Json {
+function withoutDefaults(template: PodTemplateSpec, injected?: { labels?: Json; annotations?: Json }): Json {
   const copy = structuredClone(template) as unknown as Json;
   const metadata = isObject(copy.metadata) ? copy.metadata : {};
   delete metadata.creationTimestamp;

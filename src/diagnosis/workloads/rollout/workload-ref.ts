@@ -34,6 +34,6 @@ export function withReferencedTemplate(rollout: ArgoRollout, deployment: Deploym
   };
 }
 
-export function nameOf(rollout: ArgoRollout): string {
+function nameOf(rollout: ArgoRollout): string {
   return `${rollout.metadata.namespace ?? ''}/${rollout.metadata.name ?? ''}`;
 }

@@ -12,7 +12,7 @@
 import type { StatefulSet } from '../../k8s-workloads.js';
 import { resolveStrategy } from './statefulset-strategy.js';
 
-export type GateDefault = 'on' | 'off' | 'absent' | 'unknown';
+type GateDefault = 'on' | 'off' | 'absent' | 'unknown';
 
 /** The gate's default for an API server's gitVersion ("v1.35.2", "v1.35.4-gke.1200"). */
 export function maxUnavailableGateDefault(gitVersion: string | undefined): GateDefault {

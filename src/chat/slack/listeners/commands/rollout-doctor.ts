@@ -9,7 +9,7 @@ import { createSlackUsers, type SlackUsers } from '../../user-info.js';
 type CommandArgs = AllMiddlewareArgs & SlackCommandMiddlewareArgs;
 
 /** How Slack users call the app, and let it into a channel. */
-export const SLACK_COMMAND_WORDS: CommandWords = {
+const SLACK_COMMAND_WORDS: CommandWords = {
   command: '/rollout-doctor',
   invite: '/invite @rollout-doctor',
 };
