@@ -289,7 +289,7 @@ describe('a traffic-routed canary: the stable pods its steps keep and ask back',
       routedCanary({ cordonedFirst: false, steps, quotaPods: 7, gpusPerNode: 2 }),
     ).findings.find((f) => f.code === 'RolloutStuck');
     expect(stuck?.summary).toContain(
-      'step 4 (setWeight 33) needs 4 canary pods running beside 4 stable pods',
+      'at step 4 (setWeight 33) the controller first scales the stable ReplicaSet back up to 4 stable pods',
     );
     expect(stuck?.summary).toContain('ResourceQuota vision-pods');
     expect(codes(routedCanary({ cordonedFirst: false, steps, quotaPods: 8, gpusPerNode: 2 }))).not.toContain(
