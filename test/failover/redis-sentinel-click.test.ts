@@ -21,7 +21,6 @@ import {
   queuesSettled,
   realPatches,
   rolledOut,
-  deadlockResults,
 } from '../drills/support/drill-kit.js';
 
 let stack: Stack;
@@ -43,7 +42,13 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const results = (): StoredMessage[] => deadlockResults(stack.slack);
+const results = (): StoredMessage[] =>
+  [...stack.slack.messages.values()].filter(
+    (m) =>
+      m.threadTs === undefined &&
+      m.text.startsWith(`deployment/${NAME} in ${NS}:`) &&
+      JSON.stringify(m.blocks).includes('RolloutSurgeDeadlock'),
+  );
 
 describe('an approval clicked during a Sentinel failover', () => {
   it(
