@@ -281,7 +281,8 @@ describe('a traffic-routed canary: the stable pods its steps keep and ask back',
     expect(
       stepsAhead((routedCanary({ cordonedFirst: false, steps }) as { rollout: ArgoRollout }).rollout)[0],
     ).toMatchObject({
-      index: 3,
+      index: 2,
+      action: 'setCanaryScale replicas 4',
       canary: 4,
       stable: 4,
     });
@@ -289,9 +290,33 @@ describe('a traffic-routed canary: the stable pods its steps keep and ask back',
       routedCanary({ cordonedFirst: false, steps, quotaPods: 7, gpusPerNode: 2 }),
     ).findings.find((f) => f.code === 'RolloutStuck');
     expect(stuck?.summary).toContain(
-      'at step 4 (setWeight 33) the controller first scales the stable ReplicaSet back up to 4 stable pods',
+      'at step 3 (setCanaryScale replicas 4) the controller first scales the stable ReplicaSet back up to 4 stable pods',
     );
     expect(stuck?.summary).toContain('ResourceQuota vision-pods');
+    expect(codes(routedCanary({ cordonedFirst: false, steps, quotaPods: 8, gpusPerNode: 2 }))).not.toContain(
+      'RolloutStuck',
+    );
+  });
+
+  it('a setCanaryScale step waits for its own counts (completedCurrentCanaryStep), though the setWeight after it asks fewer', () => {
+    // The matchTrafficWeight step ends the explicit scale: setWeight 50 then asks 2 canary
+    // pods beside 2 stable ones, which a pods quota of 7 holds; step 3 alone asks 4 beside 4.
+    const steps: Canary['steps'] = [
+      { setWeight: 25 },
+      { pause: {} },
+      { setCanaryScale: { replicas: 4 } },
+      { pause: {} },
+      { setCanaryScale: { matchTrafficWeight: true } },
+      { setWeight: 50 },
+    ];
+    const ahead = stepsAhead(
+      (routedCanary({ cordonedFirst: false, steps }) as { rollout: ArgoRollout }).rollout,
+    );
+    expect(ahead.map((s) => s.action)).toEqual(['setCanaryScale replicas 4', 'setWeight 50', 'promotion']);
+    const stuck = diagnose(
+      routedCanary({ cordonedFirst: false, steps, quotaPods: 7, gpusPerNode: 2 }),
+    ).findings.find((f) => f.code === 'RolloutStuck');
+    expect(stuck?.summary).toContain('at step 3 (setCanaryScale replicas 4)');
     expect(codes(routedCanary({ cordonedFirst: false, steps, quotaPods: 8, gpusPerNode: 2 }))).not.toContain(
       'RolloutStuck',
     );

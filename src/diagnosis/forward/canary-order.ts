@@ -89,6 +89,7 @@ function promotion(
   return {
     index: rollout.spec.strategy?.canary?.steps?.length ?? 0,
     weight: 100,
+    action: 'promotion',
     promotion: true,
     ...counts,
     withoutSurge: counts,

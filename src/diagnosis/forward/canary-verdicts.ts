@@ -25,7 +25,7 @@ export function stepNeverReached(
   step: StepShortfall['step'],
 ): Draft {
   if (step.order) return orderNeverReached(ctx, step, step.order);
-  const { index, weight, canary, stable, room, surgeOnly, withoutSurge } = step;
+  const { index, action, canary, stable, room, surgeOnly, withoutSurge } = step;
   const name = ctx.snapshot.target.name;
   const pods = (n: number, what: string): string => `${n} ${what} pod${n === 1 ? '' : 's'}`;
   const limit = asIs.quota
@@ -49,9 +49,9 @@ export function stepNeverReached(
     summary: step.promotion
       ? `The rollout can never finish: its promotion after the last step needs ${pods(canary, 'canary')} running beside ${pods(stable, 'stable')} (dynamicStableScale keeps the stable at the last weight's share until the canary is available), and ${limit}. The end state alone would fit.`
       : stable > stableNow(ctx)
-        ? `The rollout can never finish its canary steps: at step ${index + 1} (setWeight ${weight}) the controller first scales the stable ReplicaSet back up to ${pods(stable, 'stable')} (with dynamicStableScale a setCanaryScale replicas step asks for every stable pod), and only then the canary to ${canary}, so the stable pods take the room first; ${limit}. The end state alone would fit.`
-        : `The rollout can never finish its canary steps: step ${index + 1} (setWeight ${weight}) needs ${pods(canary, 'canary')} running beside ${pods(stable, 'stable')} before the controller moves on, and ${limit}. The end state alone would fit.`,
-    explanation: `Argo Rollouts passes a setWeight step only once the canary is available at the step's count with the stable ReplicaSet at its own, so both run at once. ${ways}`,
+        ? `The rollout can never finish its canary steps: at step ${index + 1} (${action}) the controller first scales the stable ReplicaSet back up to ${pods(stable, 'stable')} (with dynamicStableScale a setCanaryScale replicas step asks for every stable pod), and only then the canary to ${canary}, so the stable pods take the room first; ${limit}. The end state alone would fit.`
+        : `The rollout can never finish its canary steps: step ${index + 1} (${action}) needs ${pods(canary, 'canary')} running beside ${pods(stable, 'stable')} before the controller moves on, and ${limit}. The end state alone would fit.`,
+    explanation: `Argo Rollouts passes a setWeight or setCanaryScale step only once the canary is available at the step's count with the stable ReplicaSet at its own, so both run at once. ${ways}`,
     evidence: [podsAsTheyAre(ctx)],
   };
 }
@@ -80,7 +80,7 @@ function orderNeverReached(ctx: AnalysisContext, step: StepShortfall['step'], or
       .join(', ');
   const at = step.promotion
     ? 'the promotion after the last step'
-    : `step ${step.index + 1} (setWeight ${step.weight})`;
+    : `step ${step.index + 1} (${step.action})`;
   const stays = order.kept.length === 1 ? 'stays' : 'stay';
   const holds = routed
     ? `the controller keeps ${step.stable} stable pod${step.stable === 1 ? '' : 's'} until the canary pods are available (the router moves its weight only then)`

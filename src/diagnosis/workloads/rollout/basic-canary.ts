@@ -83,11 +83,14 @@ export function weightedCounts(replicas: number, weight: number, maxSurge: numbe
   return { canary: best.canary, stable: best.total - best.canary };
 }
 
-/** One setWeight step still ahead (or current), with the counts it holds at once. */
+/** One setWeight (or traffic-routed setCanaryScale) step still ahead (or current), with the counts it holds at once. */
 export interface StepCounts extends CanaryCounts {
   /** The step's index in spec.strategy.canary.steps. */
   index: number;
+  /** The weight the step sets (a setCanaryScale step: the last setWeight before it, GetCurrentSetWeight). */
   weight: number;
+  /** The step as its manifest says it: `setWeight 75`, `setCanaryScale replicas 3`. */
+  action: string;
   /** The counts with maxSurge 0 (spec.replicas in all): what a strategy change would ask. */
   withoutSurge: CanaryCounts;
   /** A traffic-routed canary's promotion past its last step (dynamicStableScale), not a setWeight step. */
@@ -96,7 +99,8 @@ export interface StepCounts extends CanaryCounts {
 
 /**
  * The canary and stable counts of each setWeight step from the current one on (below
- * 100): the controller moves past a step only at those counts
+ * 100), and of a traffic-routed canary's setCanaryScale steps: the controller moves past
+ * a step only at those counts
  * (AtDesiredReplicaCountsForCanary: the canary available, the stable created unless
  * dynamicStableScale), so both run at once. None once aborted, promoted in full, with no stable yet, or past the steps:
  * then only the end state counts.
@@ -114,22 +118,33 @@ export function stepsAhead(rollout: ArgoRollout): StepCounts[] {
   // The router's canary weight when a step starts: what it holds now, then each step's
   // once its canary is available (reconcileTrafficRouting).
   let routerWeight = status.canary?.weights?.canary?.weight ?? 0;
+  let setWeight = setWeightBefore(steps, status.currentStepIndex ?? 0);
   const ahead: StepCounts[] = [];
   const start = status.currentStepIndex ?? 0;
   for (let index = start; index < steps.length; index += 1) {
     const weight = steps[index]?.setWeight;
-    if (typeof weight !== 'number' || weight >= MAX_WEIGHT) continue;
-    if (routed) {
-      const counts = trafficRoutedCounts(rollout, replicas, index, weight, routerWeight);
-      ahead.push({ index, weight, ...counts, withoutSurge: counts });
-      routerWeight = weight;
-    } else {
-      ahead.push({
-        index,
-        weight,
-        ...weightedCounts(replicas, weight, maxSurge),
-        withoutSurge: weightedCounts(replicas, weight, 0),
-      });
+    if (typeof weight === 'number') setWeight = weight;
+    // completedCurrentCanaryStep waits for AtDesiredReplicaCountsForCanary at a
+    // setCanaryScale step too (traffic routing only: a basic canary ignores it), at the
+    // weight of the last setWeight before it.
+    const scale = routed ? scaleAction(steps[index]?.setCanaryScale) : undefined;
+    if (typeof weight === 'number' && weight < MAX_WEIGHT) {
+      if (routed) {
+        const counts = trafficRoutedCounts(rollout, replicas, index, weight, routerWeight);
+        ahead.push({ index, weight, action: `setWeight ${weight}`, ...counts, withoutSurge: counts });
+        routerWeight = weight;
+      } else {
+        ahead.push({
+          index,
+          weight,
+          action: `setWeight ${weight}`,
+          ...weightedCounts(replicas, weight, maxSurge),
+          withoutSurge: weightedCounts(replicas, weight, 0),
+        });
+      }
+    } else if (scale && setWeight < MAX_WEIGHT) {
+      const counts = trafficRoutedCounts(rollout, replicas, index, setWeight, routerWeight);
+      ahead.push({ index, weight: setWeight, action: scale, ...counts, withoutSurge: counts });
     }
   }
   // The promotion after the last step: the canary goes to every replica while, with
@@ -140,9 +155,34 @@ export function stepsAhead(rollout: ArgoRollout): StepCounts[] {
     const canary = replicas;
     const stable = trafficWeightToReplicas(replicas, MAX_WEIGHT - routerWeight);
     const counts = { canary, stable };
-    ahead.push({ index: steps.length, weight: MAX_WEIGHT, promotion: true, ...counts, withoutSurge: counts });
+    ahead.push({
+      index: steps.length,
+      weight: MAX_WEIGHT,
+      action: 'promotion',
+      promotion: true,
+      ...counts,
+      withoutSurge: counts,
+    });
   }
   return ahead;
+}
+
+/** GetCurrentSetWeight at step `index`: the last setWeight before it (0 if none). */
+function setWeightBefore(steps: readonly { setWeight?: unknown }[], index: number): number {
+  for (let i = Math.min(index, steps.length) - 1; i >= 0; i -= 1) {
+    const weight = steps[i]?.setWeight;
+    if (typeof weight === 'number') return weight;
+  }
+  return 0;
+}
+
+/** A setCanaryScale step that sets counts, as its manifest says it (matchTrafficWeight sets none of its own). */
+function scaleAction(scale: unknown): string | undefined {
+  if (typeof scale !== 'object' || scale === null) return undefined;
+  const { replicas, weight } = scale as { replicas?: unknown; weight?: unknown };
+  if (typeof replicas === 'number') return `setCanaryScale replicas ${replicas}`;
+  if (typeof weight === 'number') return `setCanaryScale weight ${weight}`;
+  return undefined;
 }
 
 /** trafficWeightToReplicas: ceil(replicas × weight / 100). */
