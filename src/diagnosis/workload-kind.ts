@@ -159,7 +159,12 @@ export type ReplacedByUpdate =
       /** Deleted at the controller's next sync: nothing is deleted or waited for before it. */
       now: boolean;
     }
-  | { known: false; why: string };
+  | {
+      known: false;
+      /** The revision its replacement would run, where the controller replaces it. */
+      updateRevision: string;
+      why: string;
+    };
 
 export interface OrderedBlock {
   pod: Pod;

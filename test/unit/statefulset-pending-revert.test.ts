@@ -194,6 +194,24 @@ describe('a StatefulSet reverted with a Pending pod of the bad revision', () => 
     );
   });
 
+  it('Parallel with the version not read: stuck only if the gate is on, so a warning where the replacement fits, critical where it fits nowhere either', () => {
+    const unschedulable = (diagnosis: ReturnType<typeof diagnose>) =>
+      diagnosis.findings.find((f) => f.code === 'Unschedulable');
+    const fits = unschedulable(diagnose(reverted({ policy: 'Parallel', version: null })));
+    expect(fits?.severity).toBe('warning');
+    expect(fits?.summary).toContain(
+      `Whether it stays Pending is not known: where the StatefulSet controller replaces it by itself (the note says when), its replacement at ledger-${GOOD} fits a node.`,
+    );
+    // The reverted template itself needs more than any node has: stuck whatever the gate.
+    const never = unschedulable(diagnose(reverted({ policy: 'Parallel', version: null, goodCpu: '16' })));
+    expect(never?.severity).toBe('critical');
+    expect(never?.summary).not.toContain('Whether it stays Pending');
+    // A gate it knows: on (1.35.2) nothing replaces it, and the claim stands.
+    expect(unschedulable(diagnose(reverted({ policy: 'Parallel', version: 'v1.35.2' })))?.severity).toBe(
+      'critical',
+    );
+  });
+
   it('OrderedReady: the forced rollback deletes exactly the Pending pod (it serves nothing)', () => {
     const diagnosis = diagnose(reverted({ policy: 'OrderedReady' }));
     expect(diagnosis.findings[0]?.code).toBe('RolloutStuck');

@@ -25,6 +25,7 @@ import { eventTime, eventsOfPod } from '../base/pod-events.js';
 import { isStuckTerminating } from '../base/pods.js';
 import { workloadKind, workloadObject } from '../workloads/index.js';
 import { daemonBudget } from '../forward/daemon-budget.js';
+import { replacementPlace } from '../placement/replacement.js';
 import { firstSentence } from '../../text/sentences.js';
 
 type Draft = Omit<Finding, 'remediations'>;
@@ -99,15 +100,24 @@ function finding(analysis: AnalysisContext, pending: PendingAssessment, all: Pen
     { type: 'note', text: `What would have to change: ${change}` },
     ...cordonedNote(analysis, pending),
   );
-  // Where the controller may replace the pod by itself, and whether it does is not known.
+  // Where the controller may replace the pod by itself, and whether it does is not known:
+  // if its replacement fits, the pod is stuck only on one side of that unknown, so the
+  // finding is a warning that says so, not a claim that the rollout is stuck.
   const replaced = workloadKind(snapshot).replacedByUpdate?.(snapshot, pending.pod);
   if (replaced && !replaced.known) evidence.push({ type: 'note', text: replaced.why });
+  const mayMove =
+    replaced !== undefined &&
+    !replaced.known &&
+    replacementPlace(analysis, pending.pod, replaced.updateRevision).fits === true;
+  const moving = mayMove
+    ? ` Whether it stays Pending is not known: where the StatefulSet controller replaces it by itself (the note says when), its replacement at ${replaced.updateRevision} fits a node.`
+    : '';
   const spent = spentBudget(analysis);
   if (spent) evidence.push({ type: 'note', text: spent });
   return {
     code: 'Unschedulable',
-    severity: pending.verdict === 'unexplained' ? 'warning' : 'critical',
-    summary: `${lead}: ${cause}.${spent ? ` ${firstSentence(spent)}` : ''}`,
+    severity: pending.verdict === 'unexplained' || mayMove ? 'warning' : 'critical',
+    summary: `${lead}: ${cause}.${spent ? ` ${firstSentence(spent)}` : ''}${moving}`,
     explanation: `${cause[0]?.toUpperCase() ?? ''}${cause.slice(1)}. ${
       pending.verdict === 'unexplained'
         ? ''

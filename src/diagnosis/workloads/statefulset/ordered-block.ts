@@ -119,7 +119,11 @@ export function replacedByUpdate(
     case 'on':
       return gatedDeletion(sts, live, pod, old, updateRevision);
     case 'unknown':
-      return { known: false, why: gateUnknownWords(pod, updateRevision, snapshot.serverVersion) };
+      return {
+        known: false,
+        updateRevision,
+        why: gateUnknownWords(pod, updateRevision, snapshot.serverVersion),
+      };
   }
 }
 
