@@ -78,9 +78,7 @@ function orderNeverReached(ctx: AnalysisContext, step: StepShortfall['step'], or
     list
       .map(({ pod, node }) => `${pod} on ${node}${why ? ` (${whyNotUsable(snapshot, node, incoming)})` : ''}`)
       .join(', ');
-  const at = step.promotion
-    ? 'the promotion after the last step'
-    : `step ${step.index + 1} (${step.action})`;
+  const at = step.promotion ? 'the promotion after the last step' : `step ${step.index + 1} (${step.action})`;
   const stays = order.kept.length === 1 ? 'stays' : 'stay';
   const holds = routed
     ? `the controller keeps ${step.stable} stable pod${step.stable === 1 ? '' : 's'} until the canary pods are available (the router moves its weight only then)`
