@@ -145,8 +145,8 @@ export type AuditEvent =
     }
   | {
       /**
-       * A post-mortem draft posted in a thread by the Draft post-mortem button (issue
-       * 65.4, src/chat/use-cases/postmortem-press.ts): who pressed, which incident, the
+       * A post-mortem draft posted in a thread by the Draft post-mortem button
+       * (src/chat/use-cases/postmortem-press.ts): who pressed, which incident, the
        * file posted (or quoted over messages where the platform posts no file) and how
        * many events of the record it was drafted from. It names no workload, so it is not
        * kept in the incident's own record (a draft does not change what it drafts).

@@ -1,6 +1,6 @@
 /**
- * The one deadline helper for Redis calls made before someone gets an answer (issue
- * 53.1): a slash command's ack (Slack waits 3 s), a Teams invoke's response, an Approve
+ * The one deadline helper for Redis calls made before someone gets an answer:
+ * a slash command's ack (Slack waits 3 s), a Teams invoke's response, an Approve
  * press, the Alertmanager webhook. A Redis that stalls (the connection open, nothing
  * answered: a paused server, a slow fsync, a black hole) must not hold the answer past
  * the platform's window: the call is given up at the deadline, with a RedisTroubleError
