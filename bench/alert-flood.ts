@@ -1,5 +1,5 @@
 /**
- * Alert flood benchmark (issue 11, item 5): 30 Alertmanager notifications naming 100
+ * Alert flood benchmark: 30 Alertmanager notifications naming 100
  * made-up workloads each (3,000 in all) arrive within about two seconds, while a person
  * runs `/rollout-doctor` in another channel. Against the real app and worker runtimes
  * in-process (BullMQ on a private redis-server, the Slack stand-in; the worker's

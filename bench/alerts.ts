@@ -1,5 +1,5 @@
 /**
- * Alert storm benchmark (issue 5): 10,000 Alertmanager notifications for 50 workloads
+ * Alert storm benchmark: 10,000 Alertmanager notifications for 50 workloads
  * within a minute, against the real app in-process (Bolt HTTP receiver, BullMQ on a
  * private redis-server, notify consumer posting to a Slack stand-in). Reports the
  * webhook latency and how many diagnosis jobs the storm created (target: one per

@@ -1,5 +1,5 @@
 /**
- * Issue 56.5: `check` on a 200-object manifest set against the 5,000-node simulated
+ * `check` on a 200-object manifest set against the 5,000-node simulated
  * cluster (wall time, API requests: the cluster is read once per namespace, so 200
  * objects cost what 20 in the same namespaces cost), and the admission webhook's answer
  * time under 50 AdmissionReviews a second over HTTPS (p50, p99; goal p99 < 200 ms).

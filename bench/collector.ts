@@ -327,7 +327,7 @@ export async function measure(options: {
   }
 }
 
-/** The figures the issue asks for: small vs large cluster, and at 20 ms latency. */
+/** The figures: small vs large cluster, and at 20 ms latency. */
 export async function runCollectorBench(): Promise<{
   small: BenchFigures;
   large: BenchFigures;

@@ -21,7 +21,7 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MAX_RSS = fileURLToPath(new URL('./lib/max-rss.mjs', import.meta.url));
 const FORMATS: DumpFormat[] = ['list-yaml', 'multi-doc-yaml', 'json'];
 const MB = 2 ** 20;
-/** Goal at 100 MB (issue 13): under 15 s and 1 GB. */
+/** Goal at 100 MB: under 15 s and 1 GB. */
 const GOAL = { seconds: 15, rssMb: 1024 };
 
 export interface DumpRun {

@@ -143,7 +143,7 @@ export interface E2eBench {
   requestGrowth: number;
 }
 
-/** The three cluster sizes of the issue; the smallest is the end-to-end figure. */
+/** The three cluster sizes; the smallest is the end-to-end figure. */
 export async function runE2eBench(
   options: { sizes?: { nodes: number; pods: number; runs: number }[] } = {},
 ): Promise<E2eBench> {

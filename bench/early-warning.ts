@@ -1,5 +1,5 @@
 /**
- * Early warning (issue 17): how long from the start of an incident to its thread on
+ * Early warning: how long from the start of an incident to its thread on
  * the Slack stand-in, with the worker's watch of the API server and with the old
  * periodic scan (60 s), next to the ~25 minutes before KubeDeploymentRolloutStuck
  * fires. Also the watches held, the API requests per detection, and the memory of the

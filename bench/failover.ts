@@ -1,5 +1,5 @@
 /**
- * Redis Sentinel failover under the real app and worker (issue 44.5): bench/lib/stack.ts
+ * Redis Sentinel failover under the real app and worker: bench/lib/stack.ts
  * on a loopback set (test/support/redis-sentinel.ts: one master, one replica, three
  * sentinels, down-after-milliseconds 500), app and worker compiled as in production.
  * Each round re-arms incident A, gets a result offering a plan, then SIGKILLs the

@@ -1,5 +1,5 @@
 /**
- * The forward model (issue 40): its time on the analyzer benchmark's snapshot (500 pods
+ * The forward model: its time on the analyzer benchmark's snapshot (500 pods
  * on 200 GPU nodes, surge-deadlocked: the run as it is and the run without the old pods,
  * which places 500 new pods), and the agreement of generated mid-rollout states with the
  * simulator run forward (`npm run verify:states` runs more).
@@ -62,7 +62,7 @@ export function forwardSection(r: ForwardBench): Section {
   const s = r.states;
   const pct = s.judged === 0 ? 0 : Math.round((1000 * s.agree) / s.judged) / 10;
   return {
-    title: 'Forward model: "can never finish" run forward (issue 40)',
+    title: 'Forward model: "can never finish" run forward',
     rows: [
       {
         figure: `as it is, 500 pods / 200 nodes (median of ${RUNS})`,

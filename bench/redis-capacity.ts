@@ -1,5 +1,5 @@
 /**
- * How many clusters one Redis carries (issue 44.4, docs/operations.md "Sizing"): one
+ * How many clusters one Redis carries (docs/operations.md "Sizing"): one
  * private redis-server, one app runtime serving K clusters (ROLLOUT_DOCTOR_CLUSTERS) and,
  * per cluster, WORKERS_PER_CLUSTER real worker runtimes (src/worker/runtime.ts: the
  * diagnose and remediate BullMQ workers of `diagnose.<cluster>` / `remediate.<cluster>`,

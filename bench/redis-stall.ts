@@ -1,5 +1,5 @@
 /**
- * A Redis that stalls under the app (issue 53.8): the app's link to Redis holds every
+ * A Redis that stalls under the app: the app's link to Redis holds every
  * byte for 20 s (connection open, nothing answered: a paused server, a slow fsync, a
  * black hole) while a person keeps asking, one command every 2 s, each about a
  * Deployment of its own. Figures: the time from the end of the stall to the next

@@ -135,7 +135,7 @@ if (process.env['BENCH_FAILOVER'] === '0') {
   sections.push(failover instanceof Error ? failed(FAILOVER_TITLE, failover) : failoverSection(failover));
 }
 
-// A 20 s Redis stall under the app (issue 53.8); BENCH_STALL=0 skips it.
+// A 20 s Redis stall under the app; BENCH_STALL=0 skips it.
 const STALL_TITLE = 'Redis stalls for 20 s under the app';
 if (process.env['BENCH_STALL'] === '0') {
   sections.push(notRun(STALL_TITLE, 'BENCH_STALL=0'));
@@ -194,7 +194,7 @@ sections.push(
 const forward = await step('forward model and generated states', () => Promise.resolve(runForwardBench()));
 sections.push(
   forward instanceof Error
-    ? failed('Forward model: "can never finish" run forward (issue 40)', forward)
+    ? failed('Forward model: "can never finish" run forward', forward)
     : forwardSection(forward),
 );
 
@@ -208,14 +208,14 @@ sections.push(
 const beforeDeploy = await step('check and the admission webhook', () => runCheckAdmissionBench());
 sections.push(
   beforeDeploy instanceof Error
-    ? failed('Before you deploy: check and the admission webhook (issue 56)', beforeDeploy)
+    ? failed('Before you deploy: check and the admission webhook', beforeDeploy)
     : checkAdmissionSection(beforeDeploy),
 );
 
 const teams = await step('microsoft teams invokes and cards', () => runTeamsBench());
 sections.push(
   teams instanceof Error
-    ? failed('Microsoft Teams: invoke answers, card size and the alert flood (issue 45)', teams)
+    ? failed('Microsoft Teams: invoke answers, card size and the alert flood', teams)
     : teamsSection(teams),
 );
 

@@ -104,7 +104,7 @@ export function e2eSection(r: E2eBench, latencyMs: number): Section {
       figure: 'API requests per diagnosis (log tails aside)',
       median: `${small.medianCollectRequests} reads to diagnose + ${small.medianReadRequests - small.medianCollectRequests} for the dry runs of ${runs?.dryRunRequests ?? 0} plans`,
       comparison: `total ${small.medianRequests}, of which ${runs?.logRequests ?? 0} log tails and ${runs?.dryRunRequests ?? 0} dry-run writes (each after re-reading its target)`,
-      // 8 until issue 52 added the namespace's PodDisruptionBudgets and HorizontalPodAutoscalers.
+      // 8 before the collector read the namespace's PodDisruptionBudgets and HorizontalPodAutoscalers.
       target: `<= ${MAX_DIAGNOSE_READS} reads to diagnose`,
       met: small.medianCollectRequests <= MAX_DIAGNOSE_READS,
     },
@@ -215,7 +215,7 @@ export function alertSection(runs: AlertBenchResult[]): Section {
   };
 }
 
-/** Issue 11 item 5: one flood of made-up workloads and a person's command during it. */
+/** One flood of made-up workloads and a person's command during it. */
 export function floodSection(r: FloodResult): Section {
   const families = Object.entries(r.redisKeysByFamily)
     .map(([family, n]) => `${family} ${n}`)

@@ -153,8 +153,8 @@ export interface AckBench {
   /**
    * One person's flood: the same load on an app with the default command budgets, so all
    * but the first commands of the minute are refused privately (nothing queued), against
-   * bare Bolt in rounds of their own. Until issue 53 the whole benchmark measured this
-   * path: the budgets refused every command after the tenth.
+   * bare Bolt in rounds of their own. The whole benchmark once measured this path by
+   * mistake: the budgets refused every command after the tenth.
    */
   refused: { app: LoadResult[]; bare: LoadResult[]; appP99: number; bareP99: number; ratio: number };
   /**

@@ -1,5 +1,5 @@
 /**
- * Microsoft Teams (issue 45): how long the bot takes to answer an `adaptiveCard/action`
+ * Microsoft Teams: how long the bot takes to answer an `adaptiveCard/action`
  * invoke (Teams waits a few seconds for it, then shows the user an error), measured
  * from the Teams stand-in's request to the bot's answer on loopback: Bot Framework
  * token validation (jose, keys cached), the activity's schema, the card record and the
@@ -131,7 +131,7 @@ export async function runTeamsBench(): Promise<TeamsBench> {
 export function teamsSection(r: TeamsBench): Section {
   const kb = (n: number) => `${round2(n / 1024)} KB`;
   return {
-    title: 'Microsoft Teams: invoke answers, card size and the alert flood (issue 45)',
+    title: 'Microsoft Teams: invoke answers, card size and the alert flood',
     rows: [
       {
         figure: `Action.Execute refresh answered, per-user card (p50 / p99 of ${INVOKES})`,

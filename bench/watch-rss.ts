@@ -1,6 +1,6 @@
 /**
  * Worker RSS while the early warning watches 100,000 pods, measured rather than
- * extrapolated (issue 44, item 4): the simulator serves 5,000 nodes and 100,000 pods,
+ * extrapolated: the simulator serves 5,000 nodes and 100,000 pods,
  * and two compiled worker processes (`src/worker/main.ts`, plain node as in
  * production) run beside it: one watching every namespace (one cluster-wide pair of
  * pod and event streams), one without the early warning. RSS is sampled once both
@@ -27,7 +27,7 @@ export interface WatchRss {
   toWatchingMs: number;
 }
 
-/** The goal of issue 44: a worker watching 100,000 pods stays under this. */
+/** The goal: a worker watching 100,000 pods stays under this. */
 export const WATCH_RSS_LIMIT_MB = 512;
 
 async function until(what: string, check: () => boolean, timeoutMs: number): Promise<void> {

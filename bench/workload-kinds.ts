@@ -1,5 +1,5 @@
 /**
- * A row per workload kind (issue 30.6), in a cluster of 10 and of 5,000 nodes: one
+ * A row per workload kind, in a cluster of 10 and of 5,000 nodes: one
  * diagnosis of the node agent DaemonSet mid-deadlock (its surge pod Pending beside the
  * old pod on one node, hostPort 9100; one pod on every node), and of the ledger
  * StatefulSet stuck at its forced rollback (3 pods, the template reverted, ledger-2
@@ -505,7 +505,7 @@ export function workloadKindsSection(r: KindBench): Section {
   const rows = (kind: string, k: { small: DaemonSetFigures; large: DaemonSetFigures }) => {
     const requestGrowth = k.large.requests / k.small.requests;
     const timeGrowth = k.large.wallMs / Math.max(1, k.small.wallMs);
-    // An Argo Rollout also lists its AnalysisRuns (what guards it, issue 52).
+    // An Argo Rollout also lists its AnalysisRuns (what guards it).
     const most = MAX_DIAGNOSE_READS + (kind === 'Argo Rollout' ? 1 : 0);
     return [
       {

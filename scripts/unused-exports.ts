@@ -1,5 +1,5 @@
 /**
- * Exports of src/ that no other file imports (issue 68.4): a name exported but used only
+ * Exports of src/ that no other file imports: a name exported but used only
  * in its own file reads as part of the module's surface when it is not, and one used
  * nowhere is dead code eslint cannot see. Part of `npm run lint`: it lists each such
  * name and exits 1. `--fix` drops the `export` keyword from them (then `tsc` and eslint's

@@ -51,7 +51,7 @@ export type AuditEvent =
         | 'outdated'
         /**
          * Approvals of the plan are recorded for another duration of its node exclusion
-         * than this approver chose (issue 65.5): the first stands, this one is not recorded.
+         * than this approver chose: the first stands, this one is not recorded.
          */
         | 'other-duration'
         /** A press naming how long a node exclusion lasts, for a plan that writes none. */
@@ -130,7 +130,7 @@ export type AuditEvent =
     }
   | {
       /**
-       * A node exclusion that ends itself (issue 65.5, src/worker/exclusion-expiry.ts):
+       * A node exclusion that ends itself (src/worker/exclusion-expiry.ts):
        * removed when it expired (as its approver chose when approving it), or its
        * removal offered when the excluded nodes no longer carry what set them apart.
        */
@@ -145,8 +145,8 @@ export type AuditEvent =
     }
   | {
       /**
-       * A post-mortem draft posted in a thread by the Draft post-mortem button (issue
-       * 65.4, src/chat/use-cases/postmortem-press.ts): who pressed, which incident, the
+       * A post-mortem draft posted in a thread by the Draft post-mortem button
+       * (src/chat/use-cases/postmortem-press.ts): who pressed, which incident, the
        * file posted (or quoted over messages where the platform posts no file) and how
        * many events of the record it was drafted from. It names no workload, so it is not
        * kept in the incident's own record (a draft does not change what it drafts).

@@ -2,7 +2,7 @@
  * A Map bounded to `max` entries: setting past it forgets the least recently used one
  * (set or read with `get`), telling `onEvict`. The webhook keeps everything it learns per
  * namespace or per change in one of these (cached-source.ts), so a flood of reviews in
- * made-up namespaces or of made-up changes cannot grow its memory (issue 67.4).
+ * made-up namespaces or of made-up changes cannot grow its memory.
  */
 export class Lru<K, V> {
   private readonly map = new Map<K, V>();

@@ -1,5 +1,5 @@
 /**
- * What one redis-server spends, read from its own INFO (issue 44.4's sizing): CPU of
+ * What one redis-server spends, read from its own INFO (for docs/operations.md "Sizing"): CPU of
  * its main thread (the one that serialises every command, so the one that saturates),
  * commands processed and the server-side time they took (INFO commandstats), memory and
  * clients; plus the round trip of a PING every 50 ms as a client sees it. CPU and

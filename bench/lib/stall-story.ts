@@ -1,5 +1,5 @@
 /**
- * A Redis that stalls under the app (issue 53.1, 53.8): the app's link to Redis holds
+ * A Redis that stalls under the app: the app's link to Redis holds
  * every byte for `stallMs` (connection open, nothing answered) while people keep sending
  * commands, each about a Deployment of its own that does not exist. Every one must get
  * a visible "try again" within Slack's ack window, and none may run unseen once the

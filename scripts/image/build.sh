@@ -9,7 +9,7 @@
 #   (scripts/image/node-base.sh), tagged localhost/rollout-doctor-node-base:<version>-bookworm,
 #   handed to the Dockerfile as NODE_BASE, and the build runs with --pull=never. Its `npm ci`
 #   still needs the npm registry, reached through the host's network (--network host).
-# - Trust for the build only (issue 54.4): behind a TLS-intercepting proxy the build's `npm ci`
+# - Trust for the build only: behind a TLS-intercepting proxy the build's `npm ci`
 #   must trust the proxy's CA. ROLLOUT_DOCTOR_BUILD_CA names a PEM file given to those steps as
 #   the build secret `build-ca` (default: $NODE_EXTRA_CA_CERTS when set, else the host's
 #   /etc/ssl/certs/ca-certificates.crt; `none`: nothing). A secret is never a layer: the image

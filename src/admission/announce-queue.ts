@@ -5,7 +5,7 @@
  * src/queue/notify-signature.ts), over a fail-fast connection (no offline queue,
  * bounded adds). The webhook only appends (XADD, capped at MAX_ENTRIES): its Redis user
  * may run no other command and touch no other key, so it can neither pause nor read the
- * app's queues (issue 67.2). The app verifies each entry and moves it into its alert
+ * app's queues. The app verifies each entry and moves it into its alert
  * notify lane (src/app/notify/announce-mover.ts); it posts nothing it cannot verify, and
  * the key signs nothing but warned applies.
  */

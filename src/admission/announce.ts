@@ -1,5 +1,5 @@
 /**
- * Issue 56.3: a warned apply announced to the app, which opens the workload's incident
+ * A warned apply announced to the app, which opens the workload's incident
  * thread before the rollout starts (src/app/alerts/admission-threads.ts). The webhook's
  * answer never waits for it: `onWarned` only takes note and returns; the announcement
  * goes out in the background (a signed job on one stream the app moves from:
@@ -8,7 +8,7 @@
  * one thread per workload at the app (the early warning's key), whichever replica
  * or lane comes first. A dry run (`kubectl apply --dry-run=server`) applies nothing and
  * is not announced. The job carries the object's generation and uid as reviewed: the
- * app posts it only once the cluster shows that generation (issue 67.1, 67.5), so an
+ * app posts it only once the cluster shows that generation (src/app/alerts/admission-parking.ts), so an
  * apply another admission step refuses is never announced.
  */
 import type { Logger } from '../logger.js';

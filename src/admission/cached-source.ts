@@ -14,7 +14,7 @@
  * window renews only the namespaces reviewed in the last RENEW_UNUSED_MS, so one that
  * was read at start or nobody applies to any more is not read again every window.
  *
- * Whoever reaches the port can send reviews (issue 67.4), so nothing here grows with
+ * Whoever reaches the port can send reviews, so nothing here grows with
  * what they send: a namespace the window has not read is first looked up (GET
  * namespace, through a lane of BOUNDS.probeLane reads at once and probeQueue waiting; past
  * that the review is answered `busy`, no warning), and one that does not exist is never

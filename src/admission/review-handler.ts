@@ -51,7 +51,7 @@ export interface ReviewDeps {
   budgetMs: number;
   metrics: AdmissionMetrics;
   logger: Logger;
-  /** Told of every warned apply (the early-warning thread, item 3); never awaited. */
+  /** Told of every warned apply (announce.ts: the app opens its incident thread); never awaited. */
   onWarned?: (result: CheckResult, request: AdmissionRequest) => void;
 }
 
@@ -119,7 +119,7 @@ async function decide(
   const namespace = request.namespace ?? workload.object.metadata.namespace ?? 'default';
   if (deps.ready && !deps.ready()) return { outcome: 'cold' };
   // Nothing more is read for a namespace that does not exist (only a caller other than
-  // the API server names one: issue 67.4), and it is not renewed.
+  // the API server names one), and it is not renewed.
   if (deps.exists && !(await deps.exists(namespace))) return { outcome: 'absent' };
   deps.touch?.(namespace);
   const object = { ...workload.object, metadata: { ...workload.object.metadata, namespace } };

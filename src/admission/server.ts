@@ -4,7 +4,7 @@
  * credentials. The serving certificate is read again when its files change (a
  * cert-manager renewal, a rotated Secret), without a restart.
  *
- * Only the API server should speak to it (issue 67.1). With a client CA the serving port
+ * Only the API server should speak to it. With a client CA the serving port
  * takes only callers whose certificate that CA signed (the API server presents one
  * through its AdmissionConfiguration kubeConfigFile; DESIGN.md §4e), and, with allowed
  * names, only those whose certificate names one of them; everyone else is refused in
@@ -43,7 +43,7 @@ const ADMISSION_CIPHERS = [
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
- * How many request bodies the webhook holds at once (issue 67.4): whoever reaches the
+ * How many request bodies the webhook holds at once: whoever reaches the
  * port could send many large reviews together, each several times its size once parsed
  * (40 of 3.9 MB peaked at 435 MiB). A body is held from its first byte until its answer
  * is sent. One past these limits is answered 429 at once and its bytes thrown away as
@@ -264,7 +264,7 @@ export async function startAdmissionServer(options: AdmissionServerOptions): Pro
       options.logger.error({ err: error }, 'admission route failed');
       if (!res.headersSent) send(res, 500, '{"message":"internal error"}');
     };
-  // Client certificates (issue 67.1): asked for and required where a CA is given.
+  // Client certificates: asked for and required where a CA is given.
   const clientAuth = options.clientCa ? { requestCert: true, rejectUnauthorized: true } : {};
   const gate = bodyGate({ ...BODY_LIMITS, ...options.bodyLimits });
   const server = createServer({ ...tls(), ...clientAuth }, (req, res) => {

@@ -1,6 +1,6 @@
 /**
- * Why a review's verdict is "not known", in a bounded word for a metric label (issue
- * 64.2: every `unknown` counted by reason and logged, so a webhook that goes silent on
+ * Why a review's verdict is "not known", in a bounded word for a metric label
+ * (every `unknown` counted by reason and logged, so a webhook that goes silent on
  * a class of workloads shows which). Read from the finding check wrote (check.ts,
  * predict.ts: the forward model's own words for what it could not follow).
  */

@@ -7,7 +7,7 @@
  * other character becomes "?", so no control sequence, bidi or line break reaches a
  * terminal or a header), and each warning bounded to WARNING_MAX characters, the name
  * shortened first and the reason dropped before the verdict is. The words around them
- * are the catalogue's (words.ts), in the namespace's language (issue 65.3): Korean
+ * are the catalogue's (words.ts), in the namespace's language: Korean
  * reaches the header as UTF-8, which the API server and kubectl carry as they do any
  * warning text; only those words, never cluster text, may be other than ASCII.
  */
@@ -52,8 +52,8 @@ function refFor(result: CheckResult, room: number): string {
 
 /**
  * The verdict (with the fix when there is one), then what blocks it, and, on an apply
- * that is not a dry run (it is stored and its rollout starts), how to take it back
- * (issue 64.2): `kubectl rollout undo …`, an Argo Rollout's `kubectl argo rollouts abort …`.
+ * that is not a dry run (it is stored and its rollout starts), how to take it back:
+ * `kubectl rollout undo …`, an Argo Rollout's `kubectl argo rollouts abort …`.
  * @example warningsFor(result) // ['rollout-doctor: rollout of deployment/embedder can never finish; maxSurge 0, maxUnavailable 1 would let it', …]
  */
 export function warningsFor(result: CheckResult, options: { dryRun?: boolean; lang?: Lang } = {}): string[] {

@@ -1,5 +1,5 @@
 /**
- * The webhook's warnings and refusal in every language (issue 65.3): the words around
+ * The webhook's warnings and refusal in every language: the words around
  * the verdict. The object, the fix (field names as written), the reason (check's own
  * words) and the undo command are parameters: headerSafe has made them printable ASCII
  * before they come here, and they are never translated.

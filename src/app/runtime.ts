@@ -147,7 +147,7 @@ export async function startAppRuntime(
 ): Promise<AppRuntime> {
   const redis = createProducerConnection(config.redis.target);
   redis.on('error', (error) => logger.warn({ err: error }, 'redis (producer) error'));
-  // Signed until a time in Redis's clock (issue 67.9): the watch below is read at each enqueue.
+  // Signed until a time in Redis's clock, the one every process agrees on: the watch below is read at each enqueue.
   const producers = appProducers(config, redis, logger, () => clockWatch.now());
   const verifyKeys = appNotifyKeys(config, logger);
   const metrics = createMetrics({
@@ -156,7 +156,7 @@ export async function startAppRuntime(
       for (const row of await producers.depths()) set(row.queue, row.state, row.count);
     },
   });
-  // The app's clock against Redis's: logged, on /metrics and /readyz when off (issue 53.4).
+  // The app's clock against Redis's: logged, on /metrics and /readyz when off.
   const clockWatch = startClockWatch(redis, {
     who: 'the app',
     logger,
@@ -291,7 +291,7 @@ function redisWriteProbe(redis: Redis): { ping: () => Promise<void>; readOnly: (
 
 /**
  * The alert lane's feed from the admission webhook (with ROLLOUT_DOCTOR_ADMISSION_PUBLIC_KEYS)
- * and the notify lanes' health (issue 67.2).
+ * and the notify lanes' health (lane-health.ts).
  */
 function watchLanes(
   config: AppConfig,

@@ -70,7 +70,7 @@ export type ChatAction =
    */
   | { kind: 'postmortem' }
   /**
-   * Propose a stored plan's lasting change in Git (issue 66.4): the plan as the message
+   * Propose a stored plan's lasting change in Git (docs/propose-in-git.md): the plan as the message
    * showed it (`shown`, its digest) and who asked for the diagnosis, as Approve carries
    * them, so the same approval policy decides (src/chat/use-cases/propose-press.ts).
    */

@@ -52,7 +52,7 @@ export interface ChatServices {
    * unknown (src/queue/clock-watch.ts).
    */
   clock?(): string | undefined;
-  /** Now by Redis's clock where known (src/queue/clock-watch.ts): what expiries are kept in (issue 67.9). */
+  /** Now by Redis's clock where known (src/queue/clock-watch.ts): what expiries are kept in. */
   now?(): number;
   /** Root messages of approved plans, re-rendered as their outcomes arrive (absent in tests that do not need it). */
   rootStates?: RootStates;

@@ -1,6 +1,6 @@
 /**
  * What pod admission does to a manifest's new pods before any controller or scheduler
- * sees them (issue 64.1), in kube-apiserver's order:
+ * sees them, in kube-apiserver's order:
  * - API defaulting: a container's limit stands for its missing request (SetDefaults_Pod);
  * - LimitRanger (plugin/pkg/admission/limitranger): each Container item's
  *   `defaultRequest` and `default` fill what a container still lacks (the item itself

@@ -1,5 +1,5 @@
 /**
- * Evidence as check writes it (issue 65.2): a note may carry its facts as `says`, keyed
+ * Evidence as check writes it: a note may carry its facts as `says`, keyed
  * by the message of src/check/evidence-words.ts that says them in the reader's language.
  * Data only, so the judgment (predict.ts, scale-up.ts) names no renderer.
  */

@@ -1,5 +1,5 @@
 /**
- * `check`'s evidence in the reader's language (issue 65.2): the strategy as resolved,
+ * `check`'s evidence in the reader's language: the strategy as resolved,
  * the capacity table and check's own notes (what the run forward saw, what was not
  * read, what each node group can add). A note check writes carries its facts as `says`
  * (never in the JSON: render.ts renderJson leaves it out); English readers get the

@@ -1,6 +1,6 @@
 /**
  * What an apply stores where the manifest leaves out a field the live object sets
- * (DESIGN.md §4e, issue 64.1): a manifest without `strategy` keeps the live strategy
+ * (DESIGN.md §4e): a manifest without `strategy` keeps the live strategy
  * when its owner never set it, and gets the default when its owner did and dropped it.
  * - kubectl client-side apply (and Argo CD's default) patches only the fields in the
  *   manifest, and removes those the last-applied-configuration annotation lists and the

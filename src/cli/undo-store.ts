@@ -9,7 +9,7 @@
  * credentials, and still validated: an undo names the cluster it was made for and is
  * refused on another.
  *
- * The state directory may be shared (issue 41.5): another user who can write the undo
+ * The state directory may be shared: another user who can write the undo
  * directory, or its parent, could plant a symlink at the predictable `<id>.json` or
  * swap in an undo aimed at another object. So a directory another user owns or can
  * write (its parent too, unless sticky, as /tmp) is refused, never re-moded; a file is

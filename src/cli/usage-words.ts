@@ -1,5 +1,5 @@
 /**
- * The command line's usage errors (exit 2) in every language (issue 65.4): a bad flag, a
+ * The command line's usage errors (exit 2) in every language: a bad flag, a
  * missing or extra argument, a value a flag does not take. What a person typed is a
  * parameter, quoted by the message itself in every language (quoted: controls shown as
  * escapes), so no language can print it raw; flags, commands and kinds stay as typed.

@@ -80,8 +80,8 @@ export const DAY_MS = 86_400_000;
 export const port = z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000));
 
 /**
- * ROLLOUT_DOCTOR_SHUTDOWN_SECONDS: from SIGTERM to exit at most, whatever Redis does
- * (issue 67.10). Unset: the process's default (the app 10 s, the worker its drain grace + 3 s).
+ * ROLLOUT_DOCTOR_SHUTDOWN_SECONDS: from SIGTERM to exit at most, whatever Redis does.
+ * Unset: the process's default (the app 10 s, the worker its drain grace + 3 s).
  */
 export const shutdownSeconds = z.preprocess(
   emptyToUndefined,

@@ -107,7 +107,7 @@ export interface AppConfig {
     readonly maxWorkloadsPerMinute: number;
     /**
      * Threads warned applies (the admission webhook's announcements) open per minute,
-     * every app replica together: a budget of their own, never the alerts' (issue 67.1).
+     * every app replica together: a budget of their own, never the alerts'.
      */
     readonly admissionMaxThreadsPerMinute: number;
   };
@@ -183,7 +183,7 @@ export interface WorkerConfig {
   /** `GET /healthz` of the worker (src/worker/health.ts) on 0.0.0.0:port; undefined: not served. */
   readonly healthPort: number | undefined;
   /**
-   * Node exclusions that end themselves (issue 65.5): how long one lasts unless its
+   * Node exclusions that end themselves: how long one lasts unless its
    * approver picks otherwise, and how often the worker looks for expired ones
    * (src/worker/exclusion-expiry.ts).
    */

@@ -61,7 +61,7 @@ interface ShutdownBound {
 /**
  * Stops once on the first SIGTERM or SIGINT, then exits 0 (1 if stopping failed).
  * With `bound`, the process exits within `boundMs` of the signal whatever Redis does
- * (issue 67.10: a worker whose Redis had gone waited on it until the kubelet's SIGKILL):
+ * (a worker whose Redis had gone once waited on it until the kubelet's SIGKILL):
  * a stop still running then is abandoned (`bound.abandon`), logged, and the process exits 0,
  * its running jobs left for another worker.
  */

@@ -54,7 +54,8 @@ export interface Revisions {
  * - 'old-first': an old pod may go before its replacement is Ready (maxUnavailable >=
  *   1, or Recreate).
  * A DaemonSet with maxSurge is 'surge-first' per node: its new pod is pinned to the
- * old pod's node. Issue 30 adds the StatefulSet's ordinal order next.
+ * old pod's node. A StatefulSet is 'old-first'; its ordinal order is its own module's
+ * (workloads/statefulset/ordered-block.ts).
  */
 type Replacement = 'surge-first' | 'old-first';
 

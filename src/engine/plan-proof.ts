@@ -1,5 +1,5 @@
 /**
- * Every plan that changes pods proves itself before it is shown (issue 52): its write is
+ * Every plan that changes pods proves itself before it is shown: its write is
  * applied to the forward model exactly as the executor would write it (the patch on the
  * workload, the old ReplicaSet's new scale, the pods deleted), the controllers and the
  * scheduler run forward, and the plan stands only where

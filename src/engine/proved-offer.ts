@@ -35,7 +35,7 @@ function withOrderWarning(plan: RemediationPlan): RemediationPlan {
 
 /**
  * A plan whose arithmetic turns on spec.replicas, under a HorizontalPodAutoscaler: what
- * the autoscaler does next and the count the plan was run forward at (issue 63.4).
+ * the autoscaler does next and the count the plan was run forward at.
  */
 function withAutoscalerWarning(ctx: AnalysisContext, plan: RemediationPlan): RemediationPlan {
   const view = kindOf(plan).turnsOnReplicas ? workloadAutoscaler(ctx) : undefined;

@@ -1,5 +1,5 @@
 /**
- * The removal of a node exclusion, proved before the worker writes it (issue 65.5): the
+ * The removal of a node exclusion, proved before the worker writes it: the
  * removal changes the pod template, so it starts a rollout like any plan that does, and
  * it is run forward from the workload as read now (plan-proof.ts). It is written only
  * where that rollout reaches its goal and keeps every floor its owners set; otherwise

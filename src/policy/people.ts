@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { canonicalId as canonical, personId } from './policy-ids.js';
 
 /**
- * People, not ids (issue 54.3): one person may reach rollout-doctor from several
+ * People, not ids: one person may reach rollout-doctor from several
  * platforms (a Slack user id, an Entra object id for Teams). The policy file's
  * `people:` says which ids are one person, so that the two-person rule counts people
  * (one person approving on Slack and again on Teams is one approval), the requester of

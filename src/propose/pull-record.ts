@@ -1,5 +1,5 @@
 /**
- * The pull request's record of where it comes from (issue 66.3): the incident's id, who
+ * The pull request's record of where it comes from: the incident's id, who
  * approved, and a link to the chat thread. A chat-made pull request names each approver
  * by display name with the chat id beside it (verifiable); a name the platform did not
  * give is said so, with the id alone. Names are untrusted text: one line, no control or

@@ -30,7 +30,7 @@ export interface ThreadRecord {
   status: 'firing' | 'resolved';
   /** Root message headline, kept so a resolve can rewrite the root without the alert. */
   title: string;
-  /** 'admission': the admission webhook's announcement of a warned apply opened it (issue 67.1). Under the record's mark. */
+  /** 'admission': the admission webhook's announcement of a warned apply opened it. Under the record's mark. */
   origin?: 'admission';
 }
 

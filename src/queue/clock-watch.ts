@@ -1,12 +1,12 @@
 /**
- * This process's clock against Redis's (issue 53.4): Redis is the one server every app
+ * This process's clock against Redis's: Redis is the one server every app
  * replica and worker talks to, so its TIME is the reference they are compared with.
  * Read at start and every minute; the offset is this clock minus Redis's, less half the
  * round trip's uncertainty. Beyond CLOCK_SKEW_TOLERANCE_MS (src/trust/clock-skew.ts)
  * the process logs it (once, and again when it is back within) and the metric
  * `rollout_doctor_clock_offset_seconds` shows it.
  *
- * `now()` is Redis's time as this process reckons it (issue 67.9): this clock less the
+ * `now()` is Redis's time as this process reckons it: this clock less the
  * latest offset, so the expiries and leases a process writes or checks across processes
  * agree even where its own clock is off, and a skewed worker keeps working. A reading
  * counts while it is fresh (younger than three periods); without one Redis's clock is

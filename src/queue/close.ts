@@ -14,7 +14,7 @@ import type { Worker } from 'bullmq';
  * `idle` (src/worker/running-jobs.ts) ends the wait too, once no job runs: `pause()`
  * waits for BullMQ's fetch loop and then reconnects its blocking connection, and with
  * Redis gone neither ever ends, so a worker with nothing running sat out the whole grace
- * period (25 s by default) before it even began to close (issue 67.10).
+ * period (25 s by default) before it even began to close.
  * @returns 'drained' or 'forced'.
  */
 export async function closeWorkerWithGrace(

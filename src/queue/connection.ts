@@ -134,7 +134,7 @@ const QUIT_BOUND_MS = 1_000;
  * a Redis that is not there: QUIT only on a ready connection, and for at most a second;
  * otherwise, and after that, `disconnect()`. A QUIT sent while the connection was away
  * sat in the offline queue until Redis came back, which with a Sentinel set shut down
- * was never, and held a worker's SIGTERM up until the kubelet's SIGKILL (issue 67.10).
+ * was never, and held a worker's SIGTERM up until the kubelet's SIGKILL.
  */
 export async function closeConnection(connection: Redis): Promise<void> {
   if (connection.status !== 'ready') {

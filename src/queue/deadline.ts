@@ -1,6 +1,6 @@
 /**
- * The one deadline helper for Redis calls made before someone gets an answer (issue
- * 53.1): a slash command's ack (Slack waits 3 s), a Teams invoke's response, an Approve
+ * The one deadline helper for Redis calls made before someone gets an answer:
+ * a slash command's ack (Slack waits 3 s), a Teams invoke's response, an Approve
  * press, the Alertmanager webhook. A Redis that stalls (the connection open, nothing
  * answered: a paused server, a slow fsync, a black hole) must not hold the answer past
  * the platform's window: the call is given up at the deadline, with a RedisTroubleError
@@ -95,7 +95,7 @@ export function withDeadline<T>(work: Promise<T>, what: string, ms: number): Pro
  */
 function settleBy<T>(work: Promise<T>, what: string, ms: number): Promise<T> {
   // One promise and one timer per call, no race or finally chains: every Redis call of
-  // every answer goes through here, on the path that acks (issue 53.9).
+  // every answer goes through here, on the path that acks.
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     const timer = setTimeout(
@@ -158,8 +158,8 @@ const FAILOVER_PAUSE_MS = 100;
 /**
  * `call()`, bounded by `deadline`, and again every 100 ms while it fails for a reason a
  * failover under way explains (`failingOver`), until it answers or the deadline is
- * spent: a press made in the seconds a Sentinel failover takes is held, not refused
- * (issue 67.9). Every try shares the one deadline; none gets the whole time again. Only
+ * spent: a press made in the seconds a Sentinel failover takes is held, not refused.
+ * Every try shares the one deadline; none gets the whole time again. Only
  * for calls that are safe to send twice (reads, or writes made idempotent: a retry after
  * a reply lost with the old master must not count twice). The last error is thrown.
  */

@@ -1,6 +1,6 @@
 /**
  * A diagnose job states who asked for it, under a signature a worker checks before it
- * reads anything of the cluster (issue 27.1): otherwise whoever can write to Redis
+ * reads anything of the cluster: otherwise whoever can write to Redis
  * could queue diagnoses (a cluster-wide scan included) and have their results posted.
  * The app signs the jobs it queues (slash commands, Re-run, alerts) with its approval
  * key, which workers verify with ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS; a worker signs the
@@ -8,7 +8,7 @@
  * and such a job may only be the early warning's. Domain strings of their own, so no
  * approval, seal or notification stands for a job.
  *
- * A signature covers the job id it was queued under and an expiry (issue 41.4): a
+ * A signature covers the job id it was queued under and an expiry: a
  * captured genuine job re-added under another id is refused, and one re-added under its
  * own id (possible only once the original is gone) only until it expires, SIGNED_JOB_MS
  * after it was signed: long enough for a job waiting behind an alert storm and its

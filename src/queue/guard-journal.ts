@@ -13,7 +13,7 @@
  * a worker's seal key; `journalMacKey`), over the record's canonical JSON in a domain
  * of its own. A record whose MAC does not verify (written or edited by anyone who can
  * write the directory, or by a process with another key) is refused on load: removed,
- * never replayed, and counted in `refused` (issue 54.7).
+ * never replayed, and counted in `refused`.
  */
 import {
   closeSync,

@@ -1,5 +1,5 @@
 /**
- * An incident's record kept in Redis (issue 65.4): every audit event that names a
+ * An incident's record kept in Redis: every audit event that names a
  * workload is also appended, as its audit line, to a stream per incident
  * (`rd:incident:<cluster>/<namespace>/<workload>`, redis-keys.ts), where it happens
  * (the app's approvals and refusals, the worker's diagnoses and writes). The stream

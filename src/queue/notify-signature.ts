@@ -70,7 +70,7 @@ export interface NotifyKeys {
   /**
    * The cluster an admission key not named in `workerClusters` speaks for: the app's own
    * (ROLLOUT_DOCTOR_CLUSTER, the chart's `cluster`, which its webhook serves too). Unset:
-   * such a key speaks for any cluster (issue 67.2 closed that for the app).
+   * such a key speaks for any cluster (the app always sets it: src/app/runtime.ts).
    */
   admissionCluster?: string;
 }

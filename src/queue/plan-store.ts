@@ -56,13 +56,13 @@ export interface PlanStore {
     now?: number,
     /**
      * Every id of the approver's person (src/policy/people.ts): an approval already
-     * recorded under any of them is this person's, 'same-approver' (issue 54.3).
+     * recorded under any of them is this person's, 'same-approver'.
      */
     sameperson?: readonly string[],
     /**
      * How long the node exclusion lasts, as this approver chose it (absent: as the plan
      * says): approvals count together only for the same duration; one for another
-     * while some are recorded is 'other-duration' (issue 65.5).
+     * while some are recorded is 'other-duration'.
      */
     lasts?: string,
   ): Promise<ClaimResult>;
@@ -126,7 +126,7 @@ end
 if tonumber(ARGV[2]) > exp then return {'expired'} end
 local was = redis.call('GET', KEYS[4])
 if was ~= ARGV[5] then
-  -- The same plan as shown, approved for another duration (issue 65.5: the approver's
+  -- The same plan as shown, approved for another duration (the approver's
   -- choice is part of what is approved): refused, the approvals recorded stand.
   if was and string.sub(was, 1, 64) == string.sub(ARGV[5], 1, 64) and redis.call('SCARD', KEYS[2]) > 0 then
     return {'other-duration', was}

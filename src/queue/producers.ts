@@ -252,9 +252,9 @@ async function addOrJoin(
   await q.waitUntilReady();
   const [existed] = await Promise.all([connection.exists(q.toKey(jobId)), add()]);
   if (existed === 1 && !(await joinable(connection, q, jobId))) {
-    // Not a run to join (issue 41.3): a job that failed or was refused, a record no
+    // Not a run to join: a job that failed or was refused, a record no
     // worker will take (written into Redis, in no list), or a job whose request was
-    // withdrawn (issue 53.1), under the workload's fixed id. It goes, and this request
+    // withdrawn (its answer said "not started": withdrawn.ts), under the workload's fixed id. It goes, and this request
     // queues a fresh run.
     await q.remove(jobId).catch(() => 0);
     await connection.del(q.toKey(jobId));

@@ -1,6 +1,6 @@
 /**
- * The mark of a Redis value that steers where the bot speaks or what it says (issue
- * 27.1): an alert thread's record (its channel, root ts, workload and title), a job's
+ * The mark of a Redis value that steers where the bot speaks or what it says:
+ * an alert thread's record (its channel, root ts, workload and title), a job's
  * link to a workload, a thread's last verdict. The writer signs the value with its
  * notify-domain key (the app with its approval key, a worker with its notify key: the
  * same keys and public halves notify jobs use, src/queue/notify-signature.ts) under a

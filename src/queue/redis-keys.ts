@@ -1,5 +1,5 @@
 /**
- * Every Redis key name rollout-doctor writes, in one place (issue 28.3), so a reader
+ * Every Redis key name rollout-doctor writes, in one place, so a reader
  * sees the whole keyspace at once and docs/security.md ("Every Redis key") can be
  * checked against it. BullMQ's own keys live under the same prefix (names.ts
  * QUEUE_PREFIX). Redis keys may contain ':'; job ids may not.

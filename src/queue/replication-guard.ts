@@ -241,7 +241,7 @@ function positionReader(redis: Redis, replicas: number, timeoutMs: number) {
 }
 
 /**
- * When the guard WAITs at all (issue 53.5). A WAIT blocks its connection, the one every
+ * When the guard WAITs at all. A WAIT blocks its connection, the one every
  * other call of the process is queued on, for up to its timeout when no replica answers:
  * after a failover that left no replica, each confirm's WAIT ran its full timeout, one
  * after the other, and every command queued behind them missed Slack's 3 s.

@@ -33,7 +33,7 @@ const PROBE_MS = 10_000;
 /**
  * `pingWritable`, then one small write (SET of `rd:readyz:probe` with a short expiry):
  * a master that answers but refuses writes (full: OOM with `noeviction`; MISCONF)
- * rejects with Redis's own refusal, so /readyz can say so (issue 53.6). Sequential: a
+ * rejects with Redis's own refusal, so /readyz can say so. Sequential: a
  * write sent to a replica would be answered READONLY, which makes the connection look
  * for the master again (connection.ts).
  */

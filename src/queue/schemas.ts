@@ -345,7 +345,7 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     /**
      * The object's metadata.generation as the review showed it (a validating webhook sees
      * it after the API server's bump), and its uid: the app announces only once the
-     * cluster shows the object at that generation (issue 67.1, 67.5). Absent from older webhooks.
+     * cluster shows the object at that generation (src/app/alerts/admission-parking.ts). Absent from older webhooks.
      */
     generation: z.number().int().min(1).optional(),
     uid: z.string().max(128).optional(),

@@ -5,8 +5,8 @@ type SentinelTarget = Extract<RedisTarget, { kind: 'sentinel' }>;
 type Address = { host: string; port: number };
 
 /**
- * The master comes from the sentinels' agreement, not from whichever answers first
- * (issue 54.5). ioredis asks one sentinel (`SENTINEL get-master-addr-by-name`) and
+ * The master comes from the sentinels' agreement, not from whichever answers first.
+ * ioredis asks one sentinel (`SENTINEL get-master-addr-by-name`) and
  * connects where it says, sending the data nodes' password there; a sentinel that lies
  * (compromised, or an address on the path that answers on its port) would receive that
  * password, in plain TCP with `redis+sentinel://`. So before a connection goes to the

@@ -1,5 +1,5 @@
 /**
- * A person's job whose answer said "not started" (issue 53.1). The app gives up on an
+ * A person's job whose answer said "not started". The app gives up on an
  * enqueue at its deadline, but what it sent is not cancelled: on a Redis that stalled,
  * the add runs once the stall ends. Such a job carries its request's id (`request`, in
  * the signed job data); the app marks that id withdrawn right after giving up, on the

@@ -1,5 +1,5 @@
 /**
- * How many nodes a workload may be kept off (issue 41): each exclude-node plan adds a
+ * How many nodes a workload may be kept off: each exclude-node plan adds a
  * `kubernetes.io/hostname NotIn` value (or, for several crashing nodes that share a
  * node label, a `label NotIn` value), and approving one after another could pile them
  * up until the workload runs almost nowhere. A plan that would take the values of one

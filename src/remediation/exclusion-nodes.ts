@@ -1,6 +1,6 @@
 /**
- * Whether the nodes an exclusion keeps a workload off still carry what set them apart
- * (issue 65.5): a node gone or replaced (another uid under its name), or one whose
+ * Whether the nodes an exclusion keeps a workload off still carry what set them apart:
+ * a node gone or replaced (another uid under its name), or one whose
  * kernel, runtime, OS image or label no longer has any value the crashing nodes had
  * (the node-diff separator the record keeps). Then the exclusion may have done its
  * job and its removal is offered. Only nodes that were read count: a node not read is

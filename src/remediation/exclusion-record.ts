@@ -1,5 +1,5 @@
 /**
- * The record of a node exclusion, kept on the workload itself (issue 65.5) so it
+ * The record of a node exclusion, kept on the workload itself so it
  * survives Redis: annotations on the workload object's metadata, written in the same
  * JSON patch as the affinity (one write). Never on the pod template: an annotation
  * there changes the template, and a changed template starts a rollout.

@@ -1,5 +1,5 @@
 /**
- * Removing a node exclusion that rollout-doctor set (issue 65.5): exactly the NotIn
+ * Removing a node exclusion that rollout-doctor set: exactly the NotIn
  * values its record says it added come out of every required term, the user's own
  * values stay, an expression or term left empty by that goes (an empty term matches no
  * node), and the record's annotations go in the same JSON patch. The patch is

@@ -1,5 +1,5 @@
 /**
- * Filling an exclusion's times at the apply (issue 65.5): the plan's patch carries
+ * Filling an exclusion's times at the apply: the plan's patch carries
  * `$NOW` at set-at and `$NOW+24h` (or `never`) at expires-at; the executor writes the
  * time of the apply, and that time plus the duration, in RFC 3339, from the clock that
  * sets a restart's time (src/kube/write/workload-patcher.ts). Before that, the duration

@@ -1,5 +1,5 @@
 /**
- * How long a node exclusion lasts (issue 65.5): a stopgap, so it ends by itself unless
+ * How long a node exclusion lasts: a stopgap, so it ends by itself unless
  * the person who approved it chose "until removed". A duration is written `4h`, `24h`,
  * `7d` (minutes `30m` too); `until-removed` never ends. The default comes from
  * ROLLOUT_DOCTOR_EXCLUSION_TTL (src/config/worker-environment.ts).

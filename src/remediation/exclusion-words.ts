@@ -1,5 +1,5 @@
 /**
- * The sentences about node exclusions that end themselves (issue 65.5), in every
+ * The sentences about node exclusions that end themselves, in every
  * language: how long one lasts (what an approver reads on the plan), and `scan`'s
  * listing of the live ones. Durations stay as kubectl writes them (`4h`, `7d`), field
  * names as written (nodeAffinity, NotIn).

@@ -1,5 +1,5 @@
 /**
- * Our own code spans in text that also carries cluster text (issue 31.5). Finding and
+ * Our own code spans in text that also carries cluster text. Finding and
  * plan prose is one string built from our words and the cluster's values; the Slack
  * renderer must escape the values (a backtick from a pod's log becomes a look-alike),
  * which used to turn our quoted commands into look-alikes too, and copying

@@ -47,8 +47,8 @@ const approvalClaimsSchema = z
      */
     requester: anyPerson.optional(),
     /**
-     * How long the node exclusion the plan writes lasts, as its approvers chose it
-     * (issue 65.5): one of the closed set offered; the worker writes it in place of the
+     * How long the node exclusion the plan writes lasts, as its approvers chose it:
+     * one of the closed set offered; the worker writes it in place of the
      * plan's own duration. Absent: as the plan says.
      */
     lasts: exclusionTtlChoiceSchema.optional(),

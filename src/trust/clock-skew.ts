@@ -1,10 +1,10 @@
 /**
- * How far apart the processes' clocks may be (issue 53.4). Signatures, plan expiries and
+ * How far apart the processes' clocks may be. Signatures, plan expiries and
  * approvals carry times one process wrote and another checks: the app signs a job until
  * a time a worker compares with its own clock, a worker stores a plan until a time the
  * app compares with its clock. Every such check allows CLOCK_SKEW_TOLERANCE_MS either
  * way. Each process compares its clock with Redis's (TIME) at start and every minute
- * (src/queue/clock-watch.ts) and takes these times from Redis's clock (issue 67.9);
+ * (src/queue/clock-watch.ts) and takes these times from Redis's clock;
  * beyond the tolerance it says so (log, metric), and where Redis's clock is unknown it
  * answers with the clock, not with "expired" or "tampered" (docs/operations.md, "Clocks").
  */

@@ -255,7 +255,7 @@ interface RunKey {
 }
 
 /**
- * What a person is told instead of a diagnosis when time says no (issue 53.4): this
+ * What a person is told instead of a diagnosis when time says no: this
  * worker's clock is off beyond the tolerated skew (every time it would write or check
  * would be wrong), or the job's genuine signature expired while this clock is in step
  * with Redis's (then the app's clock, or a job that waited that long). Undefined: run it.

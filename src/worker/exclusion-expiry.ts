@@ -1,5 +1,5 @@
 /**
- * Node exclusions that end themselves (issue 65.5): every so often the worker reads
+ * Node exclusions that end themselves: every so often the worker reads
  * the exclusions rollout-doctor set (their record on the workload: exclusion-record.ts)
  * and
  * - removes one that expired: its approver chose how long it lasts when approving it,
@@ -45,7 +45,7 @@ export interface ExclusionExpiryDeps {
   apply(plan: RemediationPlan): Promise<ApplyResult>;
   audit: Audit;
   logger: Logger;
-  /** Redis's time (issue 67.9): every worker judges "expired" by the same clock. */
+  /** Redis's time: every worker judges "expired" by the same clock. */
   now(): number;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Whether this worker still owns a job, read from BullMQ's own records (issue 53.3).
+ * Whether this worker still owns a job, read from BullMQ's own records.
  *
  * BullMQ gives a job to one worker at a time: moving it to active sets its lock
  * (`<job key>:lock`, the worker's token, expiring after the lock duration) and counts

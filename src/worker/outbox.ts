@@ -1,5 +1,5 @@
 /**
- * What a remediation did, kept until Redis takes it (issue 53.2). A worker that applied
+ * What a remediation did, kept until Redis takes it. A worker that applied
  * a fix must say so in the thread even when Redis refuses writes for seconds to minutes
  * (full with `noeviction`, down, stalled): the cluster changed, and a message stuck at
  * "approved; applying" with no Undo is worse than a late reply.

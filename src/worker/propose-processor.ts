@@ -1,5 +1,5 @@
 /**
- * "Propose in Git" jobs (issue 66.4): a chat press approved the proposal of a stored plan
+ * "Propose in Git" jobs: a chat press approved the proposal of a stored plan
  * (src/chat/use-cases/propose-press.ts); this worker, the only process holding the Git
  * token (docs/propose-in-git.md "Credentials"), runs the engine (src/propose/propose.ts)
  * on exactly that plan and tells the thread the pull request's address, or why none was

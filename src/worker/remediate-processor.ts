@@ -250,7 +250,7 @@ async function refuseUntrusted(run: Run): Promise<'refused' | undefined> {
 }
 
 /**
- * The exclusion's duration its approvers chose (issue 65.5), signed in the approval:
+ * The exclusion's duration its approvers chose, signed in the approval:
  * written in place of the plan's own (only the expires-at marker changes; the seal
  * covered the rest). 'refused' for a duration on a plan that writes no exclusion.
  */
@@ -467,7 +467,7 @@ export function createRemediateProcessor(deps: RemediateDeps) {
     const steps = stepReplies(run);
     let result: ApplyResult;
     try {
-      // The times the write carries (a restart's, an exclusion's end) are Redis's (issue 67.9).
+      // The times the write carries (a restart's, an exclusion's end) are Redis's, so every worker agrees on them.
       result = await deps.apply(run.plan, { onStep: steps.onStep, now });
     } catch (error) {
       result = { status: 'failed', reason: errorMessage(error), retryable: true };
@@ -484,7 +484,7 @@ export function createRemediateProcessor(deps: RemediateDeps) {
  * A genuine approval's job that is refused (expired before a worker took it, the
  * cluster moved on, outside its kind) releases the claim it ran under at once (only
  * that claim: a later approval's stays), so nothing says "already approved; applied
- * once" of a plan nothing applied (issue 54.3). A job whose approval does not verify
+ * once" of a plan nothing applied. A job whose approval does not verify
  * (forged, or a replay whose nonce was used) is not that claim's: it leaves the claim
  * alone. Best effort: a Redis that refuses the write leaves the claim to expire.
  */

@@ -1,6 +1,6 @@
 /**
  * The jobs a worker is running, so a worker told to stop can hand back at once what it
- * cannot finish within its grace period (issue 53.6). BullMQ's `Job.moveToWait(token)`
+ * cannot finish within its grace period. BullMQ's `Job.moveToWait(token)`
  * (moveJobFromActiveToWait.lua) removes the lock, if it is still this worker's, and
  * puts the job back at the end of the wait list: another worker takes it within
  * moments, where letting the lock lapse left it for the lock duration plus a stalled
@@ -19,7 +19,7 @@ export interface RunningJobs<D, R> {
   ids(): string[];
   /**
    * Resolves once no job runs (at once when none does). Unlike BullMQ's `pause()` it asks
-   * Redis nothing: with Redis gone, `pause()` never resolves (issue 67.10).
+   * Redis nothing: with Redis gone, `pause()` never resolves.
    */
   idle(): Promise<void>;
 }

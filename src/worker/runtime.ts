@@ -38,7 +38,7 @@ export type ClusterDeps = Omit<DiagnoseDeps, 'plans' | 'planTtlMs' | 'notify' | 
   Omit<RemediateDeps, 'plans' | 'trust' | 'planTtlMs' | 'notify' | 'audit' | 'logger' | 'onOutcome'> & {
     /** The API server's list/watch for the early warning; absent: its periodic scan alone. */
     listWatch?: ListWatchSource;
-    /** The exclusions rollout-doctor set, and the nodes (issue 65.5); absent: no expiry sweep. */
+    /** The exclusions rollout-doctor set, and the nodes; absent: no expiry sweep. */
     exclusions?: Pick<ExclusionExpiryDeps, 'list' | 'nodes'>;
     /** "Propose in Git" on a stored plan (src/propose/for-plan.ts); absent: no Git token here. */
     propose?: ProposeDeps['propose'];
@@ -82,8 +82,8 @@ function startWriteSide(config: WorkerConfig, logger: Logger) {
   });
   producerConnection.on('error', (error) => logger.warn({ err: error }, 'redis (notify producer) error'));
   const metrics = createMetrics();
-  // This worker's clock against Redis's (issue 53.4): expiries and leases are taken from
-  // Redis's clock (issue 67.9); only where that is unknown does a clock beyond the
+  // This worker's clock against Redis's (clock-watch.ts): expiries and leases are taken from
+  // Redis's clock; only where that is unknown does a clock beyond the
   // tolerated skew answer with itself.
   const clockWatch = startClockWatch(producerConnection, {
     who: 'this worker',
@@ -159,7 +159,7 @@ function startQueueWorkers(
   options: { lockDurationMs?: number; stalledIntervalMs?: number },
 ) {
   const { plans, writes, producerConnection, trust, metrics, outbox, clock, clockWatch } = side;
-  // Every time a job checks or writes is Redis's (issue 67.9), unless the cluster's deps
+  // Every time a job checks or writes is Redis's, unless the cluster's deps
   // bring a clock (a drill that is minutes later moves it rather than wait them out).
   const now = cluster.now ?? ((): number => clockWatch.now());
   const common = { plans, planTtlMs: config.planTtlSeconds * 1000, notify: writes.notify, logger, now };

@@ -5,14 +5,15 @@
  * src/remediation/kinds/ compares a plan's kind with a kind's name; they look the kind
  * up in the registry instead), and the workload kinds as units too (issue 43: no
  * source file outside src/diagnosis/workloads/ compares a value with a workload kind's
- * name; they ask the kind's module). Import cycles and layers: import-boundaries.test.ts.
+ * name; they ask the kind's module). No source file cites the issue tracker ("issue 67.4"):
+ * its reader has none. Import cycles and layers: import-boundaries.test.ts.
  */
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { REMEDIATION_KINDS } from '../../src/remediation/plan.js';
 import { WORKLOAD_KINDS } from '../../src/diagnosis/workload-ref.js';
-import { ROOT, sourceFiles, sourceTree } from '../support/source-tree.js';
+import { ROOT, sourceFiles, sourceText, sourceTree } from '../support/source-tree.js';
 
 const MAX_LINES = 120;
 /**
@@ -108,6 +109,19 @@ function namesRedisKeys(file: string, text?: string): boolean {
   return found;
 }
 
+/**
+ * Where `text` cites the issue tracker ("issue 67", "(issues 27.8, 41.1)", a line break
+ * between the word and its number included): a reader of the code has no tracker, so a
+ * comment or message says the behaviour or the reason instead, or names docs/ or
+ * DESIGN.md. Each as `line: the citation`.
+ */
+function trackerCitations(text: string): string[] {
+  const citation = /\bissues?(?:\s|\*|\/\/|--)+\d+(?:\.\d+)?\b/gi;
+  return [...text.matchAll(citation)].map(
+    (m) => `${text.slice(0, m.index).split('\n').length}: ${m[0].replace(/\s+/g, ' ')}`,
+  );
+}
+
 describe('structure (issue 28)', () => {
   const files = [...sourceFiles('src'), ...sourceFiles('workers')];
 
@@ -153,6 +167,11 @@ describe('structure (issue 28)', () => {
     expect(namesRedisKeys('x.ts', '// rd:plan:<id> in a comment\nconst k = keys.plan(id);')).toBe(false);
   });
 
+  it('no source file cites the issue tracker ("issue 67.4"): it says what the number stood for', () => {
+    const citing = files.flatMap((f) => trackerCitations(sourceText(f)).map((c) => `${f}:${c}`));
+    expect(citing, 'say the behaviour or the reason, or name docs/ or DESIGN.md').toEqual([]);
+  });
+
   it('the checks see what they look for', () => {
     const long = `export function long() {\n${'  step();\n'.repeat(130)}}\nconst short = () => 1;\n`;
     expect(functionLengths('x.ts', long)).toEqual([
@@ -168,5 +187,12 @@ describe('structure (issue 28)', () => {
     expect(workloads("switch (ref.kind) { case 'StatefulSet': break; }")).toBe(true);
     expect(workloads('if (workloadKind(snapshot).pinnedToNodes) return [];')).toBe(false);
     expect(workloads("const kind: WorkloadKind = 'Deployment';")).toBe(false);
+    expect(trackerCitations('/** A budget of its own (issue 67.1). */')).toEqual(['1: issue 67.1']);
+    expect(trackerCitations('// as asked (issues 27.8, 41.1)')).toEqual(['1: issues 27.8']);
+    expect(trackerCitations('x();\n/**\n * the same key (issue\n * 53.4): here\n */')).toEqual([
+      '3: issue * 53.4',
+    ]);
+    expect(trackerCitations("throw new Error('Issue 56: not ready');")).toEqual(['1: Issue 56']);
+    expect(trackerCitations('// an issue of clocks: 3 processes; parsed.error.issues.map(...)')).toEqual([]);
   });
 });

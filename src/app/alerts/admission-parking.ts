@@ -1,5 +1,5 @@
 /**
- * A warned apply is announced only once the cluster shows it (issue 67.1, 67.5). The
+ * A warned apply is announced only once the cluster shows it. The
  * webhook answers before the API server stores the object, and other admission steps
  * (another webhook, a quota, a policy) may still refuse it; a review can also be made
  * up. So the app parks the announcement (`rd:alerts:admission-parked:<workload>`, the

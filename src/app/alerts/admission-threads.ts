@@ -1,10 +1,10 @@
 /**
- * App side of the admission webhook's warned applies (issue 56.3): when a team's alert
+ * App side of the admission webhook's warned applies: when a team's alert
  * channel is configured, an apply the webhook warned about opens the workload's
  * incident thread, as the early warning does, under the read policy's word per
  * namespace and channel and a per-minute budget of its own
  * (ROLLOUT_DOCTOR_ADMISSION_MAX_THREADS_PER_MINUTE, one overflow line per channel and
- * minute): made-up reviews can never spend the alerts' budget (issue 67.1). It is only
+ * minute): made-up reviews can never spend the alerts' budget. It is only
  * called once the cluster shows the applied object (admission-parking.ts). The thread
  * key is the early warning's (workloadHash), so there is one thread per rollout: the
  * early warning's diagnosis, and any alert, later joins it; the thread is marked as a

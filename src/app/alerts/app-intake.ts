@@ -215,7 +215,7 @@ export function createAppAlerts(deps: {
 
 /**
  * The warned applies' side of the alert wiring (admission-parking.ts): their own thread
- * budget (made-up reviews never spend the alerts', issue 67.1), and the app's read of a
+ * budget (made-up reviews never spend the alerts'), and the app's read of a
  * parked apply's workload, a background diagnosis under the read policy, bounded a
  * minute too (past it, a parked apply waits for the watch's run, an alert's or a person's).
  */

@@ -193,8 +193,8 @@ export function admissionOverflowMessage(limit: number, first: string): ChatMess
 }
 
 /**
- * Posted in a thread a warned apply opened when the first real alert joins it (issue
- * 67.1): the root came from the admission webhook, and was only a warning.
+ * Posted in a thread a warned apply opened when the first real alert joins it: the
+ * root came from the admission webhook, and was only a warning.
  */
 export function admissionJoinMessage(title: string): ChatMessage {
   const text = say`${icon('alert')} Alert firing: ${title}. This thread was opened by the admission webhook's announcement of an apply; what its first message says was a warning at apply time, not an alert. The alert's diagnosis follows here.`;

@@ -1,5 +1,5 @@
 /**
- * One budget for every lane that opens Slack threads (issue 27.4): alert threads and
+ * One budget for every lane that opens Slack threads: alert threads and
  * early-warning threads take from the same per-minute count,
  * `ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE`, shared by every app replica in
  * Redis (`rd:alerts:minute:<minute>`). Past it an alert workload is summarised by the
@@ -8,7 +8,7 @@
  * (`rd:alerts:ew-overflow:<channel>:<minute>`). Threads the admission webhook's warned
  * applies open take from a budget of their own (ADMISSION_BUDGET_KEYS,
  * `ROLLOUT_DOCTOR_ADMISSION_MAX_THREADS_PER_MINUTE`), so made-up reviews can never spend
- * the one a real alert needs (issue 67.1).
+ * the one a real alert needs.
  *
  * A Redis writer can spend the budget (set the counter high: new threads are summarised,
  * loudly, in the channel and the log) or lift it (delete the counter): never open a
@@ -38,7 +38,7 @@ export interface ThreadBudget {
   firstOverflow(channel: string): Promise<boolean>;
 }
 
-/** Where a budget counts: the shared one by default; warned applies have their own (issue 67.1). */
+/** Where a budget counts: the shared one by default; warned applies have their own. */
 interface BudgetKeys {
   minute: (minute: number) => string;
   overflow: (channel: string, minute: number) => string;

@@ -1,5 +1,5 @@
 /**
- * An alert thread ends in an answer too (issue 41.3): its root message says "rollout-doctor
+ * An alert thread ends in an answer too: its root message says "rollout-doctor
  * is diagnosing; the result follows in this thread", and a run that never ends (a
  * worker that died mid-run, a job pinned in Redis as active under a lock that never
  * expires, so that no result ever reaches the thread) would leave it saying so

@@ -110,7 +110,7 @@ export async function handleAlertThreadJob(
       await posterFor(deps, record.channel).poster.refire(record, job);
       return 'refired';
     }
-    // A real alert never joins a warned apply's thread silently (issue 67.1): the first says so.
+    // A real alert never joins a warned apply's thread silently: the first says so.
     if (record.origin === 'admission' && (await store.claimJoinNotice(record.threadId))) {
       try {
         await posterFor(deps, record.channel).poster.joinedAdmission(record, title);

@@ -1,7 +1,7 @@
 /**
  * Moves the admission webhook's announcements from the stream it may only append to
  * (rd:admission:announce: src/admission/announce-queue.ts) into the app's alert notify
- * lane (issue 67.2). Each entry is checked first: signed by an admission key over exactly
+ * lane. Each entry is checked first: signed by an admission key over exactly
  * its data, a warned apply and nothing else, for a cluster this app serves and its key is
  * bound to (src/queue/notify-signature.ts). A refused entry is logged, counted, audited
  * and dropped; a valid one is queued as it was signed, with the announcement's dedup (one

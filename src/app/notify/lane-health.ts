@@ -1,5 +1,5 @@
 /**
- * Whether the notify lanes move (issue 67.2): a lane paused (BullMQ's `paused` in the
+ * Whether the notify lanes move: a lane paused (BullMQ's `paused` in the
  * queue's meta hash: nothing of rollout-doctor pauses a lane that way, so someone wrote
  * it) or stalled (jobs waiting, and the oldest of them the same one for STALL_MS: no
  * consumer takes them) posts nothing, silently. Each check sets

@@ -34,7 +34,7 @@ interface AlertmanagerRouteOptions {
 }
 
 /**
- * The intake answers within this, or 503 (issue 53.1): a Redis that stalls must not hold
+ * The intake answers within this, or 503: a Redis that stalls must not hold
  * Alertmanager's request until its own timeout. Alertmanager sends the notification
  * again; what the stalled intake sent meanwhile is deduplicated on the way back (a
  * thread per workload, a diagnosis per workload per window).

@@ -119,7 +119,7 @@ interface Services {
   logger: Logger;
   /** As ChatServices.replication: WAIT for the replicas, and the redo of lost writes. */
   replication?: ReplicationGuard | undefined;
-  /** As ChatServices.now: Redis's time, which plan expiries and approvals are in (issue 67.9). */
+  /** As ChatServices.now: Redis's time, which plan expiries and approvals are in. */
   now?: (() => number) | undefined;
 }
 
@@ -319,7 +319,7 @@ export async function approve(
 ): Promise<ApprovalOutcome> {
   const { plans, policy, audit } = services;
   const { planId, user } = click;
-  // Reads, held through a failover within the answer's deadline (issue 67.9); the claim
+  // Reads, held through a failover within the answer's deadline; the claim
   // below is not tried again (a second try of a claim that reached Redis would say
   // "already approved" with no job).
   const stored = await throughFailover(deadline, 'read the plan', () => plans.get(planId));
@@ -456,7 +456,7 @@ async function recordApproval(
   } catch (error) {
     // Given up on, the approval may still be made once Redis answers (it reads the plan,
     // then claims): a claim made so is released once known, so no claim stands without
-    // a job and says "already approved" for a day (issue 54.3).
+    // a job and says "already approved" for a day.
     approving
       .then((late) => (late.status === 'claimed' ? plans.release(planId, { claimedAt: late.at }) : undefined))
       .catch(() => undefined);
@@ -612,7 +612,7 @@ async function queueRemediation(
   } catch (error) {
     // Whatever refused it (the queue away, a job the schema refuses), the claim made for
     // it goes at once, so the plan can be approved again: nothing applies a claim without
-    // a job, and a claim left standing would say "already approved" for a day (issue 54.3).
+    // a job, and a claim left standing would say "already approved" for a day.
     const away = error instanceof QueueUnavailableError;
     if (away) services.logger.warn(`remediation not queued: ${error.message}`);
     else services.logger.error({ err: error, planId }, 'remediation job not made; the claim is released');

@@ -1,5 +1,5 @@
 /**
- * How long an approved node exclusion lasts (issue 65.5): the approver picks it beside
+ * How long an approved node exclusion lasts: the approver picks it beside
  * Approve, from a closed set (src/chat/actions.ts, checked with zod on the way in), and
  * it is part of what is approved: the app's mark and the signed approval name it, the
  * worker writes it as the exclusion's expires-at, and the answers and the audit say it.

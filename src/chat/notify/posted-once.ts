@@ -1,6 +1,6 @@
 /**
- * A remediation's reply in its thread, posted once per notification (issue 67.9's
- * failover drill: "applied" twice in the thread, the plan applied once). BullMQ delivers
+ * A remediation's reply in its thread, posted once per notification (a failover
+ * once showed "applied" twice in the thread for a plan applied once). BullMQ delivers
  * a notification at least once: a job whose lock lapsed, or whose completion a failover
  * lost, is taken again; the worker's rewrite of a reply a failover lost is the same
  * notification under another job id, named by the same deduplication id. Chat APIs take

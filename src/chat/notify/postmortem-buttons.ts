@@ -1,5 +1,5 @@
 /**
- * What the app keeps for a Draft post-mortem button (issue 65.4): which incident the
+ * What the app keeps for a Draft post-mortem button: which incident the
  * message carrying it is about and the thread's language, written when the outcome
  * reply that carries it is posted (./outcome-delivery.ts), read when it is pressed
  * (src/chat/use-cases/postmortem-press.ts). The button itself carries nothing: the

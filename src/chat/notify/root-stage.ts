@@ -20,7 +20,7 @@
  * approval keeps the message, then takes the held stage over. Whichever comes second
  * sees the other's write, so no outcome is lost.
  *
- * Outcomes are fenced by the remediate job's attempt (issue 53.3): a worker cut off
+ * Outcomes are fenced by the remediate job's attempt: a worker cut off
  * from Redis while another took its job over may deliver its outcomes late, after the
  * other's. Each plan keeps the latest attempt that spoke (`rd:outcome-fence:<plan>`,
  * raised in the same script that moves the stage): an outcome of an earlier attempt

@@ -1,5 +1,5 @@
 /**
- * The approved message's state line (issue 31.1: applying, applied, rolled out, failed,
+ * The approved message's state line (applying, applied, rolled out, failed,
  * refused, not finished in time, undone), on every chat platform alike: the stage is
  * ordered across app replicas (./root-stage.ts), and the message's own adapter shows
  * it (`ChatAdapter.showFixStage`: Slack re-renders the blocks the app kept under its

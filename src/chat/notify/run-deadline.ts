@@ -1,12 +1,12 @@
 /**
- * A person's run ends in a visible answer (issue 41.3). Every diagnosis, scan or Re-run
+ * A person's run ends in a visible answer. Every diagnosis, scan or Re-run
  * message is watched from the moment it subscribes: when its run has given it no final
  * result by ROLLOUT_DOCTOR_RUN_DEADLINE_SECONDS after the request, the message says the
  * run could not finish, and the refusal is audited (`unfinished`), each time. A run
  * that never ends (a worker that died mid-run, a job kept "active" under a lock that
  * never expires) then leaves no message "joining the run already in progress" forever.
  * (A run record pinned in Redis so that every later notification would count as stale
- * is ignored since issue 67.8: ./run-record.ts.) Whether a message was answered is read from a record only the app can mark
+ * is ignored: ./run-record.ts.) Whether a message was answered is read from a record only the app can mark
  * (subscriptions.ts, markAnswered), so a Redis writer cannot silence the answer; a
  * result that arrives after the deadline still replaces it.
  *

@@ -1,6 +1,6 @@
 /**
  * Whether a run record (`rd:run:<cluster>:<jobId>`, subscriptions.ts) may decide that a
- * later notification is stale or that a request already had its answer (issue 67.8).
+ * later notification is stale or that a request already had its answer.
  * The record steers which diagnosis a message shows, and anyone with Redis write access
  * can write it: a run number no real run reaches, kept with PERSIST, would make every
  * later diagnosis of the workload stale, and a `finishedAt` far ahead would hand every

@@ -1,5 +1,5 @@
 /**
- * The root message of a result says how its approved fix ended (issue 31.1): applying,
+ * The root message of a result says how its approved fix ended: applying,
  * applied, rolled out, failed, refused, not finished in time, undone. Someone scanning
  * the channel at 3 a.m. reads the state there, not in a thread reply, and a resolved
  * incident stops looking critical.

@@ -186,8 +186,8 @@ export function teamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
      * Teams has no message only one person sees in a channel or group chat outside an
      * invoke's answer (a press is answered in the invoke, inbound.ts): so this is the
      * person's personal chat with the bot (the conversation itself when it is one),
-     * never a public reply (issue 54: a refusal is nobody else's business, and 150
-     * refused commands were 150 public posts). Where the bot cannot reach them
+     * never a public reply (a refusal is nobody else's business, and 150
+     * refused commands would be 150 public posts). Where the bot cannot reach them
      * privately nothing is shown (`untold`; the refusal itself is audited by the
      * use-case); and at most a few a minute per person (private-answers.ts).
      */

@@ -1,5 +1,5 @@
 /**
- * A button's choice at the Teams confirm step (issue 65.5): the question names the
+ * A button's choice at the Teams confirm step: the question names the
  * option chosen on the card ("Exclusion lasts: 3d."), its "yes" carries it in the
  * action, and the card under the question shows no choice to change again, so what is
  * pressed is what the question said.

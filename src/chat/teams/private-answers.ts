@@ -1,7 +1,7 @@
 /**
  * How many private answers (refusals, help, usage) the bot sends one person a minute
  * on Teams, where each is a message of its own in their personal chat, sent through the
- * Bot Connector (issue 54). A Slack refusal rides on the request's own answer (the
+ * Bot Connector. A Slack refusal rides on the request's own answer (the
  * command's ack, an ephemeral message); a Teams one costs an outbound call that the
  * connector throttles per bot, so a flood of refused commands must not turn into a
  * flood of the bot's own posts, public or private, nor use up what the bot may send

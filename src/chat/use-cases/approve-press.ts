@@ -81,7 +81,7 @@ export async function approvePress(
   const channel = request.message.conversation.id;
   // One deadline for the answer's Redis calls (src/queue/deadline.ts): past it, the
   // person is told to try again and nothing of it is applied. Longer where the platform
-  // acked the press already (Slack): a failover under way is waited out (issue 67.9);
+  // acked the press already (Slack): a failover under way is waited out;
   // a call Redis leaves unanswered is still given up after ANSWER_DEADLINE_MS (a stall
   // is not a failover: the person hears "try again" within Slack's 3 s all the same).
   const deadline = deadlineIn(request.deadlineMs ?? ANSWER_DEADLINE_MS, Date.now, {

@@ -1,5 +1,5 @@
 /**
- * Approvers as a message names them, "A and B", each person once (issue 54.3: never
+ * Approvers as a message names them, "A and B", each person once (never
  * "approved by X and X"): ids of one person (the policy's `people:`, given as
  * `personOf`) and an id repeated (a claim rewritten in Redis) are one name. A platform
  * that shows a mentioned id as its person (src/platforms/list.ts `mentionsById`: Slack)

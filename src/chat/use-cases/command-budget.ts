@@ -1,5 +1,5 @@
 /**
- * How many runs one person, and one channel, may start per minute (issues 27.8, 41.1).
+ * How many runs one person, and one channel, may start per minute.
  * Every entry that posts or queues for a person takes from the same budget: the
  * `/rollout-doctor` command, the Re-run button, and Approve/Undo (which queue a
  * remediation). Each posts publicly and queues a person-priority job ahead of every
@@ -68,7 +68,7 @@ return {0}
  * Slack U…/C…, an Entra object id) is used as it is; any other shape (a Teams
  * conversation id, an id of a platform still to come, or something malformed) by its
  * SHA-256, marked `~` so it can never equal a plain id. Never folded into one shared key
- * (issue 54: every Teams id once shared one budget, so one member's flood refused everyone).
+ * (one key shared by every Teams id would let one member's flood refuse everyone).
  */
 export function budgetKeyPart(id: string): string {
   return /^[A-Za-z0-9-]{1,64}$/.test(id)
@@ -111,10 +111,10 @@ type BudgetEntry = 'diagnose' | 'scan' | 'rerun' | 'approve' | 'undo';
  * entry may go on, or the private refusal to show its caller (the refusal is counted
  * and audited as `rate-limited` here, so no entry can forget it). A budget that cannot be
  * read in time (Redis stalled, full, read-only or unreachable) is not skipped: the start
- * is refused, saying why, counted `budget-unread` and audited (issue 53.6). The read is
+ * is refused, saying why, counted `budget-unread` and audited. The read is
  * bounded by `deadline`, the answer's (src/queue/deadline.ts); within it, a read a
  * failover refused (no connection, READONLY) is tried again, counted once however many
- * tries reached Redis (issue 67.9).
+ * tries reached Redis.
  */
 export async function spendBudget(
   services: {
@@ -130,7 +130,7 @@ export async function spendBudget(
   if (!services.commandBudget) return null;
   const { commandBudget } = services;
   // The start's own id: a retry through a failover (the reply to an earlier try lost
-  // with the old master) is counted once (issue 67.9).
+  // with the old master) is counted once.
   const press = randomUUID();
   let answer: BudgetAnswer;
   try {
@@ -184,7 +184,7 @@ function budgetUnread(
  * Approve and Undo: the budget of someone the policy lets approve somewhere. Whoever
  * approves nowhere is refused by the approval's own decision (`not-approver`, private,
  * audited) and spends nothing, so an outsider pressing Apply in a flood never uses up
- * the channel's budget before an approver's press (issue 54).
+ * the channel's budget before an approver's press.
  */
 export async function spendApproverBudget(
   services: Parameters<typeof spendBudget>[0] & {

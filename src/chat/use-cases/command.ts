@@ -107,7 +107,7 @@ export async function runCommand(
  * namespace or cluster), then the budget (src/chat/use-cases/command-budget.ts: a flood of
  * commands must not post publicly and queue person-priority jobs ahead of every
  * alert). In that order: someone who may not read spends no budget, so an outsider's
- * flood never uses up the channel's budget for its readers (issue 54). Refused before
+ * flood never uses up the channel's budget for its readers. Refused before
  * anything is queued; audited.
  */
 async function refusedBeforeQueueing(

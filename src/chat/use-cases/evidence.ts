@@ -243,7 +243,7 @@ function nodeDiffLine(
   const diffs = evidence.differences.slice(0, 2).map((d) => say`${d.field} ${d.bad} (others: ${d.good})`);
   if (diffs.length === 0) return null;
   const more = evidence.differences.length > 2 ? ` and ${evidence.differences.length - 2} more` : '';
-  // The clue leads and points at none of these: they are marked as such (issue 29.5).
+  // The clue leads and points at none of these: they are marked as such.
   const head = options.clueElsewhere
     ? `Also differs on ${list(evidence.badNodes, 3)} (the clue points at none of it):`
     : `What differs on ${list(evidence.badNodes, 3)}:`;

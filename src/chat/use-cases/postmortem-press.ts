@@ -1,5 +1,5 @@
 /**
- * Draft post-mortem (issue 65.4): the button on the reply that says an incident's
+ * Draft post-mortem (docs/postmortem.md): the button on the reply that says an incident's
  * rollout completed (src/chat/use-cases/outcome.ts). A press drafts the post-mortem of
  * the incident the app recorded for that message (src/chat/notify/postmortem-buttons.ts:
  * never an id the platform sends back) from its record in Redis

@@ -1,5 +1,5 @@
 /**
- * "Propose in Git" (issue 66.4): the button beside Approve on a plan whose workload a
+ * "Propose in Git" (docs/propose-in-git.md): the button beside Approve on a plan whose workload a
  * GitOps owner applies (src/chat/use-cases/result.ts). A press is decided as an Approve
  * is (src/chat/approvals/approve.ts refusalBeforeRecording): an approver for the plan's
  * cluster and namespace, the plan not expired, the stored plan the one the message showed

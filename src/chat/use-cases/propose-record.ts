@@ -1,5 +1,5 @@
 /**
- * What a Propose in Git press tells the workers for the pull request's body (issue 66.3),
+ * What a Propose in Git press tells the workers for the pull request's body,
  * beside the signed approvers: each approver's display name and the thread's link, as the
  * platform says them (PressLookups), else the name the policy file gives (`names:`).
  * Asked together, each bounded: a name or a link not read in time, or refused, is left

@@ -1,5 +1,5 @@
 /**
- * What an answer says about Redis when it did not take a call (issue 53.6): the
+ * What an answer says about Redis when it did not take a call: the
  * trouble as src/queue/deadline.ts classified it, in the words every answer uses. A
  * full Redis is not "unreachable", and one that did not answer in time is "did not
  * answer", so whoever reads it knows what to look at.
@@ -15,7 +15,7 @@ export function redisTroubleWords(error: unknown, lang: Lang = 'en'): string {
 }
 
 /**
- * When to press or ask again (issue 67.9): a Sentinel failover (Redis unreachable,
+ * When to press or ask again: a Sentinel failover (Redis unreachable,
  * read-only, not answering) is over in seconds; a full Redis waits for someone to free
  * memory.
  */
@@ -35,6 +35,6 @@ export const ANSWER_DEADLINE_MS = 2_000;
  * before it is decided (Slack: the ack is sent first, the answer comes as the message's
  * edit or a private reply): nobody's HTTP request waits on it, so it covers a Sentinel
  * failover under way (the sentinels' down-after-milliseconds and their election: about
- * 2 s at down-after 500 ms on loopback) rather than refusing the press (issue 67.9).
+ * 2 s at down-after 500 ms on loopback) rather than refusing the press.
  */
 export const ACKED_PRESS_DEADLINE_MS = 6_000;

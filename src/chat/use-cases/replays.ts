@@ -77,7 +77,7 @@ interface ApprovalRedo {
 
 /**
  * Writes again an approval a failover lost: its message's plan, its claim, its job. The
- * newest claim on the message is honoured (issue 54.8): when another plan of the same
+ * newest claim on the message is honoured: when another plan of the same
  * message was approved since (a stale view pressed on the new master, which had lost
  * this approval's message plan), this approval stands down, its claim is not written
  * back and its job not queued, so one message never gets two fixes. Audited

@@ -80,7 +80,7 @@ export interface ResultInput {
 const GITOPS_TOOLS: ReadonlySet<string> = new Set(['argocd', 'flux-kustomize', 'flux-helm']);
 
 /**
- * The "Propose in Git" button of an open plan (issue 66.4), or none: not offered here, no
+ * The "Propose in Git" button of an open plan, or none: not offered here, no
  * GitOps owner, or a plan no manifest keeps (src/remediation/commit-change.ts). Its action
  * names the plan and what was shown as Apply's does: the press is decided the same way
  * (src/chat/use-cases/propose-press.ts).
@@ -286,7 +286,7 @@ export function planButton(
 }
 
 /**
- * Beside the Approve of a plan that writes a node exclusion (issue 65.5): how long it
+ * Beside the Approve of a plan that writes a node exclusion: how long it
  * lasts, the plan's own duration (the configured default) first, then the other
  * choices; the press carries the one picked (src/chat/approvals/approve.ts signs it).
  */

@@ -1,5 +1,5 @@
 /**
- * RolloutPaused in the reader's language (issue 65.1): an Argo Rollout its controller
+ * RolloutPaused in the reader's language: an Argo Rollout its controller
  * holds paused (analyzers/rollout-halt.ts) and a Deployment paused mid-rollout
  * (forward/paused.ts), from the facts the finding keeps as data (finding-words.ts
  * `argo-paused`, `deployment-paused`). Plain strings, as finding.ts's: names in them are

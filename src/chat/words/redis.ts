@@ -1,5 +1,5 @@
 /**
- * What an answer says about Redis when it did not take a call (issue 53.6), in every
+ * What an answer says about Redis when it did not take a call, in every
  * language: the trouble as src/queue/deadline.ts classified it, and when to try again
  * (src/chat/use-cases/redis-words.ts picks them). English entries are the wording
  * before the catalogue.

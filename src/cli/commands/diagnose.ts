@@ -117,7 +117,7 @@ function fromFile(
   output: 'text' | 'json',
 ): Promise<WorkloadSnapshot> {
   // Other namespaces' pods are parsed only on the nodes the diagnosis looks at, as the
-  // objects read without them say (a big dump in YAML, issue 29.8).
+  // objects read without them say (so a big YAML dump costs only what the diagnosis reads: dump-relevance.ts).
   const reading = dumpReading(ref, (kept) => {
     try {
       const nodes = assembleSnapshot(ref, [...kept]).nodes.map((n) => n.metadata.name ?? '');

@@ -174,7 +174,7 @@ export function renderScan(report: ScanReport, lang: Lang = DEFAULT_LANG): strin
   return `${lines.join('\n')}\n`;
 }
 
-/** The live node exclusions (issue 65.5): which workload, what it keeps off, since when, until when. */
+/** The live node exclusions: which workload, what it keeps off, since when, until when. */
 function exclusionLines(exclusions: readonly ScanExclusion[], lang: Lang): string[] {
   if (exclusions.length === 0) return [];
   const w = wordsIn(exclusionWords, lang);

@@ -206,7 +206,7 @@ interface AnnounceSettings {
 }
 
 /**
- * Whether warned applies are announced (issue 56.3): REDIS_URL and
+ * Whether warned applies are announced: REDIS_URL and
  * ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY both, or neither; checked before anything starts.
  */
 function announceSettings(env: CliIo['env']): AnnounceSettings | undefined {

@@ -32,7 +32,7 @@ export const analyzers: readonly Analyzer[] = [
   unschedulable,
   crashLoopOnNode,
   // A crash's own cause (memory, the binary, its configuration, the image, a probe)
-  // reads before the general crash loop it causes (issue 29.5).
+  // reads before the general crash loop it causes.
   oomKilled,
   execFormatError,
   configError,

@@ -1,6 +1,6 @@
 /**
- * Unavailable: fewer replicas available than desired is never "no problem found"
- * (issue 29.4). Runs after every other analyzer and sees their findings.
+ * Unavailable: fewer replicas available than desired is never "no problem found".
+ * Runs after every other analyzer and sees their findings.
  *
  * Causes it proves itself, from what the API server holds (DESIGN.md §4b):
  * - a node that stopped reporting (`Ready` Unknown or False): its pods stay Running

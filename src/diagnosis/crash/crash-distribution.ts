@@ -12,7 +12,7 @@
  * only when the failure's own words point at the node (a crash clue other than
  * memory). A single crashing node whose failure has a cause of its own (OOMKilled, a
  * configuration error) is not blamed, whatever it differs in: one node always
- * differs in something (issue 29.5). A node with both crashing and healthy pods of
+ * differs in something. A node with both crashing and healthy pods of
  * the template, or no healthy pod anywhere, rules the node out.
  */
 import { findCrashClue, type CrashClue } from './crash-clues.js';
@@ -252,7 +252,7 @@ function picture(
   const candidate = badNodes.length > 0 && goodNodes.length > 0 && mixedNodes.length === 0;
   // A crash with a cause of its own (out of memory, a configuration error) on one node
   // is that cause, unless its own words point at what sets the node apart: one node
-  // always differs from the others in something (issue 29.5).
+  // always differs from the others in something.
   const ownCause =
     badNodes.length === 1 && !clue?.pointsAt && failing.length > 0 && failing.every(hasOwnCause);
   // Without a separating attribute only the failure's own words may blame the node, or

@@ -1,5 +1,5 @@
 /**
- * Device health behind a node-local crash loop (issue 14 item 4). The kubelet reports
+ * Device health behind a node-local crash loop. The kubelet reports
  * the health of each device allocated to a container in `allocatedResourcesStatus`
  * (Healthy, Unhealthy, Unknown; on by default from 1.36 and only where the driver
  * reports health). A crash on the node whose device a crashing pod reports Unhealthy

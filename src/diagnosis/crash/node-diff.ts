@@ -46,7 +46,7 @@ export interface NodeSeparator {
   /**
    * Other single attributes that separate the nodes just as well (possible causes, not
    * coincidental labels), best ranked first: a node that differs in kernel, runtime and
-   * OS image is named with all three, not by field order with the first (issue 29.5).
+   * OS image is named with all three, not by field order with the first.
    */
   also?: { field: string; bad: string[]; good: string[] }[];
 }

@@ -102,7 +102,7 @@ function fixedRank(model: Model, p: ModelPod): DeletionRank {
  * floor(log2(ns since Ready)) with the smaller UID first where that rank ties (pods Ready
  * seconds apart days ago), then more restarts, then the newer. A pod the model made
  * became Ready in the run: the most recent of all. Picked, not sorted: a tick of a
- * 500-replica rollout deletes one or two pods (issue 63.5).
+ * 500-replica rollout deletes one or two pods.
  */
 function podsToDelete(model: Model, revision: 'new' | 'old', n: number): ModelPod[] {
   const here = (p: ModelPod): number => model.pods.onNode(p.pod.spec.nodeName);

@@ -1,6 +1,6 @@
 /**
- * What a DaemonSet's rolling update without surge has left of maxUnavailable (issue
- * 52.3). Its controller counts, node by node, every node whose pod of the new revision
+ * What a DaemonSet's rolling update without surge has left of maxUnavailable.
+ * Its controller counts, node by node, every node whose pod of the new revision
  * is missing or not available against maxUnavailable, a new pod Pending on a node that
  * joined full included, and replaces an available old pod only while that count stays
  * below it (pkg/controller/daemon/update.go, rollingUpdate: numUnavailable,

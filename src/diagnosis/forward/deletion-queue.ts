@@ -2,7 +2,7 @@
  * Which Ready pod of a revision the ReplicaSet controller deletes next, kept as a heap
  * (controllers.ts podsToDelete asks it once per scale-down): a 500-replica rollout
  * deletes one old pod a tick for a thousand ticks, and ranking every pod each time cost
- * most of a diagnosis (issue 63.5). The order is ActivePodsWithRanks.Less for pods alike
+ * most of a diagnosis. The order is ActivePodsWithRanks.Less for pods alike
  * in phase and Readiness: the lower deletion cost, then more pods of the workload on the
  * pod's node, then the Ready-time rank, the smaller UID, more restarts, the newer. The
  * node counts change as pods come and go: an entry carries the count it was ranked with

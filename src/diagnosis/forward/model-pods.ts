@@ -1,8 +1,8 @@
 /**
  * The forward model's pods, indexed by phase and revision as they change, so a tick
  * costs what moves in it rather than every pod of a large workload: a 500-replica
- * rollout runs for a thousand ticks (issue 52.5: every plan run forward within the
- * diagnosis' time). Every phase change goes through `setPhase`; pods come and go
+ * rollout runs for a thousand ticks, and every plan is run forward within the
+ * diagnosis' time. Every phase change goes through `setPhase`; pods come and go
  * through `add` and `delete`. Iteration keeps the order pods were added in.
  */
 import type { Pod } from '../k8s.js';

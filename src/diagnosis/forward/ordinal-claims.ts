@@ -1,5 +1,5 @@
 /**
- * Where a manifest's new pods must go because of their volumes (issue 64.1): a pod
+ * Where a manifest's new pods must go because of their volumes: a pod
  * bound to a node-pinned volume (a local PV, any PV with spec.nodeAffinity, a local-path
  * provisioner's) is placed only where the volume's node affinity allows (VolumeBinding,
  * "volume node affinity conflict"). A StatefulSet's pod `<set>-<ordinal>` mounts its

@@ -1,5 +1,5 @@
 /**
- * A paused Deployment mid-rollout (spec.paused) is always said to be paused (issue 63.2):
+ * A paused Deployment mid-rollout (spec.paused) is always said to be paused:
  * "No problem found" with replicas unavailable left the on-call engineer guessing. The
  * Deployment controller runs only sync() → scale() while paused (syncDeployment returns
  * before rolloutRolling; checkPausedConditions keeps a ProgressDeadlineExceeded written

@@ -1,5 +1,5 @@
 /**
- * Other workloads beside ours in the forward model (DESIGN.md §4e, issue 63.3):
+ * Other workloads beside ours in the forward model (DESIGN.md §4e):
  * - their Pending pods (rivals) wait in the scheduler's one queue with ours, ordered by
  *   priority and then by when each was queued (PrioritySort): a rival of higher priority
  *   takes room first, one of lower priority after ours, and at equal priority the order

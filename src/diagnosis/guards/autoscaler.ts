@@ -1,5 +1,5 @@
 /**
- * The HorizontalPodAutoscaler that sets a workload's replicas (DESIGN.md §4e, issue 63.4):
+ * The HorizontalPodAutoscaler that sets a workload's replicas (DESIGN.md §4e):
  * it writes spec.replicas through the scale subresource at each sync (every 15 s by
  * default, --horizontal-pod-autoscaler-sync-period), to its recommendation clamped to
  * minReplicas..maxReplicas (a scale-down only once the recommendation stayed lower for
@@ -112,7 +112,7 @@ const ROLLOUT_VERDICTS = new Set<string>([
 
 /**
  * The first verdict on the rollout names the autoscaler that sets its replicas, and what
- * it does next (issue 63.4: the HPA was read and named nowhere).
+ * it does next: an autoscaler read is never left unnamed.
  */
 export function withAutoscalerSaid<F extends { code: string; evidence: readonly unknown[] }>(
   ctx: AnalysisContext,

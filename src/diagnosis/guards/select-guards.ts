@@ -1,6 +1,6 @@
 /**
- * Which of the objects read (live or from a dump) guard one workload (DESIGN.md §4d,
- * issue 52): the HorizontalPodAutoscalers that target it, the PersistentVolumes bound to
+ * Which of the objects read (live or from a dump) guard one workload (DESIGN.md §4d):
+ * the HorizontalPodAutoscalers that target it, the PersistentVolumes bound to
  * its pods' claims, the StorageClasses those claims name, an Argo Rollout's
  * AnalysisRuns. PodDisruptionBudgets are kept whole (every one of the namespace): which
  * pods a budget covers is the reader's question, since a budget may span workloads.

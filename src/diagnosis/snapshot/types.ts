@@ -179,7 +179,7 @@ export interface SnapshotCommon {
    */
   limitRanges?: LimitRange[];
   /**
-   * What guards the workload (DESIGN.md §4d, issue 52), each read where RBAC allows.
+   * What guards the workload (DESIGN.md §4d), each read where RBAC allows.
    * Absent: not read (forbidden, failed, a dump without it: `coverage.gaps` says which),
    * and then unknown, never "none": a plan is not proved against a budget nobody read.
    */

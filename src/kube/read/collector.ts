@@ -27,8 +27,8 @@
  *   4. only for a template with no node constraint and a Pending pod: the eligible
  *      nodes are listed (capped) in round 3, so their other pods come in a fourth.
  *      With no constraint and a crash loop that may be node-local, they are listed in
- *      round 3 too (the exclusion's impact counts the nodes the template may use, issue
- *      29.7), with no fourth round: other pods are read where our healthy pods run.
+ *      round 3 too (the exclusion's impact counts the nodes the template may use),
+ *      with no fourth round: other pods are read where our healthy pods run.
  *
  * What guards the workload (guard-reads.ts) is read in round 2 as well: the namespace's
  * PodDisruptionBudgets and HorizontalPodAutoscalers (always), the StorageClasses (when the

@@ -1,5 +1,5 @@
 /**
- * The node exclusions rollout-doctor set that are live in a cluster (issue 65.5): the
+ * The node exclusions rollout-doctor set that are live in a cluster: the
  * workloads whose metadata carries an exclusion record (src/remediation/exclusion-record.ts),
  * read with the list verb the scan already holds: Deployments, StatefulSets, DaemonSets,
  * and Argo Rollouts where the cluster serves their CRD (a 404 on the list: no Rollouts;
@@ -128,7 +128,7 @@ export async function listExclusions(
 }
 
 /**
- * One live exclusion as `scan -o json` lists it (issue 65.5): the workload, what it
+ * One live exclusion as `scan -o json` lists it: the workload, what it
  * excludes (only rollout-doctor's values), its nodes, set-at and expires-at as recorded
  * (`never`: until removed), its state at `now` and the seconds since it was set and
  * until it ends (absent where a time does not read).

@@ -1,5 +1,5 @@
 /**
- * What guards the workload (DESIGN.md §4d, issue 52), read beside its pods in the
+ * What guards the workload (DESIGN.md §4d), read beside its pods in the
  * collector's second round: every PodDisruptionBudget of the namespace, the
  * HorizontalPodAutoscalers (those that target the workload are kept), the StorageClasses
  * (only when the workload mounts claims; those its claims name are kept) and an Argo

@@ -64,7 +64,7 @@ export interface ScanReport {
    * said once, not an access problem; none of that kind exist to scan.
    */
   notServed?: WorkloadKind[];
-  /** The node exclusions rollout-doctor set on the workloads scanned (issue 65.5), with their age and end. */
+  /** The node exclusions rollout-doctor set on the workloads scanned, with their age and end. */
   exclusions?: ScanExclusion[];
 }
 

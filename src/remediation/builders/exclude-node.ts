@@ -132,7 +132,7 @@ export function buildExcludeNodePlans(
       kind: 'exclude-node',
       target: snapshot.target,
       summary,
-      // How long it lasts is part of what the approver reads and the seal covers (issue 65.5).
+      // How long it lasts is part of what the approver reads and the seal covers.
       impact: `${
         daemon
           ? daemonSetImpact(snapshot, picture, eligibleBefore, eligibleAfter, exclusion)

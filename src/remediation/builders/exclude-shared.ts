@@ -1,7 +1,7 @@
 /**
  * exclude-node where what sets the crashing node apart (a pool label, a kernel, an OS
  * image: crash-distribution.ts `sharingNodes`) is on nodes the rollout has not reached
- * yet: the crash follows the pods there, so the exclusion covers them too (issue 52.3).
+ * yet: the crash follows the pods there, so the exclusion covers them too.
  * - By a node label where one selects exactly the crashing and the sharing nodes among
  *   the nodes read (a pool label too: it then keeps no healthy node out), never a
  *   zone or region (they say where a node is, not what it runs), at most

@@ -12,7 +12,7 @@ import type { ResolvedStrategy } from '../../diagnosis/resolved-strategy.js';
 import type { WorkloadRef } from '../../diagnosis/snapshot/types.js';
 import type { NotOffered, PlanOf, PodRef, RemediationKind, RemediationPlan, UncheckedPlan } from '../plan.js';
 
-/** The workload kinds a plan's target can be (issue 30 adds StatefulSet, DaemonSet, Rollout). */
+/** The workload kinds a plan's target can be (the registry's: src/diagnosis/workloads/kinds.ts). */
 export type WorkloadKind = WorkloadRef['kind'];
 
 /**
@@ -143,7 +143,7 @@ export interface RemediationKindModule<P extends RemediationPlan = RemediationPl
   undoes?: RemediationKind;
   /** The write its plans come to, and so its writer in src/kube/write/. */
   writes: WriteOperation;
-  /** Writes a cluster-scoped object (every tenant's concern; issue 27: cluster-level approvers). */
+  /** Writes a cluster-scoped object (every tenant's concern: approved under the policy's cluster-wide rules only). */
   clusterScoped: boolean;
   /**
    * The workload kinds a plan of this kind may target; absent: Deployments only. The
@@ -212,7 +212,7 @@ export interface RemediationKindModule<P extends RemediationPlan = RemediationPl
    */
   reliefOnly?: true;
   /**
-   * Its plans write a node exclusion that ends itself (issue 65.5): how long it lasts is
+   * Its plans write a node exclusion that ends itself: how long it lasts is
    * chosen at approval (the choice beside Approve in chat, `apply --lasts`).
    */
   lasts?: true;

@@ -1,6 +1,6 @@
 /**
  * What the early-warning watch keeps of the cluster and which changes it calls a
- * signal (issue 17). Pure: the list/watch streams (stream.ts) feed
+ * signal. Pure: the list/watch streams (stream.ts) feed
  * objects in, signals come out.
  *
  * Memory stays bounded: per pod of a workload only a slim record (its workload's kind

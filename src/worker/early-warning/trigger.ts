@@ -22,8 +22,8 @@ interface WorkloadTriggerDeps {
   maxCooldownMs: number;
   /**
    * At most this many diagnoses per namespace in any minute (default 10): a tenant who
-   * can create workloads in a watched namespace cannot flood the queue and the channel
-   * (issue 27.4). A workload past it keeps its signals and is diagnosed once the
+   * can create workloads in a watched namespace cannot flood the queue and the channel.
+   * A workload past it keeps its signals and is diagnosed once the
    * namespace's minute has room.
    */
   maxPerNamespacePerMinute?: number;

@@ -59,7 +59,7 @@ export interface Unparsed {
 }
 
 /**
- * The reading of a dump for a diagnosis of `ref` (issue 29.8: a big dump in YAML):
+ * The reading of a dump for a diagnosis of `ref` (so a big YAML dump costs only what it reads):
  * objects `relevantTo` drops are skipped unparsed; other namespaces' pods are set aside
  * and parsed only when bound to a node the diagnosis looks at (`nodesOf`, from what was
  * read without them), or when their text names a resource claim or a deletion (the
