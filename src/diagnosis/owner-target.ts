@@ -105,3 +105,44 @@ export function ownerGap(read: OwnerSettingsRead): CoverageGap | undefined {
       : read.settle;
   return { about: 'owner', what, reason: read.state, settle };
 }
+
+/** The source a Flux owner takes its manifests from, as its spec names it. */
+interface FluxSourceRef {
+  /** "GitRepository", "OCIRepository", "HelmRepository", … as written ("undefined" where absent). */
+  kind: string;
+  name: string | undefined;
+  /** Its own namespace, else the owner's. */
+  namespace: string;
+}
+
+/**
+ * A Flux Kustomization's spec.sourceRef, or a HelmRelease's spec.chart.spec.sourceRef;
+ * undefined where the spec names none. Read by the collector (the GitRepository it
+ * fetches) and by src/propose/owner-source.ts (where a pull request goes).
+ */
+export function fluxSourceRef(
+  owner: unknown,
+  kind: 'Kustomization' | 'HelmRelease',
+  ownerNamespace: string,
+): FluxSourceRef | undefined {
+  const spec = field(owner, 'spec');
+  const ref =
+    kind === 'HelmRelease'
+      ? field(field(field(spec, 'chart'), 'spec'), 'sourceRef')
+      : field(spec, 'sourceRef');
+  if (ref === undefined) return undefined;
+  const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+  return {
+    kind: String(ref['kind']),
+    name: text(ref['name']),
+    namespace: text(ref['namespace']) ?? ownerNamespace,
+  };
+}
+
+function field(value: unknown, key: string): Record<string, unknown> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const inner = (value as Record<string, unknown>)[key];
+  return typeof inner === 'object' && inner !== null && !Array.isArray(inner)
+    ? (inner as Record<string, unknown>)
+    : undefined;
+}

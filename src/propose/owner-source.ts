@@ -7,6 +7,7 @@
  * (OwnerSettingsRead); the GitRepository is the one read live with it (its `source`), else
  * one of a dump's objects. Pure.
  */
+import { fluxSourceRef } from '../diagnosis/owner-target.js';
 import type { OwnerSettingsRead } from '../diagnosis/snapshot/types.js';
 import { posix } from 'node:path';
 
@@ -64,11 +65,10 @@ function fromFlux(
   const spec = isRecord(owner['spec']) ? owner['spec'] : {};
   const chartSpec =
     isRecord(spec['chart']) && isRecord(spec['chart']['spec']) ? spec['chart']['spec'] : undefined;
-  const ref = kind === 'HelmRelease' ? chartSpec?.['sourceRef'] : spec['sourceRef'];
-  if (!isRecord(ref) || ref['kind'] !== 'GitRepository')
-    return `${from} takes its manifests from a ${isRecord(ref) ? String(ref['kind']) : 'source'} that is not a GitRepository`;
-  const name = str(ref['name']);
-  const ns = str(ref['namespace']) ?? namespace;
+  const ref = fluxSourceRef(owner, kind === 'HelmRelease' ? 'HelmRelease' : 'Kustomization', namespace);
+  if (ref?.kind !== 'GitRepository')
+    return `${from} takes its manifests from a ${ref ? ref.kind : 'source'} that is not a GitRepository`;
+  const { name, namespace: ns } = ref;
   const repo = objects.find(
     (o) =>
       o['kind'] === 'GitRepository' &&

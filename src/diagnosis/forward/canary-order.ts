@@ -61,7 +61,8 @@ export function canaryOrderShortfall(ctx: AnalysisContext): Blocked | undefined 
   // The cause is the order only where room a canary pod may use was spent on a removal
   // elsewhere and a stable pod still holds such room.
   if (unusable.length === 0 || kept.length === 0) return undefined;
-  const readyMade = outcome.steps.filter((s) => s.kind === 'ready' && !isSnapshotPod(snapshot.pods, s.pod));
+  const seen = new Set(snapshot.pods.map((p) => p.metadata.name));
+  const readyMade = outcome.steps.filter((s) => s.kind === 'ready' && !seen.has(s.pod));
   const canaryAtStop = current.pods.length + readyMade.length;
   const replicas = kind.desiredReplicas(object);
   const step = ahead.find((s) => s.canary > canaryAtStop) ?? promotion(snapshot.rollout, replicas);
@@ -74,10 +75,6 @@ export function canaryOrderShortfall(ctx: AnalysisContext): Blocked | undefined 
       order: { run: true, removedInOrder, unusable, kept },
     },
   };
-}
-
-function isSnapshotPod(pods: readonly Pod[], name: string): boolean {
-  return pods.some((p) => p.metadata.name === name);
 }
 
 /** The promotion after the last step: every replica a canary pod. */

@@ -20,6 +20,14 @@ import { readyDeletionOrder } from './deletion-queue.js';
 import { podPhases } from './pod-phase.js';
 import type { QuotaRef } from './world.js';
 
+/** The stable pods that run now: holding what they asked for, not on their way out. */
+export function runningStable(ctx: AnalysisContext): Pod[] {
+  const { snapshot } = ctx;
+  return (workloadKind(snapshot).revisions(snapshot).stable?.pods ?? []).filter(
+    (p) => holdsResources(p) && !isTerminating(p),
+  );
+}
+
 /**
  * How the stable pods went on the way to a step the counts allow (canary-order.ts):
  * every stable pod the ReplicaSet controller removed, in order; those of them on nodes
@@ -73,9 +81,7 @@ export function canaryStepShortfall(
   if (argo === 'trafficRouted' && variant === 'without-old') return undefined;
   const ahead = stepsAhead(snapshot.rollout);
   if (ahead.length === 0) return undefined;
-  const stable = (kind.revisions(snapshot).stable?.pods ?? []).filter(
-    (p) => holdsResources(p) && !isTerminating(p),
-  );
+  const stable = runningStable(ctx);
   if (stable.some((p) => !alike(p.spec, incoming.spec))) return undefined;
   const eligible = snapshot.nodes.filter((node) => isEligible(node, incoming.spec));
   const room = eligible.reduce((sum, node) => sum + podsThatFit(node), 0);

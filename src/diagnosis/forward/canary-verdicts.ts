@@ -10,7 +10,7 @@ import { workloadKind } from '../workloads/index.js';
 import type { Pod } from '../k8s.js';
 import { passesCordon, untoleratedTaints } from '../base/node-match.js';
 import { nextPod } from '../rollout/surge-proof.js';
-import type { PodAt, RemovalOrder, StepShortfall } from './canary-steps.js';
+import { runningStable, type PodAt, type RemovalOrder, type StepShortfall } from './canary-steps.js';
 import { podPhases } from './pod-phase.js';
 import { podsAsTheyAre } from './pods-as-they-are.js';
 import { quotaRefuses } from './quota-words.js';
@@ -48,19 +48,12 @@ export function stepNeverReached(
     severity: 'critical',
     summary: step.promotion
       ? `The rollout can never finish: its promotion after the last step needs ${pods(canary, 'canary')} running beside ${pods(stable, 'stable')} (dynamicStableScale keeps the stable at the last weight's share until the canary is available), and ${limit}. The end state alone would fit.`
-      : stable > stableNow(ctx)
+      : stable > runningStable(ctx).length
         ? `The rollout can never finish its canary steps: at step ${index + 1} (${action}) the controller first scales the stable ReplicaSet back up to ${pods(stable, 'stable')} (with dynamicStableScale a setCanaryScale replicas step asks for every stable pod), and only then the canary to ${canary}, so the stable pods take the room first; ${limit}. The end state alone would fit.`
         : `The rollout can never finish its canary steps: step ${index + 1} (${action}) needs ${pods(canary, 'canary')} running beside ${pods(stable, 'stable')} before the controller moves on, and ${limit}. The end state alone would fit.`,
     explanation: `Argo Rollouts passes a setWeight or setCanaryScale step only once the canary is available at the step's count with the stable ReplicaSet at its own, so both run at once. ${ways}`,
     evidence: [podsAsTheyAre(ctx)],
   };
-}
-
-/** The stable pods running now (holding what they asked for, not on their way out). */
-function stableNow(ctx: AnalysisContext): number {
-  const phases = podPhases(ctx);
-  const stable = workloadKind(ctx.snapshot).revisions(ctx.snapshot).stable?.pods ?? [];
-  return stable.filter((p) => phases.get(p) !== 'terminating' && phases.get(p) !== 'pending').length;
 }
 
 /**

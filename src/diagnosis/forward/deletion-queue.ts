@@ -56,16 +56,14 @@ export function readyDeletionOrder(pods: readonly Pod[], related: readonly Pod[]
   const ranks = new Map(pods.map((p) => [p, deletionRank(p, now)]));
   const left = new Set(pods);
   const order: Pod[] = [];
+  const on = (q: Pod): number => onNode.get(q.spec.nodeName ?? '') ?? 0;
+  const goesBefore = (p: Pod, q: Pod): boolean => {
+    const [a, b] = [ranks.get(p), ranks.get(q)];
+    return a !== undefined && b !== undefined && deletedBefore(a, on(p), b, on(q), true);
+  };
   while (left.size > 0) {
     let best: Pod | undefined;
-    for (const p of left) {
-      if (!best) best = p;
-      else {
-        const on = (q: Pod): number => onNode.get(q.spec.nodeName ?? '') ?? 0;
-        const [a, b] = [ranks.get(p), ranks.get(best)];
-        if (a && b && deletedBefore(a, on(p), b, on(best), true)) best = p;
-      }
-    }
+    for (const p of left) if (!best || goesBefore(p, best)) best = p;
     if (!best) break;
     left.delete(best);
     order.push(best);

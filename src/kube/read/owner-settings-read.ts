@@ -11,7 +11,7 @@
  *   cluster, as Argo CD often does), anything else 'failed': each leaves the settings
  *   unknown and says which read settles it (coverage), never as a failed diagnosis.
  */
-import { ownerRead, ownerTarget, type OwnerTarget } from '../../diagnosis/owner-target.js';
+import { fluxSourceRef, ownerRead, ownerTarget, type OwnerTarget } from '../../diagnosis/owner-target.js';
 import type { ManagedBy } from '../../diagnosis/ownership.js';
 import type { OwnerSettingsRead } from '../../diagnosis/snapshot/types.js';
 import type { ResourceName } from '../api-paths.js';
@@ -82,7 +82,9 @@ export async function readOwnerSettings(
       timeoutMs: READ_TIMEOUT_MS,
     });
     const source =
-      target.kind === 'Application' ? undefined : await readFluxSource(client, object, target.namespace);
+      target.kind === 'Application'
+        ? undefined
+        : await readFluxSource(client, object, target.kind, target.namespace);
     return { ...ownerRead(target, 'read', object), ...(source ? { source } : {}) };
   } catch (error) {
     if (!(error instanceof KubeApiError)) return ownerRead(target, 'failed');
@@ -98,14 +100,19 @@ export async function readOwnerSettings(
  * (not granted, not served, not there): src/propose/owner-source.ts then says which read
  * would settle it, as for a dump without it.
  */
-async function readFluxSource(client: KubeClient, owner: unknown, namespace: string): Promise<unknown> {
-  const ref = fluxSourceRef(owner);
-  if (!ref) return undefined;
+async function readFluxSource(
+  client: KubeClient,
+  owner: unknown,
+  kind: 'Kustomization' | 'HelmRelease',
+  namespace: string,
+): Promise<unknown> {
+  const ref = fluxSourceRef(owner, kind, namespace);
+  if (ref?.kind !== 'GitRepository' || ref.name === undefined) return undefined;
   try {
     return await client.call<unknown>({
       verb: 'get',
       resource: 'gitrepositories',
-      namespace: ref.namespace ?? namespace,
+      namespace: ref.namespace,
       name: ref.name,
       timeoutMs: READ_TIMEOUT_MS,
     });
@@ -113,17 +120,3 @@ async function readFluxSource(client: KubeClient, owner: unknown, namespace: str
     return undefined;
   }
 }
-
-function fluxSourceRef(owner: unknown): { name: string; namespace?: string } | undefined {
-  const spec = record(record(owner)?.['spec']);
-  const ref = record(spec?.['sourceRef']) ?? record(record(record(spec?.['chart'])?.['spec'])?.['sourceRef']);
-  const name = ref?.['name'];
-  if (ref?.['kind'] !== 'GitRepository' || typeof name !== 'string' || name === '') return undefined;
-  const ns = ref['namespace'];
-  return { name, ...(typeof ns === 'string' && ns !== '' ? { namespace: ns } : {}) };
-}
-
-const record = (value: unknown): Record<string, unknown> | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
