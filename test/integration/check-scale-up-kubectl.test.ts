@@ -15,13 +15,13 @@ import { stringify } from 'yaml';
 import { runCli } from '../../src/cli/run-cli.js';
 import { fakeIo } from '../support/cli-io.js';
 import { kubectlIn } from '../support/kubectl-run.js';
+import { POOL_LABEL, autoscalerStatus, gpuHolder, gpuNode, nodeGroup } from '../support/scale-up-cluster.js';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
 import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API objects read loosely
 type Json = Record<string, any>;
 
-const POOL_LABEL = 'eks.amazonaws.com/nodegroup';
 const GROUP = 'eks-gpu-pool-8ac2f1';
 
 let sim: SimClient | undefined;
@@ -33,51 +33,7 @@ afterEach(async () => {
   dir = undefined;
 });
 
-function node(name: string): Json {
-  const resources = { cpu: '8', memory: '32Gi', pods: '110', 'nvidia.com/gpu': '1' };
-  return {
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: { name, labels: { 'kubernetes.io/hostname': name, [POOL_LABEL]: 'gpu-pool' } },
-    status: { capacity: resources, allocatable: resources, conditions: [{ type: 'Ready', status: 'True' }] },
-  };
-}
-
-/** A pod of another team holding the node's GPU. */
-function holder(name: string, nodeName: string): Json {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'other' },
-    spec: {
-      nodeName,
-      containers: [{ name: 'a', image: 'a:1', resources: { limits: { 'nvidia.com/gpu': '1' } } }],
-    },
-    status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
-  };
-}
-
-/** The autoscaler's status: the GPU group at `target` nodes of at most `max`. */
-function autoscalerStatus(target: number, max: number): Json {
-  const group = [
-    `- name: ${GROUP}`,
-    '  health:',
-    '    status: Healthy',
-    `    nodeCounts: {registered: {total: ${target}, ready: ${target}}}`,
-    `    cloudProviderTarget: ${target}`,
-    '    minSize: 1',
-    `    maxSize: ${max}`,
-    '  scaleUp:',
-    '    status: NoActivity',
-    '',
-  ].join('\n');
-  return {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: { name: 'cluster-autoscaler-status', namespace: 'kube-system' },
-    data: { status: `time: 2026-11-27 10:00:00 +0000 UTC\nautoscalerStatus: Running\nnodeGroups:\n${group}` },
-  };
-}
+const node = (name: string): object => gpuNode(name, { [POOL_LABEL]: 'gpu-pool' });
 
 const tracker: Json = {
   apiVersion: 'apps/v1',
@@ -105,9 +61,9 @@ async function fullCluster(max: number): Promise<SimClient> {
         { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system' } },
         node('gpu-a'),
         node('gpu-b'),
-        holder('train-a', 'gpu-a'),
-        holder('train-b', 'gpu-b'),
-        autoscalerStatus(2, max),
+        gpuHolder('train-a', 'gpu-a'),
+        gpuHolder('train-b', 'gpu-b'),
+        autoscalerStatus(nodeGroup(GROUP, 2, max)),
       ],
       timeScale: 50,
     },

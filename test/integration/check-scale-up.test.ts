@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { checkOne, type CheckResult } from '../../src/check/check.js';
 import { liveSource } from '../../src/check/live-source.js';
 import type { WorkloadObject } from '../../src/diagnosis/snapshot/types.js';
+import { POOL_LABEL, autoscalerStatus, gpuHolder, gpuNode, nodeGroup } from '../support/scale-up-cluster.js';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
 
 let sim: SimClient | undefined;
@@ -17,68 +18,16 @@ afterEach(async () => {
   sim = undefined;
 });
 
-function node(name: string, labels: Record<string, string>, gpus = 1): object {
-  const resources = { cpu: '8', memory: '32Gi', pods: '110', 'nvidia.com/gpu': String(gpus) };
-  return {
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: { name, labels: { 'kubernetes.io/hostname': name, ...labels } },
-    status: { capacity: resources, allocatable: resources, conditions: [{ type: 'Ready', status: 'True' }] },
-  };
-}
-
-/** A pod of another team holding the node's GPU. */
-function holder(name: string, nodeName: string): object {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'other' },
-    spec: {
-      nodeName,
-      containers: [{ name: 'a', image: 'a:1', resources: { limits: { 'nvidia.com/gpu': '1' } } }],
-    },
-    status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
-  };
-}
-
-function status(groups: string): object {
-  return {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: { name: 'cluster-autoscaler-status', namespace: 'kube-system' },
-    data: {
-      status: `time: 2026-11-27 10:00:00 +0000 UTC\nautoscalerStatus: Running\nnodeGroups:\n${groups}`,
-    },
-  };
-}
-
-function group(name: string, target: number, max: number, scaleUp = 'NoActivity'): string {
-  return [
-    `- name: ${name}`,
-    '  health:',
-    '    status: Healthy',
-    '    nodeCounts: {registered: {total: 1, ready: 1}}',
-    `    cloudProviderTarget: ${target}`,
-    '    minSize: 1',
-    `    maxSize: ${max}`,
-    '  scaleUp:',
-    `    status: ${scaleUp}`,
-    '',
-  ].join('\n');
-}
-
-const POOL_LABEL = 'eks.amazonaws.com/nodegroup';
-
 /** Two GPU nodes of node group gpu-pool, both GPUs held by another team. */
 function full(...extra: object[]): object[] {
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'vision' } },
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } },
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system' } },
-    node('gpu-a', { [POOL_LABEL]: 'gpu-pool' }),
-    node('gpu-b', { [POOL_LABEL]: 'gpu-pool' }),
-    holder('train-a', 'gpu-a'),
-    holder('train-b', 'gpu-b'),
+    gpuNode('gpu-a', { [POOL_LABEL]: 'gpu-pool' }),
+    gpuNode('gpu-b', { [POOL_LABEL]: 'gpu-pool' }),
+    gpuHolder('train-a', 'gpu-a'),
+    gpuHolder('train-b', 'gpu-b'),
     ...extra,
   ];
 }
@@ -130,7 +79,7 @@ function nodePool(limits: Record<string, string>): object {
 
 describe('check and the room a cluster can add', () => {
   it('a node group below its maximum: will finish after a scale-up of two nodes like its own', async () => {
-    const result = await check(full(status(group('eks-gpu-pool-8ac2f1', 2, 5))));
+    const result = await check(full(autoscalerStatus(nodeGroup('eks-gpu-pool-8ac2f1', 2, 5))));
     expect(result.verdict).toBe('finishes');
     expect(result.findings.map((f) => [f.code, f.severity])).toEqual([['ScaleUpNeeded', 'info']]);
     expect(result.findings[0]?.summary).toContain('adds 2 nodes');
@@ -138,29 +87,29 @@ describe('check and the room a cluster can add', () => {
   });
 
   it('the same group at its maximum, or backing off: can never finish, and says what the group could not add', async () => {
-    const atMax = await check(full(status(group('eks-gpu-pool-8ac2f1', 2, 2))));
+    const atMax = await check(full(autoscalerStatus(nodeGroup('eks-gpu-pool-8ac2f1', 2, 2))));
     expect(atMax.verdict).toBe('never-finishes');
     expect(JSON.stringify(atMax.findings)).toContain('it is at its maximum of 2');
     await sim?.close();
-    const backoff = await check(full(status(group('eks-gpu-pool-8ac2f1', 2, 5, 'Backoff'))));
+    const backoff = await check(full(autoscalerStatus(nodeGroup('eks-gpu-pool-8ac2f1', 2, 5, 'Backoff'))));
     expect(backoff.verdict).toBe('never-finishes');
     expect(JSON.stringify(backoff.findings)).toContain('backing off');
   });
 
   it('a room question a new node cannot settle stays "can never finish": nodes like the group’s are too small', async () => {
-    const result = await check(full(status(group('eks-gpu-pool-8ac2f1', 2, 5))), 2);
+    const result = await check(full(autoscalerStatus(nodeGroup('eks-gpu-pool-8ac2f1', 2, 5))), 2);
     expect(result.verdict).toBe('never-finishes');
   });
 
   it('a group that may grow but whose nodes cannot be told: not known, never "can never finish"', async () => {
-    const result = await check(full(status(group('eks-inference-77aa', 1, 5))));
+    const result = await check(full(autoscalerStatus(nodeGroup('eks-inference-77aa', 1, 5))));
     expect(result.verdict).toBe('unknown');
     expect(result.findings[0]?.summary).toContain('eks-inference-77aa');
   });
 
   it('a DaemonSet’s pod belongs to its node: the run forward gives each new node a pod of its own, and the old nodes’ pods still find no room', async () => {
     sim = await startSimClient(
-      { scenario: full(status(group('eks-gpu-pool-8ac2f1', 2, 5))), controllers: false },
+      { scenario: full(autoscalerStatus(nodeGroup('eks-gpu-pool-8ac2f1', 2, 5))), controllers: false },
       'scale-up',
     );
     const spec = (tracker(1) as unknown as { spec: { template: object } }).spec;
@@ -188,8 +137,8 @@ describe('check and the room a cluster can add', () => {
     const scenario = full(
       nodePoolCrd,
       nodePool({ 'nvidia.com/gpu': '8' }),
-      node('kp-1', labels),
-      holder('train-c', 'kp-1'),
+      gpuNode('kp-1', labels),
+      gpuHolder('train-c', 'kp-1'),
     );
     const result = await check(scenario);
     expect(result.verdict).toBe('finishes');
@@ -202,8 +151,8 @@ describe('check and the room a cluster can add', () => {
     const scenario = full(
       nodePoolCrd,
       nodePool({ 'nvidia.com/gpu': '1' }),
-      node('kp-1', labels),
-      holder('train-c', 'kp-1'),
+      gpuNode('kp-1', labels),
+      gpuHolder('train-c', 'kp-1'),
     );
     const result = await check(scenario);
     expect(result.verdict).toBe('never-finishes');

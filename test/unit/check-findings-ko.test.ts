@@ -14,6 +14,7 @@ import { makeStyle } from '../../src/report/format.js';
 import type { KubeObject } from '../../src/diagnosis/k8s.js';
 import type { WorkloadObject } from '../../src/diagnosis/snapshot/types.js';
 import { trackerMidUpdate } from '../support/rollout-builders.js';
+import { POOL_LABEL, autoscalerStatus, nodeGroup } from '../support/scale-up-cluster.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixtures
 
@@ -81,29 +82,6 @@ async function judge(object: WorkloadObject, objects: Json[], isNew = true): Pro
 
 const gpu = { resources: { limits: { 'nvidia.com/gpu': '1' } } };
 
-function autoscalerStatus(name: string, target: number, max: number): Json {
-  const group = [
-    `- name: ${name}`,
-    '  health:',
-    '    status: Healthy',
-    '    nodeCounts: {registered: {total: 1, ready: 1}}',
-    `    cloudProviderTarget: ${target}`,
-    '    minSize: 1',
-    `    maxSize: ${max}`,
-    '  scaleUp:',
-    '    status: NoActivity',
-    '',
-  ].join('\n');
-  return {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: { name: 'cluster-autoscaler-status', namespace: 'kube-system' },
-    data: { status: `time: 2026-11-27 10:00:00 +0000 UTC\nautoscalerStatus: Running\nnodeGroups:\n${group}` },
-  };
-}
-
-const POOL = 'eks.amazonaws.com/nodegroup';
-
 /** Korean headline and explanation of the result's first finding, and its code. */
 function korean(r: CheckResult): { code: string; summary: string; explanation: string; english: string } {
   const f = r.findings[0];
@@ -125,12 +103,16 @@ function notes(r: CheckResult, lang: 'en' | 'ko'): string[] {
     .flatMap((e) => checkEvidenceLines(e, makeStyle(false), lang));
 }
 
-const gpuNode = () => node('gpu-a', { 'nvidia.com/gpu': '1' }, { [POOL]: 'gpu-pool' });
+const gpuNode = () => node('gpu-a', { 'nvidia.com/gpu': '1' }, { [POOL_LABEL]: 'gpu-pool' });
 const trainer = () => other('train-a', 'gpu-a', { 'nvidia.com/gpu': '1' });
 
 describe('check: a node group that grows, in Korean', () => {
   it('finishes after a scale-up: how many nodes, like which group', async () => {
-    const r = await judge(deployment(gpu), [gpuNode(), trainer(), autoscalerStatus('gpu-pool', 1, 3)]);
+    const r = await judge(deployment(gpu), [
+      gpuNode(),
+      trainer(),
+      autoscalerStatus(nodeGroup('gpu-pool', 1, 3)),
+    ]);
     expect(r.verdict).toBe('finishes');
     const k = korean(r);
     expect(k.code).toBe('ScaleUpNeeded');
@@ -150,7 +132,11 @@ describe('check: a node group that grows, in Korean', () => {
   });
 
   it('a group at its maximum: the verdict stands, with what the group could not add, in Korean', async () => {
-    const r = await judge(deployment(gpu), [gpuNode(), trainer(), autoscalerStatus('gpu-pool', 1, 1)]);
+    const r = await judge(deployment(gpu), [
+      gpuNode(),
+      trainer(),
+      autoscalerStatus(nodeGroup('gpu-pool', 1, 1)),
+    ]);
     expect(r.verdict).toBe('never-finishes');
     const held = notes(r, 'ko').filter((l) => l.includes('gpu-pool'));
     expect(held).toHaveLength(1);
@@ -160,7 +146,11 @@ describe('check: a node group that grows, in Korean', () => {
   });
 
   it('not known where a group may add nodes of a size not known', async () => {
-    const r = await judge(deployment(gpu), [gpuNode(), trainer(), autoscalerStatus('spare-pool', 0, 3)]);
+    const r = await judge(deployment(gpu), [
+      gpuNode(),
+      trainer(),
+      autoscalerStatus(nodeGroup('spare-pool', 0, 3)),
+    ]);
     expect(r.verdict).toBe('unknown');
     const k = korean(r);
     expect(k.summary).toBe(
