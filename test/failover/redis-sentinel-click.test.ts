@@ -21,6 +21,7 @@ import {
   queuesSettled,
   realPatches,
   rolledOut,
+  deadlockResults,
 } from '../drills/support/drill-kit.js';
 
 let stack: Stack;
@@ -42,13 +43,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const results = (): StoredMessage[] =>
-  [...stack.slack.messages.values()].filter(
-    (m) =>
-      m.threadTs === undefined &&
-      m.text.startsWith(`deployment/${NAME} in ${NS}:`) &&
-      JSON.stringify(m.blocks).includes('RolloutSurgeDeadlock'),
-  );
+const results = (): StoredMessage[] => deadlockResults(stack.slack);
 
 describe('an approval clicked during a Sentinel failover', () => {
   it(

@@ -34,6 +34,7 @@ import {
   realPatches,
   rolledOut,
   waitUntil,
+  deadlockResults,
 } from '../drills/support/drill-kit.js';
 
 let stack: Stack;
@@ -57,13 +58,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const results = (): StoredMessage[] =>
-  [...stack.slack.messages.values()].filter(
-    (m) =>
-      m.threadTs === undefined &&
-      m.text.startsWith(`deployment/${NAME} in ${NS}:`) &&
-      JSON.stringify(m.blocks).includes('RolloutSurgeDeadlock'),
-  );
+const results = (): StoredMessage[] => deadlockResults(stack.slack);
 
 /**
  * `wait`, and when it fails, what Redis holds (the remediate and diagnose jobs, the

@@ -32,6 +32,7 @@ import {
   realPatches,
   rolledOut,
   waitUntil,
+  deadlockResults,
 } from '../drills/support/drill-kit.js';
 
 let stack: Stack;
@@ -91,13 +92,7 @@ const readyz = async (): Promise<{ status: number; body: { waitingFor?: string[]
   return { status: res.status, body: (await res.json()) as { waitingFor?: string[] } };
 };
 
-const results = (): StoredMessage[] =>
-  [...stack.slack.messages.values()].filter(
-    (m) =>
-      m.threadTs === undefined &&
-      m.text.startsWith(`deployment/${NAME} in ${NS}:`) &&
-      JSON.stringify(m.blocks).includes('RolloutSurgeDeadlock'),
-  );
+const results = (): StoredMessage[] => deadlockResults(stack.slack);
 
 const ephemerals = (): string[] => stack.slack.callsOf('chat.postEphemeral').map((c) => String(c.args.text));
 

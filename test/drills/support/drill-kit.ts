@@ -33,6 +33,16 @@ export const FAST_RECOVERY = {
   ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: '20',
 };
 
+/** The diagnosis results of incident A in the channel (not thread replies): the tracker's surge deadlock. */
+export function deadlockResults(slack: SlackStandin): StoredMessage[] {
+  return [...slack.messages.values()].filter(
+    (m) =>
+      m.threadTs === undefined &&
+      m.text.startsWith(`deployment/${NAME} in ${NS}:`) &&
+      JSON.stringify(m.blocks).includes('RolloutSurgeDeadlock'),
+  );
+}
+
 /** The Deployment as the simulator holds it now. */
 export function deployment(sim: Simulator, namespace = NS, name = NAME): Deployment {
   const found = sim.get('Deployment', namespace, name) as Deployment | undefined;
