@@ -29,6 +29,7 @@ import { quotaRefuses } from './quota-words.js';
 import type { QuotaRef } from './world.js';
 import { strategyPhrase } from '../rollout/strategy-words.js';
 import { pendingForGood } from './pending-for-good.js';
+import { withQuotaNeighboursSaid } from './quota-neighbours.js';
 import { currentStepIndex, stableScalesDownOnceStarted, stepNeverReached } from './canary-verdicts.js';
 
 type Draft = Omit<Finding, 'remediations'>;
@@ -68,7 +69,9 @@ function explainsTheWait(finding: Draft): boolean {
 export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Draft[]): Draft[] {
   // A paused Deployment under way is always said to be paused, with what the pause holds
   // and what resuming does, whatever else is found (paused.ts).
-  return withPauseSaid(ctx, reconcileVerdicts(ctx, findings));
+  // A canary step a quota holds only without the namespace's other pods is said too
+  // (quota-neighbours.ts): the bound never claims it, but the step waits for them.
+  return withQuotaNeighboursSaid(ctx, withPauseSaid(ctx, reconcileVerdicts(ctx, findings)));
 }
 
 function reconcileVerdicts(ctx: AnalysisContext, findings: readonly Draft[]): Draft[] {
