@@ -7,6 +7,7 @@
  * for byte (with the --lang line added).
  */
 import { defineMessages, registerCatalogue } from '../i18n/catalogue.js';
+import { wrap } from '../report/format.js';
 
 /** The commands, in the order the list shows them (run-cli.ts loads each by name). */
 export const COMMAND_NAMES = [
@@ -146,6 +147,29 @@ export const UNDO_VALUES = [
   '~/.local/state/rollout-doctor/undo',
 ] as const;
 
+/** `apply --help`'s flags and the values it names, as typed. */
+export const APPLY_FLAGS = [
+  '--remediation',
+  '--yes',
+  '--lasts D',
+  '--argocd-namespace NS',
+  '--timeout',
+] as const;
+export const APPLY_VALUES = [
+  'deployment/NAME',
+  'daemonset/NAME',
+  'statefulset/NAME',
+  'rollout/NAME',
+  '"To undo: rollout-doctor undo ID"',
+  '`rollout-doctor undo --help`',
+  '`diagnose -o json`',
+  '$ROLLOUT_DOCTOR_ARGOCD_NAMESPACE',
+  'argocd',
+  '"paused at step N; promote to go on"',
+  'delete-pods',
+  'taint-device',
+] as const;
+
 /** Who holds a key keygen prints: the app or the workers, and whether only they do. */
 export type KeyHolder = { who: 'app' | 'workers'; only: boolean };
 type Keygen = { usage: string; names: string[]; holders: KeyHolder[]; doc: string };
@@ -160,6 +184,13 @@ type Help = { usage: string; kinds: string; flags: string[]; values: string[] };
 
 /** The command list: `names` in order, `one`/`all` the workload kinds as each language lists them. */
 type Usage = { names: string[]; flags: string[]; one: string; all: string; keys: number };
+
+/** `apply --help`: its help, and the remediation kinds and --lasts durations it names. */
+type Apply = Omit<Help, 'kinds'> & { kinds: string[]; choices: string[] };
+
+/** A flag and its description, wrapped under it (the description column starts at 17). */
+const flagColumn = (flag: string | undefined, lines: string[]): string =>
+  lines.map((line, i) => `${i === 0 ? `  ${flag ?? ''}  ` : ' '.repeat(17)}${line}`).join('\n');
 
 const row = (name: string | undefined, summary: string): string => `  ${(name ?? '').padEnd(20)} ${summary}`;
 
@@ -427,8 +458,67 @@ unreachable or forbidden, 4 internal error (a bug).
 연결할 수 없거나 권한 없음, 4 내부 오류(버그).
 `,
     },
+    applyHelp: {
+      en: ({ usage, flags: f, values: v, kinds, choices }: Apply) => `Usage: ${usage}
+
+Diagnoses the workload (${v[0]}, ${v[1]}, ${v[2]}, ${v[3]}
+for an Argo Rollout; a bare NAME is a Deployment), shows exactly what the chosen remediation writes (the object
+it patches, creates or deletes, and the patch) and what the API server's dry run says
+it changes, asks for confirmation, applies it, and follows what it moves until that
+completes, fails or ${f[4]} (default 300) passes: the rollout, or for ${v[10]} and
+${v[11]} (no pod template change) the replacement pods becoming Ready. After a
+write it prints ${v[4]} (see ${v[5]}).
+${flagColumn(f[0], wrap(`a remediation kind (${kinds.join(', ')})`, 70))}
+                 or a plan id from ${v[6]}
+  ${f[1]}          apply without asking (for scripts); without it a terminal is required
+  ${f[2]}      exclude-node only: how long the node exclusion lasts, one of
+                 ${choices.join(', ')} (the choices beside Approve in chat);
+                 default: the plan's own (24h).
+                 Recorded on the workload as a chat approval records it; the workers
+                 remove the exclusion when it ends. Refused (exit 2) for other plans.
+  ${f[3]}  where Argo CD's Applications live, for the drift verdict
+                 (default: ${v[7]}, else ${v[8]})
+Exit status: 0 applied and rolled out (or its replacement pods Ready, or an Argo Rollout
+reached a canary pause step: ${v[9]}); 1 not applied
+(refused, failed, or declined at the prompt) or the rollout did not complete; 2 bad arguments, no such remediation, or
+no terminal to confirm on without ${f[1]}; 3 cluster unreachable or forbidden; 4 internal
+error (a bug).
+`,
+      ko: ({ usage, flags: f, values: v, kinds, choices }: Apply) => `사용법: ${usage}
+
+워크로드를 진단합니다(${v[0]}, ${v[1]}, ${v[2]},
+Argo Rollout은 ${v[3]}, NAME만 주면 Deployment). 고른 조치가 쓰는 내용(패치하거나
+만들거나 지우는 객체와 그 패치)과 API 서버의 드라이 런이 알려 주는 변경을 그대로 보여 주고,
+확인을 받은 뒤 적용합니다. 그다음 롤아웃이 끝나거나 실패하거나 ${f[4]} 시간(기본값 300초)이
+지날 때까지 지켜봅니다. ${v[10]}, ${v[11]} 조치는 파드 템플릿을 바꾸지 않으므로, 새 파드가
+Ready가 될 때까지 지켜봅니다. 쓰기를 마치면 ${v[4]} 안내를
+출력합니다(${v[5]} 참고).
+${flagColumn(f[0], wrap(`조치 종류(${kinds.join(', ')})`, 70))}
+                 또는 ${v[6]} 출력의 조치 계획 ID
+  ${f[1]}          묻지 않고 적용합니다(스크립트용). 이 옵션이 없으면 터미널이 필요합니다
+  ${f[2]}      exclude-node 전용: 노드 제외를 유지할 기간. ${choices.join(', ')} 중 하나
+                 (채팅에서 승인 버튼 옆에 있는 선택지와 같음). 기본값: 조치 계획의 기간(24h).
+                 채팅에서 승인할 때처럼 워크로드에 기록되고, 기간이 끝나면 워커가 제외를
+                 해제합니다. 다른 조치 계획에 주면 거부합니다(종료 코드 2).
+  ${f[3]}  Argo CD 애플리케이션이 있는 네임스페이스. 드리프트 판정에 씁니다
+                 (기본값: ${v[7]}, 없으면 ${v[8]})
+종료 코드: 0 적용하고 롤아웃 완료(또는 새 파드가 Ready, 또는 Argo Rollout이 카나리 일시 중지
+단계에 도달: ${v[9]}), 1 적용하지 않음(거부, 실패, 확인에서 거절) 또는
+롤아웃 미완료, 2 잘못된 인자, 그런 조치 없음, 또는 ${f[1]} 없이 확인할 터미널 없음,
+3 클러스터에 연결할 수 없거나 권한 없음, 4 내부 오류(버그).
+`,
+    },
   }),
   {
+    applyHelp: [
+      {
+        usage: 'rollout-doctor apply TYPE/NAME -n NAMESPACE --remediation KIND|ID [--yes]',
+        flags: [...APPLY_FLAGS],
+        values: [...APPLY_VALUES],
+        kinds: ['set-rolling-update', 'set-recreate', 'taint-device'],
+        choices: ['4h', '24h', 'until-removed'],
+      },
+    ],
     checkHelp: [
       {
         usage: 'rollout-doctor check -f PATH [-f PATH...] [--lang en|ko]',
