@@ -170,6 +170,43 @@ export const APPLY_VALUES = [
   'taint-device',
 ] as const;
 
+/** `propose --help`'s flags and the values it names, as typed. */
+export const PROPOSE_FLAGS = [
+  '--remediation',
+  '--repo URL',
+  '--path PATH',
+  '--base BRANCH',
+  '--dry-run',
+  '--incident ID',
+  '--approved-by, --thread',
+  '--github-api URL',
+  '--token-file F',
+  '--release NAME',
+  '--values FILE',
+  '--lang en|ko',
+] as const;
+export const PROPOSE_VALUES = [
+  '`rollout-doctor check`',
+  'set-rolling-update, set-recreate',
+  'https',
+  'Argo CD',
+  'Flux',
+  'Kustomization',
+  'HelmRelease',
+  'GitRepository',
+  '$ROLLOUT_DOCTOR_GITHUB_API',
+  'https://api.github.com',
+  'GitHub Enterprise',
+  'https://HOST/api/v3',
+  '$ROLLOUT_DOCTOR_GIT_TOKEN',
+  'helm template',
+  'values.yaml',
+  'LC_ALL',
+  'LC_MESSAGES',
+  'LANG',
+  'REST API',
+] as const;
+
 /** Who holds a key keygen prints: the app or the workers, and whether only they do. */
 export type KeyHolder = { who: 'app' | 'workers'; only: boolean };
 type Keygen = { usage: string; names: string[]; holders: KeyHolder[]; doc: string };
@@ -508,8 +545,69 @@ ${flagColumn(f[0], wrap(`조치 종류(${kinds.join(', ')})`, 70))}
 3 클러스터에 연결할 수 없거나 권한 없음, 4 내부 오류(버그).
 `,
     },
+    proposeHelp: {
+      en: ({ usage, flags: f, values: v }: Omit<Help, 'kinds'>) => `Usage: ${usage}
+
+Proposes the lasting fix to the Git repository that applies the workload: the change the
+proved plan makes live (its strategy; not the one-off restart), made in place in the
+manifest that writes the workload (comments, key order and quoting kept), checked with
+${v[0]} against the cluster (or the dump), pushed to a branch of its own
+and opened as a pull request (a later run for the same incident updates it).
+  ${f[0]}    the plan kind (${v[1]}, ...) or a plan id
+  ${f[1]}       the repository to clone (${v[2]}; no credentials in the URL)
+  ${f[2]}      the file or folder in it that holds the workload's manifest
+                   (both left out: the ${v[3]} Application's source, or the ${v[4]}
+                   ${v[5]}'s or ${v[6]}'s ${v[7]}, as read)
+  ${f[3]}    the branch to propose into (default: the repository's default)
+  ${f[4]}        clone, edit, check and print the diff; push nothing
+  ${f[5]}    names the branch, so the same incident updates the same pull request
+  ${f[6]}  said in the pull request's body
+  ${f[7]} the REST API (default ${v[8]}, else ${v[9]};
+                   ${v[10]}: ${v[11]})
+  ${f[8]}   the token (a Secret's file); else ${v[12]}. Never printed.
+  ${f[9]}   a chart's release (default: the workload's name), for ${v[13]}
+  ${f[10]}    a chart's values file in the repository (default: the chart's ${v[14]})
+  ${f[11]}     the pull request's language (default: ${v[15]}, ${v[16]}, ${v[17]})
+Exit status: 0 proposed (or the dry run's diff, or nothing to change), 1 not proposed (check
+says it can never finish, or the change is printed to make by hand), 2 bad arguments or
+refused input, 3 cluster unreachable or forbidden, 4 internal error.
+`,
+      ko: ({ usage, flags: f, values: v }: Omit<Help, 'kinds'>) => `사용법: ${usage}
+
+오래 갈 조치를 워크로드를 적용하는 Git 저장소에 제안합니다. 증명된 조치 계획이 클러스터에
+적용하는 변경(전략 변경이며, 한 번뿐인 재시작은 빼고)을 워크로드를 쓰는 매니페스트에서
+그 자리에서 고칩니다(주석, 키 순서, 따옴표는 그대로). 클러스터(또는 덤프)를 기준으로
+${v[0]} 명령으로 검사한 뒤, 전용 브랜치에 푸시하고 풀 리퀘스트를 엽니다.
+같은 장애로 다시 실행하면 그 풀 리퀘스트를 갱신합니다.
+  ${f[0]}    조치 계획 종류(${v[1]}, ...) 또는 조치 계획 ID
+  ${f[1]}       클론할 저장소(${v[2]}만, 주소에 자격 증명을 넣지 않습니다)
+  ${f[2]}      그 저장소에서 워크로드의 매니페스트가 있는 파일이나 폴더
+                   (둘 다 주지 않으면: ${v[3]} 애플리케이션의 소스, 또는 ${v[4]}
+                   ${v[5]}, ${v[6]} 객체가 가리키는 ${v[7]} 객체를 읽어서 씁니다)
+  ${f[3]}    제안할 대상 브랜치(기본값: 저장소의 기본 브랜치)
+  ${f[4]}        클론, 수정, 검사 후 변경 내용을 출력만 하고 푸시하지 않습니다
+  ${f[5]}    브랜치 이름에 쓰여, 같은 장애는 같은 풀 리퀘스트를 갱신합니다
+  ${f[6]}  풀 리퀘스트 본문에 적습니다
+  ${f[7]} ${v[18]}(기본값: ${v[8]}, 없으면 ${v[9]},
+                   ${v[10]} 주소: ${v[11]})
+  ${f[8]}   토큰(시크릿 파일). 없으면 ${v[12]}. 출력하지 않습니다.
+  ${f[9]}   차트의 릴리스 이름(기본값: 워크로드 이름). ${v[13]}에 씁니다
+  ${f[10]}    저장소 안의 차트 값 파일(기본값: 차트의 ${v[14]})
+  ${f[11]}     풀 리퀘스트의 언어(기본값: ${v[15]}, ${v[16]}, ${v[17]} 순서)
+종료 코드: 0 제안함(또는 드라이 런의 변경 내용, 또는 바꿀 것 없음), 1 제안하지 않음(check 명령이
+끝날 수 없다고 판정, 또는 직접 할 변경을 출력함), 2 잘못된 인자나 거부된 입력,
+3 클러스터에 연결할 수 없거나 권한 없음, 4 내부 오류.
+`,
+    },
   }),
   {
+    proposeHelp: [
+      {
+        usage: 'rollout-doctor propose TYPE/NAME -n NAMESPACE --remediation KIND|ID',
+        flags: [...PROPOSE_FLAGS],
+        values: [...PROPOSE_VALUES],
+      },
+    ],
     applyHelp: [
       {
         usage: 'rollout-doctor apply TYPE/NAME -n NAMESPACE --remediation KIND|ID [--yes]',

@@ -8,8 +8,9 @@
  * arguments or refused input (a path out of the checkout, a symlink, a huge file), 3
  * cluster unreachable or forbidden, 4 internal error.
  */
-import { firstLang } from '../../i18n/lang.js';
-import { wordsIn } from '../../i18n/catalogue.js';
+import { firstLang, type Lang } from '../../i18n/lang.js';
+import { translate, wordsIn } from '../../i18n/catalogue.js';
+import { HELP_WORDS, PROPOSE_FLAGS, PROPOSE_VALUES } from '../help-words.js';
 import type { Diagnosis } from '../../engine/diagnosis.js';
 import type { CheckSource } from '../../check/source.js';
 import { proposeWords } from '../../propose/words.js';
@@ -18,40 +19,31 @@ import { readGitToken, TokenFileError } from '../../propose/token.js';
 import type { ProposeResult } from '../../propose/propose.js';
 import { cleanText, quoted } from '../../text/clean.js';
 import { choosePlan } from './apply.js';
-import { argocdNamespace, clusterOptions, parseCommandArgs, wantsHelp, workloadRefArg } from '../args.js';
+import {
+  argocdNamespace,
+  cliLang,
+  clusterOptions,
+  parseCommandArgs,
+  wantsHelp,
+  workloadRefArg,
+} from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 import type { OwnerSettingsRead, WorkloadRef } from '../../diagnosis/snapshot/types.js';
 import type { GitSource } from '../../propose/owner-source.js';
 
-const HELP = `Usage: rollout-doctor propose TYPE/NAME -n NAMESPACE --remediation KIND|ID [--repo URL --path PATH]
+const USAGE = `rollout-doctor propose TYPE/NAME -n NAMESPACE --remediation KIND|ID [--repo URL --path PATH]
                                [--base BRANCH] [--dry-run] [--incident ID] [--approved-by WHO]
                                [--thread URL] [--from-file DUMP | --context C --kubeconfig F]
-                               [--github-api URL] [--github-repo OWNER/REPO] [--token-file F]
+                               [--github-api URL] [--github-repo OWNER/REPO] [--token-file F]`;
 
-Proposes the lasting fix to the Git repository that applies the workload: the change the
-proved plan makes live (its strategy; not the one-off restart), made in place in the
-manifest that writes the workload (comments, key order and quoting kept), checked with
-\`rollout-doctor check\` against the cluster (or the dump), pushed to a branch of its own
-and opened as a pull request (a later run for the same incident updates it).
-  --remediation    the plan kind (set-rolling-update, set-recreate, ...) or a plan id
-  --repo URL       the repository to clone (https; no credentials in the URL)
-  --path PATH      the file or folder in it that holds the workload's manifest
-                   (both left out: the Argo CD Application's source, or the Flux
-                   Kustomization's or HelmRelease's GitRepository, as read)
-  --base BRANCH    the branch to propose into (default: the repository's default)
-  --dry-run        clone, edit, check and print the diff; push nothing
-  --incident ID    names the branch, so the same incident updates the same pull request
-  --approved-by, --thread  said in the pull request's body
-  --github-api URL the REST API (default $ROLLOUT_DOCTOR_GITHUB_API, else https://api.github.com;
-                   GitHub Enterprise: https://HOST/api/v3)
-  --token-file F   the token (a Secret's file); else $ROLLOUT_DOCTOR_GIT_TOKEN. Never printed.
-  --release NAME   a chart's release (default: the workload's name), for helm template
-  --values FILE    a chart's values file in the repository (default: the chart's values.yaml)
-  --lang en|ko     the pull request's language (default: LC_ALL, LC_MESSAGES, LANG)
-Exit status: 0 proposed (or the dry run's diff, or nothing to change), 1 not proposed (check
-says it can never finish, or the change is printed to make by hand), 2 bad arguments or
-refused input, 3 cluster unreachable or forbidden, 4 internal error.
-`;
+/** The help in `lang` (cli/help-words.ts): flags and values as typed. */
+function help(lang: Lang): string {
+  return translate(HELP_WORDS, lang, 'proposeHelp', {
+    usage: USAGE,
+    flags: [...PROPOSE_FLAGS],
+    values: [...PROPOSE_VALUES],
+  });
+}
 
 export interface ProposeArgs {
   ref: WorkloadRef;
@@ -140,7 +132,7 @@ export function parseProposeArgs(argv: string[]): ProposeArgs {
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   if (wantsHelp(argv)) {
-    io.stdout.write(HELP);
+    io.stdout.write(help(cliLang(argv, io.env)));
     return EXIT.ok;
   }
   const args = parseProposeArgs(argv);
