@@ -207,6 +207,71 @@ export const PROPOSE_VALUES = [
   'REST API',
 ] as const;
 
+/** `postmortem --help`'s flags and the values it names, as typed. */
+export const POSTMORTEM_FLAGS = [
+  '--from-audit FILE',
+  '--incident ID',
+  '--lang en|ko',
+  '-o markdown|json',
+  '--tz ZONE',
+  '--from-audit',
+] as const;
+export const POSTMORTEM_VALUES = [
+  'UTC',
+  'JSON',
+  'CLUSTER/NAMESPACE/NAME',
+  'NAMESPACE/NAME',
+  'Redis',
+  'REDIS_URL',
+  'ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS',
+  'LC_ALL',
+  'LC_MESSAGES',
+  'LANG',
+  'en',
+  'Markdown',
+  'IANA',
+  'Asia/Seoul',
+  'TZ',
+] as const;
+
+/** `serve-admission --help`'s flags and the values it names, as typed. */
+export const SERVE_FLAGS = [
+  '--port',
+  '--tls-cert, --tls-key',
+  '--client-ca',
+  '--client-name',
+  '--probe-port',
+  '--budget-ms',
+  '--cache-seconds',
+  '--kubeconfig, --context',
+  '--lang',
+] as const;
+export const SERVE_VALUES = [
+  'POST /validate',
+  'AdmissionReview',
+  'admission.k8s.io/v1',
+  'rollout-doctor.io/admission=refuse',
+  'HTTPS',
+  'PEM',
+  'AdmissionConfiguration kubeConfigFile',
+  'CN',
+  'DNS SAN',
+  'HTTP',
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  'KUBECONFIG',
+  'rollout-doctor.io/lang',
+  'ROLLOUT_DOCTOR_LANG',
+  'en',
+  'GET',
+  'REDIS_URL',
+  'ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY',
+  'ROLLOUT_DOCTOR_CLUSTER',
+  '"default"',
+  'CA',
+] as const;
+
 /** Who holds a key keygen prints: the app or the workers, and whether only they do. */
 export type KeyHolder = { who: 'app' | 'workers'; only: boolean };
 type Keygen = { usage: string; names: string[]; holders: KeyHolder[]; doc: string };
@@ -221,6 +286,9 @@ type Help = { usage: string; kinds: string; flags: string[]; values: string[] };
 
 /** The command list: `names` in order, `one`/`all` the workload kinds as each language lists them. */
 type Usage = { names: string[]; flags: string[]; one: string; all: string; keys: number };
+
+/** `postmortem --help`: its two synopses, its flags and values, and the largest log it reads. */
+type Postmortem = Omit<Help, 'kinds' | 'usage'> & { usage: string[]; limit: string };
 
 /** `apply --help`: its help, and the remediation kinds and --lasts durations it names. */
 type Apply = Omit<Help, 'kinds'> & { kinds: string[]; choices: string[] };
@@ -599,8 +667,116 @@ ${v[0]} 명령으로 검사한 뒤, 전용 브랜치에 푸시하고 풀 리퀘�
 3 클러스터에 연결할 수 없거나 권한 없음, 4 내부 오류.
 `,
     },
+    postmortemHelp: {
+      en: ({ usage: u, flags: f, values: v, limit }: Postmortem) => `Usage: ${u[0]} [options]
+       ${u[1]} [options]
+
+Drafts the post-mortem of one incident: summary, timeline (${v[0]} and local time),
+impact, analysis with the error messages quoted, the alternatives offered and not
+offered, what was adopted, the result and the follow-ups.
+  ${f[0]}   the app's and the workers' log (${v[1]} lines); lines that are not
+                      audit records are skipped and counted (at most ${limit})
+  ${f[1]}       ${v[2]} of the workload (${v[3]} when only one
+                      cluster has it); optional with ${f[5]} when the log holds one
+                      incident. Without ${f[5]}: read from the incident's record in
+                      ${v[4]} (${v[5]}, kept ${v[6]} days)
+  ${f[2]}        the language (default: ${v[7]}, ${v[8]}, ${v[9]}; else ${v[10]})
+  ${f[3]}    ${v[11]} (default), or the incident's record as ${v[1]}
+  ${f[4]}           the local time zone of the timeline, an ${v[12]} name such as
+                      ${v[13]} (default: ${v[14]}, else ${v[0]})
+Exit status: 0 drafted; 2 bad arguments or input; 3 ${v[4]} unreachable; 4 internal error.
+`,
+      ko: ({ usage: u, flags: f, values: v, limit }: Postmortem) => `사용법: ${u[0]} [옵션]
+        ${u[1]} [옵션]
+
+장애 하나의 포스트모템 초안을 씁니다: 요약, 타임라인(${v[0]}와 현지 시간), 영향,
+에러 메시지를 인용한 분석, 제시한 대안과 제시하지 않은 대안, 채택한 것, 결과, 후속 조치.
+  ${f[0]}   앱과 워커의 로그(${v[1]} 줄). 감사 기록이 아닌 줄은 건너뛰고 개수를
+                      셉니다(최대 ${limit})
+  ${f[1]}       워크로드의 ${v[2]}
+                      (한 클러스터에만 있으면 ${v[3]}).
+                      로그에 장애가 하나뿐이면 ${f[5]} 옵션과 함께 쓸 때 생략할 수
+                      있습니다. ${f[5]} 옵션 없이 쓰면 ${v[4]}에 있는 장애 기록을
+                      읽습니다(${v[5]}, ${v[6]}일 동안 보관)
+  ${f[2]}        언어(기본값: ${v[7]}, ${v[8]}, ${v[9]} 순서, 없으면 ${v[10]})
+  ${f[3]}    ${v[11]}(기본값) 또는 장애 기록 그대로의 ${v[1]}
+  ${f[4]}           타임라인의 현지 시간대. ${v[12]} 이름(예: ${v[13]})
+                      (기본값: ${v[14]}, 없으면 ${v[0]})
+종료 코드: 0 초안 작성, 2 잘못된 인자나 입력, 3 ${v[4]}에 연결할 수 없음, 4 내부 오류.
+`,
+    },
+    serveHelp: {
+      en: ({ usage, kinds, flags: f, values: v }: Help) => `Usage: ${usage}
+
+Serves the admission webhook: ${v[0]} answers ${v[1]}s (${v[2]})
+for ${kinds}. Every request is allowed; one
+that starts a rollout that can never finish gets a warning kubectl, helm and Argo CD print
+(a namespace labelled ${v[3]} gets a refusal instead).
+  ${f[0]}            ${v[4]} port (default 8443)
+  ${f[1]}  the serving certificate and key (${v[5]}), read again when they change
+  ${f[2]}       ${v[5]} of the ${v[22]} that signs the API server's client certificate (its
+                    ${v[6]}): only callers it signed are answered
+  ${f[3]}     a name (${v[7]} or ${v[8]}) the caller's certificate must carry; repeatable
+  ${f[4]}      plain-${v[9]} port of ${v[10]}, ${v[11]} and ${v[12]} (default 8080; 0 = none)
+  ${f[5]}       answer time past which a review gets no warning (default 2000)
+  ${f[6]}   how long one read of a namespace serves reviews (default 10)
+  ${f[7]}  which cluster to read (default: in-cluster, else ${v[13]})
+  ${f[8]}            the warnings' language where a namespace does not name one with the
+                    annotation ${v[14]} (default ${v[15]}, else ${v[16]})
+${v[17]} ${v[10]}, ${v[17]} ${v[11]} (503 until the first read is done) and ${v[17]} ${v[12]} are served on
+the probe port, never on the webhook's: with ${f[2]} no caller without a certificate
+reaches the webhook's port at all.
+
+With ${v[18]} and ${v[19]} set (and ${v[20]},
+default ${v[21]}), a warned apply is announced to the app, which opens the workload's
+incident thread in its alert channel; the answer never waits for it. Announcing needs
+${f[2]}: only reviews the API server sent are announced.
+`,
+      ko: ({ usage, kinds, flags: f, values: v }: Help) => `사용법: ${usage}
+
+어드미션 웹훅을 실행합니다: ${v[0]} 요청으로 오는 ${v[1]}(${v[2]})에 응답합니다.
+대상: ${kinds}. 모든 요청을 허용하되, 끝날 수 없는 롤아웃을 시작하는 요청에는
+kubectl, Helm, Argo CD가 출력하는 경고를 붙입니다. ${v[3]} 레이블이 붙은
+네임스페이스에서는 경고 대신 거부합니다.
+  ${f[0]}            ${v[4]} 포트(기본값 8443)
+  ${f[1]}  서빙 인증서와 키(${v[5]}). 파일이 바뀌면 다시 읽습니다
+  ${f[2]}       API 서버의 클라이언트 인증서에 서명한 ${v[22]}의 ${v[5]}
+                    (${v[6]}에 설정한 것). 이 ${v[22]}가 서명한 호출자에게만 응답합니다
+  ${f[3]}     호출자의 인증서에 있어야 하는 이름(${v[7]} 또는 ${v[8]}). 여러 번 줄 수 있습니다
+  ${f[4]}      ${v[10]}, ${v[11]}, ${v[12]}를 제공하는 일반 ${v[9]} 포트(기본값 8080, 0이면 없음)
+  ${f[5]}       이 시간(밀리초)을 넘긴 리뷰에는 경고를 붙이지 않습니다(기본값 2000)
+  ${f[6]}   네임스페이스를 한 번 읽은 결과로 리뷰에 응답하는 시간(초, 기본값 10)
+  ${f[7]}  읽을 클러스터(기본값: 클러스터 안에서 실행하면 그 클러스터,
+                    아니면 ${v[13]})
+  ${f[8]}            경고의 언어. 네임스페이스가 ${v[14]} 어노테이션으로
+                    정하지 않았을 때 씁니다(기본값 ${v[15]}, 없으면 ${v[16]})
+${v[17]} ${v[10]}, ${v[17]} ${v[11]}(첫 읽기를 마칠 때까지 503), ${v[17]} ${v[12]}는
+웹훅 포트가 아니라 프로브 포트에서만 제공합니다. ${f[2]} 옵션을 주면 인증서가 없는
+호출자는 웹훅 포트에 전혀 닿지 못합니다.
+
+${v[18]}, ${v[19]}를 설정하면
+(${v[20]}도 함께, 기본값 ${v[21]}) 경고한 적용을 앱에 알리고, 앱은 알림 채널에
+워크로드의 장애 스레드를 엽니다. 응답은 이 알림을 기다리지 않습니다. 알리려면 ${f[2]} 옵션이 필요합니다: API 서버가 보낸 리뷰만 알립니다.
+`,
+    },
   }),
   {
+    postmortemHelp: [
+      {
+        usage: ['rollout-doctor postmortem --from-audit FILE', 'rollout-doctor postmortem --incident ID'],
+        flags: [...POSTMORTEM_FLAGS],
+        values: [...POSTMORTEM_VALUES],
+        limit: '256 MiB',
+      },
+    ],
+    serveHelp: [
+      {
+        usage: 'rollout-doctor serve-admission --tls-cert FILE --tls-key FILE [--port P]',
+        kinds: 'Deployment, Argo Rollout',
+        flags: [...SERVE_FLAGS],
+        values: [...SERVE_VALUES],
+      },
+    ],
     proposeHelp: [
       {
         usage: 'rollout-doctor propose TYPE/NAME -n NAMESPACE --remediation KIND|ID',

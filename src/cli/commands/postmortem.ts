@@ -15,28 +15,24 @@ import { readAuditLog } from '../../postmortem/read-audit.js';
 import { renderPostmortem } from '../../postmortem/render.js';
 import { isTimeZone } from '../../postmortem/time.js';
 import { cleanText, escapeJsonControls, quoted } from '../../text/clean.js';
-import { parseCommandArgs, wantsHelp } from '../args.js';
+import { cliLang, parseCommandArgs, wantsHelp } from '../args.js';
+import { HELP_WORDS, POSTMORTEM_FLAGS, POSTMORTEM_VALUES } from '../help-words.js';
+import { translate } from '../../i18n/catalogue.js';
 import { MAX_AUDIT_BYTES, readAuditFile } from '../audit-file.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 
-const HELP = `Usage: rollout-doctor postmortem --from-audit FILE [--incident ID] [options]
-       rollout-doctor postmortem --incident ID [options]
-
-Drafts the post-mortem of one incident: summary, timeline (UTC and local time),
-impact, analysis with the error messages quoted, the alternatives offered and not
-offered, what was adopted, the result and the follow-ups.
-  --from-audit FILE   the app's and the workers' log (JSON lines); lines that are not
-                      audit records are skipped and counted (at most ${MAX_AUDIT_BYTES / 1024 / 1024} MiB)
-  --incident ID       CLUSTER/NAMESPACE/NAME of the workload (NAMESPACE/NAME when only one
-                      cluster has it); optional with --from-audit when the log holds one
-                      incident. Without --from-audit: read from the incident's record in
-                      Redis (REDIS_URL, kept ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS days)
-  --lang en|ko        the language (default: LC_ALL, LC_MESSAGES, LANG; else en)
-  -o markdown|json    Markdown (default), or the incident's record as JSON
-  --tz ZONE           the local time zone of the timeline, an IANA name such as
-                      Asia/Seoul (default: TZ, else UTC)
-Exit status: 0 drafted; 2 bad arguments or input; 3 Redis unreachable; 4 internal error.
-`;
+/** The help in `lang` (cli/help-words.ts): flags and values as typed. */
+function help(lang: Lang): string {
+  return translate(HELP_WORDS, lang, 'postmortemHelp', {
+    usage: [
+      'rollout-doctor postmortem --from-audit FILE [--incident ID]',
+      'rollout-doctor postmortem --incident ID',
+    ],
+    flags: [...POSTMORTEM_FLAGS],
+    values: [...POSTMORTEM_VALUES],
+    limit: `${MAX_AUDIT_BYTES / 1024 / 1024} MiB`,
+  });
+}
 
 interface Options {
   lang: Lang;
@@ -97,7 +93,7 @@ async function fromAudit(file: string): Promise<{ events: TimedEvent[]; note?: s
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   if (wantsHelp(argv)) {
-    io.stdout.write(HELP);
+    io.stdout.write(help(cliLang(argv, io.env)));
     return EXIT.ok;
   }
   const { values, positionals } = parseCommandArgs({

@@ -12,41 +12,28 @@ import type { ReviewDeps } from '../../admission/review-handler.js';
 import { createAnnouncer, type Announcer } from '../../admission/announce.js';
 import { announceQueue } from '../../admission/announce-queue.js';
 import { parseSigningKey, type SigningKey } from '../../trust/approval-signature.js';
-import { langFlag, parseCommandArgs, wantsHelp } from '../args.js';
+import { cliLang, langFlag, parseCommandArgs, wantsHelp } from '../args.js';
+import { HELP_WORDS, SERVE_FLAGS, SERVE_VALUES } from '../help-words.js';
+import { translate } from '../../i18n/catalogue.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 import { quoted } from '../../text/clean.js';
 import { firstLang, type Lang } from '../../i18n/lang.js';
-import { titlesPhrase } from '../../diagnosis/workload-ref.js';
+import { titleOfKind, titlesPhrase, WORKLOAD_KINDS } from '../../diagnosis/workload-ref.js';
 
-const HELP = `Usage: rollout-doctor serve-admission --tls-cert FILE --tls-key FILE [--port P]
+const USAGE = `rollout-doctor serve-admission --tls-cert FILE --tls-key FILE [--port P]
                                        [--client-ca FILE [--client-name NAME]...] [--probe-port P]
                                        [--kubeconfig F] [--context C] [--budget-ms MS] [--cache-seconds S]
-                                       [--lang en|ko]
+                                       [--lang en|ko]`;
 
-Serves the admission webhook: POST /validate answers AdmissionReviews (admission.k8s.io/v1)
-for ${titlesPhrase('s', 'and')}. Every request is allowed; one
-that starts a rollout that can never finish gets a warning kubectl, helm and Argo CD print
-(a namespace labelled rollout-doctor.io/admission=refuse gets a refusal instead).
-  --port            HTTPS port (default 8443)
-  --tls-cert, --tls-key  the serving certificate and key (PEM), read again when they change
-  --client-ca       PEM of the CA that signs the API server's client certificate (its
-                    AdmissionConfiguration kubeConfigFile): only callers it signed are answered
-  --client-name     a name (CN or DNS SAN) the caller's certificate must carry; repeatable
-  --probe-port      plain-HTTP port of /healthz, /readyz and /metrics (default 8080; 0 = none)
-  --budget-ms       answer time past which a review gets no warning (default 2000)
-  --cache-seconds   how long one read of a namespace serves reviews (default 10)
-  --kubeconfig, --context  which cluster to read (default: in-cluster, else KUBECONFIG)
-  --lang            the warnings' language where a namespace does not name one with the
-                    annotation rollout-doctor.io/lang (default ROLLOUT_DOCTOR_LANG, else en)
-GET /healthz, GET /readyz (503 until the first read is done) and GET /metrics are served on
-the probe port, never on the webhook's: with --client-ca no caller without a certificate
-reaches the webhook's port at all.
-
-With REDIS_URL and ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY set (and ROLLOUT_DOCTOR_CLUSTER,
-default "default"), a warned apply is announced to the app, which opens the workload's
-incident thread in its alert channel; the answer never waits for it. Announcing needs
---client-ca: only reviews the API server sent are announced.
-`;
+/** The help in `lang` (cli/help-words.ts): flags, kinds and values as typed. */
+function help(lang: Lang): string {
+  return translate(HELP_WORDS, lang, 'serveHelp', {
+    usage: USAGE,
+    kinds: lang === 'en' ? titlesPhrase('s', 'and') : WORKLOAD_KINDS.map(titleOfKind).join(', '),
+    flags: [...SERVE_FLAGS],
+    values: [...SERVE_VALUES],
+  });
+}
 
 interface ServeArgs {
   port: number;
@@ -127,7 +114,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   if (wantsHelp(argv)) {
-    io.stdout.write(HELP);
+    io.stdout.write(help(cliLang(argv, io.env)));
     return EXIT.ok;
   }
   const args = parseServeArgs(argv);
