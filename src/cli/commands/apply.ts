@@ -21,7 +21,7 @@ import {
   wantsHelp,
   workloadRefArg,
 } from '../args.js';
-import { EXIT, UsageError, type CliIo } from '../io.js';
+import { EXIT, type CliIo } from '../io.js';
 import { usageError } from '../usage-words.js';
 import type { WorkloadKind } from '../../diagnosis/workload-ref.js';
 import { applyAndFollow } from '../apply-flow.js';
@@ -170,9 +170,7 @@ export function lastsArg(value: string | undefined, remediation: string): Exclus
   const parsed = exclusionTtlChoiceSchema.safeParse(value);
   if (!parsed.success) throw usageError('badLasts', { value, choices: EXCLUSION_TTL_CHOICES });
   if (!findKind(remediationKind(remediation))?.lasts)
-    throw new UsageError(
-      `--lasts is only for an exclude-node remediation (a node exclusion); ${quoted(remediation)} writes none`,
-    );
+    throw usageError('lastsOnlyExcludeNode', { value: remediation });
   return parsed.data;
 }
 

@@ -28,6 +28,7 @@ import {
   workloadRefArg,
 } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
+import { usageError } from '../usage-words.js';
 import type { OwnerSettingsRead, WorkloadRef } from '../../diagnosis/snapshot/types.js';
 import type { GitSource } from '../../propose/owner-source.js';
 
@@ -96,15 +97,13 @@ export function parseProposeArgs(argv: string[]): ProposeArgs {
     },
   });
   const ref = workloadRefArg(positionals, values.namespace, 'proposed');
-  if (!values.remediation) throw new UsageError('which remediation? pass --remediation KIND or a plan id');
+  if (!values.remediation) throw usageError('whichRemediation', {});
   if ((values.repo === undefined) !== (values.path === undefined) || values.repo === '' || values.path === '')
-    throw new UsageError(
-      'give --repo URL and --path PATH together, or neither (then the Argo CD or Flux owner says where)',
-    );
+    throw usageError('repoWithPath', {});
   if (values['from-file'] !== undefined && (values.context !== undefined || values.kubeconfig !== undefined))
-    throw new UsageError('--from-file reads a dump; --context and --kubeconfig only apply to a live cluster');
+    throw usageError('dumpOrCluster', {});
   if (values['github-repo'] !== undefined && !/^[\w.-]+\/[\w.-]+$/.test(values['github-repo']))
-    throw new UsageError(`--github-repo must be OWNER/REPO, not ${quoted(values['github-repo'])}`);
+    throw usageError('githubRepo', { value: values['github-repo'], form: 'OWNER/REPO' });
   const optional = (key: keyof typeof values, as: keyof ProposeArgs) =>
     values[key] !== undefined ? { [as]: values[key] } : {};
   return {

@@ -15,8 +15,8 @@ import { parseSigningKey, type SigningKey } from '../../trust/approval-signature
 import { cliLang, langFlag, parseCommandArgs, wantsHelp } from '../args.js';
 import { HELP_WORDS, SERVE_FLAGS, SERVE_VALUES } from '../help-words.js';
 import { translate } from '../../i18n/catalogue.js';
-import { EXIT, UsageError, type CliIo } from '../io.js';
-import { quoted } from '../../text/clean.js';
+import { EXIT, type CliIo } from '../io.js';
+import { usageError } from '../usage-words.js';
 import { firstLang, type Lang } from '../../i18n/lang.js';
 import { titleOfKind, titlesPhrase, WORKLOAD_KINDS } from '../../diagnosis/workload-ref.js';
 
@@ -59,7 +59,7 @@ function integer(
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > max)
-    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not ${quoted(value)}`);
+    throw usageError('wholeNumber', { flag: name, min, max, value });
   return n;
 }
 
@@ -83,18 +83,12 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   const lang = values.lang === undefined ? undefined : langFlag(values.lang);
   const tlsCert = values['tls-cert'];
   const tlsKey = values['tls-key'];
-  if (!tlsCert || !tlsKey)
-    throw new UsageError(
-      '--tls-cert and --tls-key are required: the API server calls webhooks over HTTPS only',
-    );
+  if (!tlsCert || !tlsKey) throw usageError('tlsRequired', { scheme: 'HTTPS' });
   const clientCa = values['client-ca'];
   for (const file of [tlsCert, tlsKey, ...(clientCa !== undefined ? [clientCa] : [])])
-    if (!existsSync(file)) throw new UsageError(`cannot read ${quoted(file)}: no such file`);
+    if (!existsSync(file)) throw usageError('noSuchFile', { file });
   const clientNames = (values['client-name'] ?? []) as string[];
-  if (clientNames.length > 0 && clientCa === undefined)
-    throw new UsageError(
-      '--client-name needs --client-ca: a name is only checked on a certificate the CA signed',
-    );
+  if (clientNames.length > 0 && clientCa === undefined) throw usageError('clientNameNeedsCa', {});
   const probePort = integer(values['probe-port'], '--probe-port', 8080, 0, 65535);
   return {
     port: integer(values.port, '--port', 8443, 0, 65535),
@@ -120,9 +114,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const args = parseServeArgs(argv);
   const settings = announceSettings(io.env);
   if (settings && args.clientCa === undefined)
-    throw new UsageError(
-      "announcing warned applies needs --client-ca: without it anyone who reaches the port could open incident threads; give the CA that signs the API server's client certificate, or unset REDIS_URL and ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY",
-    );
+    throw usageError('announceNeedsCa', { names: ANNOUNCE_SETTINGS });
   const { createKubeClient } = await import('../../kube/client.js');
   const { serveAdmission } = await import('../../admission/serve.js');
   const logger = createLogger({ level: io.env['LOG_LEVEL'] ?? 'info', name: 'admission' });
@@ -159,9 +151,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       );
       return EXIT.cluster;
     }
-    throw new UsageError(
-      `cannot serve with ${quoted(args.tlsCert)} and ${quoted(args.tlsKey)}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw usageError('cannotServe', {
+      cert: args.tlsCert,
+      key: args.tlsKey,
+      problem: error instanceof Error ? error.message : String(error),
+    });
   }
   logger.info(
     {
@@ -186,6 +180,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   return EXIT.ok;
 }
 
+/** The settings that turn announcing on, both or neither. */
+const ANNOUNCE_SETTINGS = ['REDIS_URL', 'ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY'];
+
 interface AnnounceSettings {
   redisUrl: string;
   key: SigningKey;
@@ -200,22 +197,20 @@ function announceSettings(env: CliIo['env']): AnnounceSettings | undefined {
   const redisUrl = (env['REDIS_URL'] ?? '').trim();
   const keyText = (env['ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY'] ?? '').trim();
   if (redisUrl === '' && keyText === '') return undefined;
-  if (redisUrl === '' || keyText === '')
-    throw new UsageError(
-      'announcing warned applies needs both REDIS_URL and ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY (or neither)',
-    );
+  if (redisUrl === '' || keyText === '') throw usageError('announceNeedsBoth', { names: ANNOUNCE_SETTINGS });
   let key: SigningKey;
   try {
     key = parseSigningKey(keyText);
   } catch (error) {
     // The message never repeats the value.
-    throw new UsageError(
-      `ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY is not a valid key (${error instanceof Error ? error.message : 'unreadable'})`,
-    );
+    throw usageError('badSigningKey', {
+      name: 'ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY',
+      problem: error instanceof Error ? error.message : 'unreadable',
+    });
   }
   const cluster = (env['ROLLOUT_DOCTOR_CLUSTER'] ?? '').trim() || 'default';
   if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(cluster))
-    throw new UsageError('ROLLOUT_DOCTOR_CLUSTER must be a DNS-1123 label');
+    throw usageError('clusterLabel', { name: 'ROLLOUT_DOCTOR_CLUSTER', form: 'DNS-1123' });
   return { redisUrl, key, cluster };
 }
 
