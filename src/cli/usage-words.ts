@@ -279,6 +279,29 @@ const USAGE_WORDS = registerCatalogue(
       ko: (p: { file: string; bound: number }) =>
         `${quoted(p.file)} 파일이 읽는 동안 한도 ${p.bound}바이트를 넘게 커졌습니다`,
     },
+    noRemediation: {
+      en: (p: Value & { target: string; offered: readonly string[] }) =>
+        `no remediation ${quoted(p.value)} for ${p.target}; offered: ${p.offered.join(', ') || 'none'}`,
+      ko: (p: Value & { target: string; offered: readonly string[] }) =>
+        `${p.target} 워크로드에는 ${quoted(p.value)} 조치가 없습니다. 제시된 조치: ${p.offered.join(', ') || '없음'}`,
+    },
+    noDuration: {
+      en: (p: { ttl: string; plan: string }) =>
+        `--lasts ${p.ttl}: ${p.plan} writes no node exclusion, so it has no duration to choose`,
+      ko: (p: { ttl: string; plan: string }) =>
+        `--lasts ${p.ttl}: ${p.plan} 조치는 노드 제외를 쓰지 않으므로 기간을 고를 수 없습니다`,
+    },
+    noIncidentRecord: {
+      en: (p: Value & { form: string }) => `no record of incident ${quoted(p.value)} in Redis (${p.form})`,
+      ko: (p: Value & { form: string }) =>
+        `Redis에 ${quoted(p.value)} 장애의 기록이 없습니다(${p.form} 형식으로 줍니다)`,
+    },
+    incidentNotKept: {
+      en: (p: Value & { setting: string }) =>
+        `no record of incident ${quoted(p.value)} in Redis: none was kept, or it is older than ${p.setting}`,
+      ko: (p: Value & { setting: string }) =>
+        `Redis에 ${quoted(p.value)} 장애의 기록이 없습니다: 보관된 적이 없거나 ${p.setting}보다 오래되었습니다`,
+    },
     tlsRequired: {
       en: (p: { scheme: string }) =>
         `--tls-cert and --tls-key are required: the API server calls webhooks over ${p.scheme} only`,
@@ -359,6 +382,17 @@ const USAGE_WORDS = registerCatalogue(
     notDirectory: [{ file: 'audit.log/x' }],
     tooManyLinks: [{ file: 'audit.log' }],
     tlsRequired: [{ scheme: 'HTTPS' }],
+    noRemediation: [
+      {
+        value: 'set-recreate',
+        target: 'shop/web',
+        offered: ['exclude-node (exclude-node-0123456789abcdef)'],
+      },
+      { value: 'set-recreate', target: 'shop/web', offered: [] },
+    ],
+    noDuration: [{ ttl: '4h', plan: 'set-recreate (set-recreate-0123456789abcdef)' }],
+    noIncidentRecord: [{ value: 'web', form: 'CLUSTER/NAMESPACE/NAME' }],
+    incidentNotKept: [{ value: 'prod/shop/web', setting: 'ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS' }],
     notRegularFile: [{ file: 'audit' }],
     auditTooLarge: [{ file: 'audit.log', size: 300000000, bound: 268435456, grep: `grep '"audit":true'` }],
     auditGrew: [{ file: 'audit.log', bound: 268435456 }],

@@ -138,6 +138,11 @@ describe('their usage errors', () => {
       '"/nonexistent/audit.log" 파일을 읽을 수 없습니다: 파일이 없습니다',
     ],
     [
+      ['postmortem', '--from-audit', join(ROOT, 'test')],
+      `"${join(ROOT, 'test')}" is not a regular file`,
+      `"${join(ROOT, 'test')}" 경로는 일반 파일이 아닙니다`,
+    ],
+    [
       ['serve-admission'],
       '--tls-cert and --tls-key are required: the API server calls webhooks over HTTPS only',
       '--tls-cert와 --tls-key 옵션이 필요합니다: API 서버는 웹훅을 HTTPS로만 호출합니다',
@@ -161,5 +166,25 @@ describe('their usage errors', () => {
     expect(korean.status).toBe(2);
     expect(korean.err).toBe(`rollout-doctor ${command}: ${ko}\n`);
     if (command !== 'apply') expect((await run([...args, '--lang', 'ko'])).err).toBe(korean.err);
+  });
+});
+
+describe('a refused remediation', () => {
+  it('propose: the plan the diagnosis did not offer, the offered ones as typed', async () => {
+    const dump = join(ROOT, 'test/fixtures/dumps/incident-a-gpu-surge.yaml');
+    const args = ['propose', 'deploy/vision-object-tracker', '-n', 'vision', '--remediation', 'delete-pods'];
+    const offered =
+      'set-rolling-update (set-rolling-update-fbad729e29bebc20), set-recreate (set-recreate-abc817ef8cf29b84), scale-old-replicaset (scale-old-replicaset-c9b22b3d7bbe7ffa)';
+    const english = await run([...args, '--from-file', dump]);
+    expect(english.status).toBe(2);
+    expect(english.err).toBe(
+      `rollout-doctor propose: no remediation "delete-pods" for vision/vision-object-tracker; offered: ${offered}\n`,
+    );
+    const korean = await run([...args, '--from-file', dump, '--lang', 'ko']);
+    expect(korean.status).toBe(2);
+    expect(korean.err).toBe(
+      `rollout-doctor propose: vision/vision-object-tracker 워크로드에는 "delete-pods" 조치가 없습니다. 제시된 조치: ${offered}\n`,
+    );
+    expect((await run([...args, '--from-file', dump], KO)).err).toBe(korean.err);
   });
 });

@@ -10,7 +10,7 @@
  * arguments, no such remediation, or no terminal to confirm on without --yes; 3
  * cluster unreachable or forbidden; 4 internal error.
  */
-import { cleanText, quoted } from '../../text/clean.js';
+import { cleanText } from '../../text/clean.js';
 import type { RemediationPlan } from '../../remediation/plan.js';
 import { findKind, remediationKinds } from '../../remediation/kinds/index.js';
 import {
@@ -22,7 +22,7 @@ import {
   workloadRefArg,
 } from '../args.js';
 import { EXIT, type CliIo } from '../io.js';
-import { usageError } from '../usage-words.js';
+import { usageError, usageWords } from '../usage-words.js';
 import type { WorkloadKind } from '../../diagnosis/workload-ref.js';
 import { applyAndFollow } from '../apply-flow.js';
 import { withPlanTtl } from '../../remediation/exclusion-times.js';
@@ -34,7 +34,7 @@ import {
 import { lastsClause } from '../../remediation/exclusion-words.js';
 import { APPLY_FLAGS, APPLY_VALUES, HELP_WORDS } from '../help-words.js';
 import { translate } from '../../i18n/catalogue.js';
-import type { Lang } from '../../i18n/lang.js';
+import { langFromEnvironment, type Lang } from '../../i18n/lang.js';
 
 /**
  * The kinds a diagnosis offers, so the ones apply can choose: not the kinds that exist
@@ -125,7 +125,8 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
   const { createKubeClient } = await import('../../kube/client.js');
   const { collectSnapshot } = await import('../../kube/read/collector.js');
   const { diagnose } = await import('../../engine/diagnose.js');
-  const note = (text: string): void => void io.stderr.write(`${cleanText(text)}\n`);
+  const lang = langFromEnvironment(io.env);
+  const note = (text: string): void => void io.stderr.write(`rollout-doctor apply: ${cleanText(text)}\n`);
 
   const client = createKubeClient({
     kubeconfig: args.kubeconfig,
@@ -140,17 +141,19 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
   );
   const plan = choosePlan(diagnosis.remediations, args.remediation);
   if (!plan) {
-    const offered = diagnosis.remediations.map((p) => `${p.kind} (${p.id})`).join(', ') || 'none';
+    const offered = diagnosis.remediations.map((p) => `${p.kind} (${p.id})`);
     note(
-      `rollout-doctor apply: no remediation ${quoted(args.remediation)} for ${namespace}/${args.name}; offered: ${offered}`,
+      usageWords(lang, 'noRemediation', {
+        value: args.remediation,
+        target: `${namespace}/${args.name}`,
+        offered,
+      }),
     );
     return EXIT.usage;
   }
   const chosen = args.lasts === undefined ? plan : withPlanTtl(plan, args.lasts);
   if (!chosen) {
-    note(
-      `rollout-doctor apply: --lasts ${args.lasts ?? ''}: ${plan.kind} (${plan.id}) writes no node exclusion, so it has no duration to choose`,
-    );
+    note(usageWords(lang, 'noDuration', { ttl: args.lasts ?? '', plan: `${plan.kind} (${plan.id})` }));
     return EXIT.usage;
   }
   if (args.lasts !== undefined)

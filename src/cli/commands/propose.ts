@@ -17,7 +17,7 @@ import { proposeWords } from '../../propose/words.js';
 import { toolsFrom } from '../../propose/tool.js';
 import { readGitToken, TokenFileError } from '../../propose/token.js';
 import type { ProposeResult } from '../../propose/propose.js';
-import { cleanText, quoted } from '../../text/clean.js';
+import { cleanText } from '../../text/clean.js';
 import { choosePlan } from './apply.js';
 import {
   argocdNamespace,
@@ -28,7 +28,7 @@ import {
   workloadRefArg,
 } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
-import { usageError } from '../usage-words.js';
+import { usageError, usageWords } from '../usage-words.js';
 import type { OwnerSettingsRead, WorkloadRef } from '../../diagnosis/snapshot/types.js';
 import type { GitSource } from '../../propose/owner-source.js';
 
@@ -137,11 +137,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const args = parseProposeArgs(argv);
   const token = await readToken(args, io);
   const { diagnosis, source, against, owner, objects } = await readCluster(args, io);
+  const lang = firstLang(args.lang, io.env['LC_ALL'], io.env['LC_MESSAGES'], io.env['LANG']);
   const plan = choosePlan(diagnosis.remediations, args.remediation);
   if (!plan) {
-    const offered = diagnosis.remediations.map((p) => `${p.kind} (${p.id})`).join(', ') || 'none';
+    const offered = diagnosis.remediations.map((p) => `${p.kind} (${p.id})`);
+    const target = `${diagnosis.target.namespace}/${diagnosis.target.name}`;
     io.stderr.write(
-      `${cleanText(`rollout-doctor propose: no remediation ${quoted(args.remediation)} for ${diagnosis.target.namespace}/${diagnosis.target.name}; offered: ${offered}`)}\n`,
+      `${cleanText(`rollout-doctor propose: ${usageWords(lang, 'noRemediation', { value: args.remediation, target, offered })}`)}\n`,
     );
     return EXIT.usage;
   }
@@ -150,7 +152,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const { propose } = await import('../../propose/propose.js');
   const { checkRendered } = await import('../../propose/verify.js');
   const finding = diagnosis.findings.find((f) => f.code === plan.addresses) ?? diagnosis.findings[0];
-  const lang = firstLang(args.lang, io.env['LC_ALL'], io.env['LC_MESSAGES'], io.env['LANG']);
   const result = await propose({
     plan,
     finding: { code: plan.addresses, summary: finding?.summary ?? '' },
