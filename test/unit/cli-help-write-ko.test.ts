@@ -59,7 +59,7 @@ describe('--help of apply, propose, postmortem and serve-admission', () => {
   it('propose: Git, its flags and settings as typed', async () => {
     const lines = (await run(['propose', '--help'], KO)).out.split('\n');
     expect(lines).toContain(
-      '오래 갈 조치를 워크로드를 적용하는 Git 저장소에 제안합니다. 증명된 조치 계획이 클러스터에',
+      '지속되는 조치를 워크로드를 적용하는 Git 저장소에 제안합니다. 증명된 조치 계획이 클러스터에',
     );
     expect(lines).toContain(
       '  --dry-run        클론, 수정, 검사 후 변경 내용을 출력만 하고 푸시하지 않습니다',
