@@ -7,6 +7,7 @@
  * for byte (with the --lang line added).
  */
 import { defineMessages, registerCatalogue } from '../i18n/catalogue.js';
+import { wrap } from '../report/format.js';
 
 /** The commands, in the order the list shows them (run-cli.ts loads each by name). */
 export const COMMAND_NAMES = [
@@ -146,6 +147,131 @@ export const UNDO_VALUES = [
   '~/.local/state/rollout-doctor/undo',
 ] as const;
 
+/** `apply --help`'s flags and the values it names, as typed. */
+export const APPLY_FLAGS = [
+  '--remediation',
+  '--yes',
+  '--lasts D',
+  '--argocd-namespace NS',
+  '--timeout',
+] as const;
+export const APPLY_VALUES = [
+  'deployment/NAME',
+  'daemonset/NAME',
+  'statefulset/NAME',
+  'rollout/NAME',
+  '"To undo: rollout-doctor undo ID"',
+  '`rollout-doctor undo --help`',
+  '`diagnose -o json`',
+  '$ROLLOUT_DOCTOR_ARGOCD_NAMESPACE',
+  'argocd',
+  '"paused at step N; promote to go on"',
+  'delete-pods',
+  'taint-device',
+] as const;
+
+/** `propose --help`'s flags and the values it names, as typed. */
+export const PROPOSE_FLAGS = [
+  '--remediation',
+  '--repo URL',
+  '--path PATH',
+  '--base BRANCH',
+  '--dry-run',
+  '--incident ID',
+  '--approved-by, --thread',
+  '--github-api URL',
+  '--token-file F',
+  '--release NAME',
+  '--values FILE',
+  '--lang en|ko',
+] as const;
+export const PROPOSE_VALUES = [
+  '`rollout-doctor check`',
+  'set-rolling-update, set-recreate',
+  'https',
+  'Argo CD',
+  'Flux',
+  'Kustomization',
+  'HelmRelease',
+  'GitRepository',
+  '$ROLLOUT_DOCTOR_GITHUB_API',
+  'https://api.github.com',
+  'GitHub Enterprise',
+  'https://HOST/api/v3',
+  '$ROLLOUT_DOCTOR_GIT_TOKEN',
+  'helm template',
+  'values.yaml',
+  'LC_ALL',
+  'LC_MESSAGES',
+  'LANG',
+  'REST API',
+] as const;
+
+/** `postmortem --help`'s flags and the values it names, as typed. */
+export const POSTMORTEM_FLAGS = [
+  '--from-audit FILE',
+  '--incident ID',
+  '--lang en|ko',
+  '-o markdown|json',
+  '--tz ZONE',
+  '--from-audit',
+] as const;
+export const POSTMORTEM_VALUES = [
+  'UTC',
+  'JSON',
+  'CLUSTER/NAMESPACE/NAME',
+  'NAMESPACE/NAME',
+  'Redis',
+  'REDIS_URL',
+  'ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS',
+  'LC_ALL',
+  'LC_MESSAGES',
+  'LANG',
+  'en',
+  'Markdown',
+  'IANA',
+  'Asia/Seoul',
+  'TZ',
+] as const;
+
+/** `serve-admission --help`'s flags and the values it names, as typed. */
+export const SERVE_FLAGS = [
+  '--port',
+  '--tls-cert, --tls-key',
+  '--client-ca',
+  '--client-name',
+  '--probe-port',
+  '--budget-ms',
+  '--cache-seconds',
+  '--kubeconfig, --context',
+  '--lang',
+] as const;
+export const SERVE_VALUES = [
+  'POST /validate',
+  'AdmissionReview',
+  'admission.k8s.io/v1',
+  'rollout-doctor.io/admission=refuse',
+  'HTTPS',
+  'PEM',
+  'AdmissionConfiguration kubeConfigFile',
+  'CN',
+  'DNS SAN',
+  'HTTP',
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  'KUBECONFIG',
+  'rollout-doctor.io/lang',
+  'ROLLOUT_DOCTOR_LANG',
+  'en',
+  'GET',
+  'REDIS_URL',
+  'ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY',
+  'ROLLOUT_DOCTOR_CLUSTER',
+  '"default"',
+  'CA',
+] as const;
+
 /** Who holds a key keygen prints: the app or the workers, and whether only they do. */
 export type KeyHolder = { who: 'app' | 'workers'; only: boolean };
 type Keygen = { usage: string; names: string[]; holders: KeyHolder[]; doc: string };
@@ -160,6 +286,16 @@ type Help = { usage: string; kinds: string; flags: string[]; values: string[] };
 
 /** The command list: `names` in order, `one`/`all` the workload kinds as each language lists them. */
 type Usage = { names: string[]; flags: string[]; one: string; all: string; keys: number };
+
+/** `postmortem --help`: its two synopses, its flags and values, and the largest log it reads. */
+type Postmortem = Omit<Help, 'kinds' | 'usage'> & { usage: string[]; limit: string };
+
+/** `apply --help`: its help, and the remediation kinds and --lasts durations it names. */
+type Apply = Omit<Help, 'kinds'> & { kinds: string[]; choices: string[] };
+
+/** A flag and its description, wrapped under it (the description column starts at 17). */
+const flagColumn = (flag: string | undefined, lines: string[]): string =>
+  lines.map((line, i) => `${i === 0 ? `  ${flag ?? ''}  ` : ' '.repeat(17)}${line}`).join('\n');
 
 const row = (name: string | undefined, summary: string): string => `  ${(name ?? '').padEnd(20)} ${summary}`;
 
@@ -427,8 +563,237 @@ unreachable or forbidden, 4 internal error (a bug).
 연결할 수 없거나 권한 없음, 4 내부 오류(버그).
 `,
     },
+    applyHelp: {
+      en: ({ usage, flags: f, values: v, kinds, choices }: Apply) => `Usage: ${usage}
+
+Diagnoses the workload (${v[0]}, ${v[1]}, ${v[2]}, ${v[3]}
+for an Argo Rollout; a bare NAME is a Deployment), shows exactly what the chosen remediation writes (the object
+it patches, creates or deletes, and the patch) and what the API server's dry run says
+it changes, asks for confirmation, applies it, and follows what it moves until that
+completes, fails or ${f[4]} (default 300) passes: the rollout, or for ${v[10]} and
+${v[11]} (no pod template change) the replacement pods becoming Ready. After a
+write it prints ${v[4]} (see ${v[5]}).
+${flagColumn(f[0], wrap(`a remediation kind (${kinds.join(', ')})`, 70))}
+                 or a plan id from ${v[6]}
+  ${f[1]}          apply without asking (for scripts); without it a terminal is required
+  ${f[2]}      exclude-node only: how long the node exclusion lasts, one of
+                 ${choices.join(', ')} (the choices beside Approve in chat);
+                 default: the plan's own (24h).
+                 Recorded on the workload as a chat approval records it; the workers
+                 remove the exclusion when it ends. Refused (exit 2) for other plans.
+  ${f[3]}  where Argo CD's Applications live, for the drift verdict
+                 (default: ${v[7]}, else ${v[8]})
+Exit status: 0 applied and rolled out (or its replacement pods Ready, or an Argo Rollout
+reached a canary pause step: ${v[9]}); 1 not applied
+(refused, failed, or declined at the prompt) or the rollout did not complete; 2 bad arguments, no such remediation, or
+no terminal to confirm on without ${f[1]}; 3 cluster unreachable or forbidden; 4 internal
+error (a bug).
+`,
+      ko: ({ usage, flags: f, values: v, kinds, choices }: Apply) => `사용법: ${usage}
+
+워크로드를 진단합니다(${v[0]}, ${v[1]}, ${v[2]},
+Argo Rollout은 ${v[3]}, NAME만 주면 Deployment). 고른 조치가 쓰는 내용(패치하거나
+만들거나 지우는 객체와 그 패치)과 API 서버의 드라이 런이 알려 주는 변경을 그대로 보여 주고,
+확인을 받은 뒤 적용합니다. 그다음 롤아웃이 끝나거나 실패하거나 ${f[4]} 시간(기본값 300초)이
+지날 때까지 지켜봅니다. ${v[10]}, ${v[11]} 조치는 파드 템플릿을 바꾸지 않으므로, 새 파드가
+Ready가 될 때까지 지켜봅니다. 쓰기를 마치면 ${v[4]} 안내를
+출력합니다(${v[5]} 참고).
+${flagColumn(f[0], wrap(`조치 종류(${kinds.join(', ')})`, 70))}
+                 또는 ${v[6]} 출력의 조치 계획 ID
+  ${f[1]}          묻지 않고 적용합니다(스크립트용). 이 옵션이 없으면 터미널이 필요합니다
+  ${f[2]}      exclude-node 전용: 노드 제외를 유지할 기간. ${choices.join(', ')} 중 하나
+                 (채팅에서 승인 버튼 옆에 있는 선택지와 같음). 기본값: 조치 계획의 기간(24h).
+                 채팅에서 승인할 때처럼 워크로드에 기록되고, 기간이 끝나면 워커가 제외를
+                 해제합니다. 다른 조치 계획에 주면 거부합니다(종료 코드 2).
+  ${f[3]}  Argo CD 애플리케이션이 있는 네임스페이스. 드리프트 판정에 씁니다
+                 (기본값: ${v[7]}, 없으면 ${v[8]})
+종료 코드: 0 적용하고 롤아웃 완료(또는 새 파드가 Ready, 또는 Argo Rollout이 카나리 일시 중지
+단계에 도달: ${v[9]}), 1 적용하지 않음(거부, 실패, 확인에서 거절) 또는
+롤아웃 미완료, 2 잘못된 인자, 그런 조치 없음, 또는 ${f[1]} 없이 확인할 터미널 없음,
+3 클러스터에 연결할 수 없거나 권한 없음, 4 내부 오류(버그).
+`,
+    },
+    proposeHelp: {
+      en: ({ usage, flags: f, values: v }: Omit<Help, 'kinds'>) => `Usage: ${usage}
+
+Proposes the lasting fix to the Git repository that applies the workload: the change the
+proved plan makes live (its strategy; not the one-off restart), made in place in the
+manifest that writes the workload (comments, key order and quoting kept), checked with
+${v[0]} against the cluster (or the dump), pushed to a branch of its own
+and opened as a pull request (a later run for the same incident updates it).
+  ${f[0]}    the plan kind (${v[1]}, ...) or a plan id
+  ${f[1]}       the repository to clone (${v[2]}; no credentials in the URL)
+  ${f[2]}      the file or folder in it that holds the workload's manifest
+                   (both left out: the ${v[3]} Application's source, or the ${v[4]}
+                   ${v[5]}'s or ${v[6]}'s ${v[7]}, as read)
+  ${f[3]}    the branch to propose into (default: the repository's default)
+  ${f[4]}        clone, edit, check and print the diff; push nothing
+  ${f[5]}    names the branch, so the same incident updates the same pull request
+  ${f[6]}  said in the pull request's body
+  ${f[7]} the REST API (default ${v[8]}, else ${v[9]};
+                   ${v[10]}: ${v[11]})
+  ${f[8]}   the token (a Secret's file); else ${v[12]}. Never printed.
+  ${f[9]}   a chart's release (default: the workload's name), for ${v[13]}
+  ${f[10]}    a chart's values file in the repository (default: the chart's ${v[14]})
+  ${f[11]}     the pull request's language (default: ${v[15]}, ${v[16]}, ${v[17]})
+Exit status: 0 proposed (or the dry run's diff, or nothing to change), 1 not proposed (check
+says it can never finish, or the change is printed to make by hand), 2 bad arguments or
+refused input, 3 cluster unreachable or forbidden, 4 internal error.
+`,
+      ko: ({ usage, flags: f, values: v }: Omit<Help, 'kinds'>) => `사용법: ${usage}
+
+지속되는 조치를 워크로드를 적용하는 Git 저장소에 제안합니다. 증명된 조치 계획이 클러스터에
+적용하는 변경(전략 변경, 한 번뿐인 재시작은 제외)을 워크로드를 쓰는 매니페스트에
+제자리에서 반영합니다(주석, 키 순서, 따옴표는 그대로). 클러스터(또는 덤프)를 기준으로
+${v[0]} 명령으로 검사한 뒤, 전용 브랜치에 푸시하고 풀 리퀘스트를 엽니다.
+같은 장애로 다시 실행하면 그 풀 리퀘스트를 갱신합니다.
+  ${f[0]}    조치 계획 종류(${v[1]}, ...) 또는 조치 계획 ID
+  ${f[1]}       클론할 저장소(${v[2]}만, 주소에 자격 증명을 넣지 않습니다)
+  ${f[2]}      그 저장소에서 워크로드의 매니페스트가 있는 파일이나 폴더
+                   (둘 다 주지 않으면: ${v[3]} 애플리케이션의 소스, 또는 ${v[4]}
+                   ${v[5]}, ${v[6]} 객체가 가리키는 ${v[7]} 객체를 읽어서 씁니다)
+  ${f[3]}    제안할 대상 브랜치(기본값: 저장소의 기본 브랜치)
+  ${f[4]}        클론, 수정, 검사 후 변경 내용을 출력만 하고 푸시하지 않습니다
+  ${f[5]}    브랜치 이름에 쓰여, 같은 장애는 같은 풀 리퀘스트를 갱신합니다
+  ${f[6]}  풀 리퀘스트 본문에 적습니다
+  ${f[7]} ${v[18]}(기본값: ${v[8]}, 없으면 ${v[9]},
+                   ${v[10]} 주소: ${v[11]})
+  ${f[8]}   토큰(시크릿 파일). 없으면 ${v[12]}. 출력하지 않습니다.
+  ${f[9]}   차트의 릴리스 이름(기본값: 워크로드 이름). ${v[13]}에 씁니다
+  ${f[10]}    저장소 안의 차트 값 파일(기본값: 차트의 ${v[14]})
+  ${f[11]}     풀 리퀘스트의 언어(기본값: ${v[15]}, ${v[16]}, ${v[17]} 순서)
+종료 코드: 0 제안함(또는 드라이 런의 변경 내용, 또는 바꿀 것 없음), 1 제안하지 않음(check 명령이
+끝날 수 없다고 판정, 또는 직접 할 변경을 출력함), 2 잘못된 인자나 거부된 입력,
+3 클러스터에 연결할 수 없거나 권한 없음, 4 내부 오류.
+`,
+    },
+    postmortemHelp: {
+      en: ({ usage: u, flags: f, values: v, limit }: Postmortem) => `Usage: ${u[0]} [options]
+       ${u[1]} [options]
+
+Drafts the post-mortem of one incident: summary, timeline (${v[0]} and local time),
+impact, analysis with the error messages quoted, the alternatives offered and not
+offered, what was adopted, the result and the follow-ups.
+  ${f[0]}   the app's and the workers' log (${v[1]} lines); lines that are not
+                      audit records are skipped and counted (at most ${limit})
+  ${f[1]}       ${v[2]} of the workload (${v[3]} when only one
+                      cluster has it); optional with ${f[5]} when the log holds one
+                      incident. Without ${f[5]}: read from the incident's record in
+                      ${v[4]} (${v[5]}, kept ${v[6]} days)
+  ${f[2]}        the language (default: ${v[7]}, ${v[8]}, ${v[9]}; else ${v[10]})
+  ${f[3]}    ${v[11]} (default), or the incident's record as ${v[1]}
+  ${f[4]}           the local time zone of the timeline, an ${v[12]} name such as
+                      ${v[13]} (default: ${v[14]}, else ${v[0]})
+Exit status: 0 drafted; 2 bad arguments or input; 3 ${v[4]} unreachable; 4 internal error.
+`,
+      ko: ({ usage: u, flags: f, values: v, limit }: Postmortem) => `사용법: ${u[0]} [옵션]
+        ${u[1]} [옵션]
+
+장애 하나의 포스트모템 초안을 씁니다: 요약, 타임라인(${v[0]}와 현지 시간), 영향,
+에러 메시지를 인용한 분석, 제시한 대안과 제시하지 않은 대안, 채택한 것, 결과, 후속 조치.
+  ${f[0]}   앱과 워커의 로그(${v[1]} 줄). 감사 기록이 아닌 줄은 건너뛰고 개수를
+                      셉니다(최대 ${limit})
+  ${f[1]}       워크로드의 ${v[2]}
+                      (한 클러스터에만 있으면 ${v[3]}).
+                      로그에 장애가 하나뿐이면 ${f[5]} 옵션과 함께 쓸 때 생략할 수
+                      있습니다. ${f[5]} 옵션 없이 쓰면 ${v[4]}에 있는 장애 기록을
+                      읽습니다(${v[5]}, ${v[6]}일 동안 보관)
+  ${f[2]}        언어(기본값: ${v[7]}, ${v[8]}, ${v[9]} 순서, 없으면 ${v[10]})
+  ${f[3]}    ${v[11]}(기본값) 또는 장애 기록 그대로의 ${v[1]}
+  ${f[4]}           타임라인의 현지 시간대. ${v[12]} 이름(예: ${v[13]})
+                      (기본값: ${v[14]}, 없으면 ${v[0]})
+종료 코드: 0 초안 작성, 2 잘못된 인자나 입력, 3 ${v[4]}에 연결할 수 없음, 4 내부 오류.
+`,
+    },
+    serveHelp: {
+      en: ({ usage, kinds, flags: f, values: v }: Help) => `Usage: ${usage}
+
+Serves the admission webhook: ${v[0]} answers ${v[1]}s (${v[2]})
+for ${kinds}. Every request is allowed; one
+that starts a rollout that can never finish gets a warning kubectl, helm and Argo CD print
+(a namespace labelled ${v[3]} gets a refusal instead).
+  ${f[0]}            ${v[4]} port (default 8443)
+  ${f[1]}  the serving certificate and key (${v[5]}), read again when they change
+  ${f[2]}       ${v[5]} of the ${v[22]} that signs the API server's client certificate (its
+                    ${v[6]}): only callers it signed are answered
+  ${f[3]}     a name (${v[7]} or ${v[8]}) the caller's certificate must carry; repeatable
+  ${f[4]}      plain-${v[9]} port of ${v[10]}, ${v[11]} and ${v[12]} (default 8080; 0 = none)
+  ${f[5]}       answer time past which a review gets no warning (default 2000)
+  ${f[6]}   how long one read of a namespace serves reviews (default 10)
+  ${f[7]}  which cluster to read (default: in-cluster, else ${v[13]})
+  ${f[8]}            the warnings' language where a namespace does not name one with the
+                    annotation ${v[14]} (default ${v[15]}, else ${v[16]})
+${v[17]} ${v[10]}, ${v[17]} ${v[11]} (503 until the first read is done) and ${v[17]} ${v[12]} are served on
+the probe port, never on the webhook's: with ${f[2]} no caller without a certificate
+reaches the webhook's port at all.
+
+With ${v[18]} and ${v[19]} set (and ${v[20]},
+default ${v[21]}), a warned apply is announced to the app, which opens the workload's
+incident thread in its alert channel; the answer never waits for it. Announcing needs
+${f[2]}: only reviews the API server sent are announced.
+`,
+      ko: ({ usage, kinds, flags: f, values: v }: Help) => `사용법: ${usage}
+
+어드미션 웹훅을 실행합니다: ${v[0]} 요청으로 오는 ${v[1]}(${v[2]})에 응답합니다.
+대상: ${kinds}. 모든 요청을 허용하되, 끝날 수 없는 롤아웃을 시작하는 요청에는
+kubectl, Helm, Argo CD가 출력하는 경고를 붙입니다. ${v[3]} 레이블이 붙은
+네임스페이스에서는 경고 대신 거부합니다.
+  ${f[0]}            ${v[4]} 포트(기본값 8443)
+  ${f[1]}  서빙 인증서와 키(${v[5]}). 파일이 바뀌면 다시 읽습니다
+  ${f[2]}       API 서버의 클라이언트 인증서에 서명한 ${v[22]}의 ${v[5]}
+                    (${v[6]}에 설정한 것). 이 ${v[22]}가 서명한 호출자에게만 응답합니다
+  ${f[3]}     호출자의 인증서에 있어야 하는 이름(${v[7]} 또는 ${v[8]}). 여러 번 줄 수 있습니다
+  ${f[4]}      ${v[10]}, ${v[11]}, ${v[12]}를 제공하는 일반 ${v[9]} 포트(기본값 8080, 0이면 없음)
+  ${f[5]}       이 시간(밀리초)을 넘긴 리뷰에는 경고를 붙이지 않습니다(기본값 2000)
+  ${f[6]}   네임스페이스를 한 번 읽은 결과로 리뷰에 응답하는 시간(초, 기본값 10)
+  ${f[7]}  읽을 클러스터(기본값: 클러스터 안에서 실행하면 그 클러스터,
+                    아니면 ${v[13]})
+  ${f[8]}            경고의 언어. 네임스페이스가 ${v[14]} 어노테이션으로
+                    정하지 않았을 때 씁니다(기본값 ${v[15]}, 없으면 ${v[16]})
+${v[17]} ${v[10]}, ${v[17]} ${v[11]}(첫 읽기를 마칠 때까지 503), ${v[17]} ${v[12]}는
+웹훅 포트가 아니라 프로브 포트에서만 제공합니다. ${f[2]} 옵션을 주면 인증서가 없는
+호출자는 웹훅 포트에 전혀 닿지 못합니다.
+
+${v[18]}, ${v[19]}를 설정하면
+(${v[20]}도 함께, 기본값 ${v[21]}) 경고한 적용을 앱에 알리고, 앱은 알림 채널에
+워크로드의 장애 스레드를 엽니다. 응답은 이 알림을 기다리지 않습니다.
+알리려면 ${f[2]} 옵션이 필요합니다: API 서버가 보낸 리뷰만 알립니다.
+`,
+    },
   }),
   {
+    postmortemHelp: [
+      {
+        usage: ['rollout-doctor postmortem --from-audit FILE', 'rollout-doctor postmortem --incident ID'],
+        flags: [...POSTMORTEM_FLAGS],
+        values: [...POSTMORTEM_VALUES],
+        limit: '256 MiB',
+      },
+    ],
+    serveHelp: [
+      {
+        usage: 'rollout-doctor serve-admission --tls-cert FILE --tls-key FILE [--port P]',
+        kinds: 'Deployment, Argo Rollout',
+        flags: [...SERVE_FLAGS],
+        values: [...SERVE_VALUES],
+      },
+    ],
+    proposeHelp: [
+      {
+        usage: 'rollout-doctor propose TYPE/NAME -n NAMESPACE --remediation KIND|ID',
+        flags: [...PROPOSE_FLAGS],
+        values: [...PROPOSE_VALUES],
+      },
+    ],
+    applyHelp: [
+      {
+        usage: 'rollout-doctor apply TYPE/NAME -n NAMESPACE --remediation KIND|ID [--yes]',
+        flags: [...APPLY_FLAGS],
+        values: [...APPLY_VALUES],
+        kinds: ['set-rolling-update', 'set-recreate', 'taint-device'],
+        choices: ['4h', '24h', 'until-removed'],
+      },
+    ],
     checkHelp: [
       {
         usage: 'rollout-doctor check -f PATH [-f PATH...] [--lang en|ko]',

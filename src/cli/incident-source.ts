@@ -8,8 +8,8 @@ import { ClusterError } from '../kube/errors.js';
 import type { TimedEvent } from '../postmortem/audit-line.js';
 import { createProducerConnection } from '../queue/connection.js';
 import { incidentsKept, readIncidentJournal } from '../queue/incident-journal.js';
-import { quoted } from '../text/clean.js';
 import { UsageError } from './io.js';
+import { usageError } from './usage-words.js';
 
 /** The events of incident `id` (or of the one incident kept under `NAMESPACE/NAME`). */
 export async function fromRedis(
@@ -34,12 +34,10 @@ export async function fromRedis(
     const parts = id.split('/').length;
     const full = parts === 3 ? id : (await incidentsKept(redis)).find((kept) => kept.endsWith(`/${id}`));
     if (parts < 2 || parts > 3 || full === undefined)
-      throw new UsageError(`no record of incident ${quoted(id)} in Redis (CLUSTER/NAMESPACE/NAME)`);
+      throw usageError('noIncidentRecord', { value: id, form: 'CLUSTER/NAMESPACE/NAME' });
     const log = await readIncidentJournal(redis, full);
     if (log.events.length === 0)
-      throw new UsageError(
-        `no record of incident ${quoted(full)} in Redis: none was kept, or it is older than ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS`,
-      );
+      throw usageError('incidentNotKept', { value: full, setting: 'ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS' });
     const skipped = log.foreign + log.unreadable;
     return {
       events: log.events,

@@ -24,6 +24,19 @@ function phrase(kinds: readonly string[], s: '' | 's', and: 'or' | 'and'): strin
     : (words[0] ?? '');
 }
 
+/** A file named on the command line. */
+type File = { file: string };
+/** The incidents a record or log holds: up to ten of them, and how many more. */
+type Ids = { ids: readonly string[]; more: number };
+/** The lines of an audit log read and skipped. */
+type Skipped = { foreign: number; unreadable: number };
+
+/** Incident ids, quoted, and how many more there are. */
+function idList({ ids, more }: Ids, lang: Lang): string {
+  const tail = more > 0 ? (lang === 'en' ? `, and ${more} more` : `, 외 ${more}개`) : '';
+  return `${ids.map((n) => quoted(n)).join(', ')}${tail}`;
+}
+
 const USAGE_WORDS = registerCatalogue(
   'usage-errors',
   defineMessages({
@@ -160,10 +173,178 @@ const USAGE_WORDS = registerCatalogue(
         `--lasts ${quoted(p.value)} 값은 노드 제외를 유지할 수 있는 기간이 아닙니다. 가능한 값: ${p.choices.join(', ')}`,
     },
     noArguments: {
-      en: (p: { given: readonly string[] }) =>
-        `keygen takes no arguments, got: ${p.given.map(quoted).join(' ')}`,
-      ko: (p: { given: readonly string[] }) =>
-        `keygen 명령은 인자를 받지 않습니다. 주어진 인자: ${p.given.map(quoted).join(' ')}`,
+      en: (p: { command: string; given: readonly string[] }) =>
+        `${p.command} takes no arguments, got: ${p.given.map(quoted).join(' ')}`,
+      ko: (p: { command: string; given: readonly string[] }) =>
+        `${p.command} 명령은 인자를 받지 않습니다. 주어진 인자: ${p.given.map(quoted).join(' ')}`,
+    },
+    lastsOnlyExcludeNode: {
+      en: (p: Value) =>
+        `--lasts is only for an exclude-node remediation (a node exclusion); ${quoted(p.value)} writes none`,
+      ko: (p: Value) =>
+        `--lasts 옵션은 exclude-node 조치(노드 제외)에만 씁니다. ${quoted(p.value)} 조치는 노드 제외를 쓰지 않습니다`,
+    },
+    repoWithPath: {
+      en: () =>
+        'give --repo URL and --path PATH together, or neither (then the Argo CD or Flux owner says where)',
+      ko: () =>
+        '--repo와 --path 옵션은 함께 주거나 둘 다 빼야 합니다(빼면 워크로드를 적용하는 Argo CD나 Flux 객체가 위치를 알려 줍니다)',
+    },
+    githubRepo: {
+      en: (p: Value & { form: string }) => `--github-repo must be ${p.form}, not ${quoted(p.value)}`,
+      ko: (p: Value & { form: string }) =>
+        `--github-repo 값은 ${p.form} 형식이어야 합니다. 주어진 값: ${quoted(p.value)}`,
+    },
+    badTimeZone: {
+      en: (p: Value & { scheme: string; example: string }) =>
+        `--tz ${quoted(p.value)} is not a time zone this runtime knows (an ${p.scheme} name such as ${p.example})`,
+      ko: (p: Value & { scheme: string; example: string }) =>
+        `--tz ${quoted(p.value)} 값은 이 런타임이 아는 시간대가 아닙니다(${p.example} 같은 ${p.scheme} 이름을 줍니다)`,
+    },
+    whichIncident: {
+      en: () => 'which incident? give --from-audit FILE, or --incident ID to read its record in Redis',
+      ko: () =>
+        '어느 장애인지 지정해야 합니다: --from-audit FILE, 또는 Redis에 있는 기록을 읽으려면 --incident ID를 줍니다',
+    },
+    incidentsInLog: {
+      en: (p: Ids) =>
+        `the log holds ${p.ids.length + p.more} incidents; choose one with --incident: ${idList(p, 'en')}`,
+      ko: (p: Ids) =>
+        `로그에 장애가 ${p.ids.length + p.more}개 있습니다. --incident 옵션으로 하나를 고릅니다: ${idList(p, 'ko')}`,
+    },
+    severalClusters: {
+      en: (p: Value & Ids) => `${quoted(p.value)} is in several clusters: ${idList(p, 'en')}`,
+      ko: (p: Value & Ids) => `${quoted(p.value)} 장애가 여러 클러스터에 있습니다: ${idList(p, 'ko')}`,
+    },
+    noSuchIncident: {
+      en: (p: Value & Ids) =>
+        `no incident ${quoted(p.value)} in the record${p.ids.length > 0 ? `; it holds ${idList(p, 'en')}` : ''}`,
+      ko: (p: Value & Ids) =>
+        `기록에 ${quoted(p.value)} 장애가 없습니다${p.ids.length > 0 ? `. 기록에 있는 장애: ${idList(p, 'ko')}` : ''}`,
+    },
+    noAuditEvent: {
+      en: (p: Skipped & { file: string }) => {
+        const skipped = [
+          ...(p.foreign > 0 ? [`${p.foreign} lines that are not audit records`] : []),
+          ...(p.unreadable > 0
+            ? [`${p.unreadable} audit records of a shape this version does not read`]
+            : []),
+        ];
+        return `${quoted(p.file)} holds no audit event${skipped.length ? ` (${skipped.join(', ')})` : ''}`;
+      },
+      ko: (p: Skipped & { file: string }) => {
+        const skipped = [
+          ...(p.foreign > 0 ? [`감사 기록이 아닌 줄 ${p.foreign}개`] : []),
+          ...(p.unreadable > 0 ? [`이 버전이 읽지 못하는 형태의 감사 기록 ${p.unreadable}개`] : []),
+        ];
+        return `${quoted(p.file)} 파일에 감사 이벤트가 없습니다${skipped.length ? `(${skipped.join(', ')})` : ''}`;
+      },
+    },
+    cannotRead: {
+      en: (p: { file: string; code: string }) => `cannot read ${quoted(p.file)}: ${p.code}`,
+      ko: (p: { file: string; code: string }) => `${quoted(p.file)} 파일을 읽을 수 없습니다: ${p.code}`,
+    },
+    noSuchFile: {
+      en: (p: File) => `cannot read ${quoted(p.file)}: no such file`,
+      ko: (p: File) => `${quoted(p.file)} 파일을 읽을 수 없습니다: 파일이 없습니다`,
+    },
+    permissionDenied: {
+      en: (p: File) => `cannot read ${quoted(p.file)}: permission denied`,
+      ko: (p: File) => `${quoted(p.file)} 파일을 읽을 수 없습니다: 권한이 없습니다`,
+    },
+    nameTooLong: {
+      en: (p: File) => `cannot read ${quoted(p.file)}: the name is too long`,
+      ko: (p: File) => `${quoted(p.file)} 파일을 읽을 수 없습니다: 이름이 너무 깁니다`,
+    },
+    notDirectory: {
+      en: (p: File) => `cannot read ${quoted(p.file)}: a part of the path is not a directory`,
+      ko: (p: File) => `${quoted(p.file)} 파일을 읽을 수 없습니다: 경로의 일부가 디렉터리가 아닙니다`,
+    },
+    tooManyLinks: {
+      en: (p: File) => `cannot read ${quoted(p.file)}: too many symbolic links`,
+      ko: (p: File) => `${quoted(p.file)} 파일을 읽을 수 없습니다: 심볼릭 링크가 너무 많습니다`,
+    },
+    notRegularFile: {
+      en: (p: { file: string }) => `${quoted(p.file)} is not a regular file`,
+      ko: (p: { file: string }) => `${quoted(p.file)} 경로는 일반 파일이 아닙니다`,
+    },
+    auditTooLarge: {
+      en: (p: { file: string; size: number; bound: number; grep: string }) =>
+        `${quoted(p.file)} is ${p.size} bytes, over the ${p.bound}-byte bound: cut it to the incident's days (${p.grep})`,
+      ko: (p: { file: string; size: number; bound: number; grep: string }) =>
+        `${quoted(p.file)} 파일은 ${p.size}바이트로, 한도 ${p.bound}바이트를 넘습니다: 장애가 있던 날짜만 잘라 냅니다(${p.grep})`,
+    },
+    auditGrew: {
+      en: (p: { file: string; bound: number }) => `${quoted(p.file)} grew over the ${p.bound}-byte bound`,
+      ko: (p: { file: string; bound: number }) =>
+        `${quoted(p.file)} 파일이 읽는 동안 한도 ${p.bound}바이트를 넘게 커졌습니다`,
+    },
+    noRemediation: {
+      en: (p: Value & { target: string; offered: readonly string[] }) =>
+        `no remediation ${quoted(p.value)} for ${p.target}; offered: ${p.offered.join(', ') || 'none'}`,
+      ko: (p: Value & { target: string; offered: readonly string[] }) =>
+        `${p.target} 워크로드에는 ${quoted(p.value)} 조치가 없습니다. 제시된 조치: ${p.offered.join(', ') || '없음'}`,
+    },
+    noDuration: {
+      en: (p: { ttl: string; plan: string }) =>
+        `--lasts ${p.ttl}: ${p.plan} writes no node exclusion, so it has no duration to choose`,
+      ko: (p: { ttl: string; plan: string }) =>
+        `--lasts ${p.ttl}: ${p.plan} 조치는 노드 제외를 쓰지 않으므로 기간을 고를 수 없습니다`,
+    },
+    noIncidentRecord: {
+      en: (p: Value & { form: string }) => `no record of incident ${quoted(p.value)} in Redis (${p.form})`,
+      ko: (p: Value & { form: string }) =>
+        `Redis에 ${quoted(p.value)} 장애의 기록이 없습니다(${p.form} 형식으로 줍니다)`,
+    },
+    incidentNotKept: {
+      en: (p: Value & { setting: string }) =>
+        `no record of incident ${quoted(p.value)} in Redis: none was kept, or it is older than ${p.setting}`,
+      ko: (p: Value & { setting: string }) =>
+        `Redis에 ${quoted(p.value)} 장애의 기록이 없습니다: 보관된 적이 없거나 ${p.setting}보다 오래되었습니다`,
+    },
+    tlsRequired: {
+      en: (p: { scheme: string }) =>
+        `--tls-cert and --tls-key are required: the API server calls webhooks over ${p.scheme} only`,
+      ko: (p: { scheme: string }) =>
+        `--tls-cert와 --tls-key 옵션이 필요합니다: API 서버는 웹훅을 ${p.scheme}로만 호출합니다`,
+    },
+    clientNameNeedsCa: {
+      en: () => '--client-name needs --client-ca: a name is only checked on a certificate the CA signed',
+      ko: () =>
+        '--client-name 옵션에는 --client-ca 옵션이 필요합니다: 이름은 그 인증 기관이 서명한 인증서에서만 확인합니다',
+    },
+    wholeNumber: {
+      en: (p: Value & { flag: string; min: number; max: number }) =>
+        `${p.flag} must be a whole number from ${p.min} to ${p.max}, not ${quoted(p.value)}`,
+      ko: (p: Value & { flag: string; min: number; max: number }) =>
+        `${p.flag} 값은 ${p.min}에서 ${p.max} 사이의 정수여야 합니다. 주어진 값: ${quoted(p.value)}`,
+    },
+    announceNeedsCa: {
+      en: (p: { names: readonly string[] }) =>
+        `announcing warned applies needs --client-ca: without it anyone who reaches the port could open incident threads; give the CA that signs the API server's client certificate, or unset ${p.names.join(' and ')}`,
+      ko: (p: { names: readonly string[] }) =>
+        `경고한 적용을 알리려면 --client-ca 옵션이 필요합니다: 이 옵션이 없으면 포트에 닿는 누구나 장애 스레드를 열 수 있습니다. API 서버의 클라이언트 인증서에 서명한 인증 기관을 주거나, ${p.names.join(', ')} 설정을 지웁니다`,
+    },
+    announceNeedsBoth: {
+      en: (p: { names: readonly string[] }) =>
+        `announcing warned applies needs both ${p.names.join(' and ')} (or neither)`,
+      ko: (p: { names: readonly string[] }) =>
+        `경고한 적용을 알리려면 ${p.names.join(', ')} 설정이 모두 필요합니다(또는 둘 다 빼야 합니다)`,
+    },
+    badSigningKey: {
+      en: (p: { name: string; problem: string }) => `${p.name} is not a valid key (${p.problem})`,
+      ko: (p: { name: string; problem: string }) => `${p.name} 값은 올바른 키가 아닙니다(${p.problem})`,
+    },
+    clusterLabel: {
+      en: (p: { name: string; form: string }) => `${p.name} must be a ${p.form} label`,
+      ko: (p: { name: string; form: string }) =>
+        `${p.name} 값은 ${p.form} 레이블이어야 합니다(영문 소문자, 숫자, '-'만, 최대 63자)`,
+    },
+    cannotServe: {
+      en: (p: { cert: string; key: string; problem: string }) =>
+        `cannot serve with ${quoted(p.cert)} and ${quoted(p.key)}: ${p.problem}`,
+      ko: (p: { cert: string; key: string; problem: string }) =>
+        `${quoted(p.cert)}, ${quoted(p.key)} 파일로 웹훅을 실행할 수 없습니다: ${p.problem}`,
     },
   }),
   {
@@ -172,7 +353,56 @@ const USAGE_WORDS = registerCatalogue(
     whichRemediation: [{}],
     badRemediation: [{ value: 'reboot', kinds: ['set-recreate', 'exclude-node'] }],
     badLasts: [{ value: '3d', choices: ['1h', '4h', '24h'] }],
-    noArguments: [{ given: ['extra'] }],
+    noArguments: [
+      { command: 'keygen', given: ['extra'] },
+      { command: 'postmortem', given: ['extra'] },
+    ],
+    lastsOnlyExcludeNode: [{ value: 'set-recreate' }],
+    repoWithPath: [{}],
+    githubRepo: [{ value: 'acme', form: 'OWNER/REPO' }],
+    badTimeZone: [{ value: 'Mars/Base', scheme: 'IANA', example: 'Asia/Seoul' }],
+    whichIncident: [{}],
+    incidentsInLog: [
+      { ids: ['prod/shop/web', 'prod/shop/api'], more: 0 },
+      { ids: Array.from({ length: 10 }, (_, i) => `c/ns/w${i}`), more: 2 },
+    ],
+    severalClusters: [{ value: 'shop/web', ids: ['prod/shop/web', 'stage/shop/web'], more: 0 }],
+    noSuchIncident: [
+      { value: 'shop/nope', ids: ['prod/shop/web'], more: 0 },
+      { value: 'shop/nope', ids: [], more: 0 },
+    ],
+    noAuditEvent: [
+      { file: 'audit.log', foreign: 3, unreadable: 1 },
+      { file: 'audit.log', foreign: 0, unreadable: 0 },
+    ],
+    cannotRead: [{ file: 'audit.log', code: 'EIO' }],
+    noSuchFile: [{ file: 'audit.log' }],
+    permissionDenied: [{ file: 'audit.log' }],
+    nameTooLong: [{ file: 'audit.log' }],
+    notDirectory: [{ file: 'audit.log/x' }],
+    tooManyLinks: [{ file: 'audit.log' }],
+    tlsRequired: [{ scheme: 'HTTPS' }],
+    noRemediation: [
+      {
+        value: 'set-recreate',
+        target: 'shop/web',
+        offered: ['exclude-node (exclude-node-0123456789abcdef)'],
+      },
+      { value: 'set-recreate', target: 'shop/web', offered: [] },
+    ],
+    noDuration: [{ ttl: '4h', plan: 'set-recreate (set-recreate-0123456789abcdef)' }],
+    noIncidentRecord: [{ value: 'web', form: 'CLUSTER/NAMESPACE/NAME' }],
+    incidentNotKept: [{ value: 'prod/shop/web', setting: 'ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS' }],
+    notRegularFile: [{ file: 'audit' }],
+    auditTooLarge: [{ file: 'audit.log', size: 300000000, bound: 268435456, grep: `grep '"audit":true'` }],
+    auditGrew: [{ file: 'audit.log', bound: 268435456 }],
+    clientNameNeedsCa: [{}],
+    wholeNumber: [{ value: '99999', flag: '--port', min: 0, max: 65535 }],
+    announceNeedsCa: [{ names: ['REDIS_URL', 'ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY'] }],
+    announceNeedsBoth: [{ names: ['REDIS_URL', 'ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY'] }],
+    badSigningKey: [{ name: 'ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY', problem: 'no key id' }],
+    clusterLabel: [{ name: 'ROLLOUT_DOCTOR_CLUSTER', form: 'DNS-1123' }],
+    cannotServe: [{ cert: 'tls.crt', key: 'tls.key', problem: 'bad PEM' }],
     unknownCommand: [{ value: 'nope' }],
     unknownOption: [{ value: '--nope' }],
     badOption: [{ problem: "Option '-n, --namespace <value>' argument missing" }],
@@ -248,4 +478,26 @@ export function usageWords<K extends Key>(
     key,
     params,
   );
+}
+
+/** The first ten of `ids`, and how many more (for incidentsInLog, severalClusters, noSuchIncident). */
+export function idsListed(ids: readonly string[]): Ids {
+  return { ids: ids.slice(0, 10), more: Math.max(0, ids.length - 10) };
+}
+
+/** Why a file could not be opened, by its error code. */
+const READ_PROBLEMS: Partial<
+  Record<string, 'noSuchFile' | 'permissionDenied' | 'nameTooLong' | 'notDirectory' | 'tooManyLinks'>
+> = {
+  ENOENT: 'noSuchFile',
+  EACCES: 'permissionDenied',
+  ENAMETOOLONG: 'nameTooLong',
+  ENOTDIR: 'notDirectory',
+  ELOOP: 'tooManyLinks',
+};
+
+/** The usage error of a file that could not be opened: its problem by error code, else the code itself. */
+export function cannotRead(file: string, code: string): UsageError {
+  const key = READ_PROBLEMS[code];
+  return key ? usageError(key, { file }) : usageError('cannotRead', { file, code });
 }

@@ -10,13 +10,19 @@
  * arguments, no such remediation, or no terminal to confirm on without --yes; 3
  * cluster unreachable or forbidden; 4 internal error.
  */
-import { cleanText, quoted } from '../../text/clean.js';
+import { cleanText } from '../../text/clean.js';
 import type { RemediationPlan } from '../../remediation/plan.js';
 import { findKind, remediationKinds } from '../../remediation/kinds/index.js';
-import { wrap } from '../../report/format.js';
-import { argocdNamespace, clusterOptions, parseCommandArgs, wantsHelp, workloadRefArg } from '../args.js';
-import { EXIT, UsageError, type CliIo } from '../io.js';
-import { usageError } from '../usage-words.js';
+import {
+  argocdNamespace,
+  cliLang,
+  clusterOptions,
+  parseCommandArgs,
+  wantsHelp,
+  workloadRefArg,
+} from '../args.js';
+import { EXIT, type CliIo } from '../io.js';
+import { usageError, usageWords } from '../usage-words.js';
 import type { WorkloadKind } from '../../diagnosis/workload-ref.js';
 import { applyAndFollow } from '../apply-flow.js';
 import { withPlanTtl } from '../../remediation/exclusion-times.js';
@@ -26,6 +32,9 @@ import {
   type ExclusionTtlChoice,
 } from '../../remediation/exclusion-ttl.js';
 import { lastsClause } from '../../remediation/exclusion-words.js';
+import { APPLY_FLAGS, APPLY_VALUES, HELP_WORDS } from '../help-words.js';
+import { translate } from '../../i18n/catalogue.js';
+import { langFromEnvironment, type Lang } from '../../i18n/lang.js';
 
 /**
  * The kinds a diagnosis offers, so the ones apply can choose: not the kinds that exist
@@ -35,36 +44,21 @@ const APPLIED_KINDS: readonly string[] = remediationKinds
   .filter((k) => k.undoes === undefined)
   .map((k) => k.kind);
 
-const HELP = `Usage: rollout-doctor apply TYPE/NAME -n NAMESPACE --remediation KIND|ID [--yes]
+const USAGE = `rollout-doctor apply TYPE/NAME -n NAMESPACE --remediation KIND|ID [--yes]
                              [--lasts ${EXCLUSION_TTL_CHOICES.join('|')}]
                              [--context C] [--kubeconfig F] [--timeout SECONDS]
-                             [--argocd-namespace NS]
+                             [--argocd-namespace NS]`;
 
-Diagnoses the workload (deployment/NAME, daemonset/NAME, statefulset/NAME, rollout/NAME
-for an Argo Rollout; a bare NAME is a Deployment), shows exactly what the chosen remediation writes (the object
-it patches, creates or deletes, and the patch) and what the API server's dry run says
-it changes, asks for confirmation, applies it, and follows what it moves until that
-completes, fails or --timeout (default 300) passes: the rollout, or for delete-pods and
-taint-device (no pod template change) the replacement pods becoming Ready. After a
-write it prints "To undo: rollout-doctor undo ID" (see \`rollout-doctor undo --help\`).
-${wrap(`a remediation kind (${APPLIED_KINDS.join(', ')})`, 70)
-  .map((line, i) => `${i === 0 ? '  --remediation  ' : ' '.repeat(17)}${line}`)
-  .join('\n')}
-                 or a plan id from \`diagnose -o json\`
-  --yes          apply without asking (for scripts); without it a terminal is required
-  --lasts D      exclude-node only: how long the node exclusion lasts, one of
-                 ${EXCLUSION_TTL_CHOICES.join(', ')} (the choices beside Approve in chat);
-                 default: the plan's own (24h).
-                 Recorded on the workload as a chat approval records it; the workers
-                 remove the exclusion when it ends. Refused (exit 2) for other plans.
-  --argocd-namespace NS  where Argo CD's Applications live, for the drift verdict
-                 (default: $ROLLOUT_DOCTOR_ARGOCD_NAMESPACE, else argocd)
-Exit status: 0 applied and rolled out (or its replacement pods Ready, or an Argo Rollout
-reached a canary pause step: "paused at step N; promote to go on"); 1 not applied
-(refused, failed, or declined at the prompt) or the rollout did not complete; 2 bad arguments, no such remediation, or
-no terminal to confirm on without --yes; 3 cluster unreachable or forbidden; 4 internal
-error (a bug).
-`;
+/** The help in `lang` (cli/help-words.ts): flags, kinds and values as typed. */
+function help(lang: Lang): string {
+  return translate(HELP_WORDS, lang, 'applyHelp', {
+    usage: USAGE,
+    flags: [...APPLY_FLAGS],
+    values: [...APPLY_VALUES],
+    kinds: [...APPLIED_KINDS],
+    choices: [...EXCLUSION_TTL_CHOICES],
+  });
+}
 
 export interface ApplyArgs {
   kind: WorkloadKind;
@@ -121,7 +115,7 @@ export function parseApplyArgs(argv: string[]): ApplyArgs {
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   if (wantsHelp(argv)) {
-    io.stdout.write(HELP);
+    io.stdout.write(help(cliLang(argv, io.env)));
     return EXIT.ok;
   }
   return applyCommand(parseApplyArgs(argv), io);
@@ -131,7 +125,8 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
   const { createKubeClient } = await import('../../kube/client.js');
   const { collectSnapshot } = await import('../../kube/read/collector.js');
   const { diagnose } = await import('../../engine/diagnose.js');
-  const note = (text: string): void => void io.stderr.write(`${cleanText(text)}\n`);
+  const lang = langFromEnvironment(io.env);
+  const note = (text: string): void => void io.stderr.write(`rollout-doctor apply: ${cleanText(text)}\n`);
 
   const client = createKubeClient({
     kubeconfig: args.kubeconfig,
@@ -146,17 +141,19 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
   );
   const plan = choosePlan(diagnosis.remediations, args.remediation);
   if (!plan) {
-    const offered = diagnosis.remediations.map((p) => `${p.kind} (${p.id})`).join(', ') || 'none';
+    const offered = diagnosis.remediations.map((p) => `${p.kind} (${p.id})`);
     note(
-      `rollout-doctor apply: no remediation ${quoted(args.remediation)} for ${namespace}/${args.name}; offered: ${offered}`,
+      usageWords(lang, 'noRemediation', {
+        value: args.remediation,
+        target: `${namespace}/${args.name}`,
+        offered,
+      }),
     );
     return EXIT.usage;
   }
   const chosen = args.lasts === undefined ? plan : withPlanTtl(plan, args.lasts);
   if (!chosen) {
-    note(
-      `rollout-doctor apply: --lasts ${args.lasts ?? ''}: ${plan.kind} (${plan.id}) writes no node exclusion, so it has no duration to choose`,
-    );
+    note(usageWords(lang, 'noDuration', { ttl: args.lasts ?? '', plan: `${plan.kind} (${plan.id})` }));
     return EXIT.usage;
   }
   if (args.lasts !== undefined)
@@ -176,9 +173,7 @@ export function lastsArg(value: string | undefined, remediation: string): Exclus
   const parsed = exclusionTtlChoiceSchema.safeParse(value);
   if (!parsed.success) throw usageError('badLasts', { value, choices: EXCLUSION_TTL_CHOICES });
   if (!findKind(remediationKind(remediation))?.lasts)
-    throw new UsageError(
-      `--lasts is only for an exclude-node remediation (a node exclusion); ${quoted(remediation)} writes none`,
-    );
+    throw usageError('lastsOnlyExcludeNode', { value: remediation });
   return parsed.data;
 }
 

@@ -41,7 +41,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(help(io.env));
     return EXIT.ok;
   }
-  if (positionals.length > 0) throw usageError('noArguments', { given: positionals });
+  if (positionals.length > 0) throw usageError('noArguments', { command: 'keygen', given: positionals });
   const day = new Date().toISOString().slice(0, 10);
   let keys;
   try {

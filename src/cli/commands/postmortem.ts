@@ -8,35 +8,32 @@
  * file, too large, no audit event, no such incident, several and none chosen);
  * 3 Redis unreachable; 4 internal error.
  */
-import { langFromEnvironment, parseLang, type Lang } from '../../i18n/lang.js';
+import { LANGS, langFromEnvironment, parseLang, type Lang } from '../../i18n/lang.js';
 import { buildIncidentRecord, incidentIds } from '../../postmortem/build.js';
 import type { TimedEvent } from '../../postmortem/audit-line.js';
 import { readAuditLog } from '../../postmortem/read-audit.js';
 import { renderPostmortem } from '../../postmortem/render.js';
 import { isTimeZone } from '../../postmortem/time.js';
-import { cleanText, escapeJsonControls, quoted } from '../../text/clean.js';
-import { parseCommandArgs, wantsHelp } from '../args.js';
+import { cleanText, escapeJsonControls } from '../../text/clean.js';
+import { cliLang, parseCommandArgs, wantsHelp } from '../args.js';
+import { HELP_WORDS, POSTMORTEM_FLAGS, POSTMORTEM_VALUES } from '../help-words.js';
+import { translate } from '../../i18n/catalogue.js';
 import { MAX_AUDIT_BYTES, readAuditFile } from '../audit-file.js';
-import { EXIT, UsageError, type CliIo } from '../io.js';
+import { EXIT, type CliIo } from '../io.js';
+import { idsListed, usageError } from '../usage-words.js';
 
-const HELP = `Usage: rollout-doctor postmortem --from-audit FILE [--incident ID] [options]
-       rollout-doctor postmortem --incident ID [options]
-
-Drafts the post-mortem of one incident: summary, timeline (UTC and local time),
-impact, analysis with the error messages quoted, the alternatives offered and not
-offered, what was adopted, the result and the follow-ups.
-  --from-audit FILE   the app's and the workers' log (JSON lines); lines that are not
-                      audit records are skipped and counted (at most ${MAX_AUDIT_BYTES / 1024 / 1024} MiB)
-  --incident ID       CLUSTER/NAMESPACE/NAME of the workload (NAMESPACE/NAME when only one
-                      cluster has it); optional with --from-audit when the log holds one
-                      incident. Without --from-audit: read from the incident's record in
-                      Redis (REDIS_URL, kept ROLLOUT_DOCTOR_INCIDENT_RETENTION_DAYS days)
-  --lang en|ko        the language (default: LC_ALL, LC_MESSAGES, LANG; else en)
-  -o markdown|json    Markdown (default), or the incident's record as JSON
-  --tz ZONE           the local time zone of the timeline, an IANA name such as
-                      Asia/Seoul (default: TZ, else UTC)
-Exit status: 0 drafted; 2 bad arguments or input; 3 Redis unreachable; 4 internal error.
-`;
+/** The help in `lang` (cli/help-words.ts): flags and values as typed. */
+function help(lang: Lang): string {
+  return translate(HELP_WORDS, lang, 'postmortemHelp', {
+    usage: [
+      'rollout-doctor postmortem --from-audit FILE [--incident ID]',
+      'rollout-doctor postmortem --incident ID',
+    ],
+    flags: [...POSTMORTEM_FLAGS],
+    values: [...POSTMORTEM_VALUES],
+    limit: `${MAX_AUDIT_BYTES / 1024 / 1024} MiB`,
+  });
+}
 
 interface Options {
   lang: Lang;
@@ -46,14 +43,12 @@ interface Options {
 
 function options(values: { lang?: string; output?: string; tz?: string }, io: CliIo): Options {
   const lang = values.lang === undefined ? langFromEnvironment(io.env) : parseLang(values.lang);
-  if (lang === undefined) throw new UsageError(`--lang must be en or ko, not ${quoted(values.lang ?? '')}`);
+  if (lang === undefined) throw usageError('langFlag', { value: values.lang ?? '', langs: LANGS });
   const output = values.output ?? 'markdown';
   if (output !== 'markdown' && output !== 'json')
-    throw new UsageError(`-o must be markdown or json, not ${quoted(output)}`);
+    throw usageError('outputFormat', { value: output, formats: ['markdown', 'json'] });
   if (values.tz !== undefined && !isTimeZone(values.tz))
-    throw new UsageError(
-      `--tz ${quoted(values.tz)} is not a time zone this runtime knows (an IANA name such as Asia/Seoul)`,
-    );
+    throw usageError('badTimeZone', { value: values.tz, scheme: 'IANA', example: 'Asia/Seoul' });
   // TZ may hold what Intl does not read (":/etc/localtime"): then UTC, as the timeline says.
   const fromEnv = io.env['TZ'] !== undefined && isTimeZone(io.env['TZ']) ? io.env['TZ'] : 'UTC';
   return { lang, output, zone: values.tz ?? fromEnv };
@@ -61,24 +56,17 @@ function options(values: { lang?: string; output?: string; tz?: string }, io: Cl
 
 /** The incident `wanted` names among `ids`, or the only one; else a UsageError listing them. */
 export function chooseIncident(ids: readonly string[], wanted: string | undefined): string {
-  const list = (names: readonly string[]) =>
-    `${names
-      .slice(0, 10)
-      .map((n) => quoted(n))
-      .join(', ')}${names.length > 10 ? `, and ${names.length - 10} more` : ''}`;
   if (wanted === undefined) {
     if (ids.length === 1 && ids[0] !== undefined) return ids[0];
-    throw new UsageError(`the log holds ${ids.length} incidents; choose one with --incident: ${list(ids)}`);
+    throw usageError('incidentsInLog', idsListed(ids));
   }
   if (ids.includes(wanted)) return wanted;
   const matches = ids.filter(
     (id) => id.endsWith(`/${wanted}`) && id.split('/').length === wanted.split('/').length + 1,
   );
   if (matches.length === 1 && matches[0] !== undefined) return matches[0];
-  if (matches.length > 1) throw new UsageError(`${quoted(wanted)} is in several clusters: ${list(matches)}`);
-  throw new UsageError(
-    `no incident ${quoted(wanted)} in the record${ids.length > 0 ? `; it holds ${list(ids)}` : ''}`,
-  );
+  if (matches.length > 1) throw usageError('severalClusters', { value: wanted, ...idsListed(matches) });
+  throw usageError('noSuchIncident', { value: wanted, ...idsListed(ids) });
 }
 
 /** The incident's events, and a line about what was skipped (for stderr). */
@@ -89,15 +77,13 @@ async function fromAudit(file: string): Promise<{ events: TimedEvent[]; note?: s
     ...(log.unreadable > 0 ? [`${log.unreadable} audit records of a shape this version does not read`] : []),
   ];
   if (log.events.length === 0)
-    throw new UsageError(
-      `${quoted(file)} holds no audit event${skipped.length ? ` (${skipped.join(', ')})` : ''}`,
-    );
+    throw usageError('noAuditEvent', { file, foreign: log.foreign, unreadable: log.unreadable });
   return { events: log.events, ...(skipped.length ? { note: `skipped ${skipped.join(' and ')}` } : {}) };
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   if (wantsHelp(argv)) {
-    io.stdout.write(HELP);
+    io.stdout.write(help(cliLang(argv, io.env)));
     return EXIT.ok;
   }
   const { values, positionals } = parseCommandArgs({
@@ -111,14 +97,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       tz: { type: 'string' },
     },
   });
-  if (positionals.length > 0)
-    throw new UsageError(`postmortem takes no arguments, got: ${positionals.map(quoted).join(' ')}`);
+  if (positionals.length > 0) throw usageError('noArguments', { command: 'postmortem', given: positionals });
   const chosen = options(values, io);
   const file = values['from-audit'];
-  if (file === undefined && values.incident === undefined)
-    throw new UsageError(
-      'which incident? give --from-audit FILE, or --incident ID to read its record in Redis',
-    );
+  if (file === undefined && values.incident === undefined) throw usageError('whichIncident', {});
   const source =
     file !== undefined
       ? await fromAudit(file)

@@ -8,50 +8,43 @@
  * arguments or refused input (a path out of the checkout, a symlink, a huge file), 3
  * cluster unreachable or forbidden, 4 internal error.
  */
-import { firstLang } from '../../i18n/lang.js';
-import { wordsIn } from '../../i18n/catalogue.js';
+import { firstLang, type Lang } from '../../i18n/lang.js';
+import { translate, wordsIn } from '../../i18n/catalogue.js';
+import { HELP_WORDS, PROPOSE_FLAGS, PROPOSE_VALUES } from '../help-words.js';
 import type { Diagnosis } from '../../engine/diagnosis.js';
 import type { CheckSource } from '../../check/source.js';
 import { proposeWords } from '../../propose/words.js';
 import { toolsFrom } from '../../propose/tool.js';
 import { readGitToken, TokenFileError } from '../../propose/token.js';
 import type { ProposeResult } from '../../propose/propose.js';
-import { cleanText, quoted } from '../../text/clean.js';
+import { cleanText } from '../../text/clean.js';
 import { choosePlan } from './apply.js';
-import { argocdNamespace, clusterOptions, parseCommandArgs, wantsHelp, workloadRefArg } from '../args.js';
+import {
+  argocdNamespace,
+  cliLang,
+  clusterOptions,
+  parseCommandArgs,
+  wantsHelp,
+  workloadRefArg,
+} from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
+import { usageError, usageWords } from '../usage-words.js';
 import type { OwnerSettingsRead, WorkloadRef } from '../../diagnosis/snapshot/types.js';
 import type { GitSource } from '../../propose/owner-source.js';
 
-const HELP = `Usage: rollout-doctor propose TYPE/NAME -n NAMESPACE --remediation KIND|ID [--repo URL --path PATH]
+const USAGE = `rollout-doctor propose TYPE/NAME -n NAMESPACE --remediation KIND|ID [--repo URL --path PATH]
                                [--base BRANCH] [--dry-run] [--incident ID] [--approved-by WHO]
                                [--thread URL] [--from-file DUMP | --context C --kubeconfig F]
-                               [--github-api URL] [--github-repo OWNER/REPO] [--token-file F]
+                               [--github-api URL] [--github-repo OWNER/REPO] [--token-file F]`;
 
-Proposes the lasting fix to the Git repository that applies the workload: the change the
-proved plan makes live (its strategy; not the one-off restart), made in place in the
-manifest that writes the workload (comments, key order and quoting kept), checked with
-\`rollout-doctor check\` against the cluster (or the dump), pushed to a branch of its own
-and opened as a pull request (a later run for the same incident updates it).
-  --remediation    the plan kind (set-rolling-update, set-recreate, ...) or a plan id
-  --repo URL       the repository to clone (https; no credentials in the URL)
-  --path PATH      the file or folder in it that holds the workload's manifest
-                   (both left out: the Argo CD Application's source, or the Flux
-                   Kustomization's or HelmRelease's GitRepository, as read)
-  --base BRANCH    the branch to propose into (default: the repository's default)
-  --dry-run        clone, edit, check and print the diff; push nothing
-  --incident ID    names the branch, so the same incident updates the same pull request
-  --approved-by, --thread  said in the pull request's body
-  --github-api URL the REST API (default $ROLLOUT_DOCTOR_GITHUB_API, else https://api.github.com;
-                   GitHub Enterprise: https://HOST/api/v3)
-  --token-file F   the token (a Secret's file); else $ROLLOUT_DOCTOR_GIT_TOKEN. Never printed.
-  --release NAME   a chart's release (default: the workload's name), for helm template
-  --values FILE    a chart's values file in the repository (default: the chart's values.yaml)
-  --lang en|ko     the pull request's language (default: LC_ALL, LC_MESSAGES, LANG)
-Exit status: 0 proposed (or the dry run's diff, or nothing to change), 1 not proposed (check
-says it can never finish, or the change is printed to make by hand), 2 bad arguments or
-refused input, 3 cluster unreachable or forbidden, 4 internal error.
-`;
+/** The help in `lang` (cli/help-words.ts): flags and values as typed. */
+function help(lang: Lang): string {
+  return translate(HELP_WORDS, lang, 'proposeHelp', {
+    usage: USAGE,
+    flags: [...PROPOSE_FLAGS],
+    values: [...PROPOSE_VALUES],
+  });
+}
 
 export interface ProposeArgs {
   ref: WorkloadRef;
@@ -104,15 +97,13 @@ export function parseProposeArgs(argv: string[]): ProposeArgs {
     },
   });
   const ref = workloadRefArg(positionals, values.namespace, 'proposed');
-  if (!values.remediation) throw new UsageError('which remediation? pass --remediation KIND or a plan id');
+  if (!values.remediation) throw usageError('whichRemediation', {});
   if ((values.repo === undefined) !== (values.path === undefined) || values.repo === '' || values.path === '')
-    throw new UsageError(
-      'give --repo URL and --path PATH together, or neither (then the Argo CD or Flux owner says where)',
-    );
+    throw usageError('repoWithPath', {});
   if (values['from-file'] !== undefined && (values.context !== undefined || values.kubeconfig !== undefined))
-    throw new UsageError('--from-file reads a dump; --context and --kubeconfig only apply to a live cluster');
+    throw usageError('dumpOrCluster', {});
   if (values['github-repo'] !== undefined && !/^[\w.-]+\/[\w.-]+$/.test(values['github-repo']))
-    throw new UsageError(`--github-repo must be OWNER/REPO, not ${quoted(values['github-repo'])}`);
+    throw usageError('githubRepo', { value: values['github-repo'], form: 'OWNER/REPO' });
   const optional = (key: keyof typeof values, as: keyof ProposeArgs) =>
     values[key] !== undefined ? { [as]: values[key] } : {};
   return {
@@ -140,17 +131,19 @@ export function parseProposeArgs(argv: string[]): ProposeArgs {
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   if (wantsHelp(argv)) {
-    io.stdout.write(HELP);
+    io.stdout.write(help(cliLang(argv, io.env)));
     return EXIT.ok;
   }
   const args = parseProposeArgs(argv);
   const token = await readToken(args, io);
   const { diagnosis, source, against, owner, objects } = await readCluster(args, io);
+  const lang = firstLang(args.lang, io.env['LC_ALL'], io.env['LC_MESSAGES'], io.env['LANG']);
   const plan = choosePlan(diagnosis.remediations, args.remediation);
   if (!plan) {
-    const offered = diagnosis.remediations.map((p) => `${p.kind} (${p.id})`).join(', ') || 'none';
+    const offered = diagnosis.remediations.map((p) => `${p.kind} (${p.id})`);
+    const target = `${diagnosis.target.namespace}/${diagnosis.target.name}`;
     io.stderr.write(
-      `${cleanText(`rollout-doctor propose: no remediation ${quoted(args.remediation)} for ${diagnosis.target.namespace}/${diagnosis.target.name}; offered: ${offered}`)}\n`,
+      `${cleanText(`rollout-doctor propose: ${usageWords(lang, 'noRemediation', { value: args.remediation, target, offered })}`)}\n`,
     );
     return EXIT.usage;
   }
@@ -159,7 +152,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const { propose } = await import('../../propose/propose.js');
   const { checkRendered } = await import('../../propose/verify.js');
   const finding = diagnosis.findings.find((f) => f.code === plan.addresses) ?? diagnosis.findings[0];
-  const lang = firstLang(args.lang, io.env['LC_ALL'], io.env['LC_MESSAGES'], io.env['LANG']);
   const result = await propose({
     plan,
     finding: { code: plan.addresses, summary: finding?.summary ?? '' },

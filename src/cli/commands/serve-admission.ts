@@ -12,41 +12,28 @@ import type { ReviewDeps } from '../../admission/review-handler.js';
 import { createAnnouncer, type Announcer } from '../../admission/announce.js';
 import { announceQueue } from '../../admission/announce-queue.js';
 import { parseSigningKey, type SigningKey } from '../../trust/approval-signature.js';
-import { langFlag, parseCommandArgs, wantsHelp } from '../args.js';
-import { EXIT, UsageError, type CliIo } from '../io.js';
-import { quoted } from '../../text/clean.js';
+import { cliLang, langFlag, parseCommandArgs, wantsHelp } from '../args.js';
+import { HELP_WORDS, SERVE_FLAGS, SERVE_VALUES } from '../help-words.js';
+import { translate } from '../../i18n/catalogue.js';
+import { EXIT, type CliIo } from '../io.js';
+import { usageError } from '../usage-words.js';
 import { firstLang, type Lang } from '../../i18n/lang.js';
-import { titlesPhrase } from '../../diagnosis/workload-ref.js';
+import { titleOfKind, titlesPhrase, WORKLOAD_KINDS } from '../../diagnosis/workload-ref.js';
 
-const HELP = `Usage: rollout-doctor serve-admission --tls-cert FILE --tls-key FILE [--port P]
+const USAGE = `rollout-doctor serve-admission --tls-cert FILE --tls-key FILE [--port P]
                                        [--client-ca FILE [--client-name NAME]...] [--probe-port P]
                                        [--kubeconfig F] [--context C] [--budget-ms MS] [--cache-seconds S]
-                                       [--lang en|ko]
+                                       [--lang en|ko]`;
 
-Serves the admission webhook: POST /validate answers AdmissionReviews (admission.k8s.io/v1)
-for ${titlesPhrase('s', 'and')}. Every request is allowed; one
-that starts a rollout that can never finish gets a warning kubectl, helm and Argo CD print
-(a namespace labelled rollout-doctor.io/admission=refuse gets a refusal instead).
-  --port            HTTPS port (default 8443)
-  --tls-cert, --tls-key  the serving certificate and key (PEM), read again when they change
-  --client-ca       PEM of the CA that signs the API server's client certificate (its
-                    AdmissionConfiguration kubeConfigFile): only callers it signed are answered
-  --client-name     a name (CN or DNS SAN) the caller's certificate must carry; repeatable
-  --probe-port      plain-HTTP port of /healthz, /readyz and /metrics (default 8080; 0 = none)
-  --budget-ms       answer time past which a review gets no warning (default 2000)
-  --cache-seconds   how long one read of a namespace serves reviews (default 10)
-  --kubeconfig, --context  which cluster to read (default: in-cluster, else KUBECONFIG)
-  --lang            the warnings' language where a namespace does not name one with the
-                    annotation rollout-doctor.io/lang (default ROLLOUT_DOCTOR_LANG, else en)
-GET /healthz, GET /readyz (503 until the first read is done) and GET /metrics are served on
-the probe port, never on the webhook's: with --client-ca no caller without a certificate
-reaches the webhook's port at all.
-
-With REDIS_URL and ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY set (and ROLLOUT_DOCTOR_CLUSTER,
-default "default"), a warned apply is announced to the app, which opens the workload's
-incident thread in its alert channel; the answer never waits for it. Announcing needs
---client-ca: only reviews the API server sent are announced.
-`;
+/** The help in `lang` (cli/help-words.ts): flags, kinds and values as typed. */
+function help(lang: Lang): string {
+  return translate(HELP_WORDS, lang, 'serveHelp', {
+    usage: USAGE,
+    kinds: lang === 'en' ? titlesPhrase('s', 'and') : WORKLOAD_KINDS.map(titleOfKind).join(', '),
+    flags: [...SERVE_FLAGS],
+    values: [...SERVE_VALUES],
+  });
+}
 
 interface ServeArgs {
   port: number;
@@ -72,7 +59,7 @@ function integer(
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > max)
-    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not ${quoted(value)}`);
+    throw usageError('wholeNumber', { flag: name, min, max, value });
   return n;
 }
 
@@ -96,18 +83,12 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   const lang = values.lang === undefined ? undefined : langFlag(values.lang);
   const tlsCert = values['tls-cert'];
   const tlsKey = values['tls-key'];
-  if (!tlsCert || !tlsKey)
-    throw new UsageError(
-      '--tls-cert and --tls-key are required: the API server calls webhooks over HTTPS only',
-    );
+  if (!tlsCert || !tlsKey) throw usageError('tlsRequired', { scheme: 'HTTPS' });
   const clientCa = values['client-ca'];
   for (const file of [tlsCert, tlsKey, ...(clientCa !== undefined ? [clientCa] : [])])
-    if (!existsSync(file)) throw new UsageError(`cannot read ${quoted(file)}: no such file`);
+    if (!existsSync(file)) throw usageError('noSuchFile', { file });
   const clientNames = (values['client-name'] ?? []) as string[];
-  if (clientNames.length > 0 && clientCa === undefined)
-    throw new UsageError(
-      '--client-name needs --client-ca: a name is only checked on a certificate the CA signed',
-    );
+  if (clientNames.length > 0 && clientCa === undefined) throw usageError('clientNameNeedsCa', {});
   const probePort = integer(values['probe-port'], '--probe-port', 8080, 0, 65535);
   return {
     port: integer(values.port, '--port', 8443, 0, 65535),
@@ -127,15 +108,13 @@ export function parseServeArgs(argv: string[]): ServeArgs {
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   if (wantsHelp(argv)) {
-    io.stdout.write(HELP);
+    io.stdout.write(help(cliLang(argv, io.env)));
     return EXIT.ok;
   }
   const args = parseServeArgs(argv);
   const settings = announceSettings(io.env);
   if (settings && args.clientCa === undefined)
-    throw new UsageError(
-      "announcing warned applies needs --client-ca: without it anyone who reaches the port could open incident threads; give the CA that signs the API server's client certificate, or unset REDIS_URL and ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY",
-    );
+    throw usageError('announceNeedsCa', { names: ANNOUNCE_SETTINGS });
   const { createKubeClient } = await import('../../kube/client.js');
   const { serveAdmission } = await import('../../admission/serve.js');
   const logger = createLogger({ level: io.env['LOG_LEVEL'] ?? 'info', name: 'admission' });
@@ -172,9 +151,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       );
       return EXIT.cluster;
     }
-    throw new UsageError(
-      `cannot serve with ${quoted(args.tlsCert)} and ${quoted(args.tlsKey)}: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw usageError('cannotServe', {
+      cert: args.tlsCert,
+      key: args.tlsKey,
+      problem: error instanceof Error ? error.message : String(error),
+    });
   }
   logger.info(
     {
@@ -199,6 +180,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   return EXIT.ok;
 }
 
+/** The settings that turn announcing on, both or neither. */
+const ANNOUNCE_SETTINGS = ['REDIS_URL', 'ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY'];
+
 interface AnnounceSettings {
   redisUrl: string;
   key: SigningKey;
@@ -213,22 +197,20 @@ function announceSettings(env: CliIo['env']): AnnounceSettings | undefined {
   const redisUrl = (env['REDIS_URL'] ?? '').trim();
   const keyText = (env['ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY'] ?? '').trim();
   if (redisUrl === '' && keyText === '') return undefined;
-  if (redisUrl === '' || keyText === '')
-    throw new UsageError(
-      'announcing warned applies needs both REDIS_URL and ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY (or neither)',
-    );
+  if (redisUrl === '' || keyText === '') throw usageError('announceNeedsBoth', { names: ANNOUNCE_SETTINGS });
   let key: SigningKey;
   try {
     key = parseSigningKey(keyText);
   } catch (error) {
     // The message never repeats the value.
-    throw new UsageError(
-      `ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY is not a valid key (${error instanceof Error ? error.message : 'unreadable'})`,
-    );
+    throw usageError('badSigningKey', {
+      name: 'ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY',
+      problem: error instanceof Error ? error.message : 'unreadable',
+    });
   }
   const cluster = (env['ROLLOUT_DOCTOR_CLUSTER'] ?? '').trim() || 'default';
   if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(cluster))
-    throw new UsageError('ROLLOUT_DOCTOR_CLUSTER must be a DNS-1123 label');
+    throw usageError('clusterLabel', { name: 'ROLLOUT_DOCTOR_CLUSTER', form: 'DNS-1123' });
   return { redisUrl, key, cluster };
 }
 
