@@ -79,6 +79,32 @@ export type FindingWords =
         /** Its Progressing condition still reads ProgressDeadlineExceeded from before the pause. */
         readonly deadlineExceeded: boolean;
       };
+    }
+  | {
+      /** An Argo canary's step ahead a quota holds only without the namespace's other pods (forward/quota-neighbours.ts). */
+      readonly key: 'quota-waits';
+      readonly params: {
+        /** "rollout/web". */
+        readonly ref: string;
+        /** Paused now (the wait comes once it is resumed). */
+        readonly paused: boolean;
+        /** The step (1-based) and its action as the manifest says it; absent: the promotion after the last step. */
+        readonly step?: number;
+        readonly action?: string;
+        readonly canary: number;
+        readonly stable: number;
+        readonly quota: string;
+        readonly resource: string;
+        /** What the step's pods charge, and the quota's hard limit, as quantities. */
+        readonly ours: string;
+        readonly hard: string;
+        /** How many other pods of the namespace, and their names with their owners, joined with ", ". */
+        readonly count: number;
+        readonly pods: string;
+        /** The commands that raise the quota and abort the rollout (code spans). */
+        readonly edit: string;
+        readonly abort: string;
+      };
     };
 
 /** One ReplicaSet a pause holds, and its pods by phase. */

@@ -10,6 +10,7 @@ import type { ArgoRollout } from '../../src/diagnosis/k8s-argo.js';
 import type { Pod } from '../../src/diagnosis/k8s.js';
 import type { ResourceQuota } from '../../src/diagnosis/k8s-policy.js';
 import { diagnose } from '../../src/engine/diagnose.js';
+import { findingExplanation, findingSummary } from '../../src/chat/words/finding.js';
 import { makeNode } from '../support/k8s-builders.js';
 import {
   makeRollout,
@@ -107,6 +108,14 @@ describe('a paused canary whose step ahead a quota holds only without the namesp
       'Once resumed, rollout/ranker waits at step 3 (setWeight 80): it needs 3 canary pods beside 3 stable pods (pods 6), which ResourceQuota vision-pods (hard 7) holds only without the 2 other pods of the namespace it also charges (nightly-report-1-x1 (Job nightly-report-1), nightly-report-2-x1 (Job nightly-report-2)).',
     );
     expect(finding?.explanation).toContain("a Job's pods leave when it ends");
+    // In Korean from the catalogue, with the same facts.
+    if (!finding) throw new Error('no finding');
+    expect(findingSummary(finding, 'ko')).toBe(
+      'rollout/ranker: 재개하면 3단계(setWeight 80)에서 기다리게 됩니다. 카나리 파드 3개와 기존 파드 3개가 함께 필요한데(pods 6), ResourceQuota(vision-pods, 상한 7)는 같은 네임스페이스의 다른 파드 2개(nightly-report-1-x1 (Job nightly-report-1), nightly-report-2-x1 (Job nightly-report-2))가 빠져야 이를 허용합니다.',
+    );
+    expect(findingExplanation({ ...finding, remediations: [] }, 'ko')).toContain(
+      '`kubectl edit resourcequota vision-pods -n vision`',
+    );
     // No fix is offered for it: the counts are the controller's.
     expect(diagnose(pausedCanary({ quotaPods: 7 })).findings.every((f) => f.remediations.length === 0)).toBe(
       true,

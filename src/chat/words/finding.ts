@@ -21,6 +21,14 @@ type CrashOnNode = Extract<FindingWords, { key: 'crash-loop-on-node' }>['params'
 /** What the explanations say: fewer facts than the headlines. */
 type SurgeWhy = Pick<Surge, 'need' | 'node' | 'maxSurge' | 'maxUnavailable' | 'likely'>;
 type CrashWhy = Pick<CrashOnNode, 'badNodes'>;
+type QuotaWaits = Extract<FindingWords, { key: 'quota-waits' }>['params'];
+type QuotaWaitsHead = Omit<QuotaWaits, 'edit' | 'abort'>;
+type QuotaWaitsWhy = Pick<QuotaWaits, 'paused' | 'edit' | 'abort'>;
+
+const waitsAtEn = (p: QuotaWaitsHead): string =>
+  p.step === undefined ? 'its promotion after the last step' : `step ${p.step} (${p.action ?? ''})`;
+const waitsAtKo = (p: QuotaWaitsHead): string =>
+  p.step === undefined ? '마지막 단계 다음의 프로모션' : `${p.step}단계(${p.action ?? ''})`;
 
 const exitEn = (p: CrashOnNode): string =>
   p.exitCode === undefined ? '' : `, last exit code ${p.exitCode}${p.reason ? ` (${p.reason})` : ''}`;
@@ -59,6 +67,18 @@ const FINDING_WORDS = registerCatalogue(
         `Every pod comes from the same template, so image, command and configuration are identical; it fails only on ${p.badNodes}, so the cause is on the node, not in the application. Stopgap: exclude the node with a required nodeAffinity NotIn and replace the crashing pods; the cause on the node still needs finding.`,
       ko: (p: CrashWhy) =>
         `모든 파드가 같은 템플릿에서 만들어져 이미지, 명령, 설정이 같습니다. 그런데 ${p.badNodes} 노드에서만 실패하므로 원인은 애플리케이션이 아니라 노드 쪽에 있습니다. 임시 조치로 nodeAffinity의 NotIn으로 해당 노드를 제외하고, CrashLoopBackOff 상태인 파드를 교체합니다. 근본 원인(커널, 컨테이너 런타임, 하드웨어 등 노드의 차이)은 따로 찾아야 합니다.`,
+    },
+    'quota-waits': {
+      en: (p: QuotaWaitsHead) =>
+        `Once ${p.paused ? 'resumed' : 'it gets there'}, ${p.ref} waits at ${waitsAtEn(p)}: it needs ${p.canary} canary and ${p.stable} stable pods (${p.resource} ${p.ours}), which ResourceQuota ${p.quota} (hard ${p.hard}) holds only without the ${p.count} other pod(s) of the namespace it also charges (${p.pods}).`,
+      ko: (p: QuotaWaitsHead) =>
+        `${p.ref}: ${p.paused ? '재개하면' : '진행하면'} ${waitsAtKo(p)}에서 기다리게 됩니다. 카나리 파드 ${p.canary}개와 기존 파드 ${p.stable}개가 함께 필요한데(${p.resource} ${p.ours}), ResourceQuota(${p.quota}, 상한 ${p.hard})는 같은 네임스페이스의 다른 파드 ${p.count}개(${p.pods})가 빠져야 이를 허용합니다.`,
+    },
+    'quota-waits-why': {
+      en: (p: QuotaWaitsWhy) =>
+        `A ResourceQuota charges every pod of its namespace: quota admission refuses the step's pods past the hard limit until enough of the other pods leave. A Job's pods leave when it ends; a Deployment's, StatefulSet's or DaemonSet's stay until their owner scales them down. Raise the quota's hard limit (${p.edit}), or ${p.paused ? 'promote' : 'let it wait'} once they are gone; ${p.abort} keeps the stable pods serving.`,
+      ko: (p: QuotaWaitsWhy) =>
+        `ResourceQuota는 네임스페이스의 모든 파드에 적용됩니다. 상한을 넘는 파드는 다른 파드가 충분히 빠질 때까지 생성이 거부됩니다. 배치 작업의 파드는 작업이 끝나면 빠지고, Deployment, StatefulSet, DaemonSet의 파드는 소유자가 줄이기 전까지 남습니다. 쿼터 상한을 올리거나(${p.edit}), 그 파드들이 빠진 뒤에 ${p.paused ? '프로모션합니다' : '기다립니다'}. 중단하면(${p.abort}) 기존 파드가 계속 서비스합니다.`,
     },
     'set-rolling-update': {
       en: (p: { maxSurge: string; maxUnavailable: string; restart: boolean }) =>
@@ -136,6 +156,41 @@ const FINDING_WORDS = registerCatalogue(
       { name: 'checkout', badNodes: 'node-b', goodNodes: 'node-a', containers: 'app', crashing: 1, total: 2 },
     ],
     'crash-loop-on-node-why': [{ badNodes: 'node-b' }],
+    'quota-waits': [
+      {
+        ref: 'rollout/ranker',
+        paused: true,
+        step: 3,
+        action: 'setWeight 80',
+        canary: 3,
+        stable: 3,
+        quota: 'vision-pods',
+        resource: 'pods',
+        ours: '6',
+        hard: '7',
+        count: 2,
+        pods: 'report-1-x1 (Job report-1), report-2-x1 (Job report-2)',
+      },
+      {
+        ref: 'rollout/ranker',
+        paused: false,
+        canary: 3,
+        stable: 3,
+        quota: 'vision-pods',
+        resource: 'pods',
+        ours: '6',
+        hard: '7',
+        count: 1,
+        pods: 'report-1-x1 (Job report-1)',
+      },
+    ],
+    'quota-waits-why': [
+      {
+        paused: true,
+        edit: '`kubectl edit resourcequota vision-pods -n vision`',
+        abort: '`kubectl argo rollouts abort ranker -n vision`',
+      },
+    ],
     'set-rolling-update': [
       { maxSurge: '0', maxUnavailable: '1', restart: true },
       { maxSurge: '0', maxUnavailable: '1', restart: false },
@@ -176,6 +231,11 @@ function findingWords(says: FindingWords, lang: Lang): { summary: string; explan
       return argoPausedWords(says.params, lang);
     case 'deployment-paused':
       return deploymentPausedWords(says.params, lang);
+    case 'quota-waits':
+      return {
+        summary: translate(FINDING_WORDS, lang, 'quota-waits', says.params),
+        explanation: translate(FINDING_WORDS, lang, 'quota-waits-why', says.params),
+      };
   }
 }
 

@@ -127,6 +127,24 @@ function waitFinding(ctx: AnalysisContext, wait: QuotaWait): Draft {
     severity: 'warning',
     summary: `Once ${paused ? 'resumed' : 'it gets there'}, rollout/${name} waits at ${at}: it needs ${pods(wait.step.canary, 'canary')} beside ${pods(wait.step.stable, 'stable')} (${wait.resource} ${show(wait.ours)}), which ResourceQuota ${wait.quota} (hard ${show(wait.hard)}) holds only without the ${count === 1 ? 'other pod' : `${count} other pods`} of the namespace it also charges (${named}${more}).`,
     explanation: `A ResourceQuota charges every pod of its namespace. At that step Argo Rollouts creates the step's pods and quota admission refuses those past the hard limit (FailedCreate, exceeded quota), until enough of the other pods leave: a Job's pods leave when it ends; a Deployment's, StatefulSet's or DaemonSet's stay until their owner scales them down. Raise the quota's hard limit (\`kubectl edit resourcequota ${wait.quota} -n ${namespace}\`), or ${paused ? 'promote' : 'let it wait'} once they are gone; \`kubectl argo rollouts abort ${name} -n ${namespace}\` keeps the stable pods serving.`,
+    says: {
+      key: 'quota-waits',
+      params: {
+        ref: `rollout/${name}`,
+        paused,
+        ...(wait.step.promotion ? {} : { step: wait.step.index + 1, action: wait.step.action }),
+        canary: wait.step.canary,
+        stable: wait.step.stable,
+        quota: wait.quota,
+        resource: wait.resource,
+        ours: show(wait.ours),
+        hard: show(wait.hard),
+        count,
+        pods: `${named}${more}`,
+        edit: `\`kubectl edit resourcequota ${wait.quota} -n ${namespace}\``,
+        abort: `\`kubectl argo rollouts abort ${name} -n ${namespace}\``,
+      },
+    },
     evidence: [
       {
         type: 'note',
