@@ -100,10 +100,10 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-async function measureWebhook(sim: Simulator, client: KubeClient, dir: string): Promise<WebhookFigures> {
+async function measureWebhook(sim: Simulator, kubeconfig: string, dir: string): Promise<WebhookFigures> {
   // As the pod: Ready (and sent reviews) once it has read the nodes.
   const startedAt = performance.now();
-  const server = await startLocalAdmission(client, dir);
+  const server = await startLocalAdmission({ kubeconfig }, dir);
   const readyMs = Math.round(performance.now() - startedAt);
   const { metrics } = server;
   const ca = server.tls.ca;
@@ -210,7 +210,7 @@ export async function runCheckAdmissionBench(): Promise<CheckAdmissionBench> {
     await measureCheck(sim, client, 20); // warm-up
     const few = await measureCheck(sim, client, 20);
     const many = await measureCheck(sim, client, 200);
-    const webhook = await measureWebhook(sim, client, dir);
+    const webhook = await measureWebhook(sim, file, dir);
     return { few, many, webhook };
   } finally {
     rmSync(dir, { recursive: true, force: true });
