@@ -6,12 +6,9 @@
  * being started again after repeated deaths are rejected at once.
  *
  * The entry is the compiled judge-thread.js beside this module (dist/, the image); where
- * this module is TypeScript itself (tsx, vitest), the thread loads judge-thread.ts
- * through tsx's loader, which a thread does not inherit from a process that registered
- * it in code (bin/rollout-doctor.js in a checkout, vitest).
+ * this module is TypeScript itself (tsx, vitest, bin/rollout-doctor.js in a checkout),
+ * the thread registers tsx's loader itself and loads judge-thread.ts through it.
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
 import type { Evicted, ViewBounds } from './cached-source.js';
@@ -53,9 +50,18 @@ interface Waiting {
   reject: (error: Error) => void;
 }
 
-function execArgv(): string[] {
-  if (!TYPESCRIPT) return [];
-  return ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
+/**
+ * The thread, on the compiled entry; or on the TypeScript one through tsx, registered in
+ * the thread itself: on Node 20 a thread started with `--import tsx` still refuses .ts.
+ */
+function newThread(workerData: ThreadData): Worker {
+  if (!TYPESCRIPT) return new Worker(ENTRY, { workerData });
+  // Resolved here (the thread's own base is its working directory); tsx running this
+  // module as CommonJS gives no import.meta.resolve, and the thread resolves it then.
+  const api =
+    typeof import.meta.resolve === 'function' ? import.meta.resolve('tsx/esm/api') : 'tsx/esm/api';
+  const code = `import(${JSON.stringify(api)}).then(({ register }) => { register(); return import(${JSON.stringify(ENTRY.href)}); });`;
+  return new Worker(code, { eval: true, workerData });
 }
 
 export function startJudgeThread(options: JudgeThreadOptions): JudgeThread {
@@ -107,10 +113,7 @@ export function startJudgeThread(options: JudgeThreadOptions): JudgeThread {
 
   function start(): void {
     restart = undefined;
-    const thread = new Worker(ENTRY, {
-      workerData: options.now ? { ...data, at: options.now() } : data,
-      execArgv: execArgv(),
-    });
+    const thread = newThread(options.now ? { ...data, at: options.now() } : data);
     thread.on('message', received);
     thread.on('error', (error) => options.logger.error({ err: error }, 'the judging thread failed'));
     thread.on('exit', (code) => stopped(thread, code));
