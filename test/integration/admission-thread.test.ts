@@ -109,33 +109,43 @@ async function outcomes(): Promise<string> {
 }
 
 describe('serve-admission judges off the answering loop', () => {
-  it('answers a cheap review while a heavy judgment runs, within the budget', async () => {
+  it('answers a cheap review while a heavy judgment runs, and its loop never stalls for the judgment', async () => {
     const budgetMs = 30_000;
-    const s = await start(generateCluster({ nodes: 2000, pods: 2000 }), budgetMs);
+    // No filler pods: the tracker's namespace is among those read before Ready, so the
+    // bump's first judgment (every node, once per window) is nearly all computation.
+    const s = await start(generateCluster({ nodes: 4000, pods: 0 }), budgetMs);
     const old = tracker(s);
-    // The first bump reads what the next needs: that one is judgment alone, no reads.
-    expect((await validate(review('UPDATE', tracker(s, 'a'), old)))['warnings']).toHaveLength(3);
     const cheap = review('DELETE', old, old);
     await Promise.all([validate(cheap), validate(cheap)]); // both connections open
-    const order: string[] = [];
+    // The answering loop's longest stall while the heavy review is in flight.
+    let stall = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      stall = Math.max(stall, now - last);
+      last = now;
+    }, 1);
     let heavySent: () => void = () => undefined;
     const sent = new Promise<void>((resolve) => {
       heavySent = resolve;
     });
+    const began = performance.now();
     const heavy = validate(review('UPDATE', tracker(s, 'b'), old), heavySent).then((answer) => {
-      order.push('heavy');
-      return answer;
+      clearInterval(ticker);
+      return { answer, ms: performance.now() - began };
     });
     await sent;
-    const began = performance.now();
-    const quick = await validate(cheap);
-    const quickMs = performance.now() - began;
-    order.push('cheap');
-    expect(quick).toMatchObject({ allowed: true });
-    expect((await heavy)['warnings']).toHaveLength(3);
-    console.log(`cheap review answered in ${Math.round(quickMs)} ms while the heavy one was judged`);
-    expect(order).toEqual(['cheap', 'heavy']);
-    expect(quickMs).toBeLessThan(budgetMs);
+    const asked = performance.now();
+    expect(await validate(cheap)).toMatchObject({ allowed: true });
+    const cheapMs = performance.now() - asked;
+    const judged = await heavy;
+    expect(judged.answer['warnings']).toHaveLength(3);
+    console.log(
+      `heavy review ${Math.round(judged.ms)} ms; meanwhile a cheap one answered in ${Math.round(cheapMs)} ms, the loop's longest stall ${Math.round(stall)} ms`,
+    );
+    expect(cheapMs).toBeLessThan(budgetMs);
+    // Judged on the answering loop, the judgment stalls it for most of its time.
+    expect(stall).toBeLessThan(judged.ms / 2);
   });
 
   it('a thread that dies: the review it held gets no warning (error), the next is judged', async () => {
