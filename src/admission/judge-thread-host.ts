@@ -23,7 +23,7 @@ const ENTRY = new URL(TYPESCRIPT ? './judge-thread.ts' : './judge-thread.js', im
 const FIRST_RESTART_MS = 100;
 const MAX_RESTART_MS = 5000;
 
-export interface JudgeThreadOptions {
+interface JudgeThreadOptions {
   kube: ThreadKubeOptions;
   /** How long one read of the cluster serves reviews (cached-source.ts). */
   ttlMs: number;
@@ -58,8 +58,7 @@ function newThread(workerData: ThreadData): Worker {
   if (!TYPESCRIPT) return new Worker(ENTRY, { workerData });
   // Resolved here (the thread's own base is its working directory); tsx running this
   // module as CommonJS gives no import.meta.resolve, and the thread resolves it then.
-  const api =
-    typeof import.meta.resolve === 'function' ? import.meta.resolve('tsx/esm/api') : 'tsx/esm/api';
+  const api = typeof import.meta.resolve === 'function' ? import.meta.resolve('tsx/esm/api') : 'tsx/esm/api';
   const code = `import(${JSON.stringify(api)}).then(({ register }) => { register(); return import(${JSON.stringify(ENTRY.href)}); });`;
   return new Worker(code, { eval: true, workerData });
 }

@@ -105,7 +105,9 @@ function tracker(s: Simulator, tag?: string): Json {
 }
 
 async function outcomes(): Promise<string> {
-  return (await server?.metrics.registry.getSingleMetricAsString('rollout_doctor_admission_reviews_total')) ?? '';
+  return (
+    (await server?.metrics.registry.getSingleMetricAsString('rollout_doctor_admission_reviews_total')) ?? ''
+  );
 }
 
 describe('serve-admission judges off the answering loop', () => {

@@ -40,7 +40,10 @@ async function start(budgetMs = 2000, beforeStart?: (s: SimClient) => void): Pro
         0) === 1,
   );
   beforeStart?.(sim);
-  server = await startLocalAdmission({ kubeconfig: sim.kubeconfig }, dir, { budgetMs, waitReady: beforeStart === undefined });
+  server = await startLocalAdmission({ kubeconfig: sim.kubeconfig }, dir, {
+    budgetMs,
+    waitReady: beforeStart === undefined,
+  });
   return sim;
 }
 
@@ -255,7 +258,11 @@ describe('serve-admission', () => {
   it('reads slower than a 50 ms budget (and a client that gives up at 50 ms): budget or not known, never clear', async () => {
     const s = await start();
     await server?.close();
-    const kube = { kubeconfig: s.kubeconfig, requestTimeoutMs: 50, retry: { attempts: 1, baseMs: 50, maxMs: 50 } };
+    const kube = {
+      kubeconfig: s.kubeconfig,
+      requestTimeoutMs: 50,
+      retry: { attempts: 1, baseMs: 50, maxMs: 50 },
+    };
     server = await startLocalAdmission(kube, dir, { budgetMs: 50 });
     const old = seed(s);
     for (const delayMs of [0, 80, 200]) {

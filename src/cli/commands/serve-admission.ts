@@ -142,7 +142,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const kube = {
     kubeconfig: args.kubeconfig,
     ...(args.context !== undefined ? { context: args.context } : {}),
-    environment: { KUBECONFIG: io.env['KUBECONFIG'], KUBERNETES_SERVICE_HOST: io.env['KUBERNETES_SERVICE_HOST'] },
+    environment: {
+      KUBECONFIG: io.env['KUBECONFIG'],
+      KUBERNETES_SERVICE_HOST: io.env['KUBERNETES_SERVICE_HOST'],
+    },
     requestTimeoutMs: args.budgetMs,
     retry: { attempts: 1, baseMs: 50, maxMs: 50 },
   };
