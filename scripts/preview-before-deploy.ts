@@ -14,7 +14,6 @@ import { parseAllDocuments, stringify } from 'yaml';
 import { startSimulator } from '../sim/index.js';
 import { startLocalAdmission } from '../test/support/serving-certificate.js';
 import { runCli } from '../src/cli/run-cli.js';
-import { createKubeClient } from '../src/kube/client.js';
 import { cleanText } from '../src/text/clean.js';
 import { k8sTools } from './k8s-tools.js';
 import { findChromium, launchChromium } from './preview/browser-flow.js';
@@ -80,7 +79,7 @@ async function main(): Promise<void> {
           'availableReplicas'
         ] ?? 0) === 1,
     );
-    server = await startLocalAdmission(createKubeClient({ kubeconfig }), dir);
+    server = await startLocalAdmission({ kubeconfig }, dir);
     const hook = {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',

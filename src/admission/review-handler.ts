@@ -6,16 +6,14 @@
  * answered within the budget, or fails, is no warning (counted), never a refusal and
  * never a wait past the API server's timeoutSeconds.
  */
-import { createHash } from 'node:crypto';
 import type { Logger } from '../logger.js';
-import { checkOne, type CheckResult } from '../check/check.js';
-import { asWorkload } from '../check/manifests.js';
-import type { CheckSource } from '../check/source.js';
+import type { CheckResult } from '../check/check.js';
 import { admissionResponse, admissionReviewSchema, type AdmissionRequest } from './review.js';
 import { refusalFor, warningsFor } from './warning.js';
 import { unknownReason } from './unknown-reason.js';
 import type { AdmissionMetrics } from './metrics.js';
 import { ViewBusy } from './view-busy.js';
+import { judge, reviewItem, type JudgeItem, type Judged, type JudgeView } from './judge.js';
 import type { Lang } from '../i18n/lang.js';
 
 /** The namespace label that turns warnings into refusals there: `kubectl label ns NS rollout-doctor.io/admission=refuse`. */
@@ -23,37 +21,24 @@ export const REFUSE_LABEL = 'rollout-doctor.io/admission';
 /** The namespace annotation naming its warnings' language: `kubectl annotate ns NS rollout-doctor.io/lang=ko`. */
 export const LANG_ANNOTATION = 'rollout-doctor.io/lang';
 
-export interface ReviewDeps {
-  /** The cluster as read for this moment (a short-lived cache: cached-source.ts). */
-  source: () => CheckSource;
-  /** Whether the namespace asks for refusals (its REFUSE_LABEL is "refuse"). */
-  refuses: (namespace: string) => Promise<boolean>;
-  /**
-   * The language of the namespace's warnings (its LANG_ANNOTATION, else the webhook's
-   * default: serve.ts); absent: English. Asked only once a review warns or refuses.
-   */
-  langOf?: (namespace: string) => Promise<Lang>;
-  /** One answer per key in the current window (cached-source.ts); absent: every review computed. */
-  memo?: <T>(key: string, compute: () => Promise<T>) => Promise<T>;
+interface AnswerDeps {
   /**
    * Whether the first read is done (serve.ts): before it, a review that would be judged
    * is answered at once with no warning (outcome `cold`), so none waits for a cold cluster.
    */
   ready?: () => boolean;
-  /**
-   * Whether the namespace exists (cached-source.ts); absent: taken to. A review of one
-   * that does not is answered with no warning and reads nothing more (outcome `absent`);
-   * a lookup that cannot start now rejects with ViewBusy (outcome `busy`, no warning).
-   */
-  exists?: (namespace: string) => Promise<boolean>;
-  /** A review of the namespace (one that exists) came (cached-source.ts renews its reads). */
-  touch?: (namespace: string) => void;
   budgetMs: number;
   metrics: AdmissionMetrics;
   logger: Logger;
   /** Told of every warned apply (announce.ts: the app opens its incident thread); never awaited. */
   onWarned?: (result: CheckResult, request: AdmissionRequest) => void;
 }
+
+/**
+ * Who judges: the judging thread (serve.ts, judge-thread-host.ts), so that no judgment
+ * holds the loop that answers; or, given a view instead, this thread (tests, check-kinds).
+ */
+export type ReviewDeps = AnswerDeps & ({ judge: (item: JudgeItem) => Promise<Judged> } | JudgeView);
 
 type Outcome =
   'warned' | 'refused' | 'clear' | 'skipped' | 'unknown' | 'cold' | 'absent' | 'busy' | 'budget' | 'error';
@@ -111,62 +96,20 @@ async function decide(
   request: AdmissionRequest,
   deps: ReviewDeps,
 ): Promise<{ outcome: Outcome; result?: CheckResult; lang?: Lang }> {
-  if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return { outcome: 'skipped' };
-  if (request.subResource) return { outcome: 'skipped' };
-  const workload = asWorkload(request.object);
-  if ('problem' in workload) return { outcome: 'skipped' };
-  const old = request.operation === 'UPDATE' ? asWorkload(request.oldObject) : undefined;
-  const namespace = request.namespace ?? workload.object.metadata.namespace ?? 'default';
+  const item = reviewItem(request);
+  if (item === 'skipped') return { outcome: 'skipped' };
   if (deps.ready && !deps.ready()) return { outcome: 'cold' };
-  // Nothing more is read for a namespace that does not exist (only a caller other than
-  // the API server names one), and it is not renewed.
-  if (deps.exists && !(await deps.exists(namespace))) return { outcome: 'absent' };
-  deps.touch?.(namespace);
-  const object = { ...workload.object, metadata: { ...workload.object.metadata, namespace } };
-  const oldObject = old && 'object' in old ? old.object : undefined;
-  const judge = (): Promise<CheckResult> =>
-    checkOne(
-      {
-        kind: workload.kind,
-        object,
-        ...(oldObject ? { old: oldObject } : {}),
-        ...(request.operation === 'CREATE' ? { isNew: true } : {}),
-      },
-      deps.source(),
-      namespace,
-    );
-  // A new object's verdict does not depend on its name (it has no pods yet); an update's does.
-  const key = createHash('sha256')
-    .update(
-      JSON.stringify([
-        workload.kind,
-        namespace,
-        request.operation === 'CREATE' ? '' : object.metadata.name,
-        object.spec,
-        oldObject?.spec ?? null,
-      ]),
-    )
-    .digest('hex');
-  const found = deps.memo ? await deps.memo(key, judge) : await judge();
-  const result =
-    found.target.name === object.metadata.name
-      ? found
-      : { ...found, target: { ...found.target, name: object.metadata.name ?? '' } };
-  if (result.verdict === 'unknown') {
+  const judged = await ('judge' in deps ? deps.judge(item) : judge(item, deps));
+  if (judged.outcome === 'unknown' && judged.result) {
     // Counted and logged by why: a webhook silent on a class of workloads says which.
+    const { result } = judged;
     const reason = unknownReason(result);
     deps.metrics.unknown.inc({ reason });
     deps.logger.info(
       { reason, target: result.target, summary: result.findings[0]?.summary },
       'admission review not known: no warning',
     );
-    return { outcome: 'unknown', result };
   }
-  if (result.verdict !== 'never-finishes') return { outcome: 'clear', result };
-  const [refuse, lang] = await Promise.all([
-    deps.refuses(namespace).catch(() => false),
-    deps.langOf?.(namespace).catch(() => undefined),
-  ]);
-  if (!refuse) deps.onWarned?.(result, request);
-  return { outcome: refuse ? 'refused' : 'warned', result, ...(lang ? { lang } : {}) };
+  if (judged.outcome === 'warned' && judged.result) deps.onWarned?.(judged.result, request);
+  return judged;
 }

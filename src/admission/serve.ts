@@ -1,19 +1,22 @@
 /**
- * The webhook put together: the cluster view (cached-source.ts) over a client, its
- * metrics, and the HTTPS server, Ready once the first read is done (reviews before it
- * are answered at once with no warning). One composition for the
- * `serve-admission` command, the benchmark, the README picture and the tests.
+ * The webhook put together: the judging thread (judge-thread-host.ts: the cluster view,
+ * cached-source.ts, and the check, off the loop that answers), its metrics, and the
+ * HTTPS server, Ready once the first read is done (reviews before it are answered at once
+ * with no warning). One composition for the `serve-admission` command, the benchmark,
+ * the README picture and the tests.
  */
-import type { KubeClient } from '../kube/client.js';
 import type { Logger } from '../logger.js';
-import { cachedView, type ViewBounds } from './cached-source.js';
+import type { ViewBounds } from './cached-source.js';
 import { createAdmissionMetrics, type AdmissionMetrics } from './metrics.js';
 import { startAdmissionServer, type AdmissionServer, type BodyLimits } from './server.js';
 import type { ReviewDeps } from './review-handler.js';
-import { DEFAULT_LANG, type Lang } from '../i18n/lang.js';
+import { startJudgeThread, type JudgeThread } from './judge-thread-host.js';
+import type { ThreadKubeOptions } from './judge-messages.js';
+import type { Lang } from '../i18n/lang.js';
 
 export interface ServeOptions {
-  client: KubeClient;
+  /** How the judging thread reads the cluster (it makes its own client from these). */
+  kube: ThreadKubeOptions;
   port: number;
   host?: string;
   tlsCert: string;
@@ -48,13 +51,20 @@ export interface ServingAdmission extends AdmissionServer {
   metrics: AdmissionMetrics;
   /** Resolves once the first read is done (nodes, their pods, the busiest namespaces): /readyz turns 200. */
   ready: Promise<void>;
+  /** The judging thread (tests stop it to see it started again). */
+  judging: Pick<JudgeThread, 'current'>;
 }
 
-/** @example const hook = await serveAdmission({ client, port: 8443, tlsCert, tlsKey, budgetMs: 2000, cacheSeconds: 10, logger }) */
+/** @example const hook = await serveAdmission({ kube: { kubeconfig }, port: 8443, tlsCert, tlsKey, budgetMs: 2000, cacheSeconds: 10, logger }) */
 export async function serveAdmission(options: ServeOptions): Promise<ServingAdmission> {
   const metrics = createAdmissionMetrics(options.processMetrics ?? false);
-  const view = cachedView(options.client, options.cacheSeconds * 1000, options.now ?? Date.now, {
+  const judging = startJudgeThread({
+    kube: options.kube,
+    ttlMs: options.cacheSeconds * 1000,
     ...(options.bounds ? { bounds: options.bounds } : {}),
+    ...(options.lang ? { lang: options.lang } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    logger: options.logger,
     onEvict: (cache) => metrics.evicted.inc({ cache }),
     onRenewed: (namespaces) => {
       metrics.renewals.inc();
@@ -63,32 +73,43 @@ export async function serveAdmission(options: ServeOptions): Promise<ServingAdmi
   });
   // Ready either way once the first read is over: a failed read is retried by the reviews.
   let warm = false;
-  const ready = view
-    .warmUp()
-    .catch((error: unknown) => options.logger.warn({ err: error }, 'first read of the cluster failed'))
-    .finally(() => {
-      warm = true;
-    });
-  const server = await startAdmissionServer({
-    port: options.port,
-    ...(options.host !== undefined ? { host: options.host } : {}),
-    tlsCert: options.tlsCert,
-    tlsKey: options.tlsKey,
-    ...(options.clientCa !== undefined ? { clientCa: options.clientCa } : {}),
-    ...(options.clientNames !== undefined ? { clientNames: options.clientNames } : {}),
-    ...(options.probePort !== undefined ? { probePort: options.probePort } : {}),
-    ...(options.bodyLimits ? { bodyLimits: options.bodyLimits } : {}),
-    logger: options.logger,
-    ready,
-    deps: {
-      ...view,
-      ready: () => warm,
-      budgetMs: options.budgetMs,
-      langOf: async (namespace: string) => (await view.langOf(namespace)) ?? options.lang ?? DEFAULT_LANG,
-      metrics,
-      logger: options.logger,
-      ...(options.onWarned ? { onWarned: options.onWarned(metrics) } : {}),
-    },
+  const ready = judging.warm.then(() => {
+    warm = true;
   });
-  return { ...server, metrics, ready };
+  let server: AdmissionServer;
+  try {
+    server = await startAdmissionServer({
+      port: options.port,
+      ...(options.host !== undefined ? { host: options.host } : {}),
+      tlsCert: options.tlsCert,
+      tlsKey: options.tlsKey,
+      ...(options.clientCa !== undefined ? { clientCa: options.clientCa } : {}),
+      ...(options.clientNames !== undefined ? { clientNames: options.clientNames } : {}),
+      ...(options.probePort !== undefined ? { probePort: options.probePort } : {}),
+      ...(options.bodyLimits ? { bodyLimits: options.bodyLimits } : {}),
+      logger: options.logger,
+      ready,
+      deps: {
+        judge: (item) => judging.judge(item),
+        ready: () => warm,
+        budgetMs: options.budgetMs,
+        metrics,
+        logger: options.logger,
+        ...(options.onWarned ? { onWarned: options.onWarned(metrics) } : {}),
+      },
+    });
+  } catch (error) {
+    await judging.close();
+    throw error;
+  }
+  return {
+    ...server,
+    metrics,
+    ready,
+    judging: { current: () => judging.current() },
+    close: async () => {
+      await server.close();
+      await judging.close();
+    },
+  };
 }

@@ -16,7 +16,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { serveAdmission, type ServingAdmission } from '../../src/admission/serve.js';
 import { createAnnouncer, type Announcer } from '../../src/admission/announce.js';
 import { announceQueue, type AnnounceQueue } from '../../src/admission/announce-queue.js';
-import { createKubeClient } from '../../src/kube/client.js';
 import { createLogger } from '../../src/logger.js';
 import { parseSigningKey } from '../../src/trust/approval-signature.js';
 import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
@@ -53,7 +52,7 @@ async function webhook(
   });
   let made: Announcer | undefined;
   const hook = await serveAdmission({
-    client: createKubeClient({ kubeconfig }),
+    kube: { kubeconfig },
     port: 0,
     host: '127.0.0.1',
     tlsCert: tls.cert,

@@ -226,7 +226,7 @@ describe('admission webhook in the chart', () => {
     );
     const logger = createLogger({ level: 'silent', name: 'admission-chart' });
     const server = await serveAdmission({
-      client: sim.client,
+      kube: { kubeconfig: sim.kubeconfig },
       port: 0,
       host: '127.0.0.1',
       tlsCert: cert,

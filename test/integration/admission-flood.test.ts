@@ -42,7 +42,7 @@ async function start(options: Parameters<typeof startLocalAdmission>[2] = {}): P
       ((s.get('Deployment', 'vision', 'vision-object-tracker') as Json)['status']?.['availableReplicas'] ??
         0) === 1,
   );
-  server = await startLocalAdmission(sim.client, dir, options);
+  server = await startLocalAdmission({ kubeconfig: sim.kubeconfig }, dir, options);
   agent = new Agent({ keepAlive: true, maxSockets: 50, ca: server.tls.ca });
   return sim;
 }

@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
 import { clientAuthority, startLocalAdmission } from '../support/serving-certificate.js';
-import { createKubeClient } from '../../src/kube/client.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixtures
 
@@ -41,7 +40,10 @@ async function start(budgetMs = 2000, beforeStart?: (s: SimClient) => void): Pro
         0) === 1,
   );
   beforeStart?.(sim);
-  server = await startLocalAdmission(sim.client, dir, { budgetMs, waitReady: beforeStart === undefined });
+  server = await startLocalAdmission({ kubeconfig: sim.kubeconfig }, dir, {
+    budgetMs,
+    waitReady: beforeStart === undefined,
+  });
   return sim;
 }
 
@@ -237,14 +239,14 @@ describe('serve-admission', () => {
     const s = await start();
     await server?.close();
     const clients = clientAuthority(dir, 'kube-apiserver');
-    server = await startLocalAdmission(s.client, dir, {
+    server = await startLocalAdmission({ kubeconfig: s.kubeconfig }, dir, {
       clientCa: clients.caFile,
       clientNames: ['apiserver-webhook'],
     });
     const as = (who: { cert: string; key: string }) => call('POST', '/validate', { kind: 'Nope' }, who);
     expect((await as({ cert: clients.cert, key: clients.key })).status).toBe(403);
     await server.close();
-    server = await startLocalAdmission(s.client, dir, {
+    server = await startLocalAdmission({ kubeconfig: s.kubeconfig }, dir, {
       clientCa: clients.caFile,
       clientNames: ['kube-apiserver'],
     });
@@ -256,12 +258,12 @@ describe('serve-admission', () => {
   it('reads slower than a 50 ms budget (and a client that gives up at 50 ms): budget or not known, never clear', async () => {
     const s = await start();
     await server?.close();
-    const client = createKubeClient({
+    const kube = {
       kubeconfig: s.kubeconfig,
       requestTimeoutMs: 50,
       retry: { attempts: 1, baseMs: 50, maxMs: 50 },
-    });
-    server = await startLocalAdmission(client, dir, { budgetMs: 50 });
+    };
+    server = await startLocalAdmission(kube, dir, { budgetMs: 50 });
     const old = seed(s);
     for (const delayMs of [0, 80, 200]) {
       s.sim.clearFaults();

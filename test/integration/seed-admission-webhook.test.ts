@@ -63,8 +63,21 @@ const liveImage = (): string =>
     'image'
   ] as string;
 
-/** `rollout-doctor serve-admission` as its own process, resolved once it listens. */
+/** GET /readyz on the webhook's probe port: its status, 0 when nothing answers. */
+function readyz(probePort: number): Promise<number> {
+  return fetch(`http://127.0.0.1:${probePort}/readyz`).then(
+    (r) => r.status,
+    () => 0,
+  );
+}
+
+/**
+ * `rollout-doctor serve-admission` as its own process, resolved once it is Ready (its
+ * judging thread has read the cluster; a review before that gets no warning): the API
+ * server sends reviews to a pod once its readiness probe passes.
+ */
 async function startWebhook(cert: string, key: string): Promise<ChildProcess> {
+  const probePort = await freePort();
   const child = spawn(
     process.execPath,
     [
@@ -75,6 +88,7 @@ async function startWebhook(cert: string, key: string): Promise<ChildProcess> {
       `--tls-key=${key}`,
       `--kubeconfig=${kubeconfig}`,
       '--cache-seconds=1',
+      `--probe-port=${probePort}`,
     ],
     {
       env: { PATH: process.env['PATH'] ?? '', HOME: dir, LOG_LEVEL: 'info' },
@@ -95,6 +109,7 @@ async function startWebhook(cert: string, key: string): Promise<ChildProcess> {
     child.stderr?.on('data', seen);
     child.once('exit', (code) => reject(new Error(`serve-admission exited ${String(code)}: ${output}`)));
   });
+  while ((await readyz(probePort)) !== 200) await new Promise((r) => setTimeout(r, 50));
   return child;
 }
 

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveAdmission, type ServeOptions, type ServingAdmission } from '../../src/admission/serve.js';
-import type { KubeClient } from '../../src/kube/client.js';
+import type { ThreadKubeOptions } from '../../src/admission/judge-messages.js';
 import { createLogger } from '../../src/logger.js';
 
 export interface ServingCertificate {
@@ -46,12 +46,13 @@ export function servingCertificate(dir: string, name = 'serving'): ServingCertif
 }
 
 /**
- * The webhook on loopback with a fresh serving certificate in `dir`, Ready (its first read
+ * The webhook on loopback with a fresh serving certificate in `dir`, reading the cluster
+ * `kube` names (its judging thread makes its own client), Ready (its first read
  * done; `waitReady: false` returns at once):
  * the benchmark's, the README picture's and the tests' way to run it in-process.
  */
 export async function startLocalAdmission(
-  client: KubeClient,
+  kube: ThreadKubeOptions,
   dir: string,
   options: {
     budgetMs?: number;
@@ -66,7 +67,7 @@ export async function startLocalAdmission(
 ): Promise<ServingAdmission & { tls: ServingCertificate }> {
   const tls = servingCertificate(dir, 'admission');
   const server = await serveAdmission({
-    client,
+    kube,
     port: 0,
     host: '127.0.0.1',
     tlsCert: tls.cert,

@@ -118,19 +118,25 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const { createKubeClient } = await import('../../kube/client.js');
   const { serveAdmission } = await import('../../admission/serve.js');
   const logger = createLogger({ level: io.env['LOG_LEVEL'] ?? 'info', name: 'admission' });
-  const client = createKubeClient({
+  const kube = {
     kubeconfig: args.kubeconfig,
-    context: args.context,
-    environment: io.env,
+    ...(args.context !== undefined ? { context: args.context } : {}),
+    environment: {
+      KUBECONFIG: io.env['KUBECONFIG'],
+      KUBERNETES_SERVICE_HOST: io.env['KUBERNETES_SERVICE_HOST'],
+    },
     requestTimeoutMs: args.budgetMs,
     retry: { attempts: 1, baseMs: 50, maxMs: 50 },
-  });
+  };
+  // The judging thread reads the cluster with a client of its own made from these; made
+  // here first so that a kubeconfig it cannot use stops the command (exit 2) before it serves.
+  createKubeClient(kube);
   const announce = settings ? announcing(settings, logger) : undefined;
   let server;
   try {
     server = await serveAdmission({
       ...(announce ? { onWarned: announce.onWarned } : {}),
-      client,
+      kube,
       port: args.port,
       tlsCert: args.tlsCert,
       tlsKey: args.tlsKey,
