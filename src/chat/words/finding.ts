@@ -76,9 +76,9 @@ const FINDING_WORDS = registerCatalogue(
     },
     'quota-waits-why': {
       en: (p: QuotaWaitsWhy) =>
-        `A ResourceQuota charges every pod of its namespace: quota admission refuses the step's pods past the hard limit until enough of the other pods leave. A Job's pods leave when it ends; a Deployment's, StatefulSet's or DaemonSet's stay until their owner scales them down. Raise the quota's hard limit (${p.edit}), or ${p.paused ? 'promote' : 'let it wait'} once they are gone; ${p.abort} keeps the stable pods serving.`,
+        `A ResourceQuota charges every pod of its namespace: quota admission refuses the step's pods past the hard limit until enough of the other pods leave. A Job's pods leave when it ends; pods a controller keeps running (a Deployment's, for one) stay until it scales them down. Raise the quota's hard limit (${p.edit}), or ${p.paused ? 'promote' : 'let it wait'} once they are gone; ${p.abort} keeps the stable pods serving.`,
       ko: (p: QuotaWaitsWhy) =>
-        `ResourceQuota는 네임스페이스의 모든 파드에 적용됩니다. 상한을 넘는 파드는 다른 파드가 충분히 빠질 때까지 생성이 거부됩니다. 배치 작업의 파드는 작업이 끝나면 빠지고, Deployment, StatefulSet, DaemonSet의 파드는 소유자가 줄이기 전까지 남습니다. 쿼터 상한을 올리거나(${p.edit}), 그 파드들이 빠진 뒤에 ${p.paused ? '프로모션합니다' : '기다립니다'}. 중단하면(${p.abort}) 기존 파드가 계속 서비스합니다.`,
+        `ResourceQuota는 네임스페이스의 모든 파드에 적용됩니다. 상한을 넘는 파드는 다른 파드가 충분히 빠질 때까지 생성이 거부됩니다. 배치 작업의 파드는 작업이 끝나면 빠지고, 컨트롤러가 유지하는 파드는 소유자가 줄이기 전까지 남습니다. 쿼터 상한을 올리거나(${p.edit}), 그 파드들이 빠진 뒤에 ${p.paused ? '프로모션합니다' : '기다립니다'}. 중단하면(${p.abort}) 기존 파드가 계속 서비스합니다.`,
     },
     'set-rolling-update': {
       en: (p: { maxSurge: string; maxUnavailable: string; restart: boolean }) =>

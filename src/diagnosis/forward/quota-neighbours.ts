@@ -7,8 +7,8 @@
  * pods and quota admission refuses those past the hard limit (FailedCreate, exceeded
  * quota) until enough pods leave. Said as a warning (RolloutAtRisk), naming the pods
  * and their owners, while nothing else says the rollout is in trouble: a Job's pods
- * leave when it ends; a Deployment's, StatefulSet's or DaemonSet's stay until their
- * owner scales them down. Only where every pod of the namespace was read (unknown is
+ * leave when it ends; pods a controller keeps running (a Deployment's, for one) stay
+ * until it scales them down. Only where every pod of the namespace was read (unknown is
  * not empty: a pod not read may charge the quota too, so nothing is said).
  */
 import type { AnalysisContext } from '../analysis-context.js';
@@ -126,7 +126,7 @@ function waitFinding(ctx: AnalysisContext, wait: QuotaWait): Draft {
     code: 'RolloutAtRisk',
     severity: 'warning',
     summary: `Once ${paused ? 'resumed' : 'it gets there'}, rollout/${name} waits at ${at}: it needs ${pods(wait.step.canary, 'canary')} beside ${pods(wait.step.stable, 'stable')} (${wait.resource} ${show(wait.ours)}), which ResourceQuota ${wait.quota} (hard ${show(wait.hard)}) holds only without the ${count === 1 ? 'other pod' : `${count} other pods`} of the namespace it also charges (${named}${more}).`,
-    explanation: `A ResourceQuota charges every pod of its namespace. At that step Argo Rollouts creates the step's pods and quota admission refuses those past the hard limit (FailedCreate, exceeded quota), until enough of the other pods leave: a Job's pods leave when it ends; a Deployment's, StatefulSet's or DaemonSet's stay until their owner scales them down. Raise the quota's hard limit (\`kubectl edit resourcequota ${wait.quota} -n ${namespace}\`), or ${paused ? 'promote' : 'let it wait'} once they are gone; \`kubectl argo rollouts abort ${name} -n ${namespace}\` keeps the stable pods serving.`,
+    explanation: `A ResourceQuota charges every pod of its namespace. At that step Argo Rollouts creates the step's pods and quota admission refuses those past the hard limit (FailedCreate, exceeded quota), until enough of the other pods leave: a Job's pods leave when it ends; pods a controller keeps running (a Deployment's, for one) stay until it scales them down. Raise the quota's hard limit (\`kubectl edit resourcequota ${wait.quota} -n ${namespace}\`), or ${paused ? 'promote' : 'let it wait'} once they are gone; \`kubectl argo rollouts abort ${name} -n ${namespace}\` keeps the stable pods serving.`,
     says: {
       key: 'quota-waits',
       params: {
