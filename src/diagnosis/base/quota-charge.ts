@@ -11,7 +11,7 @@
  */
 import type { Container, PodSpec, Quantity } from '../k8s.js';
 import { podRequests } from './resources.js';
-import { schedulerAmount } from './quantity.js';
+import { formatAmount, schedulerAmount } from './quantity.js';
 
 /** The resource a quota entry measures, and whether as requests, limits or a count. */
 export function quotaMeasure(
@@ -77,4 +77,10 @@ export function quotaAmount(entry: string, quantity: string): number | undefined
   } catch {
     return undefined;
   }
+}
+
+/** An amount in a quota entry's scheduler units, as a person reads it ("2Gi", "500m", a pod count as is). */
+export function formatQuotaAmount(entry: string, amount: number): string {
+  const measure = quotaMeasure(entry);
+  return measure && measure.of !== 'count' ? formatAmount(measure.resource, amount) : String(amount);
 }

@@ -15,8 +15,7 @@ import type { AnalysisContext } from '../analysis-context.js';
 import type { Finding } from '../finding.js';
 import type { Pod } from '../k8s.js';
 import { isTerminal, isTerminating } from '../base/pods.js';
-import { formatAmount } from '../base/quantity.js';
-import { quotaCharge, quotaMeasure } from '../base/quota-charge.js';
+import { formatQuotaAmount, quotaCharge } from '../base/quota-charge.js';
 import { quotaLimits } from '../base/quota-limits.js';
 import { nextPod } from '../rollout/surge-proof.js';
 import { isRolloutObjects } from '../snapshot/types.js';
@@ -109,9 +108,7 @@ function waitFinding(ctx: AnalysisContext, wait: QuotaWait): Draft {
   const { snapshot } = ctx;
   const { name, namespace } = snapshot.target;
   const paused = workloadKind(snapshot).halt?.(snapshot)?.code === 'RolloutPaused';
-  const measure = quotaMeasure(wait.resource);
-  const show = (amount: number): string =>
-    measure && measure.of !== 'count' ? formatAmount(measure.resource, amount) : String(amount);
+  const show = (amount: number): string => formatQuotaAmount(wait.resource, amount);
   const pods = (n: number, what: string): string => `${n} ${what} pod${n === 1 ? '' : 's'}`;
   const at = wait.step.promotion
     ? 'its promotion after the last step'

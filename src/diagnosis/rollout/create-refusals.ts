@@ -23,8 +23,7 @@
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import { classifyRefusal, type CreateRefusal } from '../base/create-refusal.js';
-import { formatAmount } from '../base/quantity.js';
-import { quotaAmount, quotaCharge, quotaMeasure } from '../base/quota-charge.js';
+import { formatQuotaAmount, quotaAmount, quotaCharge, quotaMeasure } from '../base/quota-charge.js';
 import { isTerminal } from '../base/pods.js';
 import type { Pod } from '../k8s.js';
 import type { QuotaRow } from '../finding.js';
@@ -83,10 +82,7 @@ export function quotaEntries(refusal: QuotaRefusal): QuotaEntry[] {
   return out;
 }
 
-function show(resource: string, amount: number): string {
-  const measure = quotaMeasure(resource);
-  return measure && measure.of !== 'count' ? formatAmount(measure.resource, amount) : String(amount);
-}
+const show = formatQuotaAmount;
 
 /**
  * The namespace's quota charge for a resource recounted from its pods (a terminating
