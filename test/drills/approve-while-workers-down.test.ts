@@ -78,7 +78,7 @@ describe('approve while every worker is down', () => {
     expect((await h.click(result, 'approve_plan.0', h.approver)).status).toBe(200);
     await waitUntil('remediation queued', async () => (await waitingRemediations(h)) === 1);
     expect((await h.app.services.plans.claimOf(planId))?.approvers).toEqual([h.approver]);
-    await h.slack.waitFor(() => /approved/.test(h.message(result.channel, result.ts)?.text ?? ''));
+    await h.slack.waitFor(() => h.slack.editOf(result, /approved/));
     // The button now only reports the state: a second click while nobody can apply it
     // is told it is applied once, and queues nothing.
     expect((await h.click(result, 'plan_status.0', h.approver)).status).toBe(200);

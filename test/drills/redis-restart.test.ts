@@ -83,9 +83,7 @@ describe('Redis stopped and restarted', () => {
     // Queued before the stop: an approved remediation and a fresh diagnosis.
     sim.clearRequests();
     expect((await stack.click(result, 'approve_plan.0')).status).toBe(200);
-    await slack.waitFor(() =>
-      /approved/.test(slack.messages.get(`${result.channel}/${result.ts}`)?.text ?? ''),
-    );
+    await slack.waitFor(() => slack.editOf(result, /approved/));
     expect((await stack.command(`${NAME} -n ${NS}`)).status).toBe(200);
     const queuedRun = await slack.waitFor(() =>
       [...slack.messages.values()].find((m) => m.text.includes('asked for a diagnosis')),

@@ -166,10 +166,7 @@ describe('Redis Sentinel failover under the running app and worker', () => {
       const click = await stack.click(shown, 'approve_plan.0');
       expect(click.status).toBe(200);
       await slack
-        .waitFor(
-          () => /approved/.test(slack.messages.get(`${result.channel}/${result.ts}`)?.text ?? ''),
-          SIGNAL_WAIT_MS,
-        )
+        .waitFor(() => slack.editOf(result, /approved/), SIGNAL_WAIT_MS)
         .catch((error: unknown) => {
           // What the clicker was told instead.
           console.error(

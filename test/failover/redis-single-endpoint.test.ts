@@ -130,10 +130,7 @@ describe('one redis:// address whose server is demoted to a replica and promoted
       expect(await worker?.stop('SIGTERM')).toBe(0);
       sim.clearRequests();
       expect((await stack.click(result, 'approve_plan.0')).status).toBe(200);
-      await slack.waitFor(
-        () => /approved/.test(slack.messages.get(`${result.channel}/${result.ts}`)?.text ?? ''),
-        SIGNAL_WAIT_MS,
-      );
+      await slack.waitFor(() => slack.editOf(result, /approved/), SIGNAL_WAIT_MS);
       await switchRoles(redis, standby);
       await switchRoles(standby, redis);
       await stack.startWorker();

@@ -45,6 +45,12 @@ export interface SlackStandin {
   /** Members returned by usergroups.users.list. */
   setUsergroup(id: string, users: string[]): void;
   callsOf(method: string): SlackCall[];
+  /**
+   * The first chat.update of `message` whose text matches `pattern`. A message's state
+   * line moves on (approved, then applied, then rolled out) as fast as the app can edit
+   * it: what it reads now may be past the state a test looks for.
+   */
+  editOf(message: { channel: string; ts: string }, pattern: RegExp): SlackCall | undefined;
   /** Waits until `predicate` holds over the recorded calls. */
   waitFor<T>(predicate: (s: SlackStandin) => T | undefined | false, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
@@ -349,6 +355,15 @@ export async function startSlackStandin(
     },
     callsOf(method) {
       return calls.filter((c) => c.method === method);
+    },
+    editOf(message, pattern) {
+      return calls.find(
+        (c) =>
+          c.method === 'chat.update' &&
+          c.args.channel === message.channel &&
+          c.args.ts === message.ts &&
+          pattern.test(String(c.args.text)),
+      );
     },
     async waitFor(predicate, timeoutMs = SIGNAL_WAIT_MS) {
       const deadline = Date.now() + timeoutMs;
