@@ -1,5 +1,5 @@
 /**
- * The `--guards` families of the generated states (issue 52): states where the cluster
+ * The `--guards` families of the generated states: states where the cluster
  * holds more than the rollout, and a fix must be judged against it.
  * - budget: a PodDisruptionBudget over the workload's pods (minAvailable as an int or a
  *   percent, or maxUnavailable), the floor the judge holds every plan to;
@@ -21,10 +21,10 @@
  * - crash-shared (opt-in, OPT_IN_FAMILIES): the new image crashes on the nodes of one
  *   kind (a newer kernel in status.nodeInfo, and half the time a pool label that says
  *   so), one or two of them; a node of that kind the rollout has not reached yet
- *   crashes too once it does (issue 52.3);
+ *   crashes too once it does;
  * - neighbours (opt-in): a second Deployment beside the target sharing its capacity, both
  *   rolling, its HPA raising it, a shared quota or budget, or its progress freeing the
- *   room the target needs (sim/generated-neighbours.ts, issue 63.3).
+ *   room the target needs (sim/generated-neighbours.ts).
  * Each family draws from a stream of its own over the base state of its seed.
  */
 import { blueGreenStrategy, canarySteps, rollout, rolloutServices } from './generated-rollouts.js';

@@ -1,5 +1,5 @@
 /**
- * The opt-in `neighbours` guard family (issue 63.3, "several rollouts at once"): a second
+ * The opt-in `neighbours` guard family ("several rollouts at once"): a second
  * Deployment, `checkout`, beside the target in its namespace, sharing its capacity. Its
  * pods ask for what the target's ask for (the same cpu, the GPU, the host port), and it
  * is sized from the room the nodes have left once the target's pods run (pods of one

@@ -212,7 +212,7 @@ export const RESOURCES: readonly ResourceType[] = [
     namespaced: false,
     shortNames: ['pc'],
   },
-  // What guards a workload (issue 52): the disruption controller writes a PDB's status
+  // What guards a workload: the disruption controller writes a PDB's status
   // (sim/controllers/disruption.ts), the HPA controller an HPA's (sim/controllers/hpa.ts).
   {
     plural: 'poddisruptionbudgets',
