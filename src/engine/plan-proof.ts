@@ -31,8 +31,9 @@ import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { kindOf } from '../remediation/kinds/index.js';
 import { applyPatch, PatchApplyError } from '../remediation/patch-apply.js';
-import type { PlanProof, PodRef, RemediationPlan } from '../remediation/plan.js';
-import { stepsInWords } from './proof-words.js';
+import type { PlanProof, PodRef, ProofStep, RemediationPlan } from '../remediation/plan.js';
+import { stepsSaid } from './proof-words.js';
+import { stepInWords } from '../remediation/proof-text.js';
 
 export type ProofVerdict =
   /** Reaches its goal and keeps every floor (or, checked only, nothing the counts show breaks one). */
@@ -89,7 +90,7 @@ export function provePlan(ctx: AnalysisContext, plan: RemediationPlan): ProofVer
       method: 'run',
       serving: { now: trace.serving.start, lowest: trace.serving.lowest, wanted: replicas },
       ...floorPart(floor),
-      steps: stepsInWords(ran.outcome),
+      ...provedSteps(stepsSaid(ran.outcome)),
       ...atResume,
     };
     const order = orderDependence(ctx, plan, change, label);
@@ -335,6 +336,11 @@ function statedTakeDown(
   if (!kind.orderedBlock && !strategy.argo)
     return Math.min(now, Math.max(0, now - (wanted - maxUnavailable)));
   return Math.min(now, maxUnavailable);
+}
+
+/** The steps as data, and in English as `PlanProof.steps` stores them. */
+function provedSteps(said: ProofStep[]): Pick<PlanProof, 'steps' | 'said'> {
+  return { steps: said.map((s) => stepInWords(s)), said };
 }
 
 function modelGap(ctx: AnalysisContext): string {

@@ -1,13 +1,15 @@
 /**
- * A plan's run in a few words for the person who approves it: what happens, in order,
- * with repeats folded ("3 old pods go, then 3 new pods become Ready").
+ * A plan's run in a few steps for the person who approves it: what happens, in order,
+ * with repeats folded ("3 old pods go, then 3 new pods become Ready"), as data that
+ * src/remediation/proof-text.ts says in the reader's language.
  */
 import type { Step } from '../diagnosis/forward/model.js';
 import type { Outcome } from '../diagnosis/forward/run.js';
+import type { ProofStep } from '../remediation/plan.js';
 
 const MAX_STEPS = 6;
 
-export function stepsInWords(outcome: Outcome): string[] {
+export function stepsSaid(outcome: Outcome): ProofStep[] {
   if (!('steps' in outcome)) return [];
   const runs: { key: string; count: number; step: Step }[] = [];
   const removed = new Set(
@@ -24,14 +26,14 @@ export function stepsInWords(outcome: Outcome): string[] {
     else runs.push({ key, count: 1, step });
   }
   const lines = runs.flatMap((r) => {
-    const words = wordsOf(r.step);
-    return words ? [r.count === 1 ? words.one : words.many(r.count)] : [];
+    const said = saidOf(r.step, r.count);
+    return said ? [said] : [];
   });
-  if (outcome.result === 'completes') lines.push('the rollout completes');
+  if (outcome.result === 'completes') lines.push({ say: 'completes', count: 1 });
   if (lines.length <= MAX_STEPS) return lines;
   // The first steps, then the end (how it ends is what the approver needs most).
   const skipped = lines.length - (MAX_STEPS - 1);
-  return [...lines.slice(0, MAX_STEPS - 2), `… ${skipped} more steps`, ...lines.slice(-1)];
+  return [...lines.slice(0, MAX_STEPS - 2), { say: 'more', count: skipped }, ...lines.slice(-1)];
 }
 
 /** Steps of one key fold into one line. */
@@ -51,39 +53,24 @@ function keyOf(step: Step): string | undefined {
   }
 }
 
-function wordsOf(step: Step): { key: string; one: string; many: (n: number) => string } | undefined {
+/** A fold of `count` steps like `step` (the first of them). */
+function saidOf(step: Step, count: number): ProofStep | undefined {
   switch (step.kind) {
     case 'gone':
-      return { key: 'gone', one: `pod ${step.pod} is gone`, many: (n) => `${n} terminating pods are gone` };
-    case 'old-removed':
-      return { key: 'old', one: `old pod ${step.pod} goes`, many: (n) => `${n} old pods go` };
-    case 'ready':
-      return { key: 'ready', one: 'a new pod becomes Ready', many: (n) => `${n} new pods become Ready` };
-    case 'node-added':
-      return {
-        key: 'node-added',
-        one: 'the cluster autoscaler adds a node',
-        many: (n) => `the cluster autoscaler adds nodes for ${n} pods`,
-      };
-    case 'admitted':
-      return {
-        key: `admitted-${step.quota}`,
-        one: `quota ${step.quota} admits a new pod`,
-        many: (n) => `quota ${step.quota} admits ${n} new pods`,
-      };
-    case 'preempted':
-      return {
-        key: 'preempted',
-        one: `the scheduler preempts ${step.victims.length} pod(s) on ${step.node}`,
-        many: (n) => `the scheduler preempts on ${n} nodes`,
-      };
     case 'deleted':
-      return { key: 'deleted', one: `pod ${step.pod} is deleted`, many: (n) => `${n} pods are deleted` };
+      return { say: step.kind, count, pod: step.pod };
+    case 'old-removed':
+      return { say: 'old', count, pod: step.pod };
+    case 'ready':
+    case 'node-added':
+      return { say: step.kind, count };
+    case 'admitted':
+      return { say: 'admitted', count, quota: step.quota };
+    case 'preempted':
+      return { say: 'preempted', count, node: step.node, victims: step.victims.length };
     case 'crashed':
-      return {
-        key: 'crashed',
-        one: `a new pod crash-loops on ${step.node}`,
-        many: (n) => `${n} new pods crash-loop`,
-      };
+      return { say: 'crashed', count, node: step.node };
+    case 'rival-placed':
+      return undefined;
   }
 }

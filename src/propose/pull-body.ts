@@ -55,7 +55,9 @@ export function pullBody(lang: Lang, input: PullText): string {
     '',
     fenced(input.diff, 'diff'),
     '',
-    input.plan.proof ? w.proof({ proof: markdownText(proofSentence(input.plan.proof)) }) : w.noProof({}),
+    input.plan.proof
+      ? w.proof({ proof: markdownText(proofSentence(input.plan.proof, lang)) })
+      : w.noProof({}),
     '',
     w.check({
       check: input.check,

@@ -126,6 +126,19 @@ export interface PodRef {
  * the serving replicas on the way and the steps. A plan that changes pods is offered
  * only with one.
  */
+/**
+ * One line of a run's steps, with repeats folded (`count`): "old pod web-1 goes",
+ * "3 new pods become Ready", "the rollout completes", "… 4 more steps".
+ */
+export type ProofStep =
+  | { say: 'gone' | 'old' | 'deleted'; count: number; pod: string }
+  | { say: 'ready' | 'node-added'; count: number }
+  | { say: 'admitted'; count: number; quota: string }
+  | { say: 'preempted'; count: number; node: string; victims: number }
+  | { say: 'crashed'; count: number; node: string }
+  | { say: 'completes'; count: 1 }
+  | { say: 'more'; count: number };
+
 export interface PlanProof {
   /**
    * 'run': the plan's write applied to the forward model and the controllers run to the
@@ -142,8 +155,10 @@ export interface PlanProof {
   floor?: { budget: string; minServing: number; rule: string } | 'unknown';
   /** How many serving pods below that floor the plan goes (offered only as an outage, and only when no plan keeps it). */
   belowFloor?: number;
-  /** What the run predicts, in order, in words (a few). */
+  /** What the run predicts, in order, in words (a few; English, as `said` says them). */
   steps: string[];
+  /** The same steps as data, said in the reader's language (proof-text.ts); absent on plans stored before. */
+  said?: ProofStep[];
   /** It acts once someone resumes the paused workload (proved as resumed; the plan does not resume it). */
   atResume?: true;
   /** Why the plan was checked rather than run. */

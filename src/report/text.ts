@@ -6,7 +6,6 @@
 import { proofSentence, proofSteps } from '../remediation/proof-text.js';
 import { cleanDeep } from '../text/clean.js';
 import type { Diagnosis } from '../engine/diagnosis.js';
-import type { ManagedBy } from '../diagnosis/ownership.js';
 import type { Evidence, Finding, Severity } from '../diagnosis/finding.js';
 import type { Patch, PlanDrift, RemediationPlan } from '../remediation/plan.js';
 import { indent, makeStyle, wrap, type Style } from './format.js';
@@ -46,7 +45,9 @@ export function renderText(raw: Diagnosis, options: TextOptions = {}): string {
   const { target } = diagnosis;
   const lines: string[] = [
     style.bold(w.target(target)) + style.dim(w.asOf({ at: diagnosis.capturedAt })),
-    ...(diagnosis.managedBy ? [style.dim(managedByLine(diagnosis.managedBy))] : []),
+    ...(diagnosis.managedBy
+      ? [style.dim(w.managedBy({ ...diagnosis.managedBy, tool: w[`tool-${diagnosis.managedBy.tool}`]({}) }))]
+      : []),
     '',
     ...verdict(diagnosis, style, w, lang),
   ];
@@ -203,8 +204,8 @@ function remediation(plan: RemediationPlan, index: number, { style, w, lang }: V
     ...indent(wrap(w.impact({ text: plan.impact }), WIDTH - 4), 4),
   ];
   if (plan.proof) {
-    lines.push(...indent(wrap(proofSentence(plan.proof), WIDTH - 4), 4));
-    const steps = proofSteps(plan.proof);
+    lines.push(...indent(wrap(proofSentence(plan.proof, lang), WIDTH - 4), 4));
+    const steps = proofSteps(plan.proof, lang);
     if (steps) lines.push(...indent(wrap(steps, WIDTH - 4), 4));
   }
   for (const warning of plan.warnings)
@@ -221,20 +222,6 @@ function remediation(plan: RemediationPlan, index: number, { style, w, lang }: V
   if (plan.patch) lines.push(...patchLines(w.patch(plan.patch), plan.patch));
   if (plan.inverse) lines.push(...patchLines(w.undo(plan.inverse), plan.inverse));
   return lines;
-}
-
-const TOOL_NAMES: Record<ManagedBy['tool'], string> = {
-  argocd: 'Argo CD application',
-  'flux-kustomize': 'Flux Kustomization',
-  'flux-helm': 'Flux HelmRelease',
-  helm: 'Helm release',
-  kubectl: 'kubectl apply by field manager',
-};
-
-/** "Managed by Argo CD application shop (annotation argocd.argoproj.io/tracking-id)". */
-function managedByLine(owner: ManagedBy): string {
-  const where = owner.namespace ? ` in ${owner.namespace}` : '';
-  return `Managed by ${TOOL_NAMES[owner.tool]} ${owner.name}${where} (${owner.evidence})`;
 }
 
 /** "Reverted: no, by Argo CD application shop: spec.strategy.type: not in …" (the why names the fields). */

@@ -4,8 +4,11 @@
  * wording before the catalogue, byte for byte.
  */
 import { defineMessages, registerCatalogue } from '../i18n/catalogue.js';
+import type { ManagedBy } from '../diagnosis/ownership.js';
 
 type Target = { kind: string; namespace: string; name: string };
+/** Who applies the workload (diagnosis/ownership.ts), its tool already in words. */
+type Owner = Omit<ManagedBy, 'tool'> & { tool: string };
 
 export const REPORT_WORDS = registerCatalogue(
   'report',
@@ -14,6 +17,18 @@ export const REPORT_WORDS = registerCatalogue(
       en: (p: Target) => `${p.kind} ${p.namespace}/${p.name}`,
       ko: (p: Target) => `${p.kind} ${p.namespace}/${p.name}`,
     },
+    /** "Managed by Argo CD application shop (annotation argocd.argoproj.io/tracking-id)"; `tool` from its own message. */
+    managedBy: {
+      en: (p: Owner) =>
+        `Managed by ${p.tool} ${p.name}${p.namespace ? ` in ${p.namespace}` : ''} (${p.evidence})`,
+      ko: (p: Owner) =>
+        `관리 주체: ${p.tool} ${p.name}${p.namespace ? `(${p.namespace} 네임스페이스)` : ''} (근거: ${p.evidence})`,
+    },
+    'tool-argocd': { en: () => 'Argo CD application', ko: () => 'Argo CD 애플리케이션' },
+    'tool-flux-kustomize': { en: () => 'Flux Kustomization', ko: () => 'Flux의 Kustomization' },
+    'tool-flux-helm': { en: () => 'Flux HelmRelease', ko: () => 'Flux의 HelmRelease' },
+    'tool-helm': { en: () => 'Helm release', ko: () => 'Helm 릴리스' },
+    'tool-kubectl': { en: () => 'kubectl apply by field manager', ko: () => 'kubectl apply, 필드 매니저' },
     asOf: { en: (p: { at: string }) => `  (as of ${p.at})`, ko: (p: { at: string }) => `  (${p.at} 기준)` },
     noProblem: { en: () => 'No problem found.', ko: () => '문제를 찾지 못했습니다.' },
     noVerdictFailed: {
@@ -116,6 +131,20 @@ export const REPORT_WORDS = registerCatalogue(
     asOf: [{ at: '2026-11-22T02:59:12Z' }],
     noProblem: [{}],
     noVerdictFailed: [{}],
+    managedBy: [
+      { tool: 'Argo CD application', name: 'shop', evidence: 'annotation argocd.argoproj.io/tracking-id' },
+      {
+        tool: 'Helm release',
+        name: 'web',
+        namespace: 'shop',
+        evidence: 'label app.kubernetes.io/managed-by',
+      },
+    ],
+    'tool-argocd': [{}],
+    'tool-flux-kustomize': [{}],
+    'tool-flux-helm': [{}],
+    'tool-helm': [{}],
+    'tool-kubectl': [{}],
     verdict: [{}],
     noProblemNotes: [{}],
     noVerdictBoth: [{}],

@@ -31,6 +31,13 @@ describe('the text report in Korean: seed incident A (GPU surge deadlock)', () =
     expect(status).toBe(1);
     const lines = out.split('\n');
     expect(lines[0]).toBe('Deployment vision/vision-object-tracker  (2026-11-22T02:59:12Z 기준)');
+    expect(lines[1]).toMatch(
+      /^관리 주체: kubectl apply, 필드 매니저 kubectl-client-side-apply \(근거: annotation kubectl\.kubernetes\.io\/last-applied-configuration/,
+    );
+    // Each plan's proof, in Korean around what the engine wrote in English (why it was not run).
+    expect(out).toContain(
+      '    실행해 보지 않고 계산으로 확인했습니다(pods were not read on every node): 조치하는 동안 레플리카\n    1개 중 0개가 계속 서비스합니다(지금 1개). PodDisruptionBudget을 읽지 못해서 지켜야 할 최소\n    개수를 모릅니다.',
+    );
     expect(lines).toContain('판정');
     expect(lines).toContain(
       '  [심각] RolloutSurgeDeadlock: vision-object-tracker 롤아웃이 끝나지 않습니다: 새 파드(vision-object-tracker-7d9f8b6c5d-q4w8z)에 필요한 gpu-node-1 노드의 nvidia.com/gpu 자원을 이 Deployment의 기존 파드(vision-object-tracker-5c6b7d8f9-x7k2p)가 점유하고 있습니다. maxSurge 1, maxUnavailable 0 설정에서는 새 파드가 Ready가 되기 전에 기존 파드가 삭제되지 않습니다.',

@@ -233,7 +233,7 @@ function fixLines({ plan, dryRun }: ShownPlan, lang: Lang): Rich {
     w.recommended({ summary: lang === 'en' ? firstSentence(plan.summary) : planSummary(plan, lang) }),
     w.impact({ impact: clip(firstSentence(plan.impact), 220) }),
   ];
-  if (plan.proof) lines.push(say`${clip(proofBrief(plan.proof), 160)}`);
+  if (plan.proof) lines.push(say`${clip(proofBrief(plan.proof, lang), 160)}`);
   const drift = driftLine(plan, { short: true });
   if (drift) lines.push(drift);
   // A fix the API server would refuse is worth knowing before the click.
@@ -450,8 +450,8 @@ export function planParts(shown: ShownPlan, heading: Rich, lang: Lang = 'en'): P
   const w = wordsOf(lang);
   const lines = [heading, w.planImpact(plan)];
   if (plan.proof) {
-    lines.push(say`${proofSentence(plan.proof)}`);
-    const steps = proofSteps(plan.proof);
+    lines.push(say`${proofSentence(plan.proof, lang)}`);
+    const steps = proofSteps(plan.proof, lang);
     if (steps) lines.push(say`${steps}`);
   }
   for (const w of plan.warnings) lines.push(say`${icon('warning')} ${w}`);
