@@ -11,7 +11,9 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { approve, REFUSAL_TEXT, type ApprovalClick } from '../../src/chat/approvals/approve.js';
+import { approve } from '../../src/chat/approvals/approve.js';
+import type { ApprovalClick } from '../../src/chat/approvals/approval-click.js';
+import { REFUSAL_TEXT } from '../../src/chat/approvals/refusal-text.js';
 import { createApprovalPolicy, type ApprovalPolicy } from '../../src/policy/approval-policy.js';
 import { createPlanStore, type PlanStore, type StoredPlan } from '../../src/queue/plan-store.js';
 import { createProducers, type Producers } from '../../src/queue/producers.js';

@@ -4,7 +4,8 @@
  */
 import { CLOCK_SKEW_TOLERANCE_MS } from '../../src/trust/clock-skew.js';
 import { describe, expect, it } from 'vitest';
-import { REFUSAL_TEXT, refusalBeforeRecording } from '../../src/chat/approvals/approve.js';
+import { refusalBeforeRecording } from '../../src/chat/approvals/approve.js';
+import { REFUSAL_TEXT } from '../../src/chat/approvals/refusal-text.js';
 import { plainText } from '../../src/chat/rich.js';
 import { toMrkdwn } from '../../src/chat/slack/render.js';
 import { renderCard } from '../../src/chat/teams/cards.js';

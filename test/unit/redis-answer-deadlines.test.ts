@@ -30,7 +30,7 @@ import { isWithdrawn } from '../../src/queue/withdrawn.js';
 import { createDiagnoseProcessor } from '../../src/worker/diagnose-processor.js';
 import { fillRedis, startRedisPartition, type RedisPartition } from '../support/redis-faults.js';
 import { freePort, startRedis, type TestRedis } from '../support/redis.js';
-import { REFUSAL_TEXT } from '../../src/chat/approvals/approve.js';
+import { REFUSAL_TEXT } from '../../src/chat/approvals/refusal-text.js';
 import { waitUntil } from '../support/wait.js';
 import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 import { discardLogger, httpServerPerTest } from '../support/http-test-server.js';

@@ -2,10 +2,11 @@
  * One approver's click on a plan, decided: who may approve (policy, the two-person
  * rule without the requester), that the stored plan is the one the message showed
  * (its shown digest, from the button), the atomic claim, the app's signature over
- * exactly that plan, the remediation job, and an audit event for every outcome. Slack
- * calls stay in the listener (src/chat/slack/listeners/actions/approve-plan.ts).
+ * exactly that plan, the remediation job, and an audit event for every outcome. The
+ * click and its outcome are typed in approval-click.ts, what a refusal says and audits in
+ * refusal-text.ts. Slack calls stay in the listener
+ * (src/chat/slack/listeners/actions/approve-plan.ts).
  */
-import { typeOfKind, type WorkloadKind } from '../../diagnosis/workload-ref.js';
 import { expiredBeyondSkew } from '../../trust/clock-skew.js';
 import { findKind } from '../../remediation/kinds/index.js';
 import { createPublicKey } from 'node:crypto';
@@ -20,11 +21,7 @@ import { outdatedSealReason, planDigest, SEAL_VERSION, shownDigest } from '../..
 import type { StoredPlan } from '../../queue/plan-store.js';
 import { QueueUnavailableError } from '../../queue/producers.js';
 import { deadlineIn, throughFailover, type Deadline } from '../../queue/deadline.js';
-import { ANSWER_DEADLINE_MS, redisTroubleWords, tryAgainWords } from '../use-cases/redis-words.js';
-import type { Requester } from '../actions.js';
-import type { Platform, Rich } from '../model.js';
-import { approversText } from '../use-cases/approvers.js';
-import { group, icon, join, plain, rich, say, strong } from '../rich.js';
+import { ANSWER_DEADLINE_MS } from '../use-cases/redis-words.js';
 
 import type { AppConfig } from '../../config/environment.js';
 import type { Audit } from '../../audit.js';
@@ -36,72 +33,28 @@ import type { Producers } from '../../queue/producers.js';
 import type { Replay, ReplicationGuard } from '../../queue/replication-guard.js';
 import { appReplay, redoApproval } from '../use-cases/replays.js';
 import type { Subscriptions } from '../notify/subscriptions.js';
-import type { AuditEvent } from '../../audit.js';
 import type { ApprovalDecision } from '../../policy/approval-policy.js';
 import { remadeByLaterDiagnosis } from './superseded.js';
+import type { ApprovalClick, ApprovalOutcome } from './approval-click.js';
+import {
+  CHANGED_SINCE_SHOWN,
+  REFUSAL_TEXT,
+  refuse,
+  supersededText,
+  type Refusal,
+  type Where,
+} from './refusal-text.js';
 import {
   DEFAULT_PLATFORM,
   chatPlatform,
   isId,
-  mentionsById,
   platformTag,
   type ChatPlatform,
 } from '../../platforms/chat-refs.js';
 import { distinctPeople } from '../../policy/people.js';
-import type { ExclusionTtl, ExclusionTtlChoice } from '../../remediation/exclusion-ttl.js';
+import type { ExclusionTtl } from '../../remediation/exclusion-ttl.js';
 import { chosenDuration, DURATION_TEXT } from './chosen-duration.js';
 import type { MessageRef } from '../notify/subscriptions.js';
-
-export interface ApprovalClick {
-  user: string;
-  channel: string;
-  /** The message the button is on, and its thread root (the thread gets the outcome). */
-  messageTs: string;
-  rootTs: string;
-  planId: string;
-  /** The shown digest the button carried (null: a button posted before buttons carried one). */
-  shown: string | null;
-  /**
-   * Who asked for the diagnosis, as the button carried it (the app put it there from its
-   * signed subscription; NO_REQUESTER: an alert thread); null: a button posted before
-   * buttons named one.
-   */
-  requester: Requester | null;
-  /** The platform of the clicker and of the ids in the answers (absent: Slack, the first). */
-  platform?: Platform;
-  /**
-   * How long a node exclusion lasts, as the clicker chose it beside the button (one of
-   * the closed set, checked on the way in); absent: as the plan says (chosen-duration.ts).
-   */
-  lasts?: ExclusionTtlChoice;
-}
-
-/**
- * Said to the clicker when the stored plan is not what the message showed, and no
- * later diagnosis the workers reported shows it either (rewritten in Redis, or a
- * diagnosis whose result has not arrived yet).
- */
-export const CHANGED_SINCE_SHOWN = say`${icon('refused')} Not applied: the plan changed since it was shown (what is stored for it now differs from what this message and its thread show, and from the latest diagnosis the workers reported). Nothing was changed. Press Re-run for a fresh diagnosis; if a diagnosis of this workload was running just now, approve on its result instead. The refusal is audited.`;
-
-/** Said to the clicker when a later diagnosis of the workload re-made the plan with other details. */
-export function supersededText(name: string, kind: WorkloadKind): Rich {
-  return say`${icon('superseded')} Not applied: a later diagnosis of ${typeOfKind(kind)}/${name} re-made this plan with different details (its warnings, the owner's drift or the dry run), so this message no longer shows what would be approved. Nothing was changed. Approve it on the newer result message, or press Re-run for a fresh one.`;
-}
-
-export type ApprovalOutcome =
-  /** Nothing changed; tell the clicker why. */
-  | {
-      kind: 'refused';
-      text: Rich;
-      /** A later diagnosis re-made the plan: its kind, for the clicked message to say so. */
-      superseded?: string;
-    }
-  /** The plan expired: tell the clicker and mark the button. */
-  | { kind: 'expired'; stored: StoredPlan }
-  /** Recorded, more approvers needed. `ttl`: how long the exclusion approved lasts (none: no exclusion). */
-  | { kind: 'recorded'; approvals: number; required: number; ttl?: ExclusionTtl }
-  /** Claimed and queued: mark the button approved. `ttl` as above. */
-  | { kind: 'approved'; stored: StoredPlan; approvers: string[]; ttl?: ExclusionTtl };
 
 /**
  * What the decision needs of the app's services (ChatServices has them all): named here
@@ -126,76 +79,6 @@ interface Services {
 /** Now as the expiries this app checks and signs are kept: Redis's time where known. */
 const nowOf = (services: Pick<Services, 'now'>): number => services.now?.() ?? Date.now();
 
-/** A refusal as one value: the audit line's reason and detail, and what the clicker reads. */
-interface Refusal {
-  reason: Extract<AuditEvent, { action: 'refusal' }>['reason'];
-  detail?: string;
-  text: Rich;
-}
-
-/** What the clicker reads for each refusal, in one place (the decisions below only pick one). */
-export const REFUSAL_TEXT = {
-  unknown: say`${icon('failed')} This plan is no longer known (it expired long ago). Press Re-run for a fresh diagnosis.`,
-  gone: say`${icon('failed')} This plan is no longer known. Press Re-run.`,
-  // The policy's approvers: on Slack users and groups, mentioned (Slack shows an id as
-  // its name). Teams cannot show an Entra object id as a name, so there they are named
-  // as the policy file names them (`names:`), and the rest counted with who to ask.
-  notApprover: (
-    reason: string,
-    approvers: readonly string[],
-    platform: Platform = DEFAULT_PLATFORM,
-    names: Readonly<Record<string, string>> = {},
-  ): Rich => {
-    const refused = (who: Rich) =>
-      say`${icon('refused')} Not applied: ${reason}${who.length > 0 ? say` (${who})` : plain('')}. Nothing was changed.`;
-    if (mentionsById(platform))
-      return refused(
-        approvers.length > 0
-          ? say`approvers: ${join(
-              approvers.map((id) => rich(group(platform, id))),
-              ', ',
-            )}`
-          : [],
-      );
-    const named = approvers.flatMap((id) => (names[id] !== undefined ? [names[id]] : []));
-    const unnamed = approvers.length - named.length;
-    const rest =
-      unnamed === 0
-        ? plain('')
-        : say`${named.length > 0 ? ' and ' : ''}${String(unnamed)} ${named.length > 0 ? 'more' : unnamed === 1 ? 'person' : 'people'} the approval policy lists by id only: ask whoever runs rollout-doctor`;
-    return refused(
-      approvers.length > 0
-        ? say`approvers: ${join(
-            named.map((name) => rich(strong(name))),
-            ', ',
-          )}${rest}`
-        : [],
-    );
-  },
-  outdated: (detail: string): Rich =>
-    say`${icon('refused')} Not applied: ${detail}. Nothing was changed. Press Re-run for a fresh diagnosis.`,
-  selfApproval: (required: number): Rich =>
-    say`${icon('refused')} Not applied: you asked for this diagnosis, and this plan needs ${required} approvers other than the requester. Nothing was changed.`,
-  otherPlan: say`${icon('refused')} Not applied: another fix on this message was already approved. Nothing was changed; its outcome is in the thread. Press Re-run for a fresh diagnosis.`,
-  // The claim's user ids are a Redis value: Slack mentions, which Slack shows as a
-  // mention only for an id of a person; elsewhere named by the policy, never as an id.
-  alreadyClaimed: (
-    approvers: readonly string[],
-    platform: Platform = DEFAULT_PLATFORM,
-    names: Readonly<Record<string, string>> = {},
-    personOf?: (id: string) => string,
-  ): Rich =>
-    say`This plan was already approved by ${approversText(platform, approvers, names, personOf)}; it is applied once.`,
-  sameApprover: plain('You already approved this plan; it needs another approver.'),
-  samePerson: say`${icon('refused')} Not applied: the approvals recorded for this plan are one person's under two ids (the approval policy's people: say so). Nothing was changed; its approvals were cleared, so it needs its approvers again.`,
-  notApplied: say`${icon('failed')} The approval could not be turned into a remediation job; nothing was applied, and the plan can be approved again. The failure is logged.`,
-  unmarked: say`${icon('refused')} Not applied: an approval recorded for this plan was not given through this app (written into Redis, or given before its approval key changed). Nothing was changed; its approvals were cleared, so approve it again. The refusal is audited.`,
-  notQueued: (error: unknown): Rich =>
-    say`${icon('failed')} The remediation queue is unavailable (${redisTroubleWords(error)}); nothing was applied, and the approval was let go. Please try again ${tryAgainWords(error)}.`,
-  notRecorded: (error: unknown): Rich =>
-    say`${icon('failed')} The approval could not be recorded: ${redisTroubleWords(error)}. Nothing was applied. Please try again ${tryAgainWords(error)}.`,
-} as const;
-
 /** A claim won: the plan as stored, its approvers, and the claim as recorded (marks, time). */
 interface Claimed {
   kind: 'claimed';
@@ -218,22 +101,6 @@ function personOf(policy: ApprovalPolicy): (id: string) => string {
  * (the job, its outcome replies and the state line name them there), else by the id
  * they approved with.
  */
-/** Audits a press refused: who, where, why (every press that writes or proposes). */
-export function auditRefusal(
-  services: Pick<Services, 'audit'>,
-  where: Partial<Where> & { planId: string },
-  user: string,
-  refusal: { reason: Refusal['reason']; detail?: string },
-): void {
-  services.audit.record({
-    action: 'refusal',
-    ...where,
-    user,
-    reason: refusal.reason,
-    ...(refusal.detail !== undefined ? { detail: refusal.detail } : {}),
-  });
-}
-
 export function namedForPlatform(
   policy: ApprovalPolicy,
   ids: readonly string[],
@@ -258,9 +125,6 @@ function recordPlatform(click: ApprovalClick): ChatPlatform {
 function messageOf(click: ApprovalClick): MessageRef {
   return { ...platformTag(recordPlatform(click)), channel: click.channel, ts: click.messageTs };
 }
-
-/** Where a click is, for every audit line of it. */
-type Where = { planId: string; cluster: string; namespace: string; deployment: string };
 
 /**
  * The checks that need nothing but the click, the stored plan and the policy's word,
@@ -380,16 +244,6 @@ export async function approve(
   );
   if (recorded.kind !== 'claimed') return recorded.outcome;
   return queueRemediation(services, click, where, recorded, duration, socket, deadline);
-}
-
-function refuse(
-  services: Services,
-  where: Partial<Where> & { planId: string },
-  user: string,
-  refusal: Refusal,
-): ApprovalOutcome {
-  auditRefusal(services, where, user, refusal);
-  return { kind: 'refused', text: refusal.text };
 }
 
 /**

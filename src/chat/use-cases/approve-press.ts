@@ -9,7 +9,9 @@
  * fix's state is kept under the app's mark (src/chat/notify/root-store.ts) so each
  * outcome re-renders the message's state line (src/chat/notify/root-update.ts).
  */
-import { approve, REFUSAL_TEXT, type ApprovalClick } from '../approvals/approve.js';
+import { approve } from '../approvals/approve.js';
+import type { ApprovalClick } from '../approvals/approval-click.js';
+import { REFUSAL_TEXT } from '../approvals/refusal-text.js';
 import { deadlineIn, type Deadline } from '../../queue/deadline.js';
 import { ANSWER_DEADLINE_MS } from './redis-words.js';
 import { spendApproverBudget } from './command-budget.js';

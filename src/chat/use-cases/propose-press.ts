@@ -29,12 +29,9 @@ import { planDigest } from '../../trust/plan-seal.js';
 import type { ChatAction } from '../actions.js';
 import type { PressReply, PressRequest } from '../adapter.js';
 import type { Rich } from '../model.js';
-import {
-  auditRefusal,
-  namedForPlatform,
-  refusalBeforeRecording,
-  type ApprovalClick,
-} from '../approvals/approve.js';
+import { namedForPlatform, refusalBeforeRecording } from '../approvals/approve.js';
+import type { ApprovalClick } from '../approvals/approval-click.js';
+import { auditRefusal } from '../approvals/refusal-text.js';
 import type { ProposalApprovals } from '../approvals/proposal-approvals.js';
 import { PROPOSE_CHAT_WORDS } from '../words/propose.js';
 import { LOOKUP_MS, pressRecord } from './propose-record.js';
