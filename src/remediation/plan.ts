@@ -1,4 +1,5 @@
 import type { WorkloadRef } from '../diagnosis/snapshot/types.js';
+import type { PlanSaid } from './plan-words.js';
 
 /** Stable remediation kinds (DESIGN.md §3). Add kinds; never rename these. */
 export const REMEDIATION_KINDS = [
@@ -185,6 +186,8 @@ interface PlanCommon<K extends RemediationKind> {
   summary: string;
   /** Expected impact, plain words: "brief outage: 1 replica of 1 goes down before the new one starts". */
   impact: string;
+  /** The impact as data, for readers of other languages (plan-words.ts planImpact); absent: English only. */
+  impactSaid?: PlanSaid;
   /** Warnings that should make an approver think twice (few nodes left eligible, ...). */
   warnings: string[];
   preconditions: Preconditions;

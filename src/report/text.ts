@@ -4,6 +4,7 @@
  * the command line prints it and the Slack app attaches it as the full report.
  */
 import { proofSentence, proofSteps } from '../remediation/proof-text.js';
+import { planImpact } from '../remediation/plan-words.js';
 import { cleanDeep } from '../text/clean.js';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Evidence, Finding, Severity } from '../diagnosis/finding.js';
@@ -201,7 +202,7 @@ function remediation(plan: RemediationPlan, index: number, { style, w, lang }: V
   const lines = [
     style.bold(`[${index + 1}] ${plan.kind}`) + style.dim(w.planHead(plan)),
     ...indent(wrap(planSummary(plan, lang), WIDTH - 4), 4),
-    ...indent(wrap(w.impact({ text: plan.impact }), WIDTH - 4), 4),
+    ...indent(wrap(w.impact({ text: planImpact(plan, lang) }), WIDTH - 4), 4),
   ];
   if (plan.proof) {
     lines.push(...indent(wrap(proofSentence(plan.proof, lang), WIDTH - 4), 4));

@@ -10,6 +10,7 @@
  */
 import { unreadGuardLines } from '../../diagnosis/guards/guard-gaps.js';
 import { proofBrief, proofSentence, proofSteps } from '../../remediation/proof-text.js';
+import { planImpact } from '../../remediation/plan-words.js';
 import {
   DEFAULT_WORKLOAD_KIND,
   titleOfKind,
@@ -231,7 +232,7 @@ function fixLines({ plan, dryRun }: ShownPlan, lang: Lang): Rich {
   const w = wordsOf(lang);
   const lines = [
     w.recommended({ summary: lang === 'en' ? firstSentence(plan.summary) : planSummary(plan, lang) }),
-    w.impact({ impact: clip(firstSentence(plan.impact), 220) }),
+    w.impact({ impact: clip(firstSentence(planImpact(plan, lang)), 220) }),
   ];
   if (plan.proof) lines.push(say`${clip(proofBrief(plan.proof, lang), 160)}`);
   const drift = driftLine(plan, { short: true });
@@ -448,7 +449,7 @@ export function resultMessage(input: ResultInput): RunMessages {
 export function planParts(shown: ShownPlan, heading: Rich, lang: Lang = 'en'): Part[] {
   const { plan } = shown;
   const w = wordsOf(lang);
-  const lines = [heading, w.planImpact(plan)];
+  const lines = [heading, w.planImpact({ impact: planImpact(plan, lang) })];
   if (plan.proof) {
     lines.push(say`${proofSentence(plan.proof, lang)}`);
     const steps = proofSteps(plan.proof, lang);

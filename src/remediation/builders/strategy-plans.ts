@@ -22,8 +22,12 @@ import {
 } from './strategy-patch.js';
 import { workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
 import { daemonSetRollingUpdatePlan } from './strategy-daemonset.js';
-import { commonWarnings, describePrevious, plural, replacesWhat, situation } from './strategy-situation.js';
+import { commonWarnings, describePrevious, replacesWhat, situation } from './strategy-situation.js';
 import { maxFixUnavailable } from './strategy-bounds.js';
+import { impactInWords, type PlanSaid } from '../plan-words.js';
+
+/** A plan's impact and its words, from the words. */
+const withImpact = (impactSaid: PlanSaid) => ({ impact: impactInWords(impactSaid, 'en'), impactSaid });
 
 type FindingDraft = Omit<Finding, 'remediations'>;
 
@@ -64,16 +68,6 @@ export function buildSetRollingUpdatePlans(
       `The controller picks which old pod goes first; only ${s.proof.releasableOnNodes} of ${s.proof.releasablePods} sit on nodes where that makes room (${s.proof.nodes.join(', ')}). If it removes another, the rollout stalls one replica short.`,
     );
   }
-  const down = Math.min(unavailable, replicas);
-  const impact =
-    down >= replicas
-      ? `brief outage: ${down} of ${replicas} replicas down until the new pod${replicas === 1 ? ' is' : 's are'} Ready`
-      : `reduced capacity: ${down} of ${replicas} replicas down at a time until each replacement is Ready; the other ${replicas - down} keep serving`;
-  const lead = paused
-    ? 'Nothing rolls out while the Deployment is paused; from the resume on, and in every later rollout'
-    : s.restart
-      ? 'Now and in every later rollout'
-      : 'Nothing restarts now; in every later rollout';
   return [
     {
       id: planId(
@@ -85,7 +79,10 @@ export function buildSetRollingUpdatePlans(
       kind: 'set-rolling-update',
       target: snapshot.target,
       summary: `Let old pods go first: RollingUpdate maxSurge 0, maxUnavailable ${unavailable}${s.restart ? (paused ? ', and restart the rollout, which replaces the stuck pod once the Deployment is resumed (it is paused)' : `, and restart the rollout so ${replacesWhat(s.proof)}`) : ' (no restart)'}.`,
-      impact: `${lead}: ${impact}. No extra pod is created (maxSurge 0).`,
+      ...withImpact({
+        key: 'rollingOldFirst',
+        params: { paused, restart: s.restart, down: Math.min(unavailable, replicas), replicas },
+      }),
       warnings,
       patch,
       preconditions: strategyPreconditions(deployment, s.restart),
@@ -121,7 +118,7 @@ export function buildSetRecreatePlans(ctx: AnalysisContext, finding: FindingDraf
       kind: 'set-recreate',
       target: snapshot.target,
       summary: `Switch to Recreate${s.restart ? (paused ? ' and restart the rollout, which replaces the stuck pod once the Deployment is resumed (it is paused)' : ` and restart the rollout so ${replacesWhat(s.proof)}`) : ' (no restart)'}.`,
-      impact: `${paused ? 'Nothing rolls out while the Deployment is paused; from the resume on, and in every later rollout' : s.restart ? 'Now and in every later rollout' : 'Nothing restarts now; in every later rollout'}: outage, all ${plural(replicas, 'replica')} down from the moment the old pods stop until the new pods are Ready.`,
+      ...withImpact({ key: 'recreate', params: { paused, restart: s.restart, replicas } }),
       warnings,
       patch,
       preconditions: strategyPreconditions(deployment, s.restart),

@@ -45,10 +45,6 @@ export function replacesWhat(proof: ReleaseProof): string {
     : 'the stuck pod is replaced';
 }
 
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 export function commonWarnings(
   deployment: WorkloadObject,
   s: Situation,

@@ -1,0 +1,90 @@
+/**
+ * A plan's impact as data, said in the reader's language (the text report, the chat
+ * result and its thread). A builder that words its impact here keeps `impact` as the
+ * English of the same words (`impactInWords(said, 'en')`); a reader gets the words in
+ * their language only while they still say exactly that English, so a later step that
+ * rewrites `impact` (an outage below a disruption budget, proved-offer.ts) is shown as
+ * written, never a translation of what it said before.
+ */
+import { defineMessages, registerCatalogue, translate, type ParamsOf } from '../i18n/catalogue.js';
+import type { Lang } from '../i18n/lang.js';
+
+/** When the change acts: now (a restart), from a paused workload's resume on, or at the next rollout only. */
+type Lead = { paused: boolean; restart: boolean };
+
+const LEAD_EN = (p: Lead): string =>
+  p.paused
+    ? 'Nothing rolls out while the Deployment is paused; from the resume on, and in every later rollout'
+    : p.restart
+      ? 'Now and in every later rollout'
+      : 'Nothing restarts now; in every later rollout';
+const LEAD_KO = (p: Lead): string =>
+  p.paused
+    ? 'Deployment가 일시 중지된 동안에는 아무것도 롤아웃되지 않고, 재개한 뒤와 이후의 모든 롤아웃에서'
+    : p.restart
+      ? '지금과 이후의 모든 롤아웃에서'
+      : '지금은 아무것도 재시작하지 않고, 이후의 모든 롤아웃에서';
+
+const replicasEn = (n: number): string => `${n} replica${n === 1 ? '' : 's'}`;
+
+export const PLAN_WORDS = registerCatalogue(
+  'plan',
+  defineMessages({
+    /** set-rolling-update on a Deployment: maxSurge 0, `down` old pods at a time. */
+    rollingOldFirst: {
+      en: (p: Lead & { down: number; replicas: number }) =>
+        `${LEAD_EN(p)}: ${
+          p.down >= p.replicas
+            ? `brief outage: ${p.down} of ${p.replicas} replicas down until the new pod${p.replicas === 1 ? ' is' : 's are'} Ready`
+            : `reduced capacity: ${p.down} of ${p.replicas} replicas down at a time until each replacement is Ready; the other ${p.replicas - p.down} keep serving`
+        }. No extra pod is created (maxSurge 0).`,
+      ko: (p: Lead & { down: number; replicas: number }) =>
+        `${LEAD_KO(p)} ${
+          p.down >= p.replicas
+            ? `잠깐 중단됩니다: 새 파드가 Ready가 될 때까지 레플리카 ${p.replicas}개 중 ${p.down}개가 내려갑니다`
+            : `용량이 줄어듭니다: 교체한 파드가 Ready가 될 때까지 한 번에 레플리카 ${p.replicas}개 중 ${p.down}개가 내려가고, 나머지 ${p.replicas - p.down}개는 계속 서비스합니다`
+        }. 추가 파드는 만들지 않습니다(maxSurge 0).`,
+    },
+    /** set-recreate: every old pod stops before any new one starts. */
+    recreate: {
+      en: (p: Lead & { replicas: number }) =>
+        `${LEAD_EN(p)}: outage, all ${replicasEn(p.replicas)} down from the moment the old pods stop until the new pods are Ready.`,
+      ko: (p: Lead & { replicas: number }) =>
+        `${LEAD_KO(p)} 서비스가 중단됩니다: 기존 파드가 멈춘 순간부터 새 파드가 Ready가 될 때까지 레플리카 ${p.replicas}개가 모두 내려갑니다.`,
+    },
+  }),
+  {
+    rollingOldFirst: [
+      { paused: false, restart: true, down: 1, replicas: 1 },
+      { paused: false, restart: false, down: 1, replicas: 4 },
+      { paused: true, restart: true, down: 2, replicas: 6 },
+    ],
+    recreate: [
+      { paused: false, restart: true, replicas: 1 },
+      { paused: false, restart: false, replicas: 3 },
+      { paused: true, restart: true, replicas: 3 },
+    ],
+  },
+);
+
+type Words = typeof PLAN_WORDS;
+
+/** One message of the catalogue with its parameters: what a plan keeps. */
+export type PlanSaid = { [K in keyof Words]: { key: K; params: ParamsOf<Words[K]> } }[keyof Words];
+
+export function impactInWords(said: PlanSaid, lang: Lang): string {
+  // One call per key keeps each key's parameters checked against its message.
+  switch (said.key) {
+    case 'rollingOldFirst':
+      return translate(PLAN_WORDS, lang, said.key, said.params);
+    case 'recreate':
+      return translate(PLAN_WORDS, lang, said.key, said.params);
+  }
+}
+
+/** A plan's impact in `lang`: its words where they still say its English impact, else the impact as written. */
+export function planImpact(plan: { impact: string; impactSaid?: PlanSaid | undefined }, lang: Lang): string {
+  const said = plan.impactSaid;
+  if (lang === 'en' || !said || impactInWords(said, 'en') !== plan.impact) return plan.impact;
+  return impactInWords(said, lang);
+}

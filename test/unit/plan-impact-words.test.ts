@@ -1,0 +1,47 @@
+/**
+ * A plan's impact in the reader's language (src/remediation/plan-words.ts): the words
+ * say exactly the English impact the builder stored, and a reader gets them translated
+ * only while they still do. An impact rewritten after it was worded (proved-offer.ts
+ * puts "Outage below the disruption budget" before it) is shown as written, never as
+ * a translation of what it said before.
+ */
+import { describe, expect, it } from 'vitest';
+import { impactInWords, planImpact, type PlanSaid } from '../../src/remediation/plan-words.js';
+
+const rolling: PlanSaid = {
+  key: 'rollingOldFirst',
+  params: { paused: false, restart: true, down: 1, replicas: 4 },
+};
+
+describe("a plan's impact in words", () => {
+  it('is the English the builders wrote before, and Korean for a Korean reader', () => {
+    const impact = impactInWords(rolling, 'en');
+    expect(impact).toBe(
+      'Now and in every later rollout: reduced capacity: 1 of 4 replicas down at a time until each replacement is Ready; the other 3 keep serving. No extra pod is created (maxSurge 0).',
+    );
+    expect(planImpact({ impact, impactSaid: rolling }, 'ko')).toBe(
+      '지금과 이후의 모든 롤아웃에서 용량이 줄어듭니다: 교체한 파드가 Ready가 될 때까지 한 번에 레플리카 4개 중 1개가 내려가고, 나머지 3개는 계속 서비스합니다. 추가 파드는 만들지 않습니다(maxSurge 0).',
+    );
+    expect(planImpact({ impact, impactSaid: rolling }, 'en')).toBe(impact);
+  });
+
+  it('says a paused workload and a change without restart in one sentence, so the short form keeps the impact', () => {
+    const paused = impactInWords(
+      { key: 'recreate', params: { paused: true, restart: true, replicas: 3 } },
+      'ko',
+    );
+    const later = impactInWords(
+      { key: 'recreate', params: { paused: false, restart: false, replicas: 3 } },
+      'ko',
+    );
+    for (const text of [paused, later]) expect(text.indexOf('.')).toBe(text.length - 1);
+    expect(paused).toContain('Deployment가 일시 중지된 동안에는');
+    expect(later).toContain('지금은 아무것도 재시작하지 않고');
+  });
+
+  it('shows an impact rewritten after it was worded as written', () => {
+    const impact = `Outage below the disruption budget: it takes web to 2 serving. ${impactInWords(rolling, 'en')}`;
+    expect(planImpact({ impact, impactSaid: rolling }, 'ko')).toBe(impact);
+    expect(planImpact({ impact: 'written by hand' }, 'ko')).toBe('written by hand');
+  });
+});
