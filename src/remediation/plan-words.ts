@@ -52,8 +52,36 @@ export const PLAN_WORDS = registerCatalogue(
       ko: (p: Lead & { replicas: number }) =>
         `${LEAD_KO(p)} 서비스가 중단됩니다: 기존 파드가 멈춘 순간부터 새 파드가 Ready가 될 때까지 레플리카 ${p.replicas}개가 모두 내려갑니다.`,
     },
+    /** scale-old-replicaset of a single replica: the only old pod goes first. */
+    scaleOldOnly: {
+      en: (p: { replicaSet: string }) =>
+        `brief outage: the only replica (old ReplicaSet ${p.replicaSet}) goes down before the new pod is Ready, as with maxSurge 0. The Deployment spec and generation are not touched.`,
+      ko: (p: { replicaSet: string }) =>
+        `잠깐 중단됩니다: 하나뿐인 레플리카(기존 ReplicaSet ${p.replicaSet})가 새 파드가 Ready가 되기 전에 내려갑니다. maxSurge 0과 같습니다. Deployment 스펙은 바꾸지 않습니다.`,
+    },
+    /** scale-old-replicaset at once: every old pod goes; `newReady` new pods serve meanwhile. */
+    scaleOldAll: {
+      en: (p: { from: number; newReady: number }) =>
+        `OUTAGE: all ${p.from} old replicas go down at once; ${p.newReady === 0 ? 'no pod serves until the new pods are Ready' : `until the new pods are Ready only ${p.newReady} new pod${p.newReady === 1 ? '' : 's'} serve${p.newReady === 1 ? 's' : ''}`}. Scaling down by one instead cannot choose which pod goes and deadlocks again one pod later. The Deployment spec and generation are not touched.`,
+      ko: (p: { from: number; newReady: number }) =>
+        `서비스 중단: 기존 레플리카 ${p.from}개가 한꺼번에 내려갑니다. ${p.newReady === 0 ? '새 파드가 Ready가 될 때까지 서비스하는 파드가 없습니다' : `새 파드가 Ready가 될 때까지 새 파드 ${p.newReady}개만 서비스합니다`}. 하나씩 줄이면 어느 파드가 내려갈지 고를 수 없어서 파드 하나 뒤에 다시 교착 상태(deadlock)가 됩니다. Deployment 스펙은 바꾸지 않습니다.`,
+    },
+    /** scale-old-replicaset stepped: one old pod at a time, the blocking one marked to go. */
+    scaleOldStepped: {
+      en: (p: { replicas: number }) =>
+        `reduced capacity: ${Math.max(0, p.replicas - 1)} of ${p.replicas} replicas keep serving at every step, as with maxSurge 0 (one old replica goes, its replacement becomes Ready, then the next). The Deployment spec and generation are not touched.`,
+      ko: (p: { replicas: number }) =>
+        `용량이 줄어듭니다: 단계마다 레플리카 ${p.replicas}개 중 ${Math.max(0, p.replicas - 1)}개가 계속 서비스합니다. maxSurge 0과 같습니다(기존 레플리카 하나가 내려가고, 그 교체 파드가 Ready가 되면 다음 레플리카로 넘어갑니다). Deployment 스펙은 바꾸지 않습니다.`,
+    },
   }),
   {
+    scaleOldOnly: [{ replicaSet: 'tracker-5c6b' }],
+    scaleOldAll: [
+      { from: 3, newReady: 0 },
+      { from: 3, newReady: 1 },
+      { from: 4, newReady: 2 },
+    ],
+    scaleOldStepped: [{ replicas: 3 }],
     rollingOldFirst: [
       { paused: false, restart: true, down: 1, replicas: 1 },
       { paused: false, restart: false, down: 1, replicas: 4 },
@@ -79,7 +107,18 @@ export function impactInWords(said: PlanSaid, lang: Lang): string {
       return translate(PLAN_WORDS, lang, said.key, said.params);
     case 'recreate':
       return translate(PLAN_WORDS, lang, said.key, said.params);
+    case 'scaleOldOnly':
+      return translate(PLAN_WORDS, lang, said.key, said.params);
+    case 'scaleOldAll':
+      return translate(PLAN_WORDS, lang, said.key, said.params);
+    case 'scaleOldStepped':
+      return translate(PLAN_WORDS, lang, said.key, said.params);
   }
+}
+
+/** A builder's impact and its words, from the words: `{ ...withImpact(said) }` in the plan. */
+export function withImpact(impactSaid: PlanSaid): { impact: string; impactSaid: PlanSaid } {
+  return { impact: impactInWords(impactSaid, 'en'), impactSaid };
 }
 
 /** A plan's impact in `lang`: its words where they still say its English impact, else the impact as written. */

@@ -38,12 +38,15 @@ describe('the text report in Korean: seed incident A (GPU surge deadlock)', () =
     expect(out).toContain(
       '    실행해 보지 않고 계산으로 확인했습니다(pods were not read on every node): 조치하는 동안 레플리카\n    1개 중 0개가 계속 서비스합니다(지금 1개). PodDisruptionBudget을 읽지 못해서 지켜야 할 최소\n    개수를 모릅니다.',
     );
-    // The first two fixes' impact is worded in Korean; the third's is English still.
+    // Each fix's impact in Korean.
     expect(out).toContain(
       '    영향: 지금과 이후의 모든 롤아웃에서 잠깐 중단됩니다: 새 파드가 Ready가 될 때까지 레플리카 1개 중\n    1개가 내려갑니다. 추가 파드는 만들지 않습니다(maxSurge 0).',
     );
     expect(out).toContain(
       '    영향: 지금과 이후의 모든 롤아웃에서 서비스가 중단됩니다: 기존 파드가 멈춘 순간부터 새 파드가\n    Ready가 될 때까지 레플리카 1개가 모두 내려갑니다.',
+    );
+    expect(out).toContain(
+      '    영향: 잠깐 중단됩니다: 하나뿐인 레플리카(기존 ReplicaSet vision-object-tracker-5c6b7d8f9)가 새\n    파드가 Ready가 되기 전에 내려갑니다. maxSurge 0과 같습니다. Deployment 스펙은 바꾸지 않습니다.',
     );
     expect(lines).toContain('판정');
     expect(lines).toContain(

@@ -36,6 +36,7 @@ import { classifyReplicaSets, podsOfReplicaSet } from '../../diagnosis/workloads
 import { isTerminating } from '../../diagnosis/base/pods.js';
 import { planId } from '../plan-id.js';
 import type { NotOffered, Patch, RemediationPlan } from '../plan.js';
+import { withImpact, type PlanSaid } from '../plan-words.js';
 import { workloadKind } from '../../diagnosis/workloads/index.js';
 
 type FindingDraft = Omit<Finding, 'remediations'>;
@@ -173,7 +174,7 @@ function allAtOncePlan(scene: Scene, finding: FindingDraft): RemediationPlan {
     kind: 'scale-old-replicaset',
     target: snapshot.target,
     summary: `Scale the old ReplicaSet ${rsName} from ${from} to 0 so ${proof.quota ? `ResourceQuota ${proof.quota} has room for the new pods` : `the new pod can take its place on ${nodes}`}; the Deployment spec is not changed, so no GitOps tool reverts it.`,
-    impact: allAtOnceImpact(scene),
+    ...withImpact(allAtOnceImpact(scene)),
     warnings: allAtOnceWarnings(scene),
     patch,
     replicaSet: {
@@ -194,12 +195,10 @@ function allAtOncePlan(scene: Scene, finding: FindingDraft): RemediationPlan {
   };
 }
 
-function allAtOnceImpact({ holder, from, replicas }: Scene): string {
-  const rsName = holder.rs.metadata.name;
-  const newReady = holder.current.status?.readyReplicas ?? 0;
+function allAtOnceImpact({ holder, from, replicas }: Scene): PlanSaid {
   return replicas <= 1 && from <= 1
-    ? `brief outage: the only replica (old ReplicaSet ${rsName}) goes down before the new pod is Ready, as with maxSurge 0. The Deployment spec and generation are not touched.`
-    : `OUTAGE: all ${from} old replicas go down at once; ${newReady === 0 ? 'no pod serves until the new pods are Ready' : `until the new pods are Ready only ${newReady} new pod${newReady === 1 ? '' : 's'} serve${newReady === 1 ? 's' : ''}`}. Scaling down by one instead cannot choose which pod goes and deadlocks again one pod later. The Deployment spec and generation are not touched.`;
+    ? { key: 'scaleOldOnly', params: { replicaSet: holder.rs.metadata.name ?? '' } }
+    : { key: 'scaleOldAll', params: { from, newReady: holder.current.status?.readyReplicas ?? 0 } };
 }
 
 function allAtOnceWarnings({ holder, from, replicas, nodes, paused }: Scene): string[] {
@@ -265,7 +264,7 @@ function steppedPlan(
       stepped: true,
     }),
     summary: `Step the old ReplicaSet ${rsName} down from ${from} to 0 one replica at a time: before each step the worker marks the old pod that blocks the new one (on ${nodes}) with pod-deletion-cost so it is the one that goes, then waits for the new pod to be Ready; the Deployment spec is not changed.`,
-    impact: `reduced capacity: ${Math.max(0, replicas - 1)} of ${replicas} replicas keep serving at every step, as with maxSurge 0 (one old replica goes, its replacement becomes Ready, then the next). The Deployment spec and generation are not touched.`,
+    ...withImpact({ key: 'scaleOldStepped', params: { replicas } }),
     warnings: [
       'The worker keeps stepping after the approval until the old ReplicaSet is at 0, the rollout completes, or a step waits too long for its new pod; it stops and says so if the Deployment or the ReplicaSet change under it.',
       ...base.warnings.filter((w) => !w.startsWith('Every old replica goes at once')),

@@ -24,10 +24,7 @@ import { workloadKind, workloadObject } from '../../diagnosis/workloads/index.js
 import { daemonSetRollingUpdatePlan } from './strategy-daemonset.js';
 import { commonWarnings, describePrevious, replacesWhat, situation } from './strategy-situation.js';
 import { maxFixUnavailable } from './strategy-bounds.js';
-import { impactInWords, type PlanSaid } from '../plan-words.js';
-
-/** A plan's impact and its words, from the words. */
-const withImpact = (impactSaid: PlanSaid) => ({ impact: impactInWords(impactSaid, 'en'), impactSaid });
+import { withImpact } from '../plan-words.js';
 
 type FindingDraft = Omit<Finding, 'remediations'>;
 
