@@ -73,8 +73,51 @@ export const PLAN_WORDS = registerCatalogue(
       ko: (p: { replicas: number }) =>
         `용량이 줄어듭니다: 단계마다 레플리카 ${p.replicas}개 중 ${Math.max(0, p.replicas - 1)}개가 계속 서비스합니다. maxSurge 0과 같습니다(기존 레플리카 하나가 내려가고, 그 교체 파드가 Ready가 되면 다음 레플리카로 넘어갑니다). Deployment 스펙은 바꾸지 않습니다.`,
     },
+    /** A strategy change that restarts the rollout (strategy-situation.ts commonWarnings). */
+    restartedAt: {
+      en: (p: { paused: boolean; quota?: string; stuck?: string }) =>
+        `Also sets the kubectl.kubernetes.io/restartedAt annotation: a new rollout starts${p.paused ? ' once the Deployment is resumed' : ''} and replaces every pod${p.quota ? `; the ReplicaSet whose pods quota ${p.quota} refuses is scaled down as an old one` : p.stuck ? `, including the stuck ${p.stuck}` : ''}.`,
+      ko: (p: { paused: boolean; quota?: string; stuck?: string }) =>
+        `kubectl.kubernetes.io/restartedAt 어노테이션도 설정합니다: ${p.paused ? 'Deployment를 재개하면 ' : ''}새 롤아웃이 시작되어 모든 파드를 교체합니다${p.quota ? `. ResourceQuota ${p.quota}가 파드를 거부하는 ReplicaSet은 기존 ReplicaSet처럼 축소됩니다` : p.stuck ? `(멈춘 ${p.stuck} 포함)` : ''}.`,
+    },
+    undoPrevious: {
+      en: (p: { previous: string }) =>
+        `Undo restores the previous strategy (${p.previous}), which makes the next rollout deadlock again.`,
+      ko: (p: { previous: string }) =>
+        `되돌리면 이전 전략(${p.previous})으로 돌아가서 다음 롤아웃이 다시 교착 상태(deadlock)가 됩니다.`,
+    },
+    pausedStrategy: {
+      en: (p: { restart: boolean; command: string }) =>
+        `The Deployment is paused: the strategy${p.restart ? ' and the restart' : ''} only take effect at ${p.command}; until then no pod is replaced${p.restart ? ' and the stuck pod stays Pending' : ''}.`,
+      ko: (p: { restart: boolean; command: string }) =>
+        `Deployment가 일시 중지되어 있습니다: 전략${p.restart ? '과 재시작' : ''}은 ${p.command} 뒤에야 적용됩니다. 그때까지는 어떤 파드도 교체되지 않습니다${p.restart ? '(멈춘 파드는 Pending 상태로 남습니다)' : ''}.`,
+    },
+    fromManifest: {
+      en: (p: { kind: string }) =>
+        `This ${p.kind} is applied from a manifest: commit the strategy there too (see the change to commit), or the next rollout deadlocks again.`,
+      ko: (p: { kind: string }) =>
+        `매니페스트로 적용하는 ${p.kind}입니다: 전략을 매니페스트에도 커밋하세요(커밋할 변경 참고). 그러지 않으면 다음 롤아웃이 다시 교착 상태(deadlock)가 됩니다.`,
+    },
+    recreateLater: {
+      en: () =>
+        'Every later rollout is a full outage too: Recreate never runs old and new pods side by side.',
+      ko: () =>
+        '이후의 모든 롤아웃도 전면 중단입니다: Recreate는 기존 파드와 새 파드를 함께 실행하지 않습니다.',
+    },
   }),
   {
+    restartedAt: [
+      { paused: false, stuck: 'tracker-7d9f-q4w8z' },
+      { paused: true, quota: 'team-quota' },
+      { paused: false },
+    ],
+    undoPrevious: [{ previous: 'server default: RollingUpdate 25%/25%' }],
+    pausedStrategy: [
+      { restart: true, command: '`kubectl rollout resume`' },
+      { restart: false, command: '`kubectl rollout resume`' },
+    ],
+    fromManifest: [{ kind: 'Deployment' }],
+    recreateLater: [{}],
     scaleOldOnly: [{ replicaSet: 'tracker-5c6b' }],
     scaleOldAll: [
       { from: 3, newReady: 0 },
@@ -113,12 +156,44 @@ export function impactInWords(said: PlanSaid, lang: Lang): string {
       return translate(PLAN_WORDS, lang, said.key, said.params);
     case 'scaleOldStepped':
       return translate(PLAN_WORDS, lang, said.key, said.params);
+    case 'restartedAt':
+      return translate(PLAN_WORDS, lang, said.key, said.params);
+    case 'undoPrevious':
+      return translate(PLAN_WORDS, lang, said.key, said.params);
+    case 'pausedStrategy':
+      return translate(PLAN_WORDS, lang, said.key, said.params);
+    case 'fromManifest':
+      return translate(PLAN_WORDS, lang, said.key, said.params);
+    case 'recreateLater':
+      return translate(PLAN_WORDS, lang, said.key, said.params);
   }
 }
 
 /** A builder's impact and its words, from the words: `{ ...withImpact(said) }` in the plan. */
 export function withImpact(impactSaid: PlanSaid): { impact: string; impactSaid: PlanSaid } {
   return { impact: impactInWords(impactSaid, 'en'), impactSaid };
+}
+
+/** Warnings from their words: the English to store, and the words (`warningsSaid`). */
+export function warningsFrom(said: readonly PlanSaid[]): { warnings: string[]; warningsSaid: PlanSaid[] } {
+  return { warnings: said.map((s) => impactInWords(s, 'en')), warningsSaid: [...said] };
+}
+
+/**
+ * A plan's warnings in `lang`: each one its words say exactly, in `lang`; the others (a
+ * builder's own, one added or rewritten later) as written.
+ */
+export function planWarnings(
+  plan: { warnings: readonly string[]; warningsSaid?: readonly PlanSaid[] | undefined },
+  lang: Lang,
+): string[] {
+  const said = plan.warningsSaid;
+  if (lang === 'en' || !said) return [...plan.warnings];
+  const byEnglish = new Map(said.map((s) => [impactInWords(s, 'en'), s]));
+  return plan.warnings.map((w) => {
+    const words = byEnglish.get(w);
+    return words ? impactInWords(words, lang) : w;
+  });
 }
 
 /** A plan's impact in `lang`: its words where they still say its English impact, else the impact as written. */

@@ -190,6 +190,8 @@ interface PlanCommon<K extends RemediationKind> {
   impactSaid?: PlanSaid;
   /** Warnings that should make an approver think twice (few nodes left eligible, ...). */
   warnings: string[];
+  /** Words of some warnings, for readers of other languages (plan-words.ts planWarnings); the rest English only. */
+  warningsSaid?: PlanSaid[];
   preconditions: Preconditions;
   /** The finding code this plan addresses. */
   addresses: string;

@@ -4,7 +4,7 @@
  * the command line prints it and the Slack app attaches it as the full report.
  */
 import { proofSentence, proofSteps } from '../remediation/proof-text.js';
-import { planImpact } from '../remediation/plan-words.js';
+import { planImpact, planWarnings } from '../remediation/plan-words.js';
 import { cleanDeep } from '../text/clean.js';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Evidence, Finding, Severity } from '../diagnosis/finding.js';
@@ -209,7 +209,7 @@ function remediation(plan: RemediationPlan, index: number, { style, w, lang }: V
     const steps = proofSteps(plan.proof, lang);
     if (steps) lines.push(...indent(wrap(steps, WIDTH - 4), 4));
   }
-  for (const warning of plan.warnings)
+  for (const warning of planWarnings(plan, lang))
     lines.push(...indent(wrap(style.yellow(w.planWarning({ text: warning })), WIDTH - 4), 4));
   if (plan.drift) lines.push(...indent(wrap(driftLine(plan.drift, lang), WIDTH - 4), 4));
   if (plan.pods && plan.pods.length > 0) {

@@ -6,7 +6,13 @@
  * a translation of what it said before.
  */
 import { describe, expect, it } from 'vitest';
-import { impactInWords, planImpact, type PlanSaid } from '../../src/remediation/plan-words.js';
+import {
+  impactInWords,
+  planImpact,
+  planWarnings,
+  warningsFrom,
+  type PlanSaid,
+} from '../../src/remediation/plan-words.js';
 
 const rolling: PlanSaid = {
   key: 'rollingOldFirst',
@@ -43,5 +49,26 @@ describe("a plan's impact in words", () => {
     const impact = `Outage below the disruption budget: it takes web to 2 serving. ${impactInWords(rolling, 'en')}`;
     expect(planImpact({ impact, impactSaid: rolling }, 'ko')).toBe(impact);
     expect(planImpact({ impact: 'written by hand' }, 'ko')).toBe('written by hand');
+  });
+
+  it('says the worded warnings in Korean and leaves a warning added or rewritten later as written', () => {
+    const worded = warningsFrom([
+      { key: 'undoPrevious', params: { previous: 'RollingUpdate maxSurge 25%, maxUnavailable 25%' } },
+      { key: 'recreateLater', params: {} },
+    ]);
+    const budget = 'No plan reaches the goal within PodDisruptionBudget web: this one goes 1 below it.';
+    const plan = {
+      warnings: [budget, ...worded.warnings, "a builder's own words"],
+      warningsSaid: worded.warningsSaid,
+    };
+    expect(planWarnings(plan, 'ko')).toEqual([
+      budget,
+      '되돌리면 이전 전략(RollingUpdate maxSurge 25%, maxUnavailable 25%)으로 돌아가서 다음 롤아웃이 다시 교착 상태(deadlock)가 됩니다.',
+      '이후의 모든 롤아웃도 전면 중단입니다: Recreate는 기존 파드와 새 파드를 함께 실행하지 않습니다.',
+      "a builder's own words",
+    ]);
+    expect(planWarnings(plan, 'en')).toEqual(plan.warnings);
+    const rewritten = { ...plan, warnings: plan.warnings.map((w) => w.replace('deadlock again', 'stall')) };
+    expect(planWarnings(rewritten, 'ko')[1]).toBe(rewritten.warnings[1]);
   });
 });

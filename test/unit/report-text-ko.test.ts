@@ -48,6 +48,12 @@ describe('the text report in Korean: seed incident A (GPU surge deadlock)', () =
     expect(out).toContain(
       '    영향: 잠깐 중단됩니다: 하나뿐인 레플리카(기존 ReplicaSet vision-object-tracker-5c6b7d8f9)가 새\n    파드가 Ready가 되기 전에 내려갑니다. maxSurge 0과 같습니다. Deployment 스펙은 바꾸지 않습니다.',
     );
+    expect(out).toContain(
+      '    주의: 되돌리면 이전 전략(RollingUpdate maxSurge 25%, maxUnavailable 25%)으로 돌아가서 다음\n    롤아웃이 다시 교착 상태(deadlock)가 됩니다.',
+    );
+    expect(out).toContain(
+      '    주의: kubectl.kubernetes.io/restartedAt 어노테이션도 설정합니다: 새 롤아웃이 시작되어 모든\n    파드를 교체합니다(멈춘 vision-object-tracker-7d9f8b6c5d-q4w8z 포함).',
+    );
     expect(lines).toContain('판정');
     expect(lines).toContain(
       '  [심각] RolloutSurgeDeadlock: vision-object-tracker 롤아웃이 끝나지 않습니다: 새 파드(vision-object-tracker-7d9f8b6c5d-q4w8z)에 필요한 gpu-node-1 노드의 nvidia.com/gpu 자원을 이 Deployment의 기존 파드(vision-object-tracker-5c6b7d8f9-x7k2p)가 점유하고 있습니다. maxSurge 1, maxUnavailable 0 설정에서는 새 파드가 Ready가 되기 전에 기존 파드가 삭제되지 않습니다.',

@@ -10,7 +10,7 @@
  */
 import { unreadGuardLines } from '../../diagnosis/guards/guard-gaps.js';
 import { proofBrief, proofSentence, proofSteps } from '../../remediation/proof-text.js';
-import { planImpact } from '../../remediation/plan-words.js';
+import { planImpact, planWarnings } from '../../remediation/plan-words.js';
 import {
   DEFAULT_WORKLOAD_KIND,
   titleOfKind,
@@ -455,7 +455,7 @@ export function planParts(shown: ShownPlan, heading: Rich, lang: Lang = 'en'): P
     const steps = proofSteps(plan.proof, lang);
     if (steps) lines.push(say`${steps}`);
   }
-  for (const w of plan.warnings) lines.push(say`${icon('warning')} ${w}`);
+  for (const w of planWarnings(plan, lang)) lines.push(say`${icon('warning')} ${w}`);
   const drift = driftLine(plan);
   if (drift) lines.push(drift);
   if (plan.drift?.fields.length) lines.push(say`Fields written: ${plan.drift.fields.join(', ')}`);

@@ -7,6 +7,7 @@
  * pods ... so the oldest is preserved"), then replaces the old pods maxUnavailable nodes
  * at a time (update.go, rollingUpdate without surge). Pure.
  */
+import { warningsFrom } from '../plan-words.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import { workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
@@ -45,8 +46,11 @@ export function daemonSetRollingUpdatePlan(
     ? ` The DaemonSet controller then deletes the stuck surge pod${stuck.length === 1 ? '' : 's'} ${stuck.join(', ')} (without surge a second pod on a node is excess) and replaces the old pods ${unavailable} node at a time; no restart is needed.`
     : " Nothing changes now (the strategy is not in the pod template); the next rollout replaces each node's pod before starting its new one.";
   const role = nodeAgentRole(kind.podTemplate(object).spec);
+  const worded = warningsFrom(
+    commonWarnings(object, { ...s, restart: false }, describePrevious(object, FIELD)),
+  );
   const warnings = [
-    ...commonWarnings(object, { ...s, restart: false }, describePrevious(object, FIELD)),
+    ...worded.warnings,
     ...(role
       ? [
           `While a node's pod is replaced the node runs without this DaemonSet: ${role}. maxUnavailable ${unavailable} keeps that to ${unavailable} node${unavailable === 1 ? '' : 's'} at a time, each until its new pod is Ready.`,
@@ -62,6 +66,7 @@ export function daemonSetRollingUpdatePlan(
       summary: `Let each node's old pod go first: updateStrategy RollingUpdate maxSurge 0, maxUnavailable ${unavailable}.${now}`,
       impact: `${lead}: on ${unavailable} of ${nodes} node(s) at a time the DaemonSet's pod is down from the old pod's exit until the new one is Ready; the other nodes keep theirs. No extra pod is created (maxSurge 0).`,
       warnings,
+      warningsSaid: worded.warningsSaid,
       patch,
       preconditions: strategyPreconditions(object, false, FIELD),
       inverse: inverseStrategyPatch(liveStrategy(object, FIELD), FIELD),

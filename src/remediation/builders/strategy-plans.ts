@@ -24,7 +24,7 @@ import { workloadKind, workloadObject } from '../../diagnosis/workloads/index.js
 import { daemonSetRollingUpdatePlan } from './strategy-daemonset.js';
 import { commonWarnings, describePrevious, replacesWhat, situation } from './strategy-situation.js';
 import { maxFixUnavailable } from './strategy-bounds.js';
-import { withImpact } from '../plan-words.js';
+import { warningsFrom, withImpact, type PlanSaid } from '../plan-words.js';
 
 type FindingDraft = Omit<Finding, 'remediations'>;
 
@@ -54,7 +54,8 @@ export function buildSetRollingUpdatePlans(
     ...(s.restart ? { restart: true } : {}),
   };
   const patch = strategyPatch(change);
-  const warnings = commonWarnings(deployment, s, describePrevious(deployment), paused);
+  const worded = commonWarnings(deployment, s, describePrevious(deployment), paused);
+  const { warnings, warningsSaid } = warningsFrom(worded);
   if (unavailable > 1) {
     warnings.push(
       `maxUnavailable is ${unavailable}: on each node ${unavailable} old pods must go before a new one fits.`,
@@ -81,6 +82,7 @@ export function buildSetRollingUpdatePlans(
         params: { paused, restart: s.restart, down: Math.min(unavailable, replicas), replicas },
       }),
       warnings,
+      warningsSaid,
       patch,
       preconditions: strategyPreconditions(deployment, s.restart),
       inverse: inverseStrategyPatch(liveStrategy(deployment, 'strategy')),
@@ -105,9 +107,9 @@ export function buildSetRecreatePlans(ctx: AnalysisContext, finding: FindingDraf
     ...(s.restart ? { restart: true } : {}),
   };
   const patch = strategyPatch(change);
-  const warnings = [
+  const worded: PlanSaid[] = [
     ...commonWarnings(deployment, s, describePrevious(deployment), paused),
-    'Every later rollout is a full outage too: Recreate never runs old and new pods side by side.',
+    { key: 'recreateLater', params: {} },
   ];
   return [
     {
@@ -116,7 +118,7 @@ export function buildSetRecreatePlans(ctx: AnalysisContext, finding: FindingDraf
       target: snapshot.target,
       summary: `Switch to Recreate${s.restart ? (paused ? ' and restart the rollout, which replaces the stuck pod once the Deployment is resumed (it is paused)' : ` and restart the rollout so ${replacesWhat(s.proof)}`) : ' (no restart)'}.`,
       ...withImpact({ key: 'recreate', params: { paused, restart: s.restart, replicas } }),
-      warnings,
+      ...warningsFrom(worded),
       patch,
       preconditions: strategyPreconditions(deployment, s.restart),
       inverse: inverseStrategyPatch(liveStrategy(deployment, 'strategy')),

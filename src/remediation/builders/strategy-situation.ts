@@ -3,6 +3,7 @@
  * stuck rollout with its proof, or a predicted one), the strategy as it was in words,
  * and the warnings every strategy change carries. Pure.
  */
+import type { PlanSaid } from '../plan-words.js';
 import { codeSpan } from '../../text/code-span.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
@@ -50,32 +51,24 @@ export function commonWarnings(
   s: Situation,
   previous: string,
   paused = false,
-): string[] {
-  const warnings: string[] = [];
+): PlanSaid[] {
+  const warnings: PlanSaid[] = [];
   if (s.restart) {
     const stuck = s.proof.stuckPods.map((p) => p.metadata.name ?? '').join(', ');
-    const replaced = s.proof.quota
-      ? `; the ReplicaSet whose pods quota ${s.proof.quota} refuses is scaled down as an old one`
-      : stuck
-        ? `, including the stuck ${stuck}`
-        : '';
-    warnings.push(
-      `Also sets the kubectl.kubernetes.io/restartedAt annotation: a new rollout starts${paused ? ' once the Deployment is resumed' : ''} and replaces every pod${replaced}.`,
-    );
+    warnings.push({
+      key: 'restartedAt',
+      params: { paused, ...(s.proof.quota ? { quota: s.proof.quota } : stuck ? { stuck } : {}) },
+    });
   }
-  warnings.push(
-    `Undo restores the previous strategy (${previous}), which makes the next rollout deadlock again.`,
-  );
+  warnings.push({ key: 'undoPrevious', params: { previous } });
   if (paused)
-    warnings.push(
-      `The Deployment is paused: the strategy${s.restart ? ' and the restart' : ''} only take effect at ${codeSpan('kubectl rollout resume')}; until then no pod is replaced${s.restart ? ' and the stuck pod stays Pending' : ''}.`,
-    );
-  if (deployment.metadata.annotations?.[LAST_APPLIED]) {
-    warnings.push(
-      // Whether its owner reverts the change is the plan's drift (drift.ts), per field.
-      `This ${s.kindWord} is applied from a manifest: commit the strategy there too (see the change to commit), or the next rollout deadlocks again.`,
-    );
-  }
+    warnings.push({
+      key: 'pausedStrategy',
+      params: { restart: s.restart, command: codeSpan('kubectl rollout resume') },
+    });
+  // Whether its owner reverts the change is the plan's drift (drift.ts), per field.
+  if (deployment.metadata.annotations?.[LAST_APPLIED])
+    warnings.push({ key: 'fromManifest', params: { kind: s.kindWord } });
   return warnings;
 }
 
