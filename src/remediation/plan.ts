@@ -1,5 +1,5 @@
 import type { WorkloadRef } from '../diagnosis/snapshot/types.js';
-import type { PlanSaid } from './plan-words.js';
+import type { PlanSaid } from './plan-said.js';
 
 /** Stable remediation kinds (DESIGN.md §3). Add kinds; never rename these. */
 export const REMEDIATION_KINDS = [

@@ -125,6 +125,15 @@ describe('the text report in Korean: seed incident B (crash loop on one node)', 
     expect(out).toContain(
       '    nodeAffinity(NotIn)로 node-b 노드를 제외하고, CrashLoopBackOff 상태인 파드를 다른 노드의 새\n    파드로 교체합니다.',
     );
+    expect(out).toContain(
+      [
+        '    영향: 배치할 수 있는 노드 3개 중 2개가 그대로 남습니다: node-a, node-c. node-b 노드는',
+        '    제외합니다. 파드 템플릿이 바뀌므로 새 롤아웃(RollingUpdate)이 시작되어 정상 파드를 포함한 모든',
+        '    파드(레플리카 3개)를 교체합니다. 노드를 고친 뒤에는 제외를 해제하세요(되돌리면 이전',
+        '    nodeAffinity로 돌아갑니다). 승인자가 승인 옆에서 다른 기간을 고르지 않으면 제외는 24h 후',
+        '    끝납니다. 그때 워커가 추가한 NotIn 값을 제거합니다.',
+      ].join('\n'),
+    );
   });
 
   it('is the English report, unchanged, without a language', () => {

@@ -28,6 +28,8 @@
  * refusal needs every node listed and every remaining node's pods read); fewer than
  * the replicas, or room that was not read, is a warning naming what was not read.
  */
+import type { PlanSaid } from '../plan-words.js';
+import { DEFAULT_EXCLUSION_TTL, UNTIL_REMOVED, type ExclusionTtl } from '../exclusion-ttl.js';
 import { crashPictures, type TemplateCrashPicture } from '../../diagnosis/crash/crash-distribution.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Affinity, Node, PodSpec } from '../../diagnosis/k8s.js';
@@ -138,6 +140,18 @@ export function buildExcludeNodePlans(
           ? daemonSetImpact(snapshot, picture, eligibleBefore, eligibleAfter, exclusion)
           : impactText(snapshot, picture, eligibleBefore, eligibleAfter, replicas, exclusion)
       } ${lastsWords(ctx.settings.exclusionTtl)}`,
+      ...(daemon || exclusion.key !== HOSTNAME_LABEL || !snapshot.nodesComplete
+        ? {}
+        : {
+            impactSaid: hostImpact(
+              snapshot,
+              picture,
+              eligibleBefore,
+              eligibleAfter,
+              replicas,
+              ctx.settings.exclusionTtl,
+            ),
+          }),
       warnings: daemon
         ? [...sharedWarnings(picture, exclusion), ...daemonSetWarnings(snapshot, picture)]
         : [
@@ -341,6 +355,31 @@ function daemonSetWarnings(snapshot: WorkloadSnapshot, picture: TemplateCrashPic
       `Not read: ${gap.what} (${GAP_REASON[gap.reason]}). Eligibility counts cover only the nodes read.`,
     );
   return list;
+}
+
+/** impactText's words where it names crashing nodes by name and every node was read (plan-words.ts). */
+function hostImpact(
+  snapshot: WorkloadSnapshot,
+  picture: TemplateCrashPicture,
+  before: Node[],
+  after: Node[],
+  replicas: number,
+  ttl: ExclusionTtl | undefined,
+): PlanSaid {
+  const kind = workloadKind(snapshot);
+  const lasts = ttl ?? DEFAULT_EXCLUSION_TTL;
+  return {
+    key: 'excludeHost',
+    params: {
+      after: after.length,
+      before: before.length,
+      eligible: shortList(after.map((n) => n.metadata.name ?? '')),
+      excluded: shortList(picture.badNodes),
+      strategy: kind.strategy(kind.object(snapshot)).type,
+      replicas,
+      ...(lasts === UNTIL_REMOVED ? {} : { ttl: lasts }),
+    },
+  };
 }
 
 function impactText(
