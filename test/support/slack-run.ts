@@ -1,18 +1,17 @@
 /**
  * The Slack messages of a run as the app posts them: the port's use-cases
- * (src/chat/use-cases/result.ts) rendered by the Slack adapter (src/chat/slack/render.ts),
+ * (src/chat/use-cases/result.ts, run-messages.ts) rendered by the Slack adapter (src/chat/slack/render.ts),
  * under the names and inputs the Slack tests have always used.
  */
 import type { Requester } from '../../src/chat/actions.js';
 import { renderRun, toMrkdwn, type SlackRun, type SlackRendering } from '../../src/chat/slack/render.js';
+import { resultMessage, type ResultInput } from '../../src/chat/use-cases/result.js';
 import {
   notFoundText as notFoundRich,
   outcomeMessage,
   progressMessage,
-  resultMessage,
   runMessages,
-  type ResultInput,
-} from '../../src/chat/use-cases/result.js';
+} from '../../src/chat/use-cases/run-messages.js';
 import { plainText, type Mrkdwn, type PlainText } from '../../src/chat/slack/blocks/mrkdwn.js';
 import { LIMITS, type Block } from '../../src/chat/slack/blocks/text.js';
 import { renderMessage } from '../../src/chat/slack/render.js';

@@ -7,7 +7,7 @@
  */
 import type { ChatAdapter } from '../../chat/adapter.js';
 import type { ConversationRef } from '../../chat/model.js';
-import { runMessages } from '../../chat/use-cases/result.js';
+import { runMessages } from '../../chat/use-cases/run-messages.js';
 import { NO_REQUESTER } from '../../chat/actions.js';
 import { DEFAULT_PLATFORM, platformOfConversation, type ChatPlatform } from '../../platforms/chat-refs.js';
 import type { PlanStore } from '../../queue/plan-store.js';

@@ -10,7 +10,7 @@ import { DEFAULT_LANG, type Lang } from '../../i18n/lang.js';
 import type { ChatAdapter } from '../adapter.js';
 import type { ChatMessage, MessageRef as PortMessageRef } from '../model.js';
 import { NO_REQUESTER } from '../actions.js';
-import { runMessages } from '../use-cases/result.js';
+import { runMessages } from '../use-cases/run-messages.js';
 import { platformOf } from '../../platforms/chat-refs.js';
 import type { RunUpdate } from '../../queue/schemas.js';
 import type { ChatPlatform } from '../../platforms/chat-refs.js';

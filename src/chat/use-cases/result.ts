@@ -1,9 +1,9 @@
 /**
- * A run's messages in the chat port's model (src/chat/model.ts), for every platform:
- * the "diagnosing…" line, the result an SRE reads in ten seconds (the verdict, 3 to 5
- * lines of decisive evidence, the recommended fix with its impact, Apply buttons naming
- * the plan as shown and who asked, Re-run, Dismiss), a failed run or a scan, and the
- * thread report under a result (every finding, evidence item and plan whole). Cluster
+ * A diagnosis in the chat port's model (src/chat/model.ts), for every platform: the
+ * result an SRE reads in ten seconds (the verdict, 3 to 5 lines of decisive evidence,
+ * the recommended fix with its impact, Apply buttons naming the plan as shown and who
+ * asked, Re-run, Dismiss) and the thread report under it (every finding, evidence item
+ * and plan whole). The "diagnosing…" line, a failed run and a scan: run-messages.ts. Cluster
  * text is only ever interpolated into `say` (text spans) or put in code and table
  * bodies: each adapter escapes it (Slack: src/chat/slack/render.ts; Teams:
  * src/chat/teams/cards.ts).
@@ -11,17 +11,11 @@
 import { unreadGuardLines } from '../../diagnosis/guards/guard-gaps.js';
 import { proofBrief, proofSentence, proofSteps } from '../../remediation/proof-text.js';
 import { planImpact, planWarnings } from '../../remediation/plan-words.js';
-import {
-  DEFAULT_WORKLOAD_KIND,
-  titleOfKind,
-  typeOfKind,
-  type WorkloadKind,
-} from '../../diagnosis/workload-ref.js';
+import { DEFAULT_WORKLOAD_KIND, typeOfKind, type WorkloadKind } from '../../diagnosis/workload-ref.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Diagnosis } from '../../engine/diagnosis.js';
 import type { RemediationPlan } from '../../remediation/plan.js';
 import type { DryRunSummary } from '../../queue/plan-store.js';
-import type { DiagnosisOutcome, RunUpdate } from '../../queue/schemas.js';
 import { messageTime } from '../../text/time.js';
 import { shownDigest, type ShownPlan } from '../../trust/plan-seal.js';
 import { PLANNED, type Requester } from '../actions.js';
@@ -29,7 +23,7 @@ import type { Button, ChatMessage, Choice, Icon, Part, Rich } from '../model.js'
 import { plannedTtl } from '../../remediation/exclusion-times.js';
 import { EXCLUSION_TTL_CHOICES } from '../../remediation/exclusion-ttl.js';
 import { choiceWords, exclusionWords } from '../../remediation/exclusion-words.js';
-import { clip as cut, code, icon, join, multiline, say, strong } from '../rich.js';
+import { icon, join, multiline, say, strong } from '../rich.js';
 import { approversText } from './approvers.js';
 import { confirmDialogText } from './confirm-text.js';
 import { clueLine, clueOf, evidenceLine, evidenceParts } from './evidence.js';
@@ -50,7 +44,7 @@ export type PlanView =
   | { state: 'claimed'; approvers: string[]; at: number };
 
 /** A message and, under a final result, its thread report. */
-interface RunMessages {
+export interface RunMessages {
   message: ChatMessage;
   thread: ChatMessage[];
 }
@@ -328,10 +322,10 @@ function approvalLine(
   return null;
 }
 
-type ResultTarget = { namespace: string; name: string; kind?: WorkloadKind };
+export type ResultTarget = { namespace: string; name: string; kind?: WorkloadKind };
 
 /** The result's buttons: the given ones, then Re-run (when there is a target) and Dismiss. */
-function resultButtons(
+export function resultButtons(
   cluster: string,
   target: ResultTarget | null,
   buttons: Button[],
@@ -559,104 +553,4 @@ function threadReport(input: ResultInput): ChatMessage[] {
       ),
     });
   return [{ summary: w.fullReportSummary({ what, namespace: t.namespace }), parts }];
-}
-
-type NotFound = NonNullable<Extract<DiagnosisOutcome, { status: 'failed' }>['notFound']>;
-
-/**
- * The answer to a workload name that does not exist, with the closest names of the kind
- * looked for the worker found in the namespace: "daemonset/nod-agent not found in
- * namespace telemetry (cluster prod); did you mean daemonset/node-agent?" The kind is
- * the one the worker looked for (`notFound.kind`), else the run's, else a Deployment.
- */
-export function notFoundText(cluster: string, notFound: NotFound, runKind?: WorkloadKind): Rich {
-  const kind = notFound.kind ?? runKind ?? DEFAULT_WORKLOAD_KIND;
-  const type = typeOfKind(kind);
-  const head = say`${icon('inspect')} ${type}/${notFound.name} not found in namespace ${notFound.namespace} (cluster ${cluster})`;
-  const names = notFound.suggestions.map((n) => say`${strong(`${type}/${n}`)}`);
-  if (names.length === 0)
-    return say`${head}; no ${titleOfKind(kind)} there has a similar name. Check the kind, the name and the namespace (${code('-n')}).`;
-  const last = names.at(-1) ?? say``;
-  const options = names.length === 1 ? last : say`${join(names.slice(0, -1), ', ')} or ${last}`;
-  return say`${head}; did you mean ${options}?`;
-}
-
-type Finished = Exclude<DiagnosisOutcome, { status: 'diagnosed' }>;
-
-/** A failed run (with Re-run) or a finished scan. A name that does not exist says what is close. */
-export function outcomeMessage(cluster: string, outcome: Finished, rerun: ResultTarget | null): ChatMessage {
-  // A name that does not exist: Re-run would only fail again.
-  if (outcome.status === 'failed' && outcome.notFound) {
-    const text = notFoundText(cluster, outcome.notFound, rerun?.kind);
-    return { summary: text, parts: [{ kind: 'paragraph', text }] };
-  }
-  if (outcome.status === 'failed') {
-    const text = say`Diagnosis failed: ${cut(outcome.reason, 500)}`;
-    return {
-      summary: text,
-      parts: [
-        { kind: 'paragraph', text: say`${icon('failed')} ${text}` },
-        { kind: 'note', text: say`cluster ${cluster}` },
-        resultButtons(cluster, rerun, []),
-      ],
-    };
-  }
-  const rows = outcome.items
-    .slice(0, 20)
-    .map(
-      (i) =>
-        say`• ${strong(`${i.namespace}/${typeOfKind(i.kind ?? DEFAULT_WORKLOAD_KIND)}/${i.name}`)} ${i.code}: ${cut(i.summary, 150)}`,
-    );
-  const text = say`Scan: ${cut(outcome.summary, 500)}`;
-  return {
-    summary: text,
-    parts: [
-      { kind: 'paragraph', text: say`${icon('inspect')} ${text}` },
-      ...(rows.length > 0 ? [{ kind: 'paragraph' as const, text: join(rows, '\n') }] : []),
-      ...(outcome.items.length > 20
-        ? [{ kind: 'note' as const, text: say`… ${outcome.items.length - 20} more` }]
-        : []),
-      { kind: 'note', text: say`cluster ${cluster}` },
-      resultButtons(cluster, rerun, []),
-    ],
-  };
-}
-
-/** The "diagnosing…" message while a run is in progress. */
-export function progressMessage(progress: string): ChatMessage {
-  const text = multiline(cut(progress, 500));
-  return { summary: text, parts: [{ kind: 'paragraph', text: say`${icon('waiting')} ${text}` }] };
-}
-
-/** A run's latest update as port messages, plan states as given. */
-export function runMessages(
-  update: RunUpdate,
-  views: Record<string, PlanView>,
-  message: {
-    requester: Requester;
-    approvedPlan: string | null;
-    platform: string;
-    names?: Readonly<Record<string, string>>;
-    /** The thread's language (whoever started it); absent: English. */
-    lang?: Lang;
-    /** As ResultInput.proposeInGit. */
-    proposeInGit?: boolean;
-  },
-): RunMessages {
-  if (update.kind === 'diagnosis-progress') return { message: progressMessage(update.text), thread: [] };
-  const { outcome } = update;
-  if (outcome.status === 'diagnosed')
-    return resultMessage({
-      cluster: update.cluster,
-      diagnosis: outcome.diagnosis,
-      dryRuns: outcome.dryRuns,
-      plans: views,
-      requester: message.requester,
-      platform: message.platform,
-      ...(message.names ? { names: message.names } : {}),
-      ...(message.approvedPlan ? { approvedPlan: message.approvedPlan } : {}),
-      ...(message.lang ? { lang: message.lang } : {}),
-      ...(message.proposeInGit ? { proposeInGit: true } : {}),
-    });
-  return { message: outcomeMessage(update.cluster, outcome, update.target ?? null), thread: [] };
 }
