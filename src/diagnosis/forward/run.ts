@@ -11,15 +11,14 @@
  * a kind or strategy it does not model.
  */
 import type { AnalysisContext } from '../analysis-context.js';
-import type { Node, Pod, Toleration } from '../k8s.js';
-import { isEligible, selectsNode, untoleratedTaints } from '../base/node-match.js';
+import type { Pod } from '../k8s.js';
+import { isEligible } from '../base/node-match.js';
 import { claimNames } from '../base/pod-constraints.js';
 import { placementContext, usesClaim } from '../placement/placement.js';
 import { quotaEntries, refusedRevisions } from '../rollout/create-refusals.js';
 import { nextPod } from '../rollout/surge-proof.js';
 import { occupancyKnown } from '../snapshot/types.js';
-import { podTemplateOf, workloadKind, workloadObject, type Revisions } from '../workloads/index.js';
-import type { ResolvedStrategy } from '../resolved-strategy.js';
+import { podTemplateOf, workloadKind, workloadObject } from '../workloads/index.js';
 import { stepPerNode, stepReplicas } from './controllers.js';
 import {
   countReady,
@@ -28,7 +27,6 @@ import {
   type Intervention,
   type Model,
   type ModelPod,
-  type Shape,
   type Step,
 } from './model.js';
 import { currentTemplateCrash } from './crash-model.js';
@@ -49,6 +47,7 @@ import { proxyStrategy } from './proxy-strategy.js';
 import { assessRollout } from '../rollout/rollout-assessment.js';
 import { leavingNeighbours, rivalsOf, type QueueOrder, type Rival } from './rivals.js';
 import { ordinalsOf, unreadVolumes } from './ordinal-claims.js';
+import { perNodeShape, replicaShape, unbound, withDaemonTolerations } from './model-shapes.js';
 
 export type Outcome =
   | { result: 'completes'; ticks: number; steps: Step[] }
@@ -100,16 +99,6 @@ interface Unbuilt {
   why: string;
   unread?: true;
 }
-
-/** Tolerations the DaemonSet controller adds to its pods (AddOrUpdateDaemonPodTolerations). */
-const DAEMON_TOLERATIONS: Toleration[] = [
-  { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
-  { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
-  { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
-  { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' },
-  { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
-  { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
-];
 
 export function runForward(
   ctx: AnalysisContext,
@@ -398,53 +387,6 @@ export function visibleSteps(ctx: AnalysisContext): Step[] {
     if (replaced?.known && replaced.now) return [{ kind: 'old-removed', pod: name }];
     return [];
   });
-}
-
-/** The Deployment-like counts, from what buildModel already derived (the revisions are read once). */
-function replicaShape(
-  replicas: number,
-  strategy: ResolvedStrategy,
-  revisions: Revisions,
-  next: boolean,
-): Shape {
-  const { current, old } = revisions;
-  const liveCount = (pods: Pod[]): number => pods.filter((p) => !p.metadata.deletionTimestamp).length;
-  return {
-    kind: 'replicas',
-    replicas,
-    maxSurge: strategy.maxSurge?.value ?? 0,
-    maxUnavailable: strategy.maxUnavailable?.value ?? 0,
-    recreate: strategy.type === 'Recreate',
-    newSpec: current && !next ? (current.desired ?? liveCount(current.pods)) : 0,
-    oldSpec: [...old, ...(next && current ? [current] : [])].reduce(
-      (sum, r) => sum + (r.desired ?? liveCount(r.pods)),
-      0,
-    ),
-  };
-}
-
-function perNodeShape(nodes: Node[], template: Pod, strategy: ResolvedStrategy): Shape {
-  return {
-    kind: 'per-node',
-    // nodeShouldRunDaemonPod: selected, every NoSchedule/NoExecute taint tolerated (cordons are).
-    nodes: nodes.filter(
-      (n) => selectsNode(n, template.spec) && untoleratedTaints(n, template.spec).length === 0,
-    ),
-    maxSurge: strategy.maxSurge?.value ?? 0,
-    maxUnavailable: strategy.maxUnavailable?.value ?? 1,
-  };
-}
-
-function withDaemonTolerations(pod: Pod): Pod {
-  const tolerations = [...(pod.spec.tolerations ?? [])];
-  for (const t of DAEMON_TOLERATIONS)
-    if (!tolerations.some((o) => o.key === t.key && o.effect === t.effect)) tolerations.push(t);
-  return { ...pod, spec: { ...pod.spec, tolerations } };
-}
-
-function unbound(pod: Pod): Pod {
-  const { nodeName: _bound, ...spec } = pod.spec;
-  return { metadata: { ...pod.metadata }, spec };
 }
 
 /**

@@ -1,0 +1,67 @@
+/**
+ * The shapes the forward model runs a workload in (run.ts buildModel): a ReplicaSet-like
+ * count of replicas, or one pod per selected node; and the pod templates as their
+ * controllers create them (unbound; a DaemonSet's with the tolerations its controller adds).
+ */
+import type { Node, Pod, Toleration } from '../k8s.js';
+import { selectsNode, untoleratedTaints } from '../base/node-match.js';
+import type { Revisions } from '../workloads/index.js';
+import type { ResolvedStrategy } from '../resolved-strategy.js';
+import type { Shape } from './model.js';
+
+/** Tolerations the DaemonSet controller adds to its pods (AddOrUpdateDaemonPodTolerations). */
+const DAEMON_TOLERATIONS: Toleration[] = [
+  { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
+  { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
+  { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
+];
+
+/** The Deployment-like counts, from what buildModel already derived (the revisions are read once). */
+export function replicaShape(
+  replicas: number,
+  strategy: ResolvedStrategy,
+  revisions: Revisions,
+  next: boolean,
+): Shape {
+  const { current, old } = revisions;
+  const liveCount = (pods: Pod[]): number => pods.filter((p) => !p.metadata.deletionTimestamp).length;
+  return {
+    kind: 'replicas',
+    replicas,
+    maxSurge: strategy.maxSurge?.value ?? 0,
+    maxUnavailable: strategy.maxUnavailable?.value ?? 0,
+    recreate: strategy.type === 'Recreate',
+    newSpec: current && !next ? (current.desired ?? liveCount(current.pods)) : 0,
+    oldSpec: [...old, ...(next && current ? [current] : [])].reduce(
+      (sum, r) => sum + (r.desired ?? liveCount(r.pods)),
+      0,
+    ),
+  };
+}
+
+export function perNodeShape(nodes: Node[], template: Pod, strategy: ResolvedStrategy): Shape {
+  return {
+    kind: 'per-node',
+    // nodeShouldRunDaemonPod: selected, every NoSchedule/NoExecute taint tolerated (cordons are).
+    nodes: nodes.filter(
+      (n) => selectsNode(n, template.spec) && untoleratedTaints(n, template.spec).length === 0,
+    ),
+    maxSurge: strategy.maxSurge?.value ?? 0,
+    maxUnavailable: strategy.maxUnavailable?.value ?? 1,
+  };
+}
+
+export function withDaemonTolerations(pod: Pod): Pod {
+  const tolerations = [...(pod.spec.tolerations ?? [])];
+  for (const t of DAEMON_TOLERATIONS)
+    if (!tolerations.some((o) => o.key === t.key && o.effect === t.effect)) tolerations.push(t);
+  return { ...pod, spec: { ...pod.spec, tolerations } };
+}
+
+export function unbound(pod: Pod): Pod {
+  const { nodeName: _bound, ...spec } = pod.spec;
+  return { metadata: { ...pod.metadata }, spec };
+}
