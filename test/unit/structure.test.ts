@@ -145,6 +145,14 @@ describe('structure (issue 28)', () => {
     },
   );
 
+  it('no source file is over 600 lines but a message catalogue (sentences, not steps)', () => {
+    const long = files.filter((f) => {
+      const text = sourceText(f);
+      return text.split('\n').length > 600 && !/\bregisterCatalogue\(/.test(text);
+    });
+    expect(long, 'split these into modules named for what they do').toEqual([]);
+  });
+
   it('no source file outside src/remediation/kinds/ branches on a remediation kind by name (issue 55.5)', () => {
     // Every decision about a kind is a property of its module: the plan gate and the
     // forward proof ask it (alreadySet, spendsAvailability, proof) too.
