@@ -42,8 +42,16 @@ function oid(dotted: string): Buffer {
   return tlv(0x06, Buffer.from(bytes));
 }
 
-function integer(bytes: Buffer): Buffer {
-  return tlv(0x02, (bytes[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+/**
+ * A DER INTEGER: unsigned big-endian bytes in their shortest form. OpenSSL refuses
+ * padding ("no start line" from X509Certificate), so leading zero bytes are dropped and
+ * one put back only where the high bit would make the number negative.
+ */
+export function derInteger(bytes: Buffer): Buffer {
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start += 1;
+  const shortest = bytes.length === 0 ? Buffer.from([0]) : bytes.subarray(start);
+  return tlv(0x02, (shortest[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), shortest]) : shortest);
 }
 
 function time(date: Date): Buffer {
@@ -88,6 +96,8 @@ export interface CertificateOptions {
   /** subjectAltName entries: DNS names and IPv4 addresses. */
   dnsNames?: readonly string[];
   ipAddresses?: readonly string[];
+  /** The serial number's bytes (unsigned); absent: 12 random bytes. */
+  serial?: Buffer;
   /** Signs with this certificate's key and names it the issuer; absent: self-signed. */
   issuer?: TestCertificate;
 }
@@ -103,8 +113,8 @@ export function makeTestCertificate(options: CertificateOptions = {}): TestCerti
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: options.bits ?? 2048 });
   const cn = options.cn ?? 'rollout-doctor test bot';
   const tbs = seq(
-    tlv(0xa0, integer(Buffer.from([2]))),
-    integer(randomBytes(12)),
+    tlv(0xa0, derInteger(Buffer.from([2]))),
+    derInteger(options.serial ?? randomBytes(12)),
     SHA256_WITH_RSA,
     name(options.issuer?.cn ?? cn),
     seq(
