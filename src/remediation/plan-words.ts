@@ -163,32 +163,18 @@ const PLAN_WORDS = registerCatalogue(
   },
 );
 
-export function impactInWords(said: PlanSaid, lang: Lang): string {
-  // One call per key keeps each key's parameters checked against its message.
-  switch (said.key) {
-    case 'rollingOldFirst':
-      return translate(PLAN_WORDS, lang, said.key, said.params);
-    case 'recreate':
-      return translate(PLAN_WORDS, lang, said.key, said.params);
-    case 'scaleOldOnly':
-      return translate(PLAN_WORDS, lang, said.key, said.params);
-    case 'scaleOldAll':
-      return translate(PLAN_WORDS, lang, said.key, said.params);
-    case 'scaleOldStepped':
-      return translate(PLAN_WORDS, lang, said.key, said.params);
-    case 'restartedAt':
-      return translate(PLAN_WORDS, lang, said.key, said.params);
-    case 'undoPrevious':
-      return translate(PLAN_WORDS, lang, said.key, said.params);
-    case 'pausedStrategy':
-      return translate(PLAN_WORDS, lang, said.key, said.params);
-    case 'fromManifest':
-      return translate(PLAN_WORDS, lang, said.key, said.params);
-    case 'recreateLater':
-      return translate(PLAN_WORDS, lang, said.key, said.params);
-    case 'excludeHost':
-      return translate(PLAN_WORDS, lang, said.key, said.params);
-  }
+/** Each message of the plan catalogue takes the parameters `PlanParams` gives its key. */
+type ByKey = {
+  readonly [K in keyof PlanParams]: { readonly [L in Lang]: (params: PlanParams[K]) => string };
+};
+
+export function impactInWords<K extends keyof PlanParams>(
+  said: { key: K; params: PlanParams[K] },
+  lang: Lang,
+): string {
+  // The catalogue seen by key, so one call covers every message (TS's correlated-union form).
+  const byKey: ByKey = PLAN_WORDS;
+  return byKey[said.key][lang](said.params);
 }
 
 /** A builder's impact and its words, from the words: `{ ...withImpact(said) }` in the plan. */

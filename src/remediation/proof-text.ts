@@ -13,6 +13,8 @@ import type { PlanProof, ProofStep } from './plan.js';
 
 type Serving = { lowest: number; wanted: number; now: number; resumed: boolean };
 type Budget = { budget: string; rule: string; minServing: number };
+/** The proof in one line: how it was proved, the lowest serving count, the floor and the order. */
+type Brief = { run: boolean; resumed: boolean; lowest: number; wanted: number; guard: string; order: string };
 
 const resumedEn = (p: { resumed: boolean }) =>
   p.resumed ? ' once it is resumed (the plan does not resume it)' : '';
@@ -65,23 +67,9 @@ export const PROOF_WORDS = registerCatalogue(
       ko: (p: { steps: string[] }) => `진행 순서: ${p.steps.join('; ')}.`,
     },
     brief: {
-      en: (p: {
-        run: boolean;
-        resumed: boolean;
-        lowest: number;
-        wanted: number;
-        guard: string;
-        order: string;
-      }) =>
+      en: (p: Brief) =>
         `${p.run ? 'Run forward' : 'By its counts'}${p.resumed ? ' once resumed' : ''}: lowest ${p.lowest} of ${p.wanted} serving${p.guard}${p.order}.`,
-      ko: (p: {
-        run: boolean;
-        resumed: boolean;
-        lowest: number;
-        wanted: number;
-        guard: string;
-        order: string;
-      }) =>
+      ko: (p: Brief) =>
         `${p.run ? '미리 실행해 본 결과' : '계산으로 확인한 결과'}${p.resumed ? '(재개한 뒤)' : ''}: 최소 ${p.wanted}개 중 ${p.lowest}개 서비스${p.guard}${p.order}.`,
     },
     briefUnread: { en: () => '; budgets unread', ko: () => '; PodDisruptionBudget 읽지 못함' },

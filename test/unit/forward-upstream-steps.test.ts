@@ -193,3 +193,58 @@ describe("rollingUpdate: a DaemonSet's maxUnavailable less the nodes already una
     },
   );
 });
+
+/**
+ * AddOrUpdateDaemonPodTolerations (pkg/controller/daemon/util/daemonset_util.go): every
+ * daemon pod tolerates not-ready, unreachable, the pressures and unschedulable; a pod on
+ * the host's network also tolerates node.kubernetes.io/network-unavailable, so a CNI's
+ * DaemonSet runs on the node that waits for it.
+ */
+describe("a DaemonSet's added tolerations: network-unavailable only with hostNetwork", () => {
+  const NETWORK_UNAVAILABLE = {
+    key: 'node.kubernetes.io/network-unavailable',
+    effect: 'NoSchedule' as const,
+  };
+
+  /** cni on node-1 and node-2 (2.0 -> 2.1); node-3 waits for its network, with no pod yet. */
+  function cni(hostNetwork: boolean, desired: number): ReturnType<typeof runWithChange>['outcome'] {
+    const ds = makeDaemonSet('cni', {
+      image: 'registry.example/cni:2.1',
+      podSpec: { hostNetwork, tolerations: [] },
+      status: {
+        observedGeneration: 2,
+        desiredNumberScheduled: desired,
+        currentNumberScheduled: 2,
+        numberReady: 2,
+        numberAvailable: 2,
+        updatedNumberScheduled: 0,
+        numberMisscheduled: 0,
+      },
+    });
+    const oldTemplate = structuredClone(ds.spec.template);
+    const container = oldTemplate.spec.containers[0];
+    if (container) container.image = 'registry.example/cni:2.0';
+    const oldRev = makeControllerRevision(ds, '6d5cb9ff66', 1, oldTemplate);
+    const snapshot = makeDaemonSetSnapshot({
+      daemonSet: ds,
+      controllerRevisions: [makeControllerRevision(ds, '65dd7fb447', 2), oldRev],
+      pods: ['node-1', 'node-2'].map((n, i) => makeDaemonPod(ds, oldRev, `p${i}x`, n, { phase: 'Running' })),
+      nodes: [makeNode('node-1'), makeNode('node-2'), makeNode('node-3', { taints: [NETWORK_UNAVAILABLE] })],
+    });
+    return runWithChange(new AnalysisContext(snapshot), {}).outcome;
+  }
+  const readied = (outcome: ReturnType<typeof cni>): number =>
+    'steps' in outcome ? outcome.steps.filter((s) => s.kind === 'ready').length : -1;
+
+  it('on the host network: node-3 is wanted, and its new pod is one of three', () => {
+    const outcome = cni(true, 3);
+    expect(outcome.result).toBe('completes');
+    expect(readied(outcome)).toBe(3);
+  });
+
+  it('off the host network: node-3 is not wanted, two new pods finish it', () => {
+    const outcome = cni(false, 2);
+    expect(outcome.result).toBe('completes');
+    expect(readied(outcome)).toBe(2);
+  });
+});

@@ -9,8 +9,13 @@ import type { Revisions } from '../workloads/index.js';
 import type { ResolvedStrategy } from '../resolved-strategy.js';
 import type { Shape } from './model.js';
 
-/** Tolerations the DaemonSet controller adds to its pods (AddOrUpdateDaemonPodTolerations). */
-const DAEMON_TOLERATIONS: Toleration[] = [
+/**
+ * Tolerations the DaemonSet controller adds to its pods (daemon/util AddOrUpdateDaemonPodTolerations),
+ * network-unavailable only to a pod on the host's network. The simulator keeps its own
+ * copy on purpose (sim/controllers/daemonset-nodes.ts): it stands in for the cluster, and
+ * a shared list would share a mistake with the engine it tests.
+ */
+const DAEMON_TOLERATIONS: readonly Toleration[] = [
   { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
   { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
   { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
@@ -18,6 +23,11 @@ const DAEMON_TOLERATIONS: Toleration[] = [
   { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
   { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
 ];
+const NETWORK_UNAVAILABLE: Toleration = {
+  key: 'node.kubernetes.io/network-unavailable',
+  operator: 'Exists',
+  effect: 'NoSchedule',
+};
 
 /** The Deployment-like counts, from what buildModel already derived (the revisions are read once). */
 export function replicaShape(
@@ -56,7 +66,8 @@ export function perNodeShape(nodes: Node[], template: Pod, strategy: ResolvedStr
 
 export function withDaemonTolerations(pod: Pod): Pod {
   const tolerations = [...(pod.spec.tolerations ?? [])];
-  for (const t of DAEMON_TOLERATIONS)
+  const added = pod.spec.hostNetwork ? [...DAEMON_TOLERATIONS, NETWORK_UNAVAILABLE] : DAEMON_TOLERATIONS;
+  for (const t of added)
     if (!tolerations.some((o) => o.key === t.key && o.effect === t.effect)) tolerations.push(t);
   return { ...pod, spec: { ...pod.spec, tolerations } };
 }
