@@ -55,6 +55,8 @@ export interface Intervention {
   deleted?: ReadonlySet<string>;
   resumed?: boolean;
   promoted?: true;
+  /** Other workloads' pods gone at the first step (a running Job's, once it ends: job-wait.ts). */
+  othersGone?: readonly Pod[];
 }
 
 /** What happened on the way (first occurrence of each), in the model's words. */

@@ -30,6 +30,7 @@ import type { QuotaRef } from './world.js';
 import { strategyPhrase } from '../rollout/strategy-words.js';
 import { pendingForGood } from './pending-for-good.js';
 import { withQuotaNeighboursSaid } from './quota-neighbours.js';
+import { withJobWaitSaid } from './job-wait.js';
 import { currentStepIndex, stableScalesDownOnceStarted, stepNeverReached } from './canary-verdicts.js';
 
 type Draft = Omit<Finding, 'remediations'>;
@@ -71,7 +72,11 @@ export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Dr
   // and what resuming does, whatever else is found (paused.ts).
   // A canary step a quota holds only without the namespace's other pods is said too
   // (quota-neighbours.ts): the bound never claims it, but the step waits for them.
-  return withQuotaNeighboursSaid(ctx, withPauseSaid(ctx, reconcileVerdicts(ctx, findings)));
+  // A verdict that holds only while other teams' Jobs run names them (job-wait.ts).
+  return withQuotaNeighboursSaid(
+    ctx,
+    withPauseSaid(ctx, withJobWaitSaid(ctx, reconcileVerdicts(ctx, findings))),
+  );
 }
 
 function reconcileVerdicts(ctx: AnalysisContext, findings: readonly Draft[]): Draft[] {

@@ -292,7 +292,7 @@ function buildModel(
     refused: 0,
     victims: [],
     // Other workloads' pods on their way out are gone at the first step (rivals.ts).
-    leaving: [...leavingNeighbours(ctx)],
+    leaving: [...leavingNeighbours(ctx), ...(change?.othersGone ?? [])],
     changes: 0,
     rivals: [...rivalsOf(ctx)],
     deletionRanks: new WeakMap(),

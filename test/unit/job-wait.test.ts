@@ -1,0 +1,146 @@
+/**
+ * A rollout blocked only while other teams' Jobs run (forward/job-wait.ts): a Job's pods
+ * end by themselves, so the verdict names the Jobs it waits for instead of "never", and
+ * the run with their pods gone is the proof. Pods a controller keeps running (a
+ * ReplicaSet's) stay: the words stay as they were. Only the Jobs the run needs are named.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Container, Pod } from '../../src/diagnosis/k8s.js';
+
+type ContainerPort = NonNullable<Container['ports']>[number];
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
+import { diagnose } from '../../src/engine/diagnose.js';
+import { findingSummary } from '../../src/chat/words/finding.js';
+import { makeNode, makePod } from '../support/k8s-builders.js';
+import { edgeIngress, pendingRolloutSnapshot, PORTS_MESSAGE, rollout } from '../support/rollout-scenarios.js';
+
+/** A running pod of `owner` (a Job unless said) in namespace batch on `node`, holding `ports`. */
+function neighbour(
+  name: string,
+  node: string,
+  ports: ContainerPort[],
+  owner: { kind: string; apiVersion: string; name: string } = { kind: 'Job', apiVersion: 'batch/v1', name },
+): Pod {
+  const pod = makePod(rollout('x', { oldNodes: [node] }).oldRs, 'zz', node, { phase: 'Running' });
+  pod.metadata = {
+    ...pod.metadata,
+    name: `${name}-${node}`,
+    namespace: 'batch',
+    uid: `uid-${name}-${node}`,
+    labels: { app: name },
+    ownerReferences: [{ ...owner, uid: `uid-${owner.name}`, controller: true }],
+  };
+  const container = pod.spec.containers[0];
+  if (container) container.ports = ports;
+  return pod;
+}
+
+const PORT_8080: ContainerPort[] = [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }];
+
+/** The edge ingress deadlock with a fourth edge node whose hostPort 8080 `holder` holds. */
+function fourthNodeHeld(...others: Pod[]): DeploymentSnapshot {
+  const snapshot = edgeIngress();
+  return {
+    ...snapshot,
+    nodes: [...snapshot.nodes, makeNode('edge-4', { labels: { pool: 'edge' } })],
+    otherPods: [...snapshot.otherPods, ...others],
+  };
+}
+
+function verdict(snapshot: DeploymentSnapshot, code: string): { summary: string; notes: string[] } {
+  const finding = diagnose(snapshot).findings.find((f) => f.code === code);
+  return {
+    summary: finding?.summary ?? '(none)',
+    notes: (finding?.evidence ?? []).flatMap((e) => (e.type === 'note' ? [e.text] : [])),
+  };
+}
+
+describe('a rollout that waits for Jobs to end', () => {
+  it('a surge deadlock whose only other room a Job holds goes on once that Job ends', () => {
+    const { summary, notes } = verdict(
+      fourthNodeHeld(neighbour('nightly-report', 'edge-4', PORT_8080)),
+      'RolloutSurgeDeadlock',
+    );
+    expect(summary).toMatch(/It goes on by itself once Job batch\/nightly-report ends\.$/);
+    const proof = notes.find((n) => n.startsWith('Pods of Job batch/nightly-report'));
+    expect(proof).toContain('nightly-report-edge-4 on edge-4');
+    expect(proof).toMatch(/Run forward with them gone, the controllers finish the rollout: .*becomes Ready/);
+    // A Korean reader gets the headline that names the Job, not the keyed one without it.
+    const lead = diagnose(fourthNodeHeld(neighbour('nightly-report', 'edge-4', PORT_8080))).findings[0];
+    expect(lead && findingSummary(lead, 'ko')).toContain('batch/nightly-report');
+  });
+
+  it('the same room held by a ReplicaSet pod: it stays, and no Job is named', () => {
+    const keeper = neighbour('cache', 'edge-4', PORT_8080, {
+      kind: 'ReplicaSet',
+      apiVersion: 'apps/v1',
+      name: 'cache-5d9c',
+    });
+    const { summary, notes } = verdict(fourthNodeHeld(keeper), 'RolloutSurgeDeadlock');
+    expect(summary).not.toContain('Job');
+    expect(notes.join(' ')).not.toContain('A Job');
+  });
+
+  it('a Job whose pods hold nothing the rollout needs is not named beside the one that does', () => {
+    const { summary } = verdict(
+      fourthNodeHeld(neighbour('nightly-report', 'edge-4', PORT_8080), neighbour('etl', 'edge-1', [])),
+      'RolloutSurgeDeadlock',
+    );
+    expect(summary).toMatch(/once Job batch\/nightly-report ends\.$/);
+    expect(summary).not.toContain('etl');
+  });
+
+  it('a pod no node takes while a Job holds its port: it goes on once the Job ends', () => {
+    // The new template asks for hostPort 9090, which the Job's pods hold on every edge node.
+    const nodes = ['edge-1', 'edge-2', 'edge-3'].map((n) => makeNode(n, { labels: { pool: 'edge' } }));
+    const parts = rollout('ingress', {
+      oldNodes: ['edge-1', 'edge-2', 'edge-3'],
+      ports: [{ containerPort: 9090, hostPort: 9090, protocol: 'TCP' }],
+      podSpec: { nodeSelector: { pool: 'edge' } },
+      oldTemplate: (t) => {
+        const container = t.spec.containers[0];
+        if (container) container.ports = [];
+      },
+    });
+    const jobs = ['edge-1', 'edge-2', 'edge-3'].map((n) =>
+      neighbour('reindex', n, [{ containerPort: 9090, hostPort: 9090, protocol: 'TCP' }]),
+    );
+    const snapshot = pendingRolloutSnapshot(parts, nodes, PORTS_MESSAGE, { otherPods: jobs });
+    const { summary, notes } = verdict(snapshot, 'Unschedulable');
+    expect(summary).toMatch(
+      /already bound by reindex-edge-1 .* It goes on by itself once Job batch\/reindex ends\.$/,
+    );
+    expect(notes.some((n) => n.includes('reindex-edge-1 on edge-1, reindex-edge-2 on edge-2'))).toBe(true);
+  });
+
+  it('"can never finish" becomes "cannot finish while" the Job runs', () => {
+    // Three replicas move from one GPU to two: with the old pods gone 2 of 3 fit, as the
+    // Job holds both of gpu-2's; once it ends the rollout finishes.
+    const gpu = (name: string, n: string) => makeNode(name, { allocatable: { 'nvidia.com/gpu': n } });
+    const parts = rollout('ranker', {
+      oldNodes: ['gpu-1', 'gpu-1', 'gpu-1'],
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 1 } },
+      resources: { limits: { 'nvidia.com/gpu': '2' }, requests: { 'nvidia.com/gpu': '2' } },
+      oldTemplate: (t) => {
+        const container = t.spec.containers[0];
+        if (container)
+          container.resources = { limits: { 'nvidia.com/gpu': '1' }, requests: { 'nvidia.com/gpu': '1' } };
+      },
+    });
+    const job = neighbour('embed', 'gpu-2', []);
+    const container = job.spec.containers[0];
+    if (container)
+      container.resources = { requests: { 'nvidia.com/gpu': '2' }, limits: { 'nvidia.com/gpu': '2' } };
+    const snapshot = pendingRolloutSnapshot(
+      parts,
+      [gpu('gpu-1', '4'), gpu('gpu-2', '2')],
+      '0/2 nodes are available: 2 Insufficient nvidia.com/gpu.',
+      { otherPods: [job] },
+    );
+    const { summary } = verdict(snapshot, 'Unschedulable');
+    expect(summary).toMatch(
+      /^The rollout cannot finish while Job batch\/embed runs: even with this workload's old pods gone/,
+    );
+    expect(summary).toMatch(/It goes on by itself once that Job ends\.$/);
+  });
+});
