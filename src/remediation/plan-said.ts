@@ -29,6 +29,32 @@ export interface PlanParams {
     replicas: number;
     ttl?: string;
   };
+  /** set-rolling-update on a DaemonSet: maxSurge 0, `unavailable` of `nodes` nodes at a time. */
+  daemonOldFirst: { restart: boolean; unavailable: number; nodes: number };
+  /** set-rolling-update on an Argo canary: maxSurge 0, `down` stable pods at a time. */
+  canaryOldFirst: { restart: boolean; down: number; replicas: number };
+  /** The canary bounds Undo restores (absent: the 25% default). */
+  canaryUndo: { maxSurge?: string; maxUnavailable?: string };
+  /** The canary's steps after the fix; `promote` the command. */
+  canaryStepsKept: { promote: string };
+  /** An Argo Rollout with spec.paused; `resume` the command. */
+  rolloutPausedSpec: { resume: string };
+  /** abort-rollout: the update's pods go at once. */
+  abortNow: Record<string, never>;
+  /** abort-rollout with abortScaleDownDelaySeconds 0: the update's pods stay. */
+  abortKept: Record<string, never>;
+  /** abort-rollout with dynamicStableScale: the update's pods go as the stable pods scale back up. */
+  abortDynamic: Record<string, never>;
+  /** abort-rollout: the update's pods go after `seconds` (absent: the 30 s default). */
+  abortDelayed: { seconds?: number };
+  abortRetry: { retry: string };
+  abortNoUndo: Record<string, never>;
+  /** delete-pods of the StatefulSet pod its ordered rollout waits for; `claims`: it has volumeClaimTemplates. */
+  forcedRollback: { pod: string; claims: boolean };
+  /** taint-device: `pods` of ours deleted so their claims get other devices than `device` on `node`. */
+  taintDevice: { pods: number; device: string; node: string };
+  /** delete-pods of crash-looping pods where no other node takes the template. */
+  noOtherNode: { nodes: string };
 }
 
 /** One message of the plan catalogue with its parameters. */

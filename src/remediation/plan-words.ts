@@ -32,6 +32,12 @@ const lasts = (ttl: string | undefined, lang: Lang): string =>
     ? translate(exclusionWords, lang, 'lastsUntilRemoved')
     : translate(exclusionWords, lang, 'lasts', { ttl });
 
+/** An aborted update's impact, with how its pods go (abortScaleDown in builders/abort-rollout.ts). */
+const ABORT_EN = (pods: string): string =>
+  `The new version stops rolling out: ${pods}; the stable pods serve. The Rollout turns Degraded (RolloutAborted) and stays so until spec.template is reverted to the stable version or the update is retried.`;
+const ABORT_KO = (pods: string): string =>
+  `새 버전의 롤아웃이 멈춥니다: ${pods}. 안정 버전 파드가 서비스합니다. Rollout은 Degraded(RolloutAborted) 상태가 되고, spec.template을 안정 버전으로 되돌리거나 업데이트를 다시 시도할 때까지 그대로입니다.`;
+
 const replicasEn = (n: number): string => `${n} replica${n === 1 ? '' : 's'}`;
 
 const PLAN_WORDS = registerCatalogue(
@@ -117,8 +123,123 @@ const PLAN_WORDS = registerCatalogue(
       ko: (p: PlanParams['excludeHost']) =>
         `배치할 수 있는 노드 ${p.before}개 중 ${p.after}개가 그대로 남습니다: ${p.eligible}. ${p.excluded} 노드는 제외합니다. 파드 템플릿이 바뀌므로 새 롤아웃(${p.strategy})이 시작되어 정상 파드를 포함한 모든 파드(레플리카 ${p.replicas}개)를 교체합니다. 노드를 고친 뒤에는 제외를 해제하세요(되돌리면 이전 nodeAffinity로 돌아갑니다). ${lasts(p.ttl, 'ko')}`,
     },
+    daemonOldFirst: {
+      en: (p: PlanParams['daemonOldFirst']) =>
+        `${p.restart ? 'Now and in every later rollout' : 'In every later rollout'}: on ${p.unavailable} of ${p.nodes} node(s) at a time the DaemonSet's pod is down from the old pod's exit until the new one is Ready; the other nodes keep theirs. No extra pod is created (maxSurge 0).`,
+      ko: (p: PlanParams['daemonOldFirst']) =>
+        `${p.restart ? '지금과 이후의 모든 롤아웃에서' : '이후의 모든 롤아웃에서'} 한 번에 노드 ${p.nodes}개 중 ${p.unavailable}개에서, 기존 파드가 끝난 때부터 새 파드가 Ready가 될 때까지 DaemonSet 파드가 없습니다. 다른 노드의 파드는 그대로입니다. 추가 파드는 만들지 않습니다(maxSurge 0).`,
+    },
+    canaryOldFirst: {
+      en: (p: PlanParams['canaryOldFirst']) =>
+        `${p.restart ? 'Now and in every later update' : 'In every later update'}: ${p.down >= p.replicas ? `brief outage, ${p.down} of ${p.replicas} replicas down until the canary pod is Ready` : `reduced capacity, ${p.down} of ${p.replicas} replicas down at a time until each canary pod is Ready`}. No extra pod is created (maxSurge 0).`,
+      ko: (p: PlanParams['canaryOldFirst']) =>
+        `${p.restart ? '지금과 이후의 모든 업데이트에서' : '이후의 모든 업데이트에서'} ${p.down >= p.replicas ? `잠깐 중단됩니다: 카나리 파드가 Ready가 될 때까지 레플리카 ${p.replicas}개 중 ${p.down}개가 내려갑니다` : `용량이 줄어듭니다: 카나리 파드가 하나씩 Ready가 될 때까지 한 번에 레플리카 ${p.replicas}개 중 ${p.down}개가 내려갑니다`}. 추가 파드는 만들지 않습니다(maxSurge 0).`,
+    },
+    canaryUndo: {
+      en: (p: PlanParams['canaryUndo']) =>
+        `Undo restores the previous canary bounds (maxSurge ${p.maxSurge ?? '25% (default)'}, maxUnavailable ${p.maxUnavailable ?? '25% (default)'}), which makes the next update deadlock again.`,
+      ko: (p: PlanParams['canaryUndo']) =>
+        `되돌리면 이전 카나리 설정(maxSurge ${p.maxSurge ?? '25%(기본값)'}, maxUnavailable ${p.maxUnavailable ?? '25%(기본값)'})으로 돌아가서 다음 업데이트가 다시 교착 상태(deadlock)가 됩니다.`,
+    },
+    canaryStepsKept: {
+      en: (p: PlanParams['canaryStepsKept']) =>
+        `The canary steps go on as written after the fix: a pause step still pauses, and promotion is still yours (${p.promote}).`,
+      ko: (p: PlanParams['canaryStepsKept']) =>
+        `조치 뒤에도 카나리 단계는 적힌 대로 진행됩니다: 일시 중지 단계에서는 여전히 멈추고, 승격도 여전히 직접 해야 합니다(${p.promote}).`,
+    },
+    rolloutPausedSpec: {
+      en: (p: PlanParams['rolloutPausedSpec']) =>
+        `The Rollout is paused (spec.paused): nothing moves until ${p.resume}.`,
+      ko: (p: PlanParams['rolloutPausedSpec']) =>
+        `Rollout이 일시 중지되어 있습니다(spec.paused): ${p.resume} 전에는 아무것도 움직이지 않습니다.`,
+    },
+    abortNow: {
+      en: () => ABORT_EN('its pods (the stuck one too) are removed at once'),
+      ko: () => ABORT_KO('업데이트의 파드(멈춘 파드 포함)가 바로 제거됩니다'),
+    },
+    abortKept: {
+      en: () =>
+        ABORT_EN(
+          'its pods stay up (abortScaleDownDelaySeconds 0) until the template is reverted or they are scaled away by hand: those running keep what they hold, the stuck one stays Pending',
+        ),
+      ko: () =>
+        ABORT_KO(
+          '업데이트의 파드는 템플릿을 되돌리거나 직접 줄일 때까지 남습니다(abortScaleDownDelaySeconds 0). 실행 중인 파드는 점유한 것을 그대로 쥐고, 멈춘 파드는 Pending으로 남습니다',
+        ),
+    },
+    abortDynamic: {
+      en: () =>
+        ABORT_EN(
+          'its pods (the stuck one too) are removed as the stable pods scale back up (dynamicStableScale)',
+        ),
+      ko: () =>
+        ABORT_KO(
+          '안정 버전 파드가 다시 늘어나는 만큼 업데이트의 파드(멈춘 파드 포함)가 제거됩니다(dynamicStableScale)',
+        ),
+    },
+    abortDelayed: {
+      en: (p: PlanParams['abortDelayed']) =>
+        ABORT_EN(
+          `its pods (the stuck one too) are removed after abortScaleDownDelaySeconds (${p.seconds ?? 30} s${p.seconds === undefined ? ', the default' : ''})`,
+        ),
+      ko: (p: PlanParams['abortDelayed']) =>
+        ABORT_KO(
+          `abortScaleDownDelaySeconds(${p.seconds ?? 30}초${p.seconds === undefined ? ', 기본값' : ''})가 지나면 업데이트의 파드(멈춘 파드 포함)가 제거됩니다`,
+        ),
+    },
+    abortRetry: {
+      en: (p: PlanParams['abortRetry']) =>
+        `spec.template still holds the new version: ${p.retry} (or any template change) starts the same update again, and it blocks the same way until the cause is fixed.`,
+      ko: (p: PlanParams['abortRetry']) =>
+        `spec.template에는 여전히 새 버전이 있습니다: ${p.retry} 명령(또는 템플릿 변경)으로 같은 업데이트가 다시 시작되고, 원인을 고칠 때까지 같은 방식으로 막힙니다.`,
+    },
+    abortNoUndo: {
+      en: () => 'There is no Undo: retrying is the way back, once the update can finish.',
+      ko: () => '되돌리기는 없습니다: 업데이트가 끝날 수 있게 되면 다시 시도하는 것이 돌아가는 길입니다.',
+    },
+    forcedRollback: {
+      en: (p: PlanParams['forcedRollback']) =>
+        `${p.pod} is down until its replacement is Running and Ready (it is not Ready now, so nothing that serves is lost). The replacement keeps its name, its ordinal and${p.claims ? ' its PersistentVolumeClaims (the data stays)' : ' its identity'}; the other pods are not touched.`,
+      ko: (p: PlanParams['forcedRollback']) =>
+        `대체 파드가 Running이고 Ready가 될 때까지 ${p.pod} 파드가 내려갑니다(지금 Ready가 아니므로 서비스 중인 것은 잃지 않습니다). 대체 파드는 이름과 순번, ${p.claims ? 'PVC(데이터는 그대로)를' : '고유한 식별자를'} 그대로 이어받고, 다른 파드는 건드리지 않습니다.`,
+    },
+    taintDevice: {
+      en: (p: PlanParams['taintDevice']) =>
+        `Creates one cluster-scoped DeviceTaintRule, then deletes ${p.pods} pod(s) of this Deployment; their ReplicaSet replaces them and the new claims are allocated devices other than ${p.device}, on ${p.node} or elsewhere, while the node's other devices stay in use. A replacement with no other free matching device stays Pending. The Deployment spec is not changed. Undo deletes the rule.`,
+      ko: (p: PlanParams['taintDevice']) =>
+        `클러스터 범위의 DeviceTaintRule 하나를 만든 뒤 이 Deployment의 파드 ${p.pods}개를 삭제합니다. ReplicaSet이 파드를 다시 만들고, 새 클레임에는 ${p.node} 노드나 다른 노드에서 ${p.device} 장치가 아닌 장치가 할당됩니다. 그 노드의 다른 장치는 계속 쓰입니다. 맞는 빈 장치가 없는 대체 파드는 Pending으로 남습니다. Deployment 스펙은 바꾸지 않습니다. 되돌리면 이 규칙을 삭제합니다.`,
+    },
+    noOtherNode: {
+      en: (p: PlanParams['noOtherNode']) =>
+        `No other known node is eligible for this template: the replacements can only land on ${p.nodes} again.`,
+      ko: (p: PlanParams['noOtherNode']) =>
+        `이 템플릿을 받을 수 있는 다른 노드가 없습니다: 대체 파드는 다시 ${p.nodes} 노드에만 갈 수 있습니다.`,
+    },
   }),
   {
+    daemonOldFirst: [
+      { restart: true, unavailable: 1, nodes: 5 },
+      { restart: false, unavailable: 2, nodes: 8 },
+    ],
+    canaryOldFirst: [
+      { restart: true, down: 1, replicas: 1 },
+      { restart: false, down: 1, replicas: 4 },
+    ],
+    canaryUndo: [{}, { maxSurge: '1', maxUnavailable: '0' }],
+    canaryStepsKept: [{ promote: 'kubectl argo rollouts promote' }],
+    rolloutPausedSpec: [{ resume: 'kubectl argo rollouts resume' }],
+    abortNow: [{}],
+    abortKept: [{}],
+    abortDynamic: [{}],
+    abortDelayed: [{}, { seconds: 600 }],
+    abortRetry: [{ retry: '`kubectl argo rollouts retry`' }],
+    abortNoUndo: [{}],
+    forcedRollback: [
+      { pod: 'orders-db-2', claims: true },
+      { pod: 'cache-1', claims: false },
+    ],
+    taintDevice: [{ pods: 2, device: 'gpu.example.com/pool-a/gpu-3', node: 'gpu-node-2' }],
+    noOtherNode: [{ nodes: 'node-05' }],
     excludeHost: [
       {
         after: 2,

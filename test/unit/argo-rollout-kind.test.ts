@@ -15,6 +15,7 @@ import { fakeIo } from '../support/cli-io.js';
 import type { ArgoRollout } from '../../src/diagnosis/k8s-argo.js';
 import type { KubeObject } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
+import { planImpact, planWarnings } from '../../src/remediation/plan-words.js';
 import { hasProblems } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';
 import { projectPod } from '../../src/worker/early-warning/signals.js';
@@ -125,6 +126,28 @@ describe('Argo Rollout surge deadlock', () => {
     expect(kept?.impact).not.toContain('removed');
     const routed = abortOf({ canary: { trafficRouting: { nginx: {} }, abortScaleDownDelaySeconds: 120 } });
     expect(routed?.impact).toContain('removed after abortScaleDownDelaySeconds (120 s)');
+  });
+
+  it("a Korean reader gets the canary fix's and the abort's impact and warnings in Korean; English stays as stored", () => {
+    const plans = diagnose(trackerMidUpdate(undefined)).remediations;
+    const fix = plans.find((p) => p.kind === 'set-rolling-update');
+    const abort = plans.find((p) => p.kind === 'abort-rollout');
+    if (!fix || !abort) throw new Error('expected the canary fix and the abort');
+    expect(planImpact(fix, 'ko')).toMatch(/^지금과 이후의 모든 업데이트에서 .*카나리 파드/);
+    expect(planWarnings(fix, 'ko')[0]).toBe(
+      '되돌리면 이전 카나리 설정(maxSurge 25%(기본값), maxUnavailable 25%(기본값))으로 돌아가서 다음 업데이트가 다시 교착 상태(deadlock)가 됩니다.',
+    );
+    expect(planImpact(abort, 'ko')).toBe(
+      '새 버전의 롤아웃이 멈춥니다: 업데이트의 파드(멈춘 파드 포함)가 바로 제거됩니다. 안정 버전 파드가 서비스합니다. Rollout은 Degraded(RolloutAborted) 상태가 되고, spec.template을 안정 버전으로 되돌리거나 업데이트를 다시 시도할 때까지 그대로입니다.',
+    );
+    expect(planWarnings(abort, 'ko')).toEqual([
+      'spec.template에는 여전히 새 버전이 있습니다: `kubectl argo rollouts retry` 명령(또는 템플릿 변경)으로 같은 업데이트가 다시 시작되고, 원인을 고칠 때까지 같은 방식으로 막힙니다.',
+      '되돌리기는 없습니다: 업데이트가 끝날 수 있게 되면 다시 시도하는 것이 돌아가는 길입니다.',
+    ]);
+    expect(planImpact(abort, 'en')).toBe(abort.impact);
+    expect(abort.impact).toBe(
+      'The new version stops rolling out: its pods (the stuck one too) are removed at once; the stable pods serve. The Rollout turns Degraded (RolloutAborted) and stays so until spec.template is reverted to the stable version or the update is retried.',
+    );
   });
 
   it('a traffic-routed canary with a setWeight step ahead: a deadlock beside the kept stable pods, not Unschedulable', () => {

@@ -9,6 +9,7 @@
  * cannot finish: a surge deadlock (for blue-green and a traffic-routed canary the only
  * way the room comes back) or a passed progress deadline. Pure.
  */
+import { warningsFrom, withImpact, type PlanSaid } from '../plan-words.js';
 import { isRolloutObjects } from '../../diagnosis/snapshot/types.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import type { Finding } from '../../diagnosis/finding.js';
@@ -61,11 +62,11 @@ export function buildAbortRolloutPlans(
       kind: 'abort-rollout',
       target: snapshot.target,
       summary: `Abort the update: the controller scales ${current.label} ${scaleDown.scaled} and ${stable ? stable.label : 'the stable ReplicaSet'} serves all ${replicas} replica(s), as \`kubectl argo rollouts abort\` does.`,
-      impact: `The new version stops rolling out: ${scaleDown.pods}; the stable pods serve. The Rollout turns Degraded (RolloutAborted) and stays so until spec.template is reverted to the stable version or the update is retried.`,
-      warnings: [
-        'spec.template still holds the new version: `kubectl argo rollouts retry` (or any template change) starts the same update again, and it blocks the same way until the cause is fixed.',
-        'There is no Undo: retrying is the way back, once the update can finish.',
-      ],
+      ...withImpact(scaleDown.said),
+      ...warningsFrom([
+        { key: 'abortRetry', params: { retry: '`kubectl argo rollouts retry`' } },
+        { key: 'abortNoUndo', params: {} },
+      ]),
       patch: ABORT_PATCH,
       preconditions: {
         uid: rollout.metadata.uid ?? '',
@@ -112,28 +113,32 @@ function stableCannotFill(
  * stable scales back up. `scaled` finishes "the controller scales X …"; `pods` says what
  * happens to the new pods.
  */
-function abortScaleDown(rollout: ArgoRollout): { scaled: string; pods: string; delayed?: true } {
+function abortScaleDown(rollout: ArgoRollout): {
+  scaled: string;
+  said: PlanSaid;
+  delayed?: true;
+} {
   const { canary, blueGreen } = rollout.spec.strategy ?? {};
   const delayed =
     blueGreen && !canary ? blueGreen : canary?.trafficRouting !== undefined ? canary : undefined;
-  if (!delayed) return { scaled: 'to 0', pods: 'its pods (the stuck one too) are removed at once' };
+  if (!delayed) return { scaled: 'to 0', said: { key: 'abortNow', params: {} } };
   const seconds = delayed.abortScaleDownDelaySeconds;
   if (seconds === 0) {
     return {
       scaled: 'nowhere: abortScaleDownDelaySeconds is 0, so its pods stay up',
-      pods: 'its pods stay up (abortScaleDownDelaySeconds 0) until the template is reverted or they are scaled away by hand: those running keep what they hold, the stuck one stays Pending',
+      said: { key: 'abortKept', params: {} },
     };
   }
   if (canary?.dynamicStableScale && seconds === undefined) {
     return {
       scaled: 'to 0 step by step as the stable scales back up (dynamicStableScale)',
-      pods: 'its pods (the stuck one too) are removed as the stable pods scale back up (dynamicStableScale)',
+      said: { key: 'abortDynamic', params: {} },
     };
   }
   const delay = `${seconds ?? 30} s${seconds === undefined ? ', the default' : ''}`;
   return {
     scaled: `to 0 after abortScaleDownDelaySeconds (${delay})`,
-    pods: `its pods (the stuck one too) are removed after abortScaleDownDelaySeconds (${delay})`,
+    said: { key: 'abortDelayed', params: seconds !== undefined ? { seconds } : {} },
     delayed: true,
   };
 }

@@ -4,6 +4,7 @@
  * executor deletes exactly that pod (a delete precondition on uid), never a
  * replacement that took the same name.
  */
+import { warningsFrom, withImpact } from '../plan-words.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import { isEligible } from '../../diagnosis/base/node-match.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
@@ -36,12 +37,9 @@ export function buildDeletePodsPlans(
   const elsewhere = snapshot.nodes.filter(
     (n) => !picture.badNodes.includes(n.metadata.name ?? '') && isEligible(n, podTemplateOf(snapshot).spec),
   );
-  const warnings =
-    elsewhere.length === 0
-      ? [
-          `No other known node is eligible for this template: the replacements can only land on ${picture.badNodes.join(', ')} again.`,
-        ]
-      : [];
+  const worded = warningsFrom(
+    elsewhere.length === 0 ? [{ key: 'noOtherNode', params: { nodes: picture.badNodes.join(', ') } }] : [],
+  );
   return [
     {
       id: planId('delete-pods', uid, generation, pods),
@@ -53,7 +51,7 @@ export function buildDeletePodsPlans(
         `does not drop. Without exclude-node the scheduler may put them on ${picture.badNodes.join(', ')} again. ` +
         'Not needed after exclude-node: its rollout replaces these pods itself, and because it changes the spec ' +
         '(generation) this plan is then refused as stale.',
-      warnings,
+      ...worded,
       patch: null,
       pods,
       preconditions: { uid, generation, fields: [] },
@@ -99,7 +97,7 @@ export function buildForcedRollbackPlans(
       kind: 'delete-pods',
       target: snapshot.target,
       summary: `Delete pod ${name} (revision ${block.revision}${images ? `, image ${images.from}` : ''}) so the StatefulSet controller recreates it at ${block.updateRevision}${images ? ` (image ${images.to})` : ''} and the rollout carries on.`,
-      impact: `${name} is down until its replacement is Running and Ready (it is not Ready now, so nothing that serves is lost). The replacement keeps its name, its ordinal and${claims ? ' its PersistentVolumeClaims (the data stays)' : ' its identity'}; the other pods are not touched.`,
+      ...withImpact({ key: 'forcedRollback', params: { pod: name, claims } }),
       warnings: [],
       patch: null,
       pods,

@@ -7,7 +7,7 @@
  * pods ... so the oldest is preserved"), then replaces the old pods maxUnavailable nodes
  * at a time (update.go, rollingUpdate without surge). Pure.
  */
-import { warningsFrom } from '../plan-words.js';
+import { warningsFrom, withImpact } from '../plan-words.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import { workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
@@ -57,14 +57,13 @@ export function daemonSetRollingUpdatePlan(
         ]
       : []),
   ];
-  const lead = s.restart ? 'Now and in every later rollout' : 'In every later rollout';
   return [
     {
       id: planId('set-rolling-update', object.metadata.uid ?? '', object.metadata.generation ?? 0, patch),
       kind: 'set-rolling-update',
       target: snapshot.target,
       summary: `Let each node's old pod go first: updateStrategy RollingUpdate maxSurge 0, maxUnavailable ${unavailable}.${now}`,
-      impact: `${lead}: on ${unavailable} of ${nodes} node(s) at a time the DaemonSet's pod is down from the old pod's exit until the new one is Ready; the other nodes keep theirs. No extra pod is created (maxSurge 0).`,
+      ...withImpact({ key: 'daemonOldFirst', params: { restart: s.restart, unavailable, nodes } }),
       warnings,
       warningsSaid: worded.warningsSaid,
       patch,

@@ -10,6 +10,7 @@
  * canary keep every stable pod whatever maxSurge says (abort-rollout answers those).
  * Pure.
  */
+import { warningsFrom, withImpact } from '../plan-words.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { ArgoRollout } from '../../diagnosis/k8s-argo.js';
@@ -64,27 +65,32 @@ export function rolloutCanaryPlan(
       },
     },
   };
-  const previous = `maxSurge ${String(canary.maxSurge ?? '25% (default)')}, maxUnavailable ${String(canary.maxUnavailable ?? '25% (default)')}`;
   const stuck = s.proof.stuckPods.map((p) => p.metadata.name ?? '').filter(Boolean);
   const down = Math.min(unavailable, replicas);
   const now = s.restart
     ? ` The controller then scales ${down} stable pod${down === 1 ? '' : 's'} down itself and the stuck canary pod${stuck.length === 1 ? '' : 's'} ${stuck.join(', ')} schedule${stuck.length === 1 ? 's' : ''}; no restart is needed.`
     : ' Nothing changes now (the strategy is not in the pod template); the next update lets a stable pod go before its canary pod starts.';
-  const warnings = [
-    `Undo restores the previous canary bounds (${previous}), which makes the next update deadlock again.`,
-    'The canary steps go on as written after the fix: a pause step still pauses, and promotion is still yours (kubectl argo rollouts promote).',
+  const worded = warningsFrom([
+    {
+      key: 'canaryUndo',
+      params: {
+        ...(canary.maxSurge != null ? { maxSurge: String(canary.maxSurge) } : {}),
+        ...(canary.maxUnavailable != null ? { maxUnavailable: String(canary.maxUnavailable) } : {}),
+      },
+    },
+    { key: 'canaryStepsKept', params: { promote: 'kubectl argo rollouts promote' } },
     ...(rollout.spec.paused
-      ? ['The Rollout is paused (spec.paused): nothing moves until kubectl argo rollouts resume.']
+      ? [{ key: 'rolloutPausedSpec', params: { resume: 'kubectl argo rollouts resume' } } as const]
       : []),
-  ];
+  ]);
   return [
     {
       id: planId('set-rolling-update', rollout.metadata.uid ?? '', rollout.metadata.generation ?? 0, patch),
       kind: 'set-rolling-update',
       target: snapshot.target,
       summary: `Let stable pods go first: canary maxSurge 0, maxUnavailable ${unavailable}.${now}`,
-      impact: `${s.restart ? 'Now and in every later update' : 'In every later update'}: ${down >= replicas ? `brief outage, ${down} of ${replicas} replicas down until the canary pod is Ready` : `reduced capacity, ${down} of ${replicas} replicas down at a time until each canary pod is Ready`}. No extra pod is created (maxSurge 0).`,
-      warnings,
+      ...withImpact({ key: 'canaryOldFirst', params: { restart: s.restart, down, replicas } }),
+      ...worded,
       patch,
       preconditions: {
         uid: rollout.metadata.uid ?? '',

@@ -16,6 +16,7 @@
  * DeviceTaintRule is cluster-scoped: it affects every tenant's new claims on that
  * device and needs cluster-level create permission. The plan says so.
  */
+import { withImpact } from '../plan-words.js';
 import { crashPictures } from '../../diagnosis/crash/crash-distribution.js';
 import { crashDeviceHealth } from '../../diagnosis/crash/device-health.js';
 import { deviceKey, resolvedDevices } from '../../diagnosis/dra/health.js';
@@ -65,11 +66,7 @@ export function buildTaintDevicePlans(
       summary:
         `Taint device ${device} on ${blamed.node} NoSchedule (DeviceTaintRule ${deviceTaint.name}, key ${DEVICE_TAINT_KEY}) ` +
         `and replace the ${pods.length} pod(s) holding it: ${pods.map((p) => p.name).join(', ')}.`,
-      impact:
-        `Creates one cluster-scoped DeviceTaintRule, then deletes ${pods.length} pod(s) of this Deployment; their ReplicaSet ` +
-        `replaces them and the new claims are allocated devices other than ${device}, on ${blamed.node} or elsewhere, while ` +
-        `the node's other devices stay in use. A replacement with no other free matching device stays Pending. ` +
-        `The Deployment spec is not changed. Undo deletes the rule.`,
+      ...withImpact({ key: 'taintDevice', params: { pods: pods.length, device, node: blamed.node } }),
       warnings: taintWarnings(snapshot, api, device, others),
       patch: null,
       pods,
