@@ -29,6 +29,20 @@ export interface PlanParams {
     replicas: number;
     ttl?: string;
   };
+  /** exclude-node by a label the crashing nodes share, every node read; `others`: excluded nodes no pod of ours runs on. */
+  excludeLabel: PlanParams['excludeHost'] & { label: string; values: readonly string[]; others?: string };
+  /** rollout-restart of a paused Deployment; `resume` the command. */
+  restartPaused: { recreate: boolean; replicas: number; resume: string };
+  restartRecreate: { replicas: number };
+  /** rollout-restart under RollingUpdate: `perNode` for one pod per node (a DaemonSet). */
+  restartRolling: { replicas: number; perNode: boolean; surge: number; unavailable: number };
+  restartPausedWarning: { resume: string };
+  /** exclude-node under a required one-pod-per-node anti-affinity: fewer nodes than replicas. */
+  antiOnePending: { eligible: number; replicas: number };
+  /** …as many nodes as replicas, and the rolling update surges. */
+  antiOneSurge: { eligible: number; replicas: number };
+  /** exclude-node leaves one node for several replicas. */
+  oneNodeLeft: { node: string; replicas: number };
   /** set-rolling-update on a DaemonSet: maxSurge 0, `unavailable` of `nodes` nodes at a time. */
   daemonOldFirst: { restart: boolean; unavailable: number; nodes: number };
   /** set-rolling-update on an Argo canary: maxSurge 0, `down` stable pods at a time. */

@@ -38,6 +38,17 @@ const ABORT_EN = (pods: string): string =>
 const ABORT_KO = (pods: string): string =>
   `새 버전의 롤아웃이 멈춥니다: ${pods}. 안정 버전 파드가 서비스합니다. Rollout은 Degraded(RolloutAborted) 상태가 되고, spec.template을 안정 버전으로 되돌리거나 업데이트를 다시 시도할 때까지 그대로입니다.`;
 
+/** An exclusion's first sentence: the nodes that stay eligible and those excluded. */
+const excludedEn = (p: PlanParams['excludeHost']): string =>
+  `${p.after} of ${p.before} eligible node(s) stay eligible: ${p.eligible}; ${p.excluded} excluded.`;
+const excludedKo = (p: PlanParams['excludeHost']): string =>
+  `배치할 수 있는 노드 ${p.before}개 중 ${p.after}개가 그대로 남습니다: ${p.eligible}. ${p.excluded} 노드는 제외합니다.`;
+/** What the template change does, and how long the exclusion lasts. */
+const changeEn = (p: PlanParams['excludeHost']): string =>
+  `Changing the pod template starts a new rollout (${p.strategy}) that replaces every pod, ${p.replicas} replica(s), the healthy ones included. Remove the exclusion once the node is repaired (undo restores the previous affinity). ${lasts(p.ttl, 'en')}`;
+const changeKo = (p: PlanParams['excludeHost']): string =>
+  `파드 템플릿이 바뀌므로 새 롤아웃(${p.strategy})이 시작되어 정상 파드를 포함한 모든 파드(레플리카 ${p.replicas}개)를 교체합니다. 노드를 고친 뒤에는 제외를 해제하세요(되돌리면 이전 nodeAffinity로 돌아갑니다). ${lasts(p.ttl, 'ko')}`;
+
 const replicasEn = (n: number): string => `${n} replica${n === 1 ? '' : 's'}`;
 
 const PLAN_WORDS = registerCatalogue(
@@ -118,10 +129,56 @@ const PLAN_WORDS = registerCatalogue(
         '이후의 모든 롤아웃도 전면 중단입니다: Recreate는 기존 파드와 새 파드를 함께 실행하지 않습니다.',
     },
     excludeHost: {
-      en: (p: PlanParams['excludeHost']) =>
-        `${p.after} of ${p.before} eligible node(s) stay eligible: ${p.eligible}; ${p.excluded} excluded. Changing the pod template starts a new rollout (${p.strategy}) that replaces every pod, ${p.replicas} replica(s), the healthy ones included. Remove the exclusion once the node is repaired (undo restores the previous affinity). ${lasts(p.ttl, 'en')}`,
-      ko: (p: PlanParams['excludeHost']) =>
-        `배치할 수 있는 노드 ${p.before}개 중 ${p.after}개가 그대로 남습니다: ${p.eligible}. ${p.excluded} 노드는 제외합니다. 파드 템플릿이 바뀌므로 새 롤아웃(${p.strategy})이 시작되어 정상 파드를 포함한 모든 파드(레플리카 ${p.replicas}개)를 교체합니다. 노드를 고친 뒤에는 제외를 해제하세요(되돌리면 이전 nodeAffinity로 돌아갑니다). ${lasts(p.ttl, 'ko')}`,
+      en: (p: PlanParams['excludeHost']) => `${excludedEn(p)} ${changeEn(p)}`,
+      ko: (p: PlanParams['excludeHost']) => `${excludedKo(p)} ${changeKo(p)}`,
+    },
+    excludeLabel: {
+      en: (p: PlanParams['excludeLabel']) =>
+        `${excludedEn(p)} Every node with ${p.label}=${p.values.join(' or ')} is excluded, now and later${p.others ? `, including ${p.others} where no pod of this template runs yet.` : '.'} ${changeEn(p)}`,
+      ko: (p: PlanParams['excludeLabel']) =>
+        `${excludedKo(p)} ${p.label}=${p.values.join(' 또는 ')} 레이블이 있는 노드는 지금과 앞으로 모두 제외합니다${p.others ? `. 이 템플릿의 파드가 아직 없는 ${p.others} 노드도 포함됩니다` : ''}. ${changeKo(p)}`,
+    },
+    restartPaused: {
+      en: (p: PlanParams['restartPaused']) =>
+        `none while the Deployment is paused: the new template waits for ${p.resume}, then ${p.recreate ? `all ${p.replicas} replica(s) stop and new ones start (Recreate)` : `all ${p.replicas} replica(s) are replaced gradually`}`,
+      ko: (p: PlanParams['restartPaused']) =>
+        `Deployment가 일시 중지된 동안에는 아무 일도 없습니다: 새 템플릿은 ${p.resume} 명령을 기다리고, 그 뒤 ${p.recreate ? `레플리카 ${p.replicas}개가 모두 멈춘 다음 새 파드가 시작됩니다(Recreate)` : `레플리카 ${p.replicas}개가 모두 차례로 교체됩니다`}`,
+    },
+    restartRecreate: {
+      en: (p: PlanParams['restartRecreate']) =>
+        `outage: all ${p.replicas} replica(s) stop, then new ones start (Recreate)`,
+      ko: (p: PlanParams['restartRecreate']) =>
+        `서비스 중단: 레플리카 ${p.replicas}개가 모두 멈춘 뒤 새 파드가 시작됩니다(Recreate)`,
+    },
+    restartRolling: {
+      en: (p: PlanParams['restartRolling']) =>
+        `replaces all ${p.replicas} ${p.perNode ? 'pod(s), one per node' : 'replica(s)'} gradually: up to ${p.surge} extra and ${p.unavailable} unavailable at a time`,
+      ko: (p: PlanParams['restartRolling']) =>
+        `${p.perNode ? `노드마다 하나씩, 파드 ${p.replicas}개` : `레플리카 ${p.replicas}개`}를 모두 차례로 교체합니다: 한 번에 최대 ${p.surge}개를 더 만들고 ${p.unavailable}개까지 내려갑니다`,
+    },
+    restartPausedWarning: {
+      en: (p: PlanParams['restartPausedWarning']) =>
+        `The Deployment is paused: nothing restarts until ${p.resume}; the restart annotation waits in the template.`,
+      ko: (p: PlanParams['restartPausedWarning']) =>
+        `Deployment가 일시 중지되어 있습니다: ${p.resume} 명령 전에는 아무것도 재시작하지 않습니다. 재시작 어노테이션은 템플릿에서 기다립니다.`,
+    },
+    antiOnePending: {
+      en: (p: PlanParams['antiOnePending']) =>
+        `A required pod anti-affinity allows one pod per node, and only ${p.eligible} node(s) stay eligible for ${p.replicas} replicas: ${p.replicas - p.eligible} replica(s) will stay Pending.`,
+      ko: (p: PlanParams['antiOnePending']) =>
+        `필수 파드 안티-어피니티가 노드마다 파드 하나만 허용하는데, 레플리카 ${p.replicas}개에 배치할 수 있는 노드는 ${p.eligible}개뿐입니다: 레플리카 ${p.replicas - p.eligible}개는 Pending으로 남습니다.`,
+    },
+    antiOneSurge: {
+      en: (p: PlanParams['antiOneSurge']) =>
+        `A required pod anti-affinity allows one pod per node and ${p.eligible} node(s) stay eligible for ${p.replicas} replicas: the rolling update's surge pod has no free node and the rollout can stall (set maxSurge 0 / maxUnavailable 1 first).`,
+      ko: (p: PlanParams['antiOneSurge']) =>
+        `필수 파드 안티-어피니티가 노드마다 파드 하나만 허용하고, 레플리카 ${p.replicas}개에 배치할 수 있는 노드가 ${p.eligible}개입니다: 롤링 업데이트가 더 만드는 파드가 들어갈 빈 노드가 없어서 롤아웃이 멈출 수 있습니다(먼저 maxSurge 0 / maxUnavailable 1로 설정하세요).`,
+    },
+    oneNodeLeft: {
+      en: (p: PlanParams['oneNodeLeft']) =>
+        `Only one node (${p.node}) stays eligible: all ${p.replicas} replicas will run there.`,
+      ko: (p: PlanParams['oneNodeLeft']) =>
+        `배치할 수 있는 노드가 하나(${p.node})뿐입니다: 레플리카 ${p.replicas}개가 모두 그 노드에서 실행됩니다.`,
     },
     daemonOldFirst: {
       en: (p: PlanParams['daemonOldFirst']) =>
@@ -217,6 +274,43 @@ const PLAN_WORDS = registerCatalogue(
     },
   }),
   {
+    excludeLabel: [
+      {
+        after: 3,
+        before: 6,
+        eligible: 'node-01, node-02, node-03',
+        excluded: 'node-05',
+        strategy: 'RollingUpdate',
+        replicas: 3,
+        label: 'topology.kubernetes.io/zone',
+        values: ['zone-b'],
+        others: 'node-06',
+        ttl: '24h',
+      },
+      {
+        after: 4,
+        before: 6,
+        eligible: 'node-01, node-02, node-03, node-04',
+        excluded: 'node-05, node-06',
+        strategy: 'Recreate',
+        replicas: 2,
+        label: 'kernel',
+        values: ['5.15', '6.1'],
+      },
+    ],
+    restartPaused: [
+      { recreate: false, replicas: 3, resume: '`kubectl rollout resume`' },
+      { recreate: true, replicas: 2, resume: '`kubectl rollout resume`' },
+    ],
+    restartRecreate: [{ replicas: 3 }],
+    restartRolling: [
+      { replicas: 4, perNode: false, surge: 1, unavailable: 0 },
+      { replicas: 6, perNode: true, surge: 0, unavailable: 1 },
+    ],
+    restartPausedWarning: [{ resume: '`kubectl rollout resume`' }],
+    antiOnePending: [{ eligible: 2, replicas: 3 }],
+    antiOneSurge: [{ eligible: 3, replicas: 3 }],
+    oneNodeLeft: [{ node: 'node-02', replicas: 3 }],
     daemonOldFirst: [
       { restart: true, unavailable: 1, nodes: 5 },
       { restart: false, unavailable: 2, nodes: 8 },

@@ -16,6 +16,7 @@ import type { ArgoRollout } from '../../src/diagnosis/k8s-argo.js';
 import type { KubeObject } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { planImpact, planWarnings } from '../../src/remediation/plan-words.js';
+import { codeSpan } from '../../src/text/code-span.js';
 import { hasProblems } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';
 import { projectPod } from '../../src/worker/early-warning/signals.js';
@@ -141,7 +142,7 @@ describe('Argo Rollout surge deadlock', () => {
       '새 버전의 롤아웃이 멈춥니다: 업데이트의 파드(멈춘 파드 포함)가 바로 제거됩니다. 안정 버전 파드가 서비스합니다. Rollout은 Degraded(RolloutAborted) 상태가 되고, spec.template을 안정 버전으로 되돌리거나 업데이트를 다시 시도할 때까지 그대로입니다.',
     );
     expect(planWarnings(abort, 'ko')).toEqual([
-      'spec.template에는 여전히 새 버전이 있습니다: `kubectl argo rollouts retry` 명령(또는 템플릿 변경)으로 같은 업데이트가 다시 시작되고, 원인을 고칠 때까지 같은 방식으로 막힙니다.',
+      `spec.template에는 여전히 새 버전이 있습니다: ${codeSpan('kubectl argo rollouts retry')} 명령(또는 템플릿 변경)으로 같은 업데이트가 다시 시작되고, 원인을 고칠 때까지 같은 방식으로 막힙니다.`,
       '되돌리기는 없습니다: 업데이트가 끝날 수 있게 되면 다시 시도하는 것이 돌아가는 길입니다.',
     ]);
     expect(planImpact(abort, 'en')).toBe(abort.impact);

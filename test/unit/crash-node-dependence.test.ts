@@ -8,6 +8,7 @@ import { diagnose } from '../../src/engine/diagnose.js';
 import { logKey, type DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { checkPlanWithinKind } from '../../src/remediation/patch-allowlist.js';
 import { renderText } from '../../src/report/text.js';
+import { planImpact } from '../../src/remediation/plan-words.js';
 import { applyJsonPatch } from '../../sim/patch/json-patch.js';
 import { crashInInitContainer, crashScenario, type CrashScenarioOptions } from '../support/crash-fixtures.js';
 import { makeDeployment, makePod, makeReplicaSet } from '../support/k8s-builders.js';
@@ -96,6 +97,14 @@ describe('node dependence by separation, whatever the counts', () => {
     const plan = result.remediations.find((r) => r.kind === 'exclude-node');
     if (!plan) throw new Error('no exclude-node plan');
     expect(plan.summary).toContain(`off the nodes with eks.amazonaws.com/nodegroup-image=${NEW_AMI}`);
+    // Its impact in Korean names the label it excludes by, and the English stays as stored.
+    expect(planImpact(plan, 'ko')).toContain(
+      `eks.amazonaws.com/nodegroup-image=${NEW_AMI} 레이블이 있는 노드는 지금과 앞으로 모두 제외합니다.`,
+    );
+    expect(plan.impact).toContain(
+      `Every node with eks.amazonaws.com/nodegroup-image=${NEW_AMI} is excluded, now and later.`,
+    );
+    expect(planImpact(plan, 'en')).toBe(plan.impact);
     expect(checkPlanWithinKind(plan, deployment)).toEqual({ ok: true });
     const patched = applyJsonPatch(deployment, plan.patch?.body) as Deployment;
     expect(

@@ -22,6 +22,8 @@ import { buildRolloutRestartPlans } from '../../src/remediation/builders/rollout
 import type { NotOffered, RemediationPlan } from '../../src/remediation/plan.js';
 import { toJson } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';
+import { planImpact, planWarnings } from '../../src/remediation/plan-words.js';
+import { codeSpan } from '../../src/text/code-span.js';
 
 /** The builder's plans for `snapshot`, on the deadlock finding of `findingOf` (default: the same snapshot). */
 function plans(
@@ -140,6 +142,14 @@ describe('scale-old-replicaset plan', () => {
     };
     const [restart] = buildRolloutRestartPlans(new AnalysisContext(recreate), crash);
     expect(restart?.impact).toMatch(/^none while the Deployment is paused/);
+    // In Korean too, impact and warning, with the command still code.
+    if (!restart) throw new Error('no restart plan');
+    expect(planImpact(restart, 'ko')).toMatch(
+      /^Deployment가 일시 중지된 동안에는 아무 일도 없습니다: .* 레플리카 1개가 모두 멈춘 다음 새 파드가 시작됩니다\(Recreate\)$/,
+    );
+    expect(planWarnings(restart, 'ko')).toEqual([
+      `Deployment가 일시 중지되어 있습니다: ${codeSpan('kubectl rollout resume')} 명령 전에는 아무것도 재시작하지 않습니다. 재시작 어노테이션은 템플릿에서 기다립니다.`,
+    ]);
     // Not paused: the plans promise the rollout now, and the finding says nothing of a pause.
     const live = diagnose(seedIncidentA());
     expect(live.findings.find((f) => f.code === 'RolloutSurgeDeadlock')?.explanation).not.toContain('paused');

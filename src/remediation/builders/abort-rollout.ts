@@ -9,6 +9,7 @@
  * cannot finish: a surge deadlock (for blue-green and a traffic-routed canary the only
  * way the room comes back) or a passed progress deadline. Pure.
  */
+import { codeSpan } from '../../text/code-span.js';
 import { warningsFrom, withImpact, type PlanSaid } from '../plan-words.js';
 import { isRolloutObjects } from '../../diagnosis/snapshot/types.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
@@ -61,10 +62,10 @@ export function buildAbortRolloutPlans(
       id: planId('abort-rollout', rollout.metadata.uid ?? '', rollout.metadata.generation ?? 0, ABORT_PATCH),
       kind: 'abort-rollout',
       target: snapshot.target,
-      summary: `Abort the update: the controller scales ${current.label} ${scaleDown.scaled} and ${stable ? stable.label : 'the stable ReplicaSet'} serves all ${replicas} replica(s), as \`kubectl argo rollouts abort\` does.`,
+      summary: `Abort the update: the controller scales ${current.label} ${scaleDown.scaled} and ${stable ? stable.label : 'the stable ReplicaSet'} serves all ${replicas} replica(s), as ${codeSpan('kubectl argo rollouts abort')} does.`,
       ...withImpact(scaleDown.said),
       ...warningsFrom([
-        { key: 'abortRetry', params: { retry: '`kubectl argo rollouts retry`' } },
+        { key: 'abortRetry', params: { retry: codeSpan('kubectl argo rollouts retry') } },
         { key: 'abortNoUndo', params: {} },
       ]),
       patch: ABORT_PATCH,

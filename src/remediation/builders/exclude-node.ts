@@ -28,7 +28,7 @@
  * refusal needs every node listed and every remaining node's pods read); fewer than
  * the replicas, or room that was not read, is a warning naming what was not read.
  */
-import type { PlanSaid } from '../plan-words.js';
+import { warningsFrom, type PlanSaid } from '../plan-words.js';
 import { DEFAULT_EXCLUSION_TTL, UNTIL_REMOVED, type ExclusionTtl } from '../exclusion-ttl.js';
 import { crashPictures, type TemplateCrashPicture } from '../../diagnosis/crash/crash-distribution.js';
 import type { Finding } from '../../diagnosis/finding.js';
@@ -123,32 +123,28 @@ export function buildExcludeNodePlans(
     ttl: ctx.settings.exclusionTtl,
   });
   const patch = [...forwardPatch(generation, before, after), ...recordOps(record, annotations)];
-  const summary =
-    exclusion.key !== HOSTNAME_LABEL
-      ? `Keep ${snapshot.target.name} off the nodes with ${exclusion.key}=${exclusion.values.join(' or ')} ` +
-        `(${picture.badNodes.length} crashing: ${shortList(picture.badNodes)}; required node affinity ${exclusion.key} NotIn).`
-      : `Keep ${snapshot.target.name} off ${[...picture.badNodes, ...picture.sharingNodes].join(', ')} (required node affinity ${HOSTNAME_LABEL} NotIn${sharing.length > 0 ? `; ${shortList(picture.sharingNodes)} share${sharing.length === 1 ? 's' : ''} what sets the crashing node${picture.badNodes.length === 1 ? '' : 's'} apart` : ''}).`;
+  const crowded = warningsFrom(daemon ? [] : crowding(snapshot, patchedSpec, eligibleAfter, replicas));
   return [
     {
       id: planId('exclude-node', uid, generation, patch),
       kind: 'exclude-node',
       target: snapshot.target,
-      summary,
+      summary: exclusionSummary(snapshot.target.name, picture, exclusion, sharing.length),
       // How long it lasts is part of what the approver reads and the seal covers.
       impact: `${
         daemon
           ? daemonSetImpact(snapshot, picture, eligibleBefore, eligibleAfter, exclusion)
           : impactText(snapshot, picture, eligibleBefore, eligibleAfter, replicas, exclusion)
       } ${lastsWords(ctx.settings.exclusionTtl)}`,
-      ...(daemon || exclusion.key !== HOSTNAME_LABEL || !snapshot.nodesComplete
+      ...(daemon || !snapshot.nodesComplete
         ? {}
         : {
-            impactSaid: hostImpact(
+            impactSaid: exclusionImpact(
               snapshot,
               picture,
-              eligibleBefore,
-              eligibleAfter,
+              { before: eligibleBefore, after: eligibleAfter },
               replicas,
+              exclusion,
               ctx.settings.exclusionTtl,
             ),
           }),
@@ -157,10 +153,12 @@ export function buildExcludeNodePlans(
         : [
             ...sharedWarnings(picture, exclusion),
             ...statefulSetWarnings(snapshot, picture),
-            ...warnings(snapshot, patchedSpec, eligibleAfter, replicas),
+            ...crowded.warnings,
+            ...unreadWarnings(snapshot),
             ...rolloutWarnings(snapshot),
             ...roomWarnings(room, replicas, snapshot),
           ],
+      warningsSaid: crowded.warningsSaid,
       patch: { type: 'json', body: patch },
       preconditions: { uid, generation, fields: [{ path: AFFINITY_PATH, value: before }] },
       inverse: {
@@ -170,6 +168,19 @@ export function buildExcludeNodePlans(
       addresses: finding.code,
     },
   ];
+}
+
+/** "Keep web off node-05 (required node affinity … NotIn)", or off the nodes with a label. */
+function exclusionSummary(
+  name: string,
+  picture: TemplateCrashPicture,
+  exclusion: Exclusion,
+  sharing: number,
+): string {
+  return exclusion.key !== HOSTNAME_LABEL
+    ? `Keep ${name} off the nodes with ${exclusion.key}=${exclusion.values.join(' or ')} ` +
+        `(${picture.badNodes.length} crashing: ${shortList(picture.badNodes)}; required node affinity ${exclusion.key} NotIn).`
+    : `Keep ${name} off ${[...picture.badNodes, ...picture.sharingNodes].join(', ')} (required node affinity ${HOSTNAME_LABEL} NotIn${sharing > 0 ? `; ${shortList(picture.sharingNodes)} share${sharing === 1 ? 's' : ''} what sets the crashing node${picture.badNodes.length === 1 ? '' : 's'} apart` : ''}).`;
 }
 
 /** The node-local crash picture the finding is about (matched on its node-diff bad nodes). */
@@ -357,29 +368,45 @@ function daemonSetWarnings(snapshot: WorkloadSnapshot, picture: TemplateCrashPic
   return list;
 }
 
-/** impactText's words where it names crashing nodes by name and every node was read (plan-words.ts). */
-function hostImpact(
+/** impactText's words where every node was read (plan-words.ts): by hostname, or by a label the crashing nodes share. */
+function exclusionImpact(
   snapshot: WorkloadSnapshot,
   picture: TemplateCrashPicture,
-  before: Node[],
-  after: Node[],
+  { before, after }: { before: Node[]; after: Node[] },
   replicas: number,
+  exclusion: Exclusion,
   ttl: ExclusionTtl | undefined,
 ): PlanSaid {
   const kind = workloadKind(snapshot);
   const lasts = ttl ?? DEFAULT_EXCLUSION_TTL;
+  const params = {
+    after: after.length,
+    before: before.length,
+    eligible: shortList(after.map((n) => n.metadata.name ?? '')),
+    excluded: shortList(picture.badNodes),
+    strategy: kind.strategy(kind.object(snapshot)).type,
+    replicas,
+    ...(lasts === UNTIL_REMOVED ? {} : { ttl: lasts }),
+  };
+  if (exclusion.key === HOSTNAME_LABEL) return { key: 'excludeHost', params };
+  const others = excludedElsewhere(picture, before, after);
   return {
-    key: 'excludeHost',
+    key: 'excludeLabel',
     params: {
-      after: after.length,
-      before: before.length,
-      eligible: shortList(after.map((n) => n.metadata.name ?? '')),
-      excluded: shortList(picture.badNodes),
-      strategy: kind.strategy(kind.object(snapshot)).type,
-      replicas,
-      ...(lasts === UNTIL_REMOVED ? {} : { ttl: lasts }),
+      ...params,
+      label: exclusion.key,
+      values: exclusion.values,
+      ...(others.length > 0 ? { others: shortList(others) } : {}),
     },
   };
+}
+
+/** Nodes an exclusion takes out where no pod of this template crashes. */
+function excludedElsewhere(picture: TemplateCrashPicture, before: Node[], after: Node[]): string[] {
+  return before
+    .filter((n) => !after.includes(n))
+    .map((n) => n.metadata.name ?? '')
+    .filter((n) => !picture.badNodes.includes(n));
 }
 
 function impactText(
@@ -393,8 +420,7 @@ function impactText(
   const known = nodesReadNote(snapshot);
   const kind = workloadKind(snapshot);
   const strategy = kind.strategy(kind.object(snapshot)).type;
-  const excluded = before.filter((n) => !after.includes(n)).map((n) => n.metadata.name ?? '');
-  const others = excluded.filter((n) => !picture.badNodes.includes(n));
+  const others = excludedElsewhere(picture, before, after);
   const byLabel =
     exclusion.key === HOSTNAME_LABEL
       ? ''
@@ -410,25 +436,21 @@ function impactText(
   );
 }
 
-function warnings(snapshot: WorkloadSnapshot, spec: PodSpec, eligible: Node[], replicas: number): string[] {
-  const list: string[] = [];
+/** What the nodes left mean for the replicas, in words (plan-words.ts). */
+function crowding(snapshot: WorkloadSnapshot, spec: PodSpec, eligible: Node[], replicas: number): PlanSaid[] {
   const onePerNode = antiAffinityOnePerNode(spec, podTemplateOf(snapshot).metadata?.labels ?? {});
-  if (onePerNode && replicas > eligible.length) {
-    list.push(
-      `A required pod anti-affinity allows one pod per node, and only ${eligible.length} node(s) stay eligible for ` +
-        `${replicas} replicas: ${replicas - eligible.length} replica(s) will stay Pending.`,
-    );
-  } else if (onePerNode && replicas === eligible.length && surges(snapshot)) {
-    list.push(
-      `A required pod anti-affinity allows one pod per node and ${eligible.length} node(s) stay eligible for ` +
-        `${replicas} replicas: the rolling update's surge pod has no free node and the rollout can stall ` +
-        '(set maxSurge 0 / maxUnavailable 1 first).',
-    );
-  } else if (eligible.length === 1 && replicas > 1) {
-    list.push(
-      `Only one node (${eligible[0]?.metadata.name ?? ''}) stays eligible: all ${replicas} replicas will run there.`,
-    );
-  }
+  const counts = { eligible: eligible.length, replicas };
+  if (onePerNode && replicas > eligible.length) return [{ key: 'antiOnePending', params: counts }];
+  if (onePerNode && replicas === eligible.length && surges(snapshot))
+    return [{ key: 'antiOneSurge', params: counts }];
+  if (eligible.length === 1 && replicas > 1)
+    return [{ key: 'oneNodeLeft', params: { node: eligible[0]?.metadata.name ?? '', replicas } }];
+  return [];
+}
+
+/** The nodes not read, when some were not: the counts cover only those read. */
+function unreadWarnings(snapshot: WorkloadSnapshot): string[] {
+  const list: string[] = [];
   const gap = nodesGap(snapshot);
   if (gap) {
     list.push(

@@ -10,6 +10,7 @@
  * first new pod is Pending for the same reason (use set-rolling-update or
  * set-recreate, which restart in the same patch).
  */
+import { warningsFrom, withImpact, type PlanSaid } from '../plan-words.js';
 import { codeSpan } from '../../text/code-span.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
@@ -36,12 +37,20 @@ export function buildRolloutRestartPlans(
     body: { spec: { template: { metadata: { annotations: { [RESTARTED_AT]: APPLY_TIME } } } } },
   };
   const replicas = kind.desiredReplicas(object);
-  const unit = strategy.per === 'node' ? 'pod(s), one per node' : 'replica(s)';
-  const impact = kind.paused(object)
-    ? `none while the Deployment is paused: the new template waits for ${codeSpan('kubectl rollout resume')}, then ${strategy.type === 'Recreate' ? `all ${replicas} replica(s) stop and new ones start (Recreate)` : `all ${replicas} replica(s) are replaced gradually`}`
+  const resume = codeSpan('kubectl rollout resume');
+  const impact: PlanSaid = kind.paused(object)
+    ? { key: 'restartPaused', params: { recreate: strategy.type === 'Recreate', replicas, resume } }
     : strategy.type === 'Recreate'
-      ? `outage: all ${replicas} replica(s) stop, then new ones start (Recreate)`
-      : `replaces all ${replicas} ${unit} gradually: up to ${strategy.maxSurge?.value ?? 0} extra and ${strategy.maxUnavailable?.value ?? 0} unavailable at a time`;
+      ? { key: 'restartRecreate', params: { replicas } }
+      : {
+          key: 'restartRolling',
+          params: {
+            replicas,
+            perNode: strategy.per === 'node',
+            surge: strategy.maxSurge?.value ?? 0,
+            unavailable: strategy.maxUnavailable?.value ?? 0,
+          },
+        };
   const uid = object.metadata.uid ?? '';
   const generation = object.metadata.generation ?? 0;
   return [
@@ -50,12 +59,8 @@ export function buildRolloutRestartPlans(
       kind: 'rollout-restart',
       target: snapshot.target,
       summary: `Restart the rollout (kubectl rollout restart): set ${RESTARTED_AT} to the time of the apply.`,
-      impact,
-      warnings: kind.paused(object)
-        ? [
-            'The Deployment is paused: nothing restarts until `kubectl rollout resume`; the restart annotation waits in the template.',
-          ]
-        : [],
+      ...withImpact(impact),
+      ...warningsFrom(kind.paused(object) ? [{ key: 'restartPausedWarning', params: { resume } }] : []),
       patch,
       preconditions: {
         uid,
