@@ -392,6 +392,16 @@ export function impactInWords<K extends keyof PlanParams>(
   return byKey[said.key][lang](said.params);
 }
 
+/**
+ * Stored words in `lang`, or undefined where this version has no such message (a plan
+ * written by a newer worker, read during a mixed-version deploy): then the stored
+ * English stands.
+ */
+function storedInWords(said: PlanSaid, lang: Lang): string | undefined {
+  const byKey: Partial<Record<string, unknown>> = PLAN_WORDS;
+  return Object.hasOwn(byKey, said.key) ? impactInWords(said, lang) : undefined;
+}
+
 /** A builder's impact and its words, from the words: `{ ...withImpact(said) }` in the plan. */
 export function withImpact(impactSaid: PlanSaid): { impact: string; impactSaid: PlanSaid } {
   return { impact: impactInWords(impactSaid, 'en'), impactSaid };
@@ -412,16 +422,16 @@ export function planWarnings(
 ): string[] {
   const said = plan.warningsSaid;
   if (lang === 'en' || !said) return [...plan.warnings];
-  const byEnglish = new Map(said.map((s) => [impactInWords(s, 'en'), s]));
+  const byEnglish = new Map(said.map((s) => [storedInWords(s, 'en'), s]));
   return plan.warnings.map((w) => {
     const words = byEnglish.get(w);
-    return words ? impactInWords(words, lang) : w;
+    return (words && storedInWords(words, lang)) ?? w;
   });
 }
 
 /** A plan's impact in `lang`: its words where they still say its English impact, else the impact as written. */
 export function planImpact(plan: { impact: string; impactSaid?: PlanSaid | undefined }, lang: Lang): string {
   const said = plan.impactSaid;
-  if (lang === 'en' || !said || impactInWords(said, 'en') !== plan.impact) return plan.impact;
-  return impactInWords(said, lang);
+  if (lang === 'en' || !said || storedInWords(said, 'en') !== plan.impact) return plan.impact;
+  return storedInWords(said, lang) ?? plan.impact;
 }

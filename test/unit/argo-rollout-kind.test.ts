@@ -15,7 +15,7 @@ import { fakeIo } from '../support/cli-io.js';
 import type { ArgoRollout } from '../../src/diagnosis/k8s-argo.js';
 import type { KubeObject } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { planImpact, planWarnings } from '../../src/remediation/plan-words.js';
+import { impactInWords, planImpact, planWarnings } from '../../src/remediation/plan-words.js';
 import { codeSpan } from '../../src/text/code-span.js';
 import { hasProblems } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';
@@ -145,7 +145,7 @@ describe('Argo Rollout surge deadlock', () => {
       `spec.template에는 여전히 새 버전이 있습니다: ${codeSpan('kubectl argo rollouts retry')} 명령(또는 템플릿 변경)으로 같은 업데이트가 다시 시작되고, 원인을 고칠 때까지 같은 방식으로 막힙니다.`,
       '되돌리기는 없습니다: 업데이트가 끝날 수 있게 되면 다시 시도하는 것이 돌아가는 길입니다.',
     ]);
-    expect(planImpact(abort, 'en')).toBe(abort.impact);
+    expect(abort.impactSaid && impactInWords(abort.impactSaid, 'en')).toBe(abort.impact);
     expect(abort.impact).toBe(
       'The new version stops rolling out: its pods (the stuck one too) are removed at once; the stable pods serve. The Rollout turns Degraded (RolloutAborted) and stays so until spec.template is reverted to the stable version or the update is retried.',
     );

@@ -8,7 +8,7 @@ import { diagnose } from '../../src/engine/diagnose.js';
 import { logKey, type DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { checkPlanWithinKind } from '../../src/remediation/patch-allowlist.js';
 import { renderText } from '../../src/report/text.js';
-import { planImpact } from '../../src/remediation/plan-words.js';
+import { impactInWords, planImpact } from '../../src/remediation/plan-words.js';
 import { applyJsonPatch } from '../../sim/patch/json-patch.js';
 import { crashInInitContainer, crashScenario, type CrashScenarioOptions } from '../support/crash-fixtures.js';
 import { makeDeployment, makePod, makeReplicaSet } from '../support/k8s-builders.js';
@@ -104,7 +104,7 @@ describe('node dependence by separation, whatever the counts', () => {
     expect(plan.impact).toContain(
       `Every node with eks.amazonaws.com/nodegroup-image=${NEW_AMI} is excluded, now and later.`,
     );
-    expect(planImpact(plan, 'en')).toBe(plan.impact);
+    expect(plan.impactSaid && impactInWords(plan.impactSaid, 'en')).toBe(plan.impact);
     expect(checkPlanWithinKind(plan, deployment)).toEqual({ ok: true });
     const patched = applyJsonPatch(deployment, plan.patch?.body) as Deployment;
     expect(

@@ -61,10 +61,16 @@ describe('a rollout that waits for Jobs to end', () => {
       fourthNodeHeld(neighbour('nightly-report', 'edge-4', PORT_8080)),
       'RolloutSurgeDeadlock',
     );
-    expect(summary).toMatch(/It goes on by itself once Job batch\/nightly-report ends\.$/);
+    // The headline (the summary's first clause) names the Job, not "never".
+    expect(summary.split(':')[0]).toBe(
+      'Rollout of ingress cannot finish while Job batch/nightly-report runs',
+    );
+    expect(summary).toMatch(/It goes on by itself once that Job ends\.$/);
     const proof = notes.find((n) => n.startsWith('Pods of Job batch/nightly-report'));
     expect(proof).toContain('nightly-report-edge-4 on edge-4');
-    expect(proof).toMatch(/Run forward with them gone, the controllers finish the rollout: .*becomes Ready/);
+    expect(proof).toMatch(
+      /Run forward with them gone, the controllers finish the rollout, whichever pending pod the scheduler takes first: .*becomes Ready/,
+    );
     // A Korean reader gets the headline that names the Job, not the keyed one without it.
     const lead = diagnose(fourthNodeHeld(neighbour('nightly-report', 'edge-4', PORT_8080))).findings[0];
     expect(lead && findingSummary(lead, 'ko')).toContain('batch/nightly-report');
@@ -86,7 +92,7 @@ describe('a rollout that waits for Jobs to end', () => {
       fourthNodeHeld(neighbour('nightly-report', 'edge-4', PORT_8080), neighbour('etl', 'edge-1', [])),
       'RolloutSurgeDeadlock',
     );
-    expect(summary).toMatch(/once Job batch\/nightly-report ends\.$/);
+    expect(summary).toContain('while Job batch/nightly-report runs');
     expect(summary).not.toContain('etl');
   });
 
@@ -110,6 +116,7 @@ describe('a rollout that waits for Jobs to end', () => {
     expect(summary).toMatch(
       /already bound by reindex-edge-1 .* It goes on by itself once Job batch\/reindex ends\.$/,
     );
+    expect(summary).not.toContain('never');
     expect(notes.some((n) => n.includes('reindex-edge-1 on edge-1, reindex-edge-2 on edge-2'))).toBe(true);
   });
 
@@ -142,5 +149,62 @@ describe('a rollout that waits for Jobs to end', () => {
       /^The rollout cannot finish while Job batch\/embed runs: even with this workload's old pods gone/,
     );
     expect(summary).toMatch(/It goes on by itself once that Job ends\.$/);
+  });
+
+  it('many Jobs: the headline names five and counts the rest', () => {
+    // More Jobs than are tried one by one: each is named, five of them, and the rest counted.
+    // A Job on a node the new pods may not use (no pool=edge label) is not one of them.
+    const idle = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((j) => neighbour(`etl-${j}`, 'edge-1', []));
+    const snapshot = fourthNodeHeld(
+      neighbour('nightly-report', 'edge-4', PORT_8080),
+      neighbour('offsite', 'batch-1', PORT_8080),
+      ...idle,
+    );
+    snapshot.nodes.push(makeNode('batch-1'));
+    const { summary } = verdict(snapshot, 'RolloutSurgeDeadlock');
+    expect(summary).toContain(
+      'while Jobs batch/etl-a, batch/etl-b, batch/etl-c, batch/etl-d, batch/etl-e and 3 more run',
+    );
+  });
+
+  it('a pending pod of another workload that may take the freed room first: no claim', () => {
+    // A ReplicaSet's Pending pod of the same priority waits for hostPort 8080 too: if the
+    // scheduler takes it first, it gets edge-4 once the Job ends, and ours still waits.
+    const rival = neighbour('proxy', 'edge-4', PORT_8080, {
+      kind: 'ReplicaSet',
+      apiVersion: 'apps/v1',
+      name: 'proxy-7c',
+    });
+    const { nodeName: _bound, ...unbound } = rival.spec;
+    const pending: Pod = { ...rival, spec: unbound, status: { phase: 'Pending' } };
+    const snapshot = {
+      ...fourthNodeHeld(neighbour('nightly-report', 'edge-4', PORT_8080)),
+      pendingPods: [pending],
+    };
+    const { summary, notes } = verdict(snapshot, 'RolloutSurgeDeadlock');
+    expect(summary).not.toContain('Job');
+    expect(notes.join(' ')).not.toContain('A Job');
+  });
+
+  it('a Job on a node whose kubelet does not report: its pod stays, no claim', () => {
+    const snapshot = fourthNodeHeld(neighbour('nightly-report', 'edge-4', PORT_8080));
+    const edge4 = snapshot.nodes.find((n) => n.metadata.name === 'edge-4');
+    if (edge4) edge4.status = { ...edge4.status, conditions: [{ type: 'Ready', status: 'Unknown' }] };
+    expect(verdict(snapshot, 'RolloutSurgeDeadlock').summary).not.toContain('Job');
+  });
+
+  it("a Job named like a CronJob's run: the note says the next run may take the room again", () => {
+    const { notes } = verdict(
+      fourthNodeHeld(neighbour('report-29412345', 'edge-4', PORT_8080)),
+      'RolloutSurgeDeadlock',
+    );
+    expect(notes.find((n) => n.startsWith('Pods of Job batch/report-29412345'))).toContain(
+      "A Job named like a CronJob's run may be followed by the next run",
+    );
+    const { notes: plain } = verdict(
+      fourthNodeHeld(neighbour('nightly-report', 'edge-4', PORT_8080)),
+      'RolloutSurgeDeadlock',
+    );
+    expect(plain.join(' ')).not.toContain('CronJob');
   });
 });

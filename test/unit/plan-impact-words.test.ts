@@ -71,4 +71,16 @@ describe("a plan's impact in words", () => {
     const rewritten = { ...plan, warnings: plan.warnings.map((w) => w.replace('deadlock again', 'stall')) };
     expect(planWarnings(rewritten, 'ko')[1]).toBe(rewritten.warnings[1]);
   });
+
+  it('shows words this version does not know (a plan from a newer worker) as written, in any language', () => {
+    const unknown = { key: 'fromANewerWorker', params: {} } as unknown as PlanSaid;
+    const plan = {
+      impact: 'stored English',
+      impactSaid: unknown,
+      warnings: ['a warning'],
+      warningsSaid: [unknown],
+    };
+    expect(planImpact(plan, 'ko')).toBe('stored English');
+    expect(planWarnings(plan, 'ko')).toEqual(['a warning']);
+  });
 });

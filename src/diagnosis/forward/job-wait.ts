@@ -1,20 +1,27 @@
 /**
- * A rollout blocked only while other teams' Jobs run. A Job's pods end by themselves
- * (the Job completes, or fails for good), and then give back their node's room and
- * their quota charge; a Deployment's pods, by contrast, stay until someone scales them
- * down. So where the forward model finds the rollout blocked as it is, but finishing
- * once the pods of some running Jobs are gone, "can never finish" is not true: it
- * cannot finish while those Jobs run. The verdict stays (the rollout is stopped now, and
- * a Job may run for hours); its words name the Jobs, and a note proves it by the run.
+ * A rollout blocked only while other teams' Jobs run. A Job's pods go once it ends (it
+ * completes, or fails for good) and give back their node's room and their quota charge;
+ * a Deployment's pods, by contrast, stay until someone scales them down. So where the
+ * forward model finds the rollout blocked as it is, but finishing once the pods of some
+ * running Jobs are gone, "can never finish" is not true: it cannot finish while those
+ * Jobs run. The verdict stays (the rollout is stopped now, and a Job may run for hours, or
+ * never end); its words name the Jobs, and a note proves it by the run.
  *
- * Only Jobs the run needs are named: each Job whose pods the run finishes without is
- * dropped (at most `NARROWED` Jobs are tried one by one; more are named together).
+ * The claim is positive, so it must hold whichever pod the scheduler places first: the
+ * run finishes with Pending pods of other workloads ahead of ours as well as behind
+ * (rivals.ts), or nothing is said. Only Job pods that can hold what the rollout needs
+ * are taken (on a node the new pods may use, or charged to this namespace's quota), on a
+ * node whose kubelet reports (elsewhere a pod object outlives its Job); and only the Jobs
+ * the run needs are named (at most `NARROWED` are tried one by one, at most `NAMED` named).
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Finding, FindingCode } from '../finding.js';
 import type { Pod } from '../k8s.js';
 import { isTerminal, isTerminating } from '../base/pods.js';
+import { isEligible } from '../base/node-match.js';
 import { workloadKind } from '../workloads/index.js';
+import { nextPod } from '../rollout/surge-proof.js';
+import { kubeletReports } from './pod-phase.js';
 import { runWithChange, type Outcome } from './run.js';
 import { forwardVerdict } from './verdict.js';
 import { stepsInPlainWords } from './step-words.js';
@@ -31,6 +38,11 @@ const BLOCKED_CODES: ReadonlySet<FindingCode> = new Set([
 
 /** Jobs tried one by one to find the ones the rollout waits for. */
 const NARROWED = 6;
+/** Jobs and pods named; the rest counted. */
+const NAMED = 5;
+
+/** A CronJob names each Job it starts `<cronjob>-<scheduled time in minutes>`. */
+const CRONJOB_RUN = /-\d{8,}$/;
 
 interface JobWait {
   /** "research/embed-backfill-4", each Job the rollout waits for. */
@@ -43,10 +55,12 @@ interface JobWait {
 
 /** The blocked verdicts reworded where the rollout finishes once some running Jobs end. */
 export function withJobWaitSaid(ctx: AnalysisContext, findings: readonly Draft[]): Draft[] {
-  if (!findings.some((f) => BLOCKED_CODES.has(f.code) && f.severity === 'critical')) return [...findings];
+  const blocked = (f: Draft): boolean => BLOCKED_CODES.has(f.code) && f.severity === 'critical';
+  if (!findings.some(blocked)) return [...findings];
   const wait = jobWait(ctx);
   if (!wait) return [...findings];
-  return findings.map((f) => (BLOCKED_CODES.has(f.code) && f.severity === 'critical' ? said(f, wait) : f));
+  const first = findings.find(blocked);
+  return findings.map((f) => (blocked(f) ? said(f, wait, f === first) : f));
 }
 
 /** "research/embed-backfill-4": the Job that controls the pod, or undefined. */
@@ -56,16 +70,22 @@ function jobOf(pod: Pod): string | undefined {
   return `${pod.metadata.namespace ?? ''}/${owner.name}`;
 }
 
-/** Running pods of Jobs that hold room or quota the rollout may need, by Job. */
+/** Running pods of Jobs that can hold room or quota the new pods need, by Job. */
 function runningJobPods(ctx: AnalysisContext): Map<string, Pod[]> {
   const { snapshot } = ctx;
+  const template = nextPod(snapshot).spec;
+  const nodes = new Map(snapshot.nodes.map((n) => [n.metadata.name ?? '', n]));
+  const namespace = snapshot.target.namespace;
   const seen = new Set<string>();
   const byJob = new Map<string, Pod[]>();
   for (const pod of [...snapshot.otherPods, ...(snapshot.namespacePods ?? [])]) {
     const job = jobOf(pod);
+    const node = nodes.get(pod.spec.nodeName ?? '');
     // The same pod may be read twice (on a node the template may use, and in the namespace).
     const key = pod.metadata.uid ?? `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`;
-    if (!job || seen.has(key) || isTerminal(pod) || isTerminating(pod) || !pod.spec.nodeName) continue;
+    if (!job || !node || seen.has(key) || isTerminal(pod) || isTerminating(pod)) continue;
+    if (!kubeletReports(node)) continue;
+    if (!isEligible(node, template) && pod.metadata.namespace !== namespace) continue;
     seen.add(key);
     byJob.set(job, [...(byJob.get(job) ?? []), pod]);
   }
@@ -80,9 +100,12 @@ function jobWait(ctx: AnalysisContext): JobWait | undefined {
   if (paused || asIs.result !== 'blocked' || asIs.step || asIs.ticks === 0) return undefined;
   const byJob = runningJobPods(ctx);
   if (byJob.size === 0) return undefined;
+  // Finishes in either order of the scheduler's queue, or the claim is not made.
   const finishesWithout = (jobs: readonly string[]): Outcome | undefined => {
-    const outcome = runWithChange(ctx, { othersGone: jobs.flatMap((j) => byJob.get(j) ?? []) }).outcome;
-    return outcome.result === 'completes' ? outcome : undefined;
+    const change = { othersGone: jobs.flatMap((j) => byJob.get(j) ?? []) };
+    const outcome = runWithChange(ctx, change).outcome;
+    if (outcome.result !== 'completes') return undefined;
+    return runWithChange(ctx, change, 'theirs-first').outcome.result === 'completes' ? outcome : undefined;
   };
   let jobs = [...byJob.keys()].sort();
   let outcome = finishesWithout(jobs);
@@ -100,12 +123,24 @@ function jobWait(ctx: AnalysisContext): JobWait | undefined {
   return { jobs, pods, outcome };
 }
 
-const NEVER = 'The rollout can never finish';
+/** "a, b, c, d, e and 3 more". */
+function named(items: readonly string[]): string {
+  const shown = items.slice(0, NAMED).join(', ');
+  return items.length > NAMED ? `${shown} and ${items.length - NAMED} more` : shown;
+}
 
-function said(finding: Draft, wait: JobWait): Draft {
+const NEVER = /can never finish/;
+
+function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
   const one = wait.jobs.length === 1;
-  const jobs = `Job${one ? '' : 's'} ${wait.jobs.join(', ')}`;
+  const jobs = `Job${one ? '' : 's'} ${named(wait.jobs)}`;
   const whileRuns = `while ${jobs} ${one ? 'runs' : 'run'}`;
+  const once = `It goes on by itself once ${one ? 'that Job ends' : 'those Jobs end'}.`;
+  // The verdict's own "can never finish" becomes "cannot finish while …", where the
+  // headline (the summary's first clause) shows it; otherwise the sentence is added.
+  const summary = NEVER.test(finding.summary)
+    ? `${finding.summary.replace(NEVER, `cannot finish ${whileRuns}`)} ${once}`
+    : `${finding.summary} It goes on by itself once ${jobs} ${one ? 'ends' : 'end'}.`;
   const gone = new Set(wait.pods.map((p) => p.split(' on ')[0]));
   const steps = stepsInPlainWords({
     ...wait.outcome,
@@ -113,21 +148,30 @@ function said(finding: Draft, wait: JobWait): Draft {
       ? { steps: wait.outcome.steps.filter((s) => !(s.kind === 'gone' && gone.has(s.pod))) }
       : {}),
   });
-  const summary = finding.summary.startsWith(NEVER)
-    ? `The rollout cannot finish ${whileRuns}${finding.summary.slice(NEVER.length)} It goes on by itself once ${one ? 'that Job ends' : 'those Jobs end'}.`
-    : `${finding.summary} It goes on by itself once ${jobs} ${one ? 'ends' : 'end'}.`;
+  const cron = wait.jobs.some((j) => CRONJOB_RUN.test(j))
+    ? " A Job named like a CronJob's run may be followed by the next run, which can take the room again."
+    : '';
   // Keyed words (`says`) would give another language the headline without the Jobs:
   // it reads this English one instead.
   const { says: _english, ...rest } = finding;
   return {
     ...rest,
     summary,
+    ...(rest.explanation !== undefined
+      ? {
+          explanation: `Only ${whileRuns}: run forward with ${one ? 'its' : 'their'} pods gone, the controllers finish the rollout (the note says how). ${rest.explanation}`,
+        }
+      : {}),
     evidence: [
       ...rest.evidence,
-      {
-        type: 'note',
-        text: `Pods of ${jobs} hold room or quota the new pods need: ${wait.pods.join(', ')}. A Job's pods end by themselves (the Job completes, or fails for good) and give them back. Run forward with them gone, the controllers finish the rollout: ${steps.slice(0, 6).join('; ')}.`,
-      },
+      ...(withNote
+        ? [
+            {
+              type: 'note' as const,
+              text: `Pods of ${jobs} hold room or quota the new pods need: ${named(wait.pods)}. A Job's pods go once it ends (it completes, or fails for good), and give them back.${cron} Run forward with them gone, the controllers finish the rollout, whichever pending pod the scheduler takes first: ${steps.slice(0, 6).join('; ')}.`,
+            },
+          ]
+        : []),
     ],
   };
 }
