@@ -142,6 +142,17 @@ describe('two app replicas and two workers on one Sentinel set', () => {
             slack.callsOf('chat.postMessage').map((c) => String(c.args.text).slice(0, 120)),
           );
           console.error('app 1:', said(stack.app), 'app 2:', said(second.app));
+          // Each top-level message as it reads now, and every edit made to one.
+          console.error(
+            'top-level messages:',
+            [...slack.messages.values()]
+              .filter((m) => m.threadTs === undefined)
+              .map((m) => `${m.ts} ${m.text.slice(0, 100)}`),
+            'updates:',
+            slack
+              .callsOf('chat.update')
+              .map((c) => `${String(c.args.ts)} ${String(c.args.text).slice(0, 80)}`),
+          );
           throw error;
         });
       await queuesSettled(stack.redisUrl, SIGNAL_WAIT_MS);
