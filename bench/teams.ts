@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import type { ChatUseCases } from '../src/chat/adapter.js';
 import type { ChatMessage } from '../src/chat/model.js';
-import { plain, say, strong } from '../src/chat/rich.js';
+import { plain, say, strong } from '../src/message/rich.js';
 import { memoryCardStore } from '../src/chat/teams/adapter.js';
 import { cardActivity, CODE_MAX_CHARS } from '../src/chat/teams/cards.js';
 import { createLogger } from '../src/logger.js';

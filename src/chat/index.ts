@@ -6,4 +6,4 @@
 export * from './model.js';
 export * from './actions.js';
 export * from './adapter.js';
-export * from './rich.js';
+export * from '../message/rich.js';

@@ -1,4 +1,8 @@
 import type { ChatAction } from './actions.js';
+import type { ContentPart, Platform, Rich } from '../message/model.js';
+
+export { ICONS } from '../message/model.js';
+export type { ContentPart, Icon, PartRole, PersonRef, Platform, Rich, Span } from '../message/model.js';
 
 /**
  * The chat port's message model: what rollout-doctor says, with no platform in it.
@@ -15,20 +19,6 @@ import type { ChatAction } from './actions.js';
  * structured part.
  */
 
-/** The platform an id belongs to, as its adapter names itself ('slack', 'teams', …). */
-export type Platform = string;
-
-/**
- * A person, by the id the approval and read policy list: a Slack user id (U…, W…), an
- * Entra ID (AAD) object id. `name` is for display only (Teams mentions need one); it
- * decides nothing.
- */
-export interface PersonRef {
-  readonly platform: Platform;
-  readonly id: string;
-  readonly name?: string;
-}
-
 /** A channel, group chat or direct chat, and the thread in it when there is one. */
 export interface ConversationRef {
   readonly platform: Platform;
@@ -44,81 +34,6 @@ export interface MessageRef {
   /** The platform's message id (a Slack ts, a Teams activity id). */
   readonly id: string;
 }
-
-/**
- * Icons by meaning. Each adapter maps every one (Slack: an emoji shortcode; Teams: a
- * Unicode emoji); a new icon is a compile error in every adapter until it maps it.
- */
-export const ICONS = [
-  'ok',
-  'warning',
-  'refused',
-  'failed',
-  'expired',
-  'waiting',
-  'undo',
-  'diagnosing',
-  'inspect',
-  'working',
-  'fix',
-  'thread',
-  'paused',
-  'superseded',
-  'more',
-  'log',
-  'alert',
-  'pinned',
-  'note',
-  'unknown',
-  'connection',
-  'calendar',
-  'progress',
-  'balance',
-  'rolled-out',
-  'repeat',
-  'red',
-  'orange',
-  'blue',
-  'report',
-  'forbidden',
-  'locked',
-  'link',
-  'info',
-  'chart',
-] as const;
-export type Icon = (typeof ICONS)[number];
-
-/**
- * One run of inline content. `text`, `strong`, `emphasis` and `code` hold plain text
- * that reads as one line (adapters escape it, and show a line break inside it as a
- * space: only a `break` span ends a line); `mention` names a person or an approver group by id; `link`
- * is a URL the product checked against its allow-list, with a label we wrote;
- * `break` ends a line.
- */
-export type Span =
-  | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'strong'; readonly text: string }
-  | { readonly kind: 'emphasis'; readonly text: string }
-  | { readonly kind: 'code'; readonly text: string }
-  | { readonly kind: 'mention'; readonly person: PersonRef }
-  /**
-   * An entry of the approval policy, a group or a person (a Slack user group S… or
-   * user U…, an Entra group or user object id): trusted configuration, mentioned as
-   * the platform mentions either.
-   */
-  | { readonly kind: 'group'; readonly platform: Platform; readonly id: string }
-  | { readonly kind: 'link'; readonly url: string; readonly label: string }
-  | { readonly kind: 'icon'; readonly icon: Icon }
-  | { readonly kind: 'break' };
-
-/** Inline content: spans in order. */
-export type Rich = readonly Span[];
-
-/**
- * Roles of parts that later updates find again: the verdict line of a result and the
- * line saying where its approved fix stands (re-rendered as outcomes arrive).
- */
-export type PartRole = 'verdict' | 'state' | 'resolved';
 
 /** A confirm step before a button acts: all plain text. */
 export interface Confirm {
@@ -148,26 +63,8 @@ export interface Button {
   readonly choice?: Choice;
 }
 
-/**
- * One block of a message. `code` and `table` bodies are untrusted text shown
- * literally (a log tail, an event message, a patch); `whole` asks for every character
- * (an exact patch an approver must see), otherwise adapters may cut long bodies and
- * say so.
- */
-export type Part =
-  | { readonly kind: 'heading'; readonly text: string }
-  | { readonly kind: 'paragraph'; readonly text: Rich; readonly role?: PartRole }
-  /** Small print under or between paragraphs. */
-  | { readonly kind: 'note'; readonly text: Rich }
-  | { readonly kind: 'code'; readonly title?: Rich; readonly body: string; readonly whole?: boolean }
-  | {
-      readonly kind: 'table';
-      readonly title?: Rich;
-      readonly header: readonly string[];
-      readonly rows: readonly (readonly string[])[];
-    }
-  | { readonly kind: 'actions'; readonly buttons: readonly Button[] }
-  | { readonly kind: 'divider' };
+/** One block of a message: the content every surface shows (message/model.ts), or buttons. */
+export type Part = ContentPart | { readonly kind: 'actions'; readonly buttons: readonly Button[] };
 
 /**
  * A whole message. `summary` is the one-line plain text platforms show in

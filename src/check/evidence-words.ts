@@ -7,8 +7,8 @@
  * into `say` spans and table cells as the English path puts them, so each renderer
  * escapes them as it always has.
  */
-import { multiline, plain, say, strong } from '../chat/rich.js';
-import type { Part } from '../chat/model.js';
+import { multiline, plain, say, strong } from '../message/rich.js';
+import type { ContentPart } from '../message/model.js';
 import type { ResolvedValue } from '../diagnosis/resolved-strategy.js';
 import { defineMessages, registerCatalogue, wordsIn } from '../i18n/catalogue.js';
 import type { Lang } from '../i18n/lang.js';
@@ -218,7 +218,7 @@ function strategyLines(e: Extract<Evidence, { type: 'strategy' }>, w: Words): st
 }
 
 /** The parts of one piece of check's evidence in a language other than English, or undefined for the shared ones. */
-function translatedParts(e: CheckEvidence, lang: Lang): Part[] | undefined {
+function translatedParts(e: CheckEvidence, lang: Lang): ContentPart[] | undefined {
   const w = wordsIn(CHECK_EVIDENCE_WORDS, lang);
   switch (e.type) {
     case 'note':

@@ -5,7 +5,7 @@
  * caller that passes a wrong or missing parameter does too.
  *
  * A message returns whatever its surface shows: a string for a terminal or Markdown,
- * `Rich` (built with chat/rich.ts `say`, which keeps untrusted text as text) for chat.
+ * `Rich` (built with message/rich.ts `say`, which keeps untrusted text as text) for chat.
  * Parameters that come from the cluster, an alert, a chat or Redis are passed as
  * parameters, never pasted into a literal, so the surface's escaping applies to them.
  *

@@ -1,15 +1,15 @@
 /**
- * The port's message model (src/chat/model.ts) as terminal text: the command line's
+ * The message content model (src/message/model.ts) as terminal text: the command line's
  * renderer, a third beside Slack's mrkdwn (src/chat/slack/render.ts) and Teams'
  * Adaptive Cards (src/chat/teams/cards.ts). As the Slack adapter escapes mrkdwn, this
  * one cleans every text span and every code and table cell of terminal control
  * sequences (cleanText: CSI, OSC 8 links, OSC 52 clipboard writes, C1, bidi overrides)
  * before it is styled or measured, so only our own styling reaches the terminal.
- * Tables and code sit under their title, indented; buttons are not shown (a terminal
- * has none).
+ * Tables and code sit under their title, indented (content has no buttons: those are
+ * the chat port's).
  */
-import type { Part, Rich, Span } from '../chat/model.js';
-import { evidenceParts } from '../chat/use-cases/evidence.js';
+import type { ContentPart, Rich, Span } from '../message/model.js';
+import { evidenceParts } from '../message/evidence.js';
 import type { Evidence } from '../diagnosis/finding.js';
 import { cleanText } from '../text/clean.js';
 import { indent, table, wrap, type Style } from './format.js';
@@ -50,7 +50,7 @@ function title(content: Rich, style: Style): string {
  * Parts as terminal lines, not indented: paragraphs as they are (wrapped at `width`
  * when given), a code body or a table under its title, two columns in.
  */
-export function terminalLines(parts: readonly Part[], style: Style, width?: number): string[] {
+export function terminalLines(parts: readonly ContentPart[], style: Style, width?: number): string[] {
   return parts.flatMap((part): string[] => {
     switch (part.kind) {
       case 'heading':
@@ -76,8 +76,6 @@ export function terminalLines(parts: readonly Part[], style: Style, width?: numb
             2,
           ),
         ];
-      case 'actions':
-        return [];
       case 'divider':
         return [''];
     }

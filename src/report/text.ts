@@ -15,7 +15,7 @@ import { allClear } from './json.js';
 import { unreadGuardLines } from '../diagnosis/guards/guard-gaps.js';
 import { wordsIn } from '../i18n/catalogue.js';
 import type { Lang } from '../i18n/lang.js';
-import { findingExplanation, findingSummary, planSummary } from '../chat/words/finding.js';
+import { findingExplanation, findingSummary, planSummary } from '../message/words/finding.js';
 import { REPORT_WORDS } from './words.js';
 
 type Words = ReturnType<typeof wordsIn<typeof REPORT_WORDS>>;

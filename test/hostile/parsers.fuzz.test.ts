@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/chat/use-cases/command-parse.js';
-import { plainText } from '../../src/chat/rich.js';
+import { plainText } from '../../src/message/rich.js';
 import { toMrkdwn } from '../../src/chat/slack/render.js';
 import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
 import { DumpError, loadObjects } from '../../src/diagnosis/snapshot/dump/dump.js';

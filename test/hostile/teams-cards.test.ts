@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/chat/model.js';
-import { code, emphasis, link, mention, plain, say, strong } from '../../src/chat/rich.js';
+import { code, emphasis, link, mention, plain, say, strong } from '../../src/message/rich.js';
 import { cardActivity, renderCard } from '../../src/chat/teams/cards.js';
 import { HOSTILE } from './support/hostile-text.js';
 

@@ -19,7 +19,7 @@ import type { ChatAdapter, PressRequest } from '../../src/chat/adapter.js';
 import { createProposalApprovals } from '../../src/chat/approvals/proposal-approvals.js';
 import type { ChatMessage } from '../../src/chat/model.js';
 import { deliverProposal } from '../../src/chat/notify/proposal-delivery.js';
-import { plainText } from '../../src/chat/rich.js';
+import { plainText } from '../../src/message/rich.js';
 import { proposePress } from '../../src/chat/use-cases/propose-press.js';
 import { dumpSource } from '../../src/check/dump-source.js';
 import { loadObjects } from '../../src/diagnosis/snapshot/dump/dump.js';

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatUseCases, CommandRequest, PressRequest, StartedRun } from '../../src/chat/adapter.js';
 import type { ChatMessage } from '../../src/chat/model.js';
-import { plain, say, strong } from '../../src/chat/rich.js';
+import { plain, say, strong } from '../../src/message/rich.js';
 import { type HttpServerHandle } from '../../src/app/http-server.js';
 import { memoryCardStore } from '../../src/chat/teams/adapter.js';
 import { discardLogger } from '../support/http-test-server.js';

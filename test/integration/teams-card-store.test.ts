@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatUseCases } from '../../src/chat/adapter.js';
 import type { ChatMessage, MessageRef } from '../../src/chat/model.js';
-import { plain, say, strong } from '../../src/chat/rich.js';
+import { plain, say, strong } from '../../src/message/rich.js';
 import { type HttpServerHandle } from '../../src/app/http-server.js';
 import { type CardStore, type TeamsAdapter } from '../../src/chat/teams/adapter.js';
 import { CARD_RECORD_SECONDS, redisCardStore } from '../../src/chat/teams/card-store.js';

@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { registeredCatalogues } from '../../src/i18n/catalogue.js';
 import type { Lang } from '../../src/i18n/lang.js';
-import { isOurs, plainText } from '../../src/chat/rich.js';
+import { isOurs, plainText } from '../../src/message/rich.js';
 import type { Rich } from '../../src/chat/model.js';
 import { ROOT } from './source-tree.js';
 

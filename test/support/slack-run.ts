@@ -15,7 +15,7 @@ import {
 import { plainText, type Mrkdwn, type PlainText } from '../../src/chat/slack/blocks/mrkdwn.js';
 import { LIMITS, type Block } from '../../src/chat/slack/blocks/text.js';
 import { renderMessage } from '../../src/chat/slack/render.js';
-import { plain, say, strong } from '../../src/chat/rich.js';
+import { plain, say, strong } from '../../src/message/rich.js';
 import {
   driftLine as driftRich,
   planButton as portPlanButton,

@@ -1,7 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StartedRun } from '../../src/chat/adapter.js';
-import { plain } from '../../src/chat/rich.js';
+import { plain } from '../../src/message/rich.js';
 import { createSlackChatAdapter } from '../../src/chat/slack/chat-adapter.js';
 import { announceRun } from '../../src/chat/notify/announce.js';
 import type { AppServices } from '../../src/app/services.js';

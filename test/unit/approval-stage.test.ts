@@ -14,7 +14,7 @@ import { approve } from '../../src/chat/approvals/approve.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatAdapter } from '../../src/chat/adapter.js';
 import type { ChatMessage, MessageRef } from '../../src/chat/model.js';
-import { plainText, say } from '../../src/chat/rich.js';
+import { plainText, say } from '../../src/message/rich.js';
 import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
 import { approvePlanAction } from '../../src/chat/slack/listeners/actions/approve-plan.js';
 import { editPressed, applyMark } from '../../src/chat/teams/mark.js';

@@ -11,7 +11,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { approve } from '../../src/chat/approvals/approve.js';
 import type { ApprovalClick } from '../../src/chat/approvals/approval-click.js';
-import { plainText } from '../../src/chat/rich.js';
+import { plainText } from '../../src/message/rich.js';
 import { createApprovalPolicy } from '../../src/policy/approval-policy.js';
 import { createPlanStore, type StoredPlan } from '../../src/queue/plan-store.js';
 import type { Producers } from '../../src/queue/producers.js';

@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { approve } from '../../src/chat/approvals/approve.js';
 import type { ApprovalClick } from '../../src/chat/approvals/approval-click.js';
-import { plainText } from '../../src/chat/rich.js';
+import { plainText } from '../../src/message/rich.js';
 import { approversText } from '../../src/chat/use-cases/approvers.js';
 import { createApprovalPolicy, policyFileSchema } from '../../src/policy/approval-policy.js';
 import { createPlanStore, type StoredPlan } from '../../src/queue/plan-store.js';

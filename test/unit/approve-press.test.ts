@@ -10,7 +10,7 @@ import { approve } from '../../src/chat/approvals/approve.js';
 import { describe, expect, it, vi } from 'vitest';
 import type { PressReply } from '../../src/chat/adapter.js';
 import type { ChatMessage } from '../../src/chat/model.js';
-import { plainText, say } from '../../src/chat/rich.js';
+import { plainText, say } from '../../src/message/rich.js';
 import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
 import { approvePlanAction } from '../../src/chat/slack/listeners/actions/approve-plan.js';
 import { applyMark } from '../../src/chat/teams/mark.js';

@@ -6,7 +6,7 @@ import { CLOCK_SKEW_TOLERANCE_MS } from '../../src/trust/clock-skew.js';
 import { describe, expect, it } from 'vitest';
 import { refusalBeforeRecording } from '../../src/chat/approvals/approve.js';
 import { REFUSAL_TEXT } from '../../src/chat/approvals/refusal-text.js';
-import { plainText } from '../../src/chat/rich.js';
+import { plainText } from '../../src/message/rich.js';
 import { toMrkdwn } from '../../src/chat/slack/render.js';
 import { renderCard } from '../../src/chat/teams/cards.js';
 import { SEAL_VERSION, shownDigest } from '../../src/trust/plan-seal.js';

@@ -5,7 +5,7 @@
  * characters in the card. Slack keeps its mentions.
  */
 import { describe, expect, it } from 'vitest';
-import { plainText } from '../../src/chat/rich.js';
+import { plainText } from '../../src/message/rich.js';
 import { renderCard } from '../../src/chat/teams/cards.js';
 import { approversText, outcomeMessage, stateLine } from '../../src/chat/use-cases/outcome.js';
 import type { NotifyJob } from '../../src/queue/schemas.js';

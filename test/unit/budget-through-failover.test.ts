@@ -19,7 +19,7 @@ import {
   spendBudget,
   type CommandBudget,
 } from '../../src/chat/use-cases/command-budget.js';
-import { plainText } from '../../src/chat/rich.js';
+import { plainText } from '../../src/message/rich.js';
 import { createLogger } from '../../src/logger.js';
 import { createMetrics } from '../../src/metrics.js';
 import { closeConnection, createProducerConnection, waitForReady } from '../../src/queue/connection.js';

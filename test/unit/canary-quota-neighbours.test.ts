@@ -10,7 +10,7 @@ import type { ArgoRollout } from '../../src/diagnosis/k8s-argo.js';
 import type { Pod } from '../../src/diagnosis/k8s.js';
 import type { ResourceQuota } from '../../src/diagnosis/k8s-policy.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { findingExplanation, findingSummary } from '../../src/chat/words/finding.js';
+import { findingExplanation, findingSummary } from '../../src/message/words/finding.js';
 import { makeNode } from '../support/k8s-builders.js';
 import {
   makeRollout,

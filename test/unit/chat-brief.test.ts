@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/chat/model.js';
-import { plain, say } from '../../src/chat/rich.js';
+import { plain, say } from '../../src/message/rich.js';
 import { CARD_BODY_MAX_CHARS, renderCard } from '../../src/chat/teams/cards.js';
 import { MAX_BLOCKS_CHARS, renderMessage } from '../../src/chat/slack/render.js';
 

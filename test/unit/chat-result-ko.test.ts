@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Part } from '../../src/chat/model.js';
-import { plainText } from '../../src/chat/rich.js';
+import { plainText } from '../../src/message/rich.js';
 import { resultMessage, type PlanView } from '../../src/chat/use-cases/result.js';
 import { outcomeMessage } from '../../src/chat/use-cases/outcome.js';
 import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chatActionSchema } from '../../src/chat/actions.js';
-import { br, code, icon, join, mention, plainText, rich, say, strong, text } from '../../src/chat/rich.js';
+import { br, code, icon, join, mention, plainText, rich, say, strong, text } from '../../src/message/rich.js';
 
 describe('chat port inline content', () => {
   it('keeps interpolated text as one text span, literals and our spans as they are', () => {

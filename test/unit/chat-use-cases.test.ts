@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { ChatMessage, Span } from '../../src/chat/model.js';
-import { plainText } from '../../src/chat/rich.js';
+import { plainText } from '../../src/message/rich.js';
 import { APP_REPLAY, appReplayers, type ReplayServices } from '../../src/chat/use-cases/replays.js';
 import { runCommand } from '../../src/chat/use-cases/command.js';
 import type { DiagnoseJob } from '../../src/queue/schemas.js';

@@ -9,7 +9,7 @@ import { runCommand } from '../../src/chat/use-cases/command.js';
 import type { DiagnoseJob } from '../../src/queue/schemas.js';
 import { diagnoseJobSchema } from '../../src/queue/schemas.js';
 import { fakeServices } from '../support/listener-args.js';
-import { plainText } from '../../src/chat/rich.js';
+import { plainText } from '../../src/message/rich.js';
 
 type UsersInfo = (args: { user: string; include_locale: boolean }) => Promise<{ user?: { locale?: string } }>;
 const clientOf = (info: UsersInfo) => ({ users: { info } }) as never;

@@ -201,6 +201,14 @@ describe('import graph over src/', () => {
     expect(crossings(['diagnosis', 'remediation', 'report'], ['kube', 'app', 'worker', 'queue'])).toEqual([]);
   });
 
+  it('the message model sits below both surfaces: report and message import nothing of chat', () => {
+    // The content both render (src/message: rich text, evidence, finding words) is not the
+    // chat port's; the command line shows it without loading chat.
+    expect(crossings(['report', 'message'], ['chat'])).toEqual([]);
+    // and the check sees the arrow the other way, which is the one allowed
+    expect(crossings(['chat'], ['message']).length).toBeGreaterThan(0);
+  });
+
   it('the engine flows one way: findings (diagnosis) never import plans (remediation) at run time', () => {
     const edges = sourceFiles('src/diagnosis').flatMap((f) =>
       importsOf(f, RUNTIME_IMPORT)

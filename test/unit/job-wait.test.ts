@@ -10,7 +10,7 @@ import type { Container, Pod } from '../../src/diagnosis/k8s.js';
 type ContainerPort = NonNullable<Container['ports']>[number];
 import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { findingSummary } from '../../src/chat/words/finding.js';
+import { findingSummary } from '../../src/message/words/finding.js';
 import { makeNode, makePod } from '../support/k8s-builders.js';
 import { edgeIngress, pendingRolloutSnapshot, PORTS_MESSAGE, rollout } from '../support/rollout-scenarios.js';
 

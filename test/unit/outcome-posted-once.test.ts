@@ -16,7 +16,7 @@ import type { ChatAdapter } from '../../src/chat/adapter.js';
 import type { ChatMessage } from '../../src/chat/model.js';
 import { deliverOutcome } from '../../src/chat/notify/outcome-delivery.js';
 import { createPostedOnce, PostingElsewhereError } from '../../src/chat/notify/posted-once.js';
-import { plainText } from '../../src/chat/rich.js';
+import { plainText } from '../../src/message/rich.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
 import type { NotifyJob } from '../../src/queue/schemas.js';
 import { startRedis, type TestRedis } from '../support/redis.js';

@@ -9,7 +9,7 @@ import { chatActionSchema } from '../../src/chat/actions.js';
 import type { ChatAdapter, DraftToPost, PressRequest } from '../../src/chat/adapter.js';
 import type { ChatMessage } from '../../src/chat/model.js';
 import type { PostmortemButtons } from '../../src/chat/notify/postmortem-buttons.js';
-import { plain, plainText } from '../../src/chat/rich.js';
+import { plain, plainText } from '../../src/message/rich.js';
 import { decodeAction, encodeAction } from '../../src/chat/slack/actions.js';
 import { RedisTroubleError } from '../../src/queue/deadline.js';
 import { outcomeMessage } from '../../src/chat/use-cases/outcome.js';

@@ -11,7 +11,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PressRequest } from '../../src/chat/adapter.js';
 import { createProposalApprovals } from '../../src/chat/approvals/proposal-approvals.js';
-import { plainText } from '../../src/chat/rich.js';
+import { plainText } from '../../src/message/rich.js';
 import { trusted } from '../../src/chat/slack/blocks/mrkdwn.js';
 import { markPlanInBlocks } from '../../src/chat/slack/mark.js';
 import { proposePress } from '../../src/chat/use-cases/propose-press.js';

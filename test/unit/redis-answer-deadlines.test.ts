@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../src/audit.js';
 import { spendBudget, createCommandBudget } from '../../src/chat/use-cases/command-budget.js';
-import { plainText } from '../../src/chat/rich.js';
+import { plainText } from '../../src/message/rich.js';
 import { redisTroubleWords } from '../../src/chat/use-cases/redis-words.js';
 import { routeTable } from '../../src/app/http-server.js';
 import { readyzRoute } from '../../src/app/routes/health.js';

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/chat/model.js';
-import { plainText, say } from '../../src/chat/rich.js';
+import { plainText, say } from '../../src/message/rich.js';
 import { withResolution } from '../../src/chat/use-cases/outcome.js';
 import { applyMark } from '../../src/chat/teams/mark.js';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
 import type { ChatAdapter } from '../../src/chat/adapter.js';
 import type { ChatMessage, MessageRef } from '../../src/chat/model.js';
-import { plainText, say } from '../../src/chat/rich.js';
+import { plainText, say } from '../../src/message/rich.js';
 import { deliverOutcome } from '../../src/chat/notify/outcome-delivery.js';
 import type { RootRecord, RootStates } from '../../src/chat/notify/root-store.js';
 import { showRootStage, rootOnOutcome } from '../../src/chat/notify/root-update.js';

@@ -9,7 +9,7 @@ import type { webApi } from '@slack/bolt';
 import { announceRun } from '../../src/chat/notify/announce.js';
 import { parsePlanButtonValue } from '../../src/chat/slack/blocks/action-ids.js';
 import { createSlackChatAdapter } from '../../src/chat/slack/chat-adapter.js';
-import { plain } from '../../src/chat/rich.js';
+import { plain } from '../../src/message/rich.js';
 import { renderRunUpdate } from '../support/slack-run.js';
 import { deliverRun } from '../../src/chat/notify/run-delivery.js';
 import { createSubscriptions } from '../../src/chat/notify/subscriptions.js';

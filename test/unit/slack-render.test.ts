@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatAction } from '../../src/chat/actions.js';
 import type { ChatMessage } from '../../src/chat/model.js';
-import { code, emphasis, group, icon, link, mention, plain, say, strong, text } from '../../src/chat/rich.js';
+import {
+  code,
+  emphasis,
+  group,
+  icon,
+  link,
+  mention,
+  plain,
+  say,
+  strong,
+  text,
+} from '../../src/message/rich.js';
 import { decodeAction, encodeAction } from '../../src/chat/slack/actions.js';
 import { renderMessage, toMrkdwn } from '../../src/chat/slack/render.js';
 import { ACTION, planButtonValue, rerunValue } from '../../src/chat/slack/blocks/action-ids.js';

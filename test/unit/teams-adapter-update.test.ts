@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, MessageRef } from '../../src/chat/model.js';
-import { say } from '../../src/chat/rich.js';
+import { say } from '../../src/message/rich.js';
 import { memoryCardStore, teamsAdapter, type CardRecord } from '../../src/chat/teams/adapter.js';
 import type { BotConnector } from '../../src/chat/teams/connector.js';
 

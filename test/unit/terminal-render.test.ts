@@ -3,14 +3,14 @@
  * terminal renderer (src/report/terminal.ts) cleans every text span, title, table cell
  * and code body of terminal control sequences, as the Slack adapter escapes mrkdwn, so
  * only its own styling reaches the terminal; and one switch over the evidence variants
- * is left (src/chat/use-cases/evidence.ts), which Slack, Teams and the CLI all render.
+ * is left (src/message/evidence.ts), which Slack, Teams and the CLI all render.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Part } from '../../src/chat/model.js';
-import { code, mention, say, strong } from '../../src/chat/rich.js';
-import { evidenceParts } from '../../src/chat/use-cases/evidence.js';
+import type { ContentPart } from '../../src/message/model.js';
+import { code, mention, say, strong } from '../../src/message/rich.js';
+import { evidenceParts } from '../../src/message/evidence.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';
 import { makeStyle } from '../../src/report/format.js';
 import { renderEvidence, terminalLines } from '../../src/report/terminal.js';
@@ -26,7 +26,7 @@ const controls = (text: string): string[] =>
   [...text.matchAll(/[\u001b\u0080-\u009f\u202a-\u202e\u2066-\u2069]/g)].map((m) => m[0]);
 
 describe('the terminal renderer of port messages', () => {
-  const parts: Part[] = [
+  const parts: ContentPart[] = [
     { kind: 'heading', text: HOSTILE },
     {
       kind: 'paragraph',
@@ -82,7 +82,7 @@ describe('the terminal renderer of port messages', () => {
 });
 
 describe('one switch over the evidence variants', () => {
-  it('only src/chat/use-cases/evidence.ts switches over them', () => {
+  it('only src/message/evidence.ts switches over them', () => {
     const root = resolve(import.meta.dirname, '../..');
     // Cases only an Evidence switch has (no other union in src/ names these three).
     const switching = sourceFiles('src').filter((f) => {
@@ -91,6 +91,6 @@ describe('one switch over the evidence variants', () => {
         text.includes(c),
       );
     });
-    expect(switching).toEqual(['src/chat/use-cases/evidence.ts']);
+    expect(switching).toEqual(['src/message/evidence.ts']);
   });
 });

@@ -9,7 +9,7 @@ import { messageTime } from '../../text/time.js';
 import { allowedUrl } from '../../text/allowed-url.js';
 import { DEFAULT_WORKLOAD_KIND, typeOfKind } from '../../diagnosis/workload-ref.js';
 import type { ChatMessage, Rich } from '../../chat/model.js';
-import { br, code, icon, join, link, multiline, plain, rich, say, strong } from '../../chat/rich.js';
+import { br, code, icon, join, link, multiline, plain, rich, say, strong } from '../../message/rich.js';
 import type { AlertOverflowJob, AlertThreadJob } from '../../queue/alert-jobs.js';
 import type { NotifyJob } from '../../queue/schemas.js';
 import { cleanText } from '../../text/clean.js';

@@ -12,7 +12,7 @@ import type { ExclusionTtl, ExclusionTtlChoice } from '../../remediation/exclusi
 import { choiceWords } from '../../remediation/exclusion-words.js';
 import type { StoredPlan } from '../../queue/plan-store.js';
 import type { Rich } from '../model.js';
-import { icon, say, strong } from '../rich.js';
+import { icon, say, strong } from '../../message/rich.js';
 
 /**
  * The duration of a click, resolved against the stored plan: `lasts` what the approval

@@ -7,7 +7,7 @@ import type { Audit, AuditEvent } from '../../audit.js';
 import { typeOfKind, type WorkloadKind } from '../../diagnosis/workload-ref.js';
 import { DEFAULT_PLATFORM, mentionsById } from '../../platforms/chat-refs.js';
 import type { Platform, Rich } from '../model.js';
-import { group, icon, join, plain, rich, say, strong } from '../rich.js';
+import { group, icon, join, plain, rich, say, strong } from '../../message/rich.js';
 import { approversText } from '../use-cases/approvers.js';
 import { redisTroubleWords, tryAgainWords } from '../use-cases/redis-words.js';
 

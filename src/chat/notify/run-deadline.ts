@@ -24,7 +24,7 @@
  * in the card's thread.
  */
 import type { ChatMessage, PersonRef } from '../model.js';
-import { icon, mention, say } from '../rich.js';
+import { icon, mention, say } from '../../message/rich.js';
 import { platformOf } from '../../platforms/chat-refs.js';
 import type { MessageRef } from './subscriptions.js';
 import type { ChatServices } from '../services.js';

@@ -19,7 +19,7 @@ import {
   type Mrkdwn,
 } from './blocks/mrkdwn.js';
 import { LIMITS, codeSections, context, plain, proseSections, type Block } from './blocks/text.js';
-import { table } from '../use-cases/evidence.js';
+import { table } from '../../message/evidence.js';
 
 /** This adapter's platform name, as person and conversation refs carry it. */
 export const SLACK = 'slack';

@@ -1,6 +1,6 @@
 import type { ChatAction } from '../actions.js';
 import type { Button, ChatMessage, Choice, Icon, Part, Rich, Span } from '../model.js';
-import { plainText } from '../rich.js';
+import { plainText } from '../../message/rich.js';
 import { cleanText } from '../../text/clean.js';
 
 /**

@@ -2,7 +2,7 @@ import { chatActionSchema, lastsOfChoice, type ChatAction } from '../actions.js'
 import { parseLang } from '../../i18n/lang.js';
 import type { ChatUseCases, PressReply } from '../adapter.js';
 import type { Button, ChatMessage, Confirm, ConversationRef, MessageRef, PersonRef } from '../model.js';
-import { say } from '../rich.js';
+import { say } from '../../message/rich.js';
 import type { Logger } from '../../logger.js';
 import { commandText, type CardActionInvoke, type ChannelAccount, type MessageActivity } from './activity.js';
 import { conversationRef, TEAMS, type TeamsAdapter } from './adapter.js';

@@ -1,7 +1,7 @@
 import type { ChatAction } from '../actions.js';
 import type { ChatAdapter, PlanMark, PressReply, StateLineEdit } from '../adapter.js';
 import type { Button, ChatMessage, MessageRef, Part, Rich } from '../model.js';
-import { plain } from '../rich.js';
+import { plain } from '../../message/rich.js';
 import { withResolution, withStateLine, type FixStage } from '../use-cases/outcome.js';
 
 /** The plan a button acts on, if any. */

@@ -20,7 +20,7 @@ import { chatPlatform, platformOf, platformTag, type ChatPlatform } from '../../
 import { messageTime } from '../../text/time.js';
 import type { ChatAction } from '../actions.js';
 import type { PlanMark, PressReply, PressRequest, StateLineEdit } from '../adapter.js';
-import { icon, say, strong } from '../rich.js';
+import { icon, say, strong } from '../../message/rich.js';
 import { appReplay } from './replays.js';
 import type { RootRecord } from '../notify/root-store.js';
 import { textMessage } from './command.js';

@@ -9,7 +9,7 @@
  * approvers"), never shown as an id.
  */
 import type { Rich } from '../model.js';
-import { join, mention, plain, rich, strong } from '../rich.js';
+import { join, mention, plain, rich, strong } from '../../message/rich.js';
 import { chatPlatform, isId, mentionsById } from '../../platforms/chat-refs.js';
 
 export function approversText(

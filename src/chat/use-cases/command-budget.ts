@@ -20,7 +20,7 @@ import { redisKeys } from '../../queue/redis-keys.js';
 import { redisScript } from '../../queue/redis-script.js';
 import type { Redis } from 'ioredis';
 import type { Rich } from '../model.js';
-import { icon, say } from '../rich.js';
+import { icon, say } from '../../message/rich.js';
 import type { Audit } from '../../audit.js';
 import type { AppConfig } from '../../config/environment.js';
 import type { Logger } from '../../logger.js';

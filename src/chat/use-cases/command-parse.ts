@@ -1,6 +1,6 @@
 import { clusterSchema, namespaceSchema, resourceNameSchema } from '../../queue/schemas.js';
 import type { Rich, Span } from '../model.js';
-import { br, code, join, plain, rich, say, strong, text } from '../rich.js';
+import { br, code, join, plain, rich, say, strong, text } from '../../message/rich.js';
 import {
   DEFAULT_WORKLOAD_KIND,
   kindsPhrase,

@@ -21,7 +21,7 @@ import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import { spendBudget, type CommandBudget } from './command-budget.js';
 import type { CommandReply, CommandRequest } from '../adapter.js';
 import type { ChatMessage, Rich } from '../model.js';
-import { icon, mention, say } from '../rich.js';
+import { icon, mention, say } from '../../message/rich.js';
 import { parseCommand, usage, type ParsedCommand } from './command-parse.js';
 import { wordsIn } from '../../i18n/catalogue.js';
 import { DEFAULT_LANG } from '../../i18n/lang.js';

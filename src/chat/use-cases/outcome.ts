@@ -11,7 +11,7 @@ import type { StoredPlan } from '../../queue/plan-store.js';
 import type { NotifyJob, StepProgress } from '../../queue/schemas.js';
 import { messageTime } from '../../text/time.js';
 import type { Button, ChatMessage, Icon, Part, Rich } from '../model.js';
-import { clip, code, icon, join, multiline, rich, say, strong } from '../rich.js';
+import { clip, code, icon, join, multiline, rich, say, strong } from '../../message/rich.js';
 import { restoredInWords, rolloutInWords, undoPatchesBack } from './confirm-text.js';
 import { dryRunText, patchText } from './plan-text.js';
 import { planButton } from './result.js';

@@ -6,7 +6,7 @@
 import { titleOfKind } from '../../diagnosis/workload-ref.js';
 import type { StoredPlan } from '../../queue/plan-store.js';
 import type { Rich } from '../model.js';
-import { icon, say } from '../rich.js';
+import { icon, say } from '../../message/rich.js';
 
 /** `stored` undefined: the plan is gone from Redis (expired long ago), so no Undo is known. */
 export function expiredText(stored?: Pick<StoredPlan, 'plan' | 'undoOf'>): Rich {

@@ -28,7 +28,7 @@ import { messageTime } from '../../text/time.js';
 import type { ChatAdapter, DraftToPost, PressReply, PressRequest } from '../adapter.js';
 import type { ChatMessage, ConversationRef, Part, PersonRef, Rich } from '../model.js';
 import type { PostmortemButtons } from '../notify/postmortem-buttons.js';
-import { say } from '../rich.js';
+import { say } from '../../message/rich.js';
 import { POSTMORTEM_PRESS_WORDS } from '../words/postmortem.js';
 import { textMessage } from './command.js';
 import { subscribed } from './press.js';

@@ -20,7 +20,7 @@ import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import type { ChatAction } from '../actions.js';
 import type { PressReply, PressRequest } from '../adapter.js';
 import type { MessageRef } from '../model.js';
-import { icon, mention, plain, say } from '../rich.js';
+import { icon, mention, plain, say } from '../../message/rich.js';
 import { textMessage } from './command.js';
 import { expiredText } from './plan-expired.js';
 import { approversText } from './approvers.js';

@@ -23,14 +23,14 @@ import type { Button, ChatMessage, Choice, Icon, Part, Rich } from '../model.js'
 import { plannedTtl } from '../../remediation/exclusion-times.js';
 import { EXCLUSION_TTL_CHOICES } from '../../remediation/exclusion-ttl.js';
 import { choiceWords, exclusionWords } from '../../remediation/exclusion-words.js';
-import { icon, join, multiline, say, strong } from '../rich.js';
+import { icon, join, multiline, say, strong } from '../../message/rich.js';
 import { approversText } from './approvers.js';
 import { confirmDialogText } from './confirm-text.js';
-import { clueLine, clueOf, evidenceLine, evidenceParts } from './evidence.js';
+import { clueLine, clueOf, evidenceLine, evidenceParts } from '../../message/evidence.js';
 import { clip, dryRunText, firstSentence, headline, patchText, recommendedPlan } from './plan-text.js';
 import { translate, wordsIn } from '../../i18n/catalogue.js';
 import type { Lang } from '../../i18n/lang.js';
-import { findingExplanation, findingSummary, planSummary } from '../words/finding.js';
+import { findingExplanation, findingSummary, planSummary } from '../../message/words/finding.js';
 import { RESULT_WORDS } from '../words/result.js';
 import { PROPOSE_CHAT_WORDS } from '../words/propose.js';
 import { commitChangeOf } from '../../remediation/commit-change.js';

@@ -13,7 +13,7 @@ import type { Lang } from '../../i18n/lang.js';
 import type { DiagnosisOutcome, RunUpdate } from '../../queue/schemas.js';
 import type { Requester } from '../actions.js';
 import type { ChatMessage, Rich } from '../model.js';
-import { clip as cut, code, icon, join, multiline, say, strong } from '../rich.js';
+import { clip as cut, code, icon, join, multiline, say, strong } from '../../message/rich.js';
 import {
   resultButtons,
   resultMessage,

@@ -4,7 +4,7 @@
  * before the catalogue.
  */
 import type { Rich } from '../model.js';
-import { code, icon, say } from '../rich.js';
+import { code, icon, say } from '../../message/rich.js';
 import { defineMessages, registerCatalogue } from '../../i18n/catalogue.js';
 
 type Diagnosis = { who: Rich; workload: string; namespace: string; cluster: string; joining: boolean };

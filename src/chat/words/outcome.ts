@@ -5,7 +5,7 @@
  * stays as it wrote it. English entries are the wording before the catalogue.
  */
 import type { Rich } from '../model.js';
-import { icon, say } from '../rich.js';
+import { icon, say } from '../../message/rich.js';
 import { defineMessages, registerCatalogue } from '../../i18n/catalogue.js';
 
 const word = (en: string, ko: string) => ({ en: (): string => en, ko: (): string => ko });

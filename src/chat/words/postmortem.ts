@@ -6,7 +6,7 @@
  * written. English entries are the wording before the catalogue.
  */
 import type { Rich } from '../model.js';
-import { code, icon, say } from '../rich.js';
+import { code, icon, say } from '../../message/rich.js';
 import { defineMessages, registerCatalogue } from '../../i18n/catalogue.js';
 
 type Incident = { incident: string };

@@ -5,7 +5,7 @@
  * (`say`): each adapter escapes them.
  */
 import type { Rich } from '../model.js';
-import { code, icon, link, say, strong } from '../rich.js';
+import { code, icon, link, say, strong } from '../../message/rich.js';
 import { defineMessages, registerCatalogue } from '../../i18n/catalogue.js';
 
 type Kind = { kind: string };

@@ -5,7 +5,7 @@
  * the message's wording before the catalogue, span for span.
  */
 import type { Rich } from '../model.js';
-import { icon, strong, say } from '../rich.js';
+import { icon, strong, say } from '../../message/rich.js';
 import { defineMessages, registerCatalogue } from '../../i18n/catalogue.js';
 
 type Where = { what: string; namespace: string };

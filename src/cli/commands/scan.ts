@@ -30,7 +30,7 @@ import type { ScanExclusion } from '../../kube/read/exclusion-reads.js';
 import { DEFAULT_LANG, type Lang } from '../../i18n/lang.js';
 import { translate, wordsIn } from '../../i18n/catalogue.js';
 import { exclusionWords, spanWords } from '../../remediation/exclusion-words.js';
-import { findingSummary } from '../../chat/words/finding.js';
+import { findingSummary } from '../../message/words/finding.js';
 import { SCAN_WORDS } from '../scan-words.js';
 
 const USAGE = `rollout-doctor scan [-n NAMESPACE | -A] [--context C] [--kubeconfig F] [--from-file DUMP] [-o text|json]

@@ -7,27 +7,27 @@
  * in capitals, as kubectl does). Cluster text is only ever in a table cell, a code body
  * or a text span: each renderer escapes it. The switch over the variants is evidence.ts.
  */
-import type { ResolvedStrategy, ResolvedValue } from '../../diagnosis/resolved-strategy.js';
-import type { CrashingContainer, Evidence } from '../../diagnosis/finding.js';
-import type { SchedulingReason } from '../../diagnosis/scheduling/scheduling-message.js';
-import type { Part, Rich } from '../model.js';
-import { plain, say, strong } from '../rich.js';
-import { cleanText } from '../../text/clean.js';
+import type { ResolvedStrategy, ResolvedValue } from '../diagnosis/resolved-strategy.js';
+import type { CrashingContainer, Evidence } from '../diagnosis/finding.js';
+import type { SchedulingReason } from '../diagnosis/scheduling/scheduling-message.js';
+import type { ContentPart, Rich } from './model.js';
+import { plain, say, strong } from './rich.js';
+import { cleanText } from '../text/clean.js';
 import { table } from './text-table.js';
 
 /** A code part under a title. */
-export function codePart(title: Rich, body: string): Part {
+export function codePart(title: Rich, body: string): ContentPart {
   return { kind: 'code', title, body };
 }
 
 /** A table part under a title (cells are untrusted, shown literally). */
-export function tablePart(title: Rich, header: string[], rows: string[][]): Part {
+export function tablePart(title: Rich, header: string[], rows: string[][]): ContentPart {
   return { kind: 'table', title, header, rows };
 }
 
-const paragraph = (text: Rich): Part => ({ kind: 'paragraph', text });
+const paragraph = (text: Rich): ContentPart => ({ kind: 'paragraph', text });
 
-export function capacityPart(evidence: Extract<Evidence, { type: 'node-capacity' }>): Part {
+export function capacityPart(evidence: Extract<Evidence, { type: 'node-capacity' }>): ContentPart {
   return tablePart(
     plain('Capacity on the nodes the pod may use'),
     ['node', 'resource', 'allocatable', 'used', 'free', 'held by'],
@@ -53,7 +53,7 @@ function containerWords(c: CrashingContainer): string {
   return `${what} ${c.name}${c.injected ? ' (injected at admission, not in the pod template)' : ''}`;
 }
 
-export function crashTableParts(evidence: Extract<Evidence, { type: 'crash-table' }>): Part[] {
+export function crashTableParts(evidence: Extract<Evidence, { type: 'crash-table' }>): ContentPart[] {
   const messages = evidence.rows.filter((r) => r.lastMessage).map((r) => `${r.node}: ${r.lastMessage ?? ''}`);
   return [
     ...(evidence.containers && evidence.containers.length > 0
@@ -93,7 +93,7 @@ function few(names: readonly string[]): string {
  * text: the clue the crash engine found goes right under the difference it points at
  * (`^ clue …`), else after the table. Cells are cleaned before they are measured.
  */
-export function nodeDiffParts(evidence: Extract<Evidence, { type: 'node-diff' }>): Part[] {
+export function nodeDiffParts(evidence: Extract<Evidence, { type: 'node-diff' }>): ContentPart[] {
   const head = `What differs between the failing node(s) ${few(evidence.badNodes)} and the healthy ${few(evidence.goodNodes)}`;
   const lines: string[] = [];
   const sep = evidence.separator;
@@ -129,8 +129,8 @@ export function nodeDiffParts(evidence: Extract<Evidence, { type: 'node-diff' }>
   return [codePart(plain(head), lines.join('\n'))];
 }
 
-export function schedulingParts(evidence: Extract<Evidence, { type: 'scheduling' }>): Part[] {
-  const parts: Part[] = [codePart(plain(`Scheduler message for ${evidence.pod}`), evidence.message)];
+export function schedulingParts(evidence: Extract<Evidence, { type: 'scheduling' }>): ContentPart[] {
+  const parts: ContentPart[] = [codePart(plain(`Scheduler message for ${evidence.pod}`), evidence.message)];
   const parsed = evidence.parsed;
   if (!parsed) return [...parts, paragraph(plain('(the message could not be parsed)'))];
   if (parsed.aborted)
@@ -186,13 +186,13 @@ const ARGO_STRATEGY: Record<NonNullable<ResolvedStrategy['argo']>, string> = {
 };
 
 /** The strategy as resolved, then how the controller reads it: a head line, then the lines under it. */
-export function strategyParts(evidence: Extract<Evidence, { type: 'strategy' }>): Part[] {
+export function strategyParts(evidence: Extract<Evidence, { type: 'strategy' }>): ContentPart[] {
   const s = evidence.strategy;
   const perNode = s.per === 'node';
   const head = paragraph(
     say`${strong('Strategy:')} ${s.argo ? ARGO_STRATEGY[s.argo] : s.type}, ${perNode ? 'nodes' : 'replicas'} ${evidence.replicas}`,
   );
-  const under = (lines: string[]): Part[] => [head, { kind: 'code', body: lines.join('\n') }];
+  const under = (lines: string[]): ContentPart[] => [head, { kind: 'code', body: lines.join('\n') }];
   if (s.argo === 'blueGreen' || s.argo === 'trafficRouted')
     return under([
       s.argo === 'blueGreen'

@@ -5,11 +5,11 @@
  * report, tables with every row and every cell whole. Cluster text is only ever
  * interpolated into `say` or put in code and table bodies: each adapter escapes it.
  */
-import type { CrashClueEvidence, Evidence } from '../../diagnosis/finding.js';
-import { deviceVerdictWords } from '../../diagnosis/crash/device-health.js';
-import type { Part, Rich } from '../model.js';
-import { code, icon, join, multiline, plain, say, strong } from '../rich.js';
-import { clip, firstSentence } from '../../text/sentences.js';
+import type { CrashClueEvidence, Evidence } from '../diagnosis/finding.js';
+import { deviceVerdictWords } from '../diagnosis/crash/device-health.js';
+import type { ContentPart, Rich } from './model.js';
+import { code, icon, join, multiline, plain, say, strong } from './rich.js';
+import { clip, firstSentence } from '../text/sentences.js';
 import {
   capacityPart,
   codePart,
@@ -61,7 +61,7 @@ interface EvidenceView {
   /** One decisive line for the result message, or null when it only belongs in the thread report. */
   line: Rich | null;
   /** The whole of it, for the thread report and the command line: every row, every cell whole. */
-  parts: Part[];
+  parts: ContentPart[];
 }
 
 /**
@@ -128,11 +128,11 @@ export function evidenceLine(evidence: Evidence, options: { clueElsewhere?: bool
 }
 
 /** One evidence item in full, for the thread report and the command line. */
-export function evidenceParts(evidence: Evidence): Part[] {
+export function evidenceParts(evidence: Evidence): ContentPart[] {
   return evidenceView(evidence).parts;
 }
 
-const prose = (text: Rich): Part[] => [{ kind: 'paragraph', text }];
+const prose = (text: Rich): ContentPart[] => [{ kind: 'paragraph', text }];
 
 function quotaLine(evidence: Extract<Evidence, { type: 'quota' }>): Rich {
   const rows = evidence.rows
@@ -144,7 +144,7 @@ function quotaLine(evidence: Extract<Evidence, { type: 'quota' }>): Rich {
   return say`${icon('balance')} ${strong(`ResourceQuota ${evidence.quota}:`)} ${join(rows, '; ')}`;
 }
 
-function quotaPart(evidence: Extract<Evidence, { type: 'quota' }>): Part {
+function quotaPart(evidence: Extract<Evidence, { type: 'quota' }>): ContentPart {
   return tablePart(
     plain(`ResourceQuota ${evidence.quota}, as its refusal counted it`),
     ['resource', 'hard', 'used', 'this workload', 'others', 'new pod asks'],
@@ -173,7 +173,7 @@ function deviceHealthLine(evidence: Extract<Evidence, { type: 'device-health' }>
   return say`${icon('connection')} ${strong('Device Unhealthy:')} ${join(parts, '; ')}`;
 }
 
-function deviceHealthPart(evidence: Extract<Evidence, { type: 'device-health' }>): Part {
+function deviceHealthPart(evidence: Extract<Evidence, { type: 'device-health' }>): ContentPart {
   return tablePart(
     plain(`Device health (allocatedResourcesStatus): ${deviceVerdictWords(evidence)}`),
     ['node', 'pod', 'container', 'device', 'claim', 'health'],
