@@ -43,6 +43,10 @@ export interface PlanParams {
   antiOneSurge: { eligible: number; replicas: number };
   /** exclude-node leaves one node for several replicas. */
   oneNodeLeft: { node: string; replicas: number };
+  /** A DaemonSet's pod a node needs (template-facts.ts nodeAgentOf), gone while replaced: `unavailable` nodes at a time. */
+  daemonGapCni: { unavailable: number };
+  daemonGapCsi: { unavailable: number };
+  daemonGapDevice: { unavailable: number };
   /** set-rolling-update on a DaemonSet: maxSurge 0, `unavailable` of `nodes` nodes at a time. */
   daemonOldFirst: { restart: boolean; unavailable: number; nodes: number };
   /** set-rolling-update on an Argo canary: maxSurge 0, `down` stable pods at a time. */
@@ -70,6 +74,9 @@ export interface PlanParams {
   /** delete-pods of crash-looping pods where no other node takes the template. */
   noOtherNode: { nodes: string };
 }
+
+/** What a DaemonSet's pod does for its node, from the host paths it mounts. */
+export type NodeAgent = 'cni' | 'csi' | 'device';
 
 /** One message of the plan catalogue with its parameters. */
 export type PlanSaid = { [K in keyof PlanParams]: { key: K; params: PlanParams[K] } }[keyof PlanParams];

@@ -9,9 +9,9 @@
 import { defineMessages, registerCatalogue, translate } from '../i18n/catalogue.js';
 import type { Lang } from '../i18n/lang.js';
 import { exclusionWords } from './exclusion-words.js';
-import type { Lead, PlanParams, PlanSaid } from './plan-said.js';
+import type { Lead, NodeAgent, PlanParams, PlanSaid } from './plan-said.js';
 
-export type { PlanSaid } from './plan-said.js';
+export type { NodeAgent, PlanSaid } from './plan-said.js';
 
 const LEAD_EN = (p: Lead): string =>
   p.paused
@@ -48,6 +48,30 @@ const changeEn = (p: PlanParams['excludeHost']): string =>
   `Changing the pod template starts a new rollout (${p.strategy}) that replaces every pod, ${p.replicas} replica(s), the healthy ones included. Remove the exclusion once the node is repaired (undo restores the previous affinity). ${lasts(p.ttl, 'en')}`;
 const changeKo = (p: PlanParams['excludeHost']): string =>
   `파드 템플릿이 바뀌므로 새 롤아웃(${p.strategy})이 시작되어 정상 파드를 포함한 모든 파드(레플리카 ${p.replicas}개)를 교체합니다. 노드를 고친 뒤에는 제외를 해제하세요(되돌리면 이전 nodeAffinity로 돌아갑니다). ${lasts(p.ttl, 'ko')}`;
+
+/** What a node loses without the DaemonSet's pod, by what the pod does there. */
+const NODE_AGENT: Record<NodeAgent, Record<Lang, string>> = {
+  cni: {
+    en: 'it is a CNI plugin (it mounts the CNI configuration): pods created on a node without it get no network, so the node is unusable for new pods',
+    ko: 'CNI 플러그인입니다(CNI 설정을 마운트합니다): 이 플러그인이 없는 노드에 만든 파드는 네트워크를 받지 못하므로, 그 노드는 새 파드에 쓸 수 없습니다',
+  },
+  csi: {
+    en: "it is a CSI node plugin (it registers with the kubelet's plugin registry): volumes of its driver no longer mount on a node without it",
+    ko: 'CSI 노드 플러그인입니다(kubelet의 플러그인 레지스트리에 등록합니다): 이 플러그인이 없는 노드에서는 그 드라이버의 볼륨이 더 이상 마운트되지 않습니다',
+  },
+  device: {
+    en: "it is a device plugin (it registers in the kubelet's device-plugins directory): a node without it stops offering its devices, so pods that request them cannot start there",
+    ko: '장치 플러그인입니다(kubelet의 장치 플러그인 디렉터리에 등록합니다): 이 플러그인이 없는 노드는 장치를 더 이상 제공하지 않으므로, 장치를 요청하는 파드가 그 노드에서 시작하지 못합니다',
+  },
+};
+
+/** The node agent's role in `lang` (template-facts.ts nodeAgentOf says which). */
+export const nodeAgentWords = (agent: NodeAgent, lang: Lang): string => NODE_AGENT[agent][lang];
+
+const daemonGapEn = (agent: NodeAgent, u: number): string =>
+  `While a node's pod is replaced the node runs without this DaemonSet: ${NODE_AGENT[agent].en}. maxUnavailable ${u} keeps that to ${u} node${u === 1 ? '' : 's'} at a time, each until its new pod is Ready.`;
+const daemonGapKo = (agent: NodeAgent, u: number): string =>
+  `노드의 파드를 교체하는 동안 그 노드는 이 DaemonSet 없이 돌아갑니다: ${NODE_AGENT[agent].ko}. maxUnavailable ${u}이므로 한 번에 노드 ${u}개까지, 각각 새 파드가 Ready가 될 때까지만 그렇습니다.`;
 
 const replicasEn = (n: number): string => `${n} replica${n === 1 ? '' : 's'}`;
 
@@ -180,6 +204,18 @@ const PLAN_WORDS = registerCatalogue(
       ko: (p: PlanParams['oneNodeLeft']) =>
         `배치할 수 있는 노드가 하나(${p.node})뿐입니다: 레플리카 ${p.replicas}개가 모두 그 노드에서 실행됩니다.`,
     },
+    daemonGapCni: {
+      en: (p: PlanParams['daemonGapCni']) => daemonGapEn('cni', p.unavailable),
+      ko: (p: PlanParams['daemonGapCni']) => daemonGapKo('cni', p.unavailable),
+    },
+    daemonGapCsi: {
+      en: (p: PlanParams['daemonGapCsi']) => daemonGapEn('csi', p.unavailable),
+      ko: (p: PlanParams['daemonGapCsi']) => daemonGapKo('csi', p.unavailable),
+    },
+    daemonGapDevice: {
+      en: (p: PlanParams['daemonGapDevice']) => daemonGapEn('device', p.unavailable),
+      ko: (p: PlanParams['daemonGapDevice']) => daemonGapKo('device', p.unavailable),
+    },
     daemonOldFirst: {
       en: (p: PlanParams['daemonOldFirst']) =>
         `${p.restart ? 'Now and in every later rollout' : 'In every later rollout'}: on ${p.unavailable} of ${p.nodes} node(s) at a time the DaemonSet's pod is down from the old pod's exit until the new one is Ready; the other nodes keep theirs. No extra pod is created (maxSurge 0).`,
@@ -311,6 +347,9 @@ const PLAN_WORDS = registerCatalogue(
     antiOnePending: [{ eligible: 2, replicas: 3 }],
     antiOneSurge: [{ eligible: 3, replicas: 3 }],
     oneNodeLeft: [{ node: 'node-02', replicas: 3 }],
+    daemonGapCni: [{ unavailable: 1 }],
+    daemonGapCsi: [{ unavailable: 2 }],
+    daemonGapDevice: [{ unavailable: 1 }],
     daemonOldFirst: [
       { restart: true, unavailable: 1, nodes: 5 },
       { restart: false, unavailable: 2, nodes: 8 },

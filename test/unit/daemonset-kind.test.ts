@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DaemonSet } from '../../src/diagnosis/k8s-workloads.js';
 import { diagnose } from '../../src/engine/diagnose.js';
+import { planWarnings } from '../../src/remediation/plan-words.js';
 import { workloadKind } from '../../src/diagnosis/workloads/index.js';
 import { makeEvent, makeNode } from '../support/k8s-builders.js';
 import {
@@ -68,6 +69,27 @@ describe('DaemonSet surge deadlock', () => {
       spec: { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } } },
     });
     expect(diagnosis.manifestChanges?.[0]?.diff).toContain('+  updateStrategy:');
+  });
+
+  it("warns that a node runs without its device plugin while the pod is replaced, in the reader's language", () => {
+    const plainProbe = diagnose(
+      gpuProbe({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } }),
+    ).remediations[0];
+    expect(plainProbe?.warnings.join(' ')).not.toContain('runs without this DaemonSet');
+    const snapshot = gpuProbe({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } });
+    const kind = workloadKind(snapshot);
+    kind.podTemplate(kind.object(snapshot)).spec.volumes = [
+      { name: 'device-plugin', hostPath: { path: '/var/lib/kubelet/device-plugins' } },
+    ];
+    const plan = diagnose(snapshot).remediations[0];
+    if (!plan) throw new Error('no plan');
+    const gap = plan.warnings.find((w) => w.startsWith('While a node'));
+    expect(gap).toBe(
+      "While a node's pod is replaced the node runs without this DaemonSet: it is a device plugin (it registers in the kubelet's device-plugins directory): a node without it stops offering its devices, so pods that request them cannot start there. maxUnavailable 1 keeps that to 1 node at a time, each until its new pod is Ready.",
+    );
+    expect(planWarnings(plan, 'ko')).toContain(
+      '노드의 파드를 교체하는 동안 그 노드는 이 DaemonSet 없이 돌아갑니다: 장치 플러그인입니다(kubelet의 장치 플러그인 디렉터리에 등록합니다): 이 플러그인이 없는 노드는 장치를 더 이상 제공하지 않으므로, 장치를 요청하는 파드가 그 노드에서 시작하지 못합니다. maxUnavailable 1이므로 한 번에 노드 1개까지, 각각 새 파드가 Ready가 될 때까지만 그렇습니다.',
+    );
   });
 
   it('is no deadlock without surge or with OnDelete: the old pod goes first (or only when deleted)', () => {

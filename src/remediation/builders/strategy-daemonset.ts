@@ -7,7 +7,7 @@
  * pods ... so the oldest is preserved"), then replaces the old pods maxUnavailable nodes
  * at a time (update.go, rollingUpdate without surge). Pure.
  */
-import { warningsFrom, withImpact } from '../plan-words.js';
+import { warningsFrom, withImpact, type NodeAgent, type PlanSaid } from '../plan-words.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import { workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
@@ -20,7 +20,7 @@ import {
   strategyPatch,
   strategyPreconditions,
 } from './strategy-patch.js';
-import { nodeAgentRole } from './template-facts.js';
+import { nodeAgentOf } from './template-facts.js';
 import { maxFixUnavailable } from './strategy-bounds.js';
 
 export function daemonSetRollingUpdatePlan(
@@ -45,18 +45,11 @@ export function daemonSetRollingUpdatePlan(
   const now = s.restart
     ? ` The DaemonSet controller then deletes the stuck surge pod${stuck.length === 1 ? '' : 's'} ${stuck.join(', ')} (without surge a second pod on a node is excess) and replaces the old pods ${unavailable} node at a time; no restart is needed.`
     : " Nothing changes now (the strategy is not in the pod template); the next rollout replaces each node's pod before starting its new one.";
-  const role = nodeAgentRole(kind.podTemplate(object).spec);
-  const worded = warningsFrom(
-    commonWarnings(object, { ...s, restart: false }, describePrevious(object, FIELD)),
-  );
-  const warnings = [
-    ...worded.warnings,
-    ...(role
-      ? [
-          `While a node's pod is replaced the node runs without this DaemonSet: ${role}. maxUnavailable ${unavailable} keeps that to ${unavailable} node${unavailable === 1 ? '' : 's'} at a time, each until its new pod is Ready.`,
-        ]
-      : []),
-  ];
+  const agent = nodeAgentOf(kind.podTemplate(object).spec);
+  const worded = warningsFrom([
+    ...commonWarnings(object, { ...s, restart: false }, describePrevious(object, FIELD)),
+    ...(agent ? [gapWords(agent, unavailable)] : []),
+  ]);
   return [
     {
       id: planId('set-rolling-update', object.metadata.uid ?? '', object.metadata.generation ?? 0, patch),
@@ -64,12 +57,24 @@ export function daemonSetRollingUpdatePlan(
       target: snapshot.target,
       summary: `Let each node's old pod go first: updateStrategy RollingUpdate maxSurge 0, maxUnavailable ${unavailable}.${now}`,
       ...withImpact({ key: 'daemonOldFirst', params: { restart: s.restart, unavailable, nodes } }),
-      warnings,
-      warningsSaid: worded.warningsSaid,
+      ...worded,
       patch,
       preconditions: strategyPreconditions(object, false, FIELD),
       inverse: inverseStrategyPatch(liveStrategy(object, FIELD), FIELD),
       addresses: finding.code,
     },
   ];
+}
+
+/** The warning that the node runs without its agent while the pod is replaced. */
+function gapWords(agent: NodeAgent, unavailable: number): PlanSaid {
+  const params = { unavailable };
+  switch (agent) {
+    case 'cni':
+      return { key: 'daemonGapCni', params };
+    case 'csi':
+      return { key: 'daemonGapCsi', params };
+    case 'device':
+      return { key: 'daemonGapDevice', params };
+  }
 }

@@ -1,5 +1,6 @@
 /** Facts about a pod template that plan builders need for their warnings. */
 import type { LabelSelector, PodSpec } from '../../diagnosis/k8s.js';
+import { nodeAgentWords, type NodeAgent } from '../plan-words.js';
 
 /** True when a required pod anti-affinity on kubernetes.io/hostname selects the template's own pods. */
 export function antiAffinityOnePerNode(spec: PodSpec, templateLabels: Record<string, string>): boolean {
@@ -44,19 +45,19 @@ function selects(selector: LabelSelector, labels: Record<string, string>): boole
  * driver no longer mount there) or a device plugin (/var/lib/kubelet/device-plugins:
  * the node's devices stop being offered). Undefined: none of these.
  */
-export function nodeAgentRole(spec: PodSpec): string | undefined {
+export function nodeAgentOf(spec: PodSpec): NodeAgent | undefined {
   const paths = (spec.volumes ?? []).flatMap((v) =>
     v.hostPath?.path ? [v.hostPath.path.replace(/\/+$/, '')] : [],
   );
   const has = (prefix: string): boolean => paths.some((p) => p === prefix || p.startsWith(`${prefix}/`));
-  if (has('/etc/cni/net.d') || has('/opt/cni/bin')) {
-    return 'it is a CNI plugin (it mounts the CNI configuration): pods created on a node without it get no network, so the node is unusable for new pods';
-  }
-  if (has('/var/lib/kubelet/plugins_registry') || has('/var/lib/kubelet/plugins')) {
-    return "it is a CSI node plugin (it registers with the kubelet's plugin registry): volumes of its driver no longer mount on a node without it";
-  }
-  if (has('/var/lib/kubelet/device-plugins')) {
-    return "it is a device plugin (it registers in the kubelet's device-plugins directory): a node without it stops offering its devices, so pods that request them cannot start there";
-  }
+  if (has('/etc/cni/net.d') || has('/opt/cni/bin')) return 'cni';
+  if (has('/var/lib/kubelet/plugins_registry') || has('/var/lib/kubelet/plugins')) return 'csi';
+  if (has('/var/lib/kubelet/device-plugins')) return 'device';
   return undefined;
+}
+
+/** nodeAgentOf's role in English words: "it is a CNI plugin (…): …". */
+export function nodeAgentRole(spec: PodSpec): string | undefined {
+  const agent = nodeAgentOf(spec);
+  return agent && nodeAgentWords(agent, 'en');
 }
