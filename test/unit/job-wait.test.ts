@@ -163,7 +163,7 @@ describe('a rollout that waits for Jobs to end', () => {
     snapshot.nodes.push(makeNode('batch-1'));
     const { summary } = verdict(snapshot, 'RolloutSurgeDeadlock');
     expect(summary).toContain(
-      'while Jobs batch/etl-a, batch/etl-b, batch/etl-c, batch/etl-d, batch/etl-e and 3 more run',
+      'while Jobs batch/etl-a, batch/etl-b, batch/etl-c, batch/etl-d, batch/etl-e and 3 more hold the room',
     );
   });
 
@@ -206,5 +206,19 @@ describe('a rollout that waits for Jobs to end', () => {
       'RolloutSurgeDeadlock',
     );
     expect(plain.join(' ')).not.toContain('CronJob');
+  });
+
+  it('two Jobs each holding room enough: "once enough of them end", not both', () => {
+    const snapshot = fourthNodeHeld(
+      neighbour('backup', 'edge-4', PORT_8080),
+      neighbour('scrub', 'edge-5', PORT_8080),
+    );
+    snapshot.nodes.push(makeNode('edge-5', { labels: { pool: 'edge' } }));
+    const { summary, notes } = verdict(snapshot, 'RolloutSurgeDeadlock');
+    expect(summary.split(':')[0]).toBe(
+      'Rollout of ingress cannot finish while Jobs batch/backup, batch/scrub hold the room',
+    );
+    expect(summary).toMatch(/It goes on by itself once enough of them end\.$/);
+    expect(notes.join(' ')).toContain('Not each of them must end');
   });
 });

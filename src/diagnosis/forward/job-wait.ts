@@ -12,7 +12,9 @@
  * (rivals.ts), or nothing is said. Only Job pods that can hold what the rollout needs
  * are taken (on a node the new pods may use, or charged to this namespace's quota), on a
  * node whose kubelet reports (elsewhere a pod object outlives its Job); and only the Jobs
- * the run needs are named (at most `NARROWED` are tried one by one, at most `NAMED` named).
+ * the run needs are named: each Job without which it does not finish though the others
+ * are gone (up to `NARROWED` Jobs are tried so), where those alone finish it; otherwise
+ * every Job, as "once enough of them end" (at most `NAMED` by name).
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Finding, FindingCode } from '../finding.js';
@@ -23,6 +25,7 @@ import { workloadKind } from '../workloads/index.js';
 import { nextPod } from '../rollout/surge-proof.js';
 import { kubeletReports } from './pod-phase.js';
 import { runWithChange, type Outcome } from './run.js';
+import { rivalsOf, type QueueOrder } from './rivals.js';
 import { forwardVerdict } from './verdict.js';
 import { stepsInPlainWords } from './step-words.js';
 
@@ -51,6 +54,11 @@ interface JobWait {
   pods: string[];
   /** The run with those pods gone. */
   outcome: Outcome;
+  /**
+   * Each of `jobs` must end ('all'), or enough of them, in no order this can name
+   * ('some': another Job's pods could free the same room).
+   */
+  needs: 'all' | 'some';
 }
 
 /** The blocked verdicts reworded where the rollout finishes once some running Jobs end. */
@@ -100,27 +108,31 @@ function jobWait(ctx: AnalysisContext): JobWait | undefined {
   if (paused || asIs.result !== 'blocked' || asIs.step || asIs.ticks === 0) return undefined;
   const byJob = runningJobPods(ctx);
   if (byJob.size === 0) return undefined;
-  // Finishes in either order of the scheduler's queue, or the claim is not made.
+  // Finishes in either order of the scheduler's queue, or the claim is not made (the
+  // orders differ only where other workloads' pods wait for a node: rivals.ts).
+  const orders: QueueOrder[] = rivalsOf(ctx).length > 0 ? ['ours-first', 'theirs-first'] : ['ours-first'];
   const finishesWithout = (jobs: readonly string[]): Outcome | undefined => {
     const change = { othersGone: jobs.flatMap((j) => byJob.get(j) ?? []) };
-    const outcome = runWithChange(ctx, change).outcome;
-    if (outcome.result !== 'completes') return undefined;
-    return runWithChange(ctx, change, 'theirs-first').outcome.result === 'completes' ? outcome : undefined;
+    const [outcome, ...others] = orders.map((order) => runWithChange(ctx, change, order).outcome);
+    return outcome?.result === 'completes' && others.every((o) => o.result === 'completes')
+      ? outcome
+      : undefined;
   };
-  let jobs = [...byJob.keys()].sort();
-  let outcome = finishesWithout(jobs);
+  const all = [...byJob.keys()].sort();
+  const outcome = finishesWithout(all);
   if (!outcome) return undefined;
-  if (jobs.length <= NARROWED) {
-    for (const job of [...jobs]) {
-      const fewer = jobs.filter((j) => j !== job);
-      const run = fewer.length > 0 ? finishesWithout(fewer) : undefined;
-      if (run) [jobs, outcome] = [fewer, run];
-    }
-  }
+  // The Jobs that must end: those without which the run does not finish though every
+  // other Job is gone. Where they alone finish it, they are the ones it waits for;
+  // otherwise other Jobs' pods could free the same room, and enough of them must end.
+  const needed =
+    all.length <= NARROWED ? all.filter((job) => !finishesWithout(all.filter((j) => j !== job))) : [];
+  const alone =
+    needed.length === 0 ? undefined : needed.length === all.length ? outcome : finishesWithout(needed);
+  const [jobs, run, needs] = alone ? [needed, alone, 'all' as const] : [all, outcome, 'some' as const];
   const pods = jobs.flatMap((j) =>
     (byJob.get(j) ?? []).map((p) => `${p.metadata.name ?? ''} on ${p.spec.nodeName ?? ''}`),
   );
-  return { jobs, pods, outcome };
+  return { jobs, pods, outcome: run, needs };
 }
 
 /** "a, b, c, d, e and 3 more". */
@@ -133,14 +145,15 @@ const NEVER = /can never finish/;
 
 function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
   const one = wait.jobs.length === 1;
+  const some = wait.needs === 'some' && !one;
   const jobs = `Job${one ? '' : 's'} ${named(wait.jobs)}`;
-  const whileRuns = `while ${jobs} ${one ? 'runs' : 'run'}`;
-  const once = `It goes on by itself once ${one ? 'that Job ends' : 'those Jobs end'}.`;
+  const whileRuns = some ? `while ${jobs} hold the room` : `while ${jobs} ${one ? 'runs' : 'run'}`;
+  const once = `It goes on by itself once ${one ? 'that Job ends' : some ? 'enough of them end' : 'those Jobs end'}.`;
   // The verdict's own "can never finish" becomes "cannot finish while …", where the
   // headline (the summary's first clause) shows it; otherwise the sentence is added.
   const summary = NEVER.test(finding.summary)
     ? `${finding.summary.replace(NEVER, `cannot finish ${whileRuns}`)} ${once}`
-    : `${finding.summary} It goes on by itself once ${jobs} ${one ? 'ends' : 'end'}.`;
+    : `${finding.summary} It goes on by itself once ${some ? `enough of ${jobs} end` : `${jobs} ${one ? 'ends' : 'end'}`}.`;
   const gone = new Set(wait.pods.map((p) => p.split(' on ')[0]));
   const steps = stepsInPlainWords({
     ...wait.outcome,
@@ -168,7 +181,7 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
         ? [
             {
               type: 'note' as const,
-              text: `Pods of ${jobs} hold room or quota the new pods need: ${named(wait.pods)}. A Job's pods go once it ends (it completes, or fails for good), and give them back.${cron} Run forward with them gone, the controllers finish the rollout, whichever pending pod the scheduler takes first: ${steps.slice(0, 6).join('; ')}.`,
+              text: `Pods of ${jobs} hold room or quota the new pods need: ${named(wait.pods)}. A Job's pods go once it ends (it completes, or fails for good), and give them back.${some ? ' Not each of them must end: the pods of some could free the room the others hold.' : ''}${cron} Run forward with them gone, the controllers finish the rollout, whichever pending pod the scheduler takes first: ${steps.slice(0, 6).join('; ')}.`,
             },
           ]
         : []),
