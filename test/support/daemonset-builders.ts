@@ -145,6 +145,46 @@ export function makeDaemonSetSnapshot(
 export const GPU_MESSAGE =
   "0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.";
 
+/**
+ * A DaemonSet rolling 2.0 -> 2.1 that has replaced no pod yet: a Running old pod on each
+ * of `podNodes` (suffixes p0x, p1x, …), `desired` nodes wanted, on `nodes`.
+ */
+export function daemonSetRolling(
+  name: string,
+  options: Pick<DaemonSetOptions, 'updateStrategy' | 'podSpec'> & {
+    nodes: Node[];
+    podNodes: string[];
+    desired: number;
+  },
+): WorkloadSnapshot {
+  const running = options.podNodes.length;
+  const ds = makeDaemonSet(name, {
+    ...(options.updateStrategy ? { updateStrategy: options.updateStrategy } : {}),
+    ...(options.podSpec ? { podSpec: options.podSpec } : {}),
+    image: `registry.example/${name}:2.1`,
+    status: {
+      observedGeneration: 2,
+      desiredNumberScheduled: options.desired,
+      currentNumberScheduled: running,
+      numberReady: running,
+      numberAvailable: running,
+      updatedNumberScheduled: 0,
+      numberMisscheduled: 0,
+    },
+  });
+  const oldTemplate = structuredClone(ds.spec.template);
+  const container = oldTemplate.spec.containers[0];
+  if (container) container.image = `registry.example/${name}:2.0`;
+  const oldRev = makeControllerRevision(ds, '6d5cb9ff66', 1, oldTemplate);
+  const newRev = makeControllerRevision(ds, '65dd7fb447', 2);
+  return makeDaemonSetSnapshot({
+    daemonSet: ds,
+    controllerRevisions: [newRev, oldRev],
+    pods: options.podNodes.map((n, i) => makeDaemonPod(ds, oldRev, `p${i}x`, n, { phase: 'Running' })),
+    nodes: options.nodes,
+  });
+}
+
 /** gpu-probe asks for the node's only GPU on two GPU nodes; its rollout to 2.1 has started. */
 export function gpuProbe(strategy: DaemonSet['spec']['updateStrategy']) {
   const nodes: Node[] = ['gpu-1', 'gpu-2'].map((n) =>

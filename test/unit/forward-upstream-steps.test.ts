@@ -22,12 +22,7 @@ import { runWithChange } from '../../src/diagnosis/forward/run.js';
 import { World } from '../../src/diagnosis/forward/world.js';
 import { placementContext } from '../../src/diagnosis/placement/placement.js';
 import { makeDeployment, makeNode, makePod, makeReplicaSet, makeSnapshot } from '../support/k8s-builders.js';
-import {
-  makeControllerRevision,
-  makeDaemonPod,
-  makeDaemonSet,
-  makeDaemonSetSnapshot,
-} from '../support/daemonset-builders.js';
+import { daemonSetRolling } from '../support/daemonset-builders.js';
 import { edgeIngress } from '../support/rollout-scenarios.js';
 
 /** The old pods the run removes, in order, with maxSurge 0 / maxUnavailable 1 applied. */
@@ -138,33 +133,11 @@ describe("rollingUpdate: a DaemonSet's maxUnavailable less the nodes already una
 
   /** agent on five nodes, rolling 2.0 -> 2.1 with maxSurge 0 and maxUnavailable 2; `podless`: nodes with no pod of it. */
   function agent(podless: string[]): WorkloadSnapshot {
-    const running = NODES.length - podless.length;
-    const ds = makeDaemonSet('agent', {
+    return daemonSetRolling('agent', {
       updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 2 } },
-      image: 'registry.example/agent:2.1',
-      status: {
-        observedGeneration: 2,
-        desiredNumberScheduled: NODES.length,
-        currentNumberScheduled: running,
-        numberReady: running,
-        numberAvailable: running,
-        updatedNumberScheduled: 0,
-        numberMisscheduled: 0,
-      },
-    });
-    const oldTemplate = structuredClone(ds.spec.template);
-    const container = oldTemplate.spec.containers[0];
-    if (container) container.image = 'registry.example/agent:2.0';
-    const oldRev = makeControllerRevision(ds, '6d5cb9ff66', 1, oldTemplate);
-    const newRev = makeControllerRevision(ds, '65dd7fb447', 2);
-    const pods = NODES.filter((n) => !podless.includes(n)).map((n, i) =>
-      makeDaemonPod(ds, oldRev, `p${i}x`, n, { phase: 'Running' }),
-    );
-    return makeDaemonSetSnapshot({
-      daemonSet: ds,
-      controllerRevisions: [newRev, oldRev],
-      pods,
       nodes: NODES.map((n) => makeNode(n)),
+      podNodes: NODES.filter((n) => !podless.includes(n)),
+      desired: NODES.length,
     });
   }
 
@@ -208,28 +181,11 @@ describe("a DaemonSet's added tolerations: network-unavailable only with hostNet
 
   /** cni on node-1 and node-2 (2.0 -> 2.1); node-3 waits for its network, with no pod yet. */
   function cni(hostNetwork: boolean, desired: number): ReturnType<typeof runWithChange>['outcome'] {
-    const ds = makeDaemonSet('cni', {
-      image: 'registry.example/cni:2.1',
+    const snapshot = daemonSetRolling('cni', {
       podSpec: { hostNetwork, tolerations: [] },
-      status: {
-        observedGeneration: 2,
-        desiredNumberScheduled: desired,
-        currentNumberScheduled: 2,
-        numberReady: 2,
-        numberAvailable: 2,
-        updatedNumberScheduled: 0,
-        numberMisscheduled: 0,
-      },
-    });
-    const oldTemplate = structuredClone(ds.spec.template);
-    const container = oldTemplate.spec.containers[0];
-    if (container) container.image = 'registry.example/cni:2.0';
-    const oldRev = makeControllerRevision(ds, '6d5cb9ff66', 1, oldTemplate);
-    const snapshot = makeDaemonSetSnapshot({
-      daemonSet: ds,
-      controllerRevisions: [makeControllerRevision(ds, '65dd7fb447', 2), oldRev],
-      pods: ['node-1', 'node-2'].map((n, i) => makeDaemonPod(ds, oldRev, `p${i}x`, n, { phase: 'Running' })),
       nodes: [makeNode('node-1'), makeNode('node-2'), makeNode('node-3', { taints: [NETWORK_UNAVAILABLE] })],
+      podNodes: ['node-1', 'node-2'],
+      desired,
     });
     return runWithChange(new AnalysisContext(snapshot), {}).outcome;
   }

@@ -50,8 +50,8 @@ const CRONJOB_RUN = /-\d{8,}$/;
 interface JobWait {
   /** "research/embed-backfill-4", each Job the rollout waits for. */
   jobs: string[];
-  /** Their pods, "embed-backfill-4-m8p29 on node-06". */
-  pods: string[];
+  /** Their running pods. */
+  pods: Pod[];
   /** The run with those pods gone. */
   outcome: Outcome;
   /**
@@ -129,10 +129,7 @@ function jobWait(ctx: AnalysisContext): JobWait | undefined {
   const alone =
     needed.length === 0 ? undefined : needed.length === all.length ? outcome : finishesWithout(needed);
   const [jobs, run, needs] = alone ? [needed, alone, 'all' as const] : [all, outcome, 'some' as const];
-  const pods = jobs.flatMap((j) =>
-    (byJob.get(j) ?? []).map((p) => `${p.metadata.name ?? ''} on ${p.spec.nodeName ?? ''}`),
-  );
-  return { jobs, pods, outcome: run, needs };
+  return { jobs, pods: jobs.flatMap((j) => byJob.get(j) ?? []), outcome: run, needs };
 }
 
 /** "a, b, c, d, e and 3 more". */
@@ -154,7 +151,8 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
   const summary = NEVER.test(finding.summary)
     ? `${finding.summary.replace(NEVER, `cannot finish ${whileRuns}`)} ${once}`
     : `${finding.summary} It goes on by itself once ${some ? `enough of ${jobs} end` : `${jobs} ${one ? 'ends' : 'end'}`}.`;
-  const gone = new Set(wait.pods.map((p) => p.split(' on ')[0]));
+  const gone = new Set(wait.pods.map((p) => p.metadata.name ?? ''));
+  const where = wait.pods.map((p) => `${p.metadata.name ?? ''} on ${p.spec.nodeName ?? ''}`);
   const steps = stepsInPlainWords({
     ...wait.outcome,
     ...('steps' in wait.outcome
@@ -181,7 +179,7 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
         ? [
             {
               type: 'note' as const,
-              text: `Pods of ${jobs} hold room or quota the new pods need: ${named(wait.pods)}. A Job's pods go once it ends (it completes, or fails for good), and give them back.${some ? ' Not each of them must end: the pods of some could free the room the others hold.' : ''}${cron} Run forward with them gone, the controllers finish the rollout, whichever pending pod the scheduler takes first: ${steps.slice(0, 6).join('; ')}.`,
+              text: `Pods of ${jobs} hold room or quota the new pods need: ${named(where)}. A Job's pods go once it ends (it completes, or fails for good), and give them back.${some ? ' Not each of them must end: the pods of some could free the room the others hold.' : ''}${cron} Run forward with them gone, the controllers finish the rollout, whichever pending pod the scheduler takes first: ${steps.slice(0, 6).join('; ')}.`,
             },
           ]
         : []),
