@@ -111,17 +111,35 @@ const RUNNING_STATES = new Set(['waiting', 'prioritized', 'active', 'delayed', '
 
 /**
  * A run a request may join: queued or running, and not a job whose request was answered
- * "not started" (src/queue/withdrawn.ts) while it still waits: that one would be dropped
- * by the worker, and whoever joined it would get no result. One more read, only when a
- * job already holds the target's id.
+ * "not started" (src/queue/withdrawn.ts): a worker drops that one, and whoever joined it
+ * would get no result. Two more reads, only when a job already holds the target's id.
  */
 async function joinable(connection: Redis, q: Queue, jobId: string): Promise<boolean> {
   const state = await q.getJobState(jobId);
   if (!RUNNING_STATES.has(state)) return false;
-  if (state === 'active') return true;
-  const data = await connection.hget(q.toKey(jobId), 'data');
-  const request = requestOf(data);
-  return request === undefined || !(await isWithdrawn(connection, request));
+  const request = requestOf(await connection.hget(q.toKey(jobId), 'data'));
+  if (request === undefined || !(await isWithdrawn(connection, request))) return true;
+  // Withdrawn and waiting: it goes, and a fresh run is queued. Withdrawn and taken: the
+  // worker drops it on its first read, so wait for it to leave rather than join it.
+  return state === 'active' && stillActive(q, jobId);
+}
+
+/** How long a withdrawn job a worker took may take to be dropped before a request joins it. */
+const DROP_WAIT_MS = 1_000;
+const DROP_POLL_MS = 25;
+
+/**
+ * Whether a taken job is still running after DROP_WAIT_MS: false as soon as it leaves
+ * (dropped, so the caller queues a fresh run). One that stays has run past the worker's
+ * withdrawn check, and its result will come.
+ */
+async function stillActive(q: Queue, jobId: string): Promise<boolean> {
+  const until = Date.now() + DROP_WAIT_MS;
+  while (Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, DROP_POLL_MS));
+    if ((await q.getJobState(jobId)) !== 'active') return false;
+  }
+  return true;
 }
 
 /** The request id a stored job's data carries, if any. */

@@ -12,6 +12,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagnoseJobId } from '../../src/queue/job-ids.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
+import { createPlanStore } from '../../src/queue/plan-store.js';
+import { shownDigest } from '../../src/trust/plan-seal.js';
 import { parsePlanButtonValue } from '../../src/chat/slack/blocks/action-ids.js';
 import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
 import type { Child } from '../../bench/lib/children.js';
@@ -79,10 +81,12 @@ const said = (app: Child): string[] =>
     .slice(-25);
 
 /**
- * The result message of the latest run of the drill's target: one of its `rd:subsdone`
- * members, or, when the run was final before any message subscribed (each caught up
- * with it at once, which records no member), a message whose Approve buttons name a
- * plan of the run's stored result.
+ * The result message whose Approve shows the plan as stored now: one the latest run of
+ * the drill's target went to (its `rd:subsdone` members), or, when that run was final
+ * before any message subscribed (each caught up with it at once, which records no
+ * member), any message whose first Approve button names the stored plan with its shown
+ * digest. A plan id is stable for the same cluster state, so an older message names the
+ * same plan; only the digest tells whether a later run re-made it (then "superseded").
  */
 async function latestResultMessage(): Promise<StoredMessage> {
   const master = await set.master();
@@ -92,14 +96,20 @@ async function latestResultMessage(): Promise<StoredMessage> {
     const keys = redisKeys.run('default', diagnoseJobId(NS, NAME));
     const members = await redis.smembers(keys.delivered);
     const shown = members.map((m) => m.split('/').slice(0, 2).join('/'));
-    const payload = (await redis.hget(keys.run, 'payload')) ?? '';
-    const showsRun = (m: StoredMessage): boolean =>
-      buttonsOf(m).some(
-        (b) => b.value !== undefined && payload.includes(parsePlanButtonValue(b.value).planId),
-      );
-    const message = results().find((m) => shown.includes(`${m.channel}/${m.ts}`)) ?? results().find(showsRun);
-    if (!message) throw new Error(`no result message among the latest run's: ${shown.join(' ')}`);
-    return message;
+    const plans = createPlanStore(redis);
+    const showsStored = async (m: StoredMessage): Promise<boolean> => {
+      const value = buttonsOf(m).find((b) => b.action_id === 'approve_plan.0')?.value;
+      if (value === undefined) return false;
+      const button = parsePlanButtonValue(value);
+      const stored = await plans.get(button.planId);
+      return stored !== undefined && shownDigest(stored) === button.shown;
+    };
+    const candidates = [
+      ...results().filter((m) => shown.includes(`${m.channel}/${m.ts}`)),
+      ...results().filter((m) => !shown.includes(`${m.channel}/${m.ts}`)),
+    ];
+    for (const m of candidates) if (await showsStored(m)) return m;
+    throw new Error(`no result message shows the stored plan; the latest run's: ${shown.join(' ')}`);
   } finally {
     redis.disconnect();
   }
@@ -169,8 +179,8 @@ describe('two app replicas and two workers on one Sentinel set', () => {
       expect(results()).toHaveLength(accepted);
       // Commands taken at different times may have joined two runs (the first finished
       // before the second was asked): a later run re-makes the plan with the state it read,
-      // and an older message's Approve says "superseded". The approver clicks the message
-      // the latest result went to, as the app's record of that run names it.
+      // and an older message's Approve says "superseded". The approver clicks a message
+      // that shows the plan as stored now.
       const result = await latestResultMessage();
       await set.revive(killed.old);
       await set.synced();

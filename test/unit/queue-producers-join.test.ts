@@ -1,9 +1,10 @@
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { closeConnection, createProducerConnection } from '../../src/queue/connection.js';
 import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { createProducers, type Producers } from '../../src/queue/producers.js';
+import { redisKeys } from '../../src/queue/redis-keys.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 
 /**
@@ -17,12 +18,13 @@ let connection: Redis;
 let producers: Producers;
 let queue: Queue;
 
-const request = (name: string, user = 'U1') =>
+const request = (name: string, user = 'U1', id?: string) =>
   producers.enqueueDiagnose({
     mode: 'workload',
     cluster: 'default',
     target: { kind: 'Deployment', namespace: 'shop', name },
     requestedBy: user,
+    ...(id ? { request: id } : {}),
   });
 
 beforeAll(async () => {
@@ -152,5 +154,93 @@ describe('enqueueDiagnose join detection', () => {
     }
     expect(order[0]).toBe('bg-7');
     expect(order).toHaveLength(10);
+  });
+});
+
+/**
+ * A run a worker took and holds: the first job waits for `release()`; any job after it
+ * (a fresh run queued beside) stays active until the test ends, so it can be read.
+ */
+async function heldRun(name: string, requestId: string) {
+  const first = await request(name, 'U1', requestId);
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let endAll: () => void = () => undefined;
+  const ended = new Promise<void>((resolve) => {
+    endAll = resolve;
+  });
+  let taken: () => void = () => undefined;
+  const takenOnce = new Promise<void>((resolve) => {
+    taken = resolve;
+  });
+  let jobs = 0;
+  const worker = new Worker(
+    diagnoseQueueName('default'),
+    async () => {
+      jobs += 1;
+      if (jobs > 1) return ended;
+      taken();
+      await released;
+      return 'withdrawn';
+    },
+    { connection: { url: redis.url }, prefix: QUEUE_PREFIX, concurrency: 2 },
+  );
+  await takenOnce;
+  expect(await queue.getJobState(first.jobId)).toBe('active');
+  return {
+    jobId: first.jobId,
+    release,
+    close: async () => {
+      release();
+      endAll();
+      await worker.close();
+    },
+  };
+}
+
+describe('joining a run whose request was withdrawn', () => {
+  let close: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await close?.();
+    close = undefined;
+  });
+
+  const withdraw = (id: string) => connection.set(redisKeys.withdrawn(id), '1', 'PX', 60_000);
+
+  it('waits for a worker to drop a taken, withdrawn job and queues a fresh run', async () => {
+    const run = await heldRun('late', 'request-late-1');
+    close = run.close;
+    await withdraw('request-late-1');
+    // The worker drops the job once the producer looks again (its first wait for it).
+    const original = Queue.prototype.getJobState;
+    let reads = 0;
+    vi.spyOn(Queue.prototype, 'getJobState').mockImplementation(function (this: Queue, id: string) {
+      reads += 1;
+      if (reads === 2) run.release();
+      return original.call(this, id);
+    });
+    const second = await request('late', 'U2');
+    expect(second).toEqual({ jobId: run.jobId, joined: false });
+    expect(reads).toBeGreaterThan(2);
+    const job = await queue.getJob(run.jobId);
+    expect(job?.data).toMatchObject({ requestedBy: 'U2' });
+  });
+
+  it('joins a taken job whose request stands', async () => {
+    const run = await heldRun('taken', 'request-taken-1');
+    close = run.close;
+    expect(await request('taken', 'U2')).toEqual({ jobId: run.jobId, joined: true });
+    expect((await queue.getJob(run.jobId))?.data).toMatchObject({ requestedBy: 'U1' });
+  });
+
+  it('joins a withdrawn job still running after the wait: it ran past the withdrawn check', async () => {
+    const run = await heldRun('slow', 'request-slow-1');
+    close = run.close;
+    await withdraw('request-slow-1');
+    expect(await request('slow', 'U2')).toEqual({ jobId: run.jobId, joined: true });
+    expect(await queue.getJobState(run.jobId)).toBe('active');
   });
 });
