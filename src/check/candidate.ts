@@ -11,6 +11,7 @@ import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/typ
 import { WORKLOAD_NAMES, type WorkloadKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { isTerminating } from '../diagnosis/base/pods.js';
+import { sameToleration } from '../diagnosis/base/node-match.js';
 
 /** Annotations that say which revision is current: the candidate's revision is not made yet. */
 const REVISION_MARKERS = ['deployment.kubernetes.io/revision', 'rollout.argoproj.io/revision'];
@@ -70,9 +71,7 @@ export function withAdmissionTolerations(
   const pod = snapshot.pods.find((p) => !isTerminating(p));
   if (!pod) return snapshot;
   const known = (list: readonly Toleration[] | undefined, t: Toleration): boolean =>
-    (list ?? []).some(
-      (o) => o.key === t.key && o.operator === t.operator && o.effect === t.effect && o.value === t.value,
-    );
+    (list ?? []).some((o) => sameToleration(o, t));
   const added = (pod.spec.tolerations ?? []).filter(
     (t) => !known(liveTemplate.tolerations, t) && !t.key?.startsWith('node.kubernetes.io/'),
   );

@@ -16,7 +16,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
-import type { Pod } from '../../src/diagnosis/k8s.js';
+import type { Pod, Toleration } from '../../src/diagnosis/k8s.js';
+import { withToleration } from '../../src/diagnosis/base/node-match.js';
 import type { DeploymentSnapshot, WorkloadSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { runWithChange } from '../../src/diagnosis/forward/run.js';
 import { World } from '../../src/diagnosis/forward/world.js';
@@ -180,9 +181,13 @@ describe("a DaemonSet's added tolerations: network-unavailable only with hostNet
   };
 
   /** cni on node-1 and node-2 (2.0 -> 2.1); node-3 waits for its network, with no pod yet. */
-  function cni(hostNetwork: boolean, desired: number): ReturnType<typeof runWithChange>['outcome'] {
+  function cni(
+    hostNetwork: boolean,
+    desired: number,
+    tolerations: Toleration[] = [],
+  ): ReturnType<typeof runWithChange>['outcome'] {
     const snapshot = daemonSetRolling('cni', {
-      podSpec: { hostNetwork, tolerations: [] },
+      podSpec: { hostNetwork, tolerations },
       nodes: [makeNode('node-1'), makeNode('node-2'), makeNode('node-3', { taints: [NETWORK_UNAVAILABLE] })],
       podNodes: ['node-1', 'node-2'],
       desired,
@@ -202,5 +207,47 @@ describe("a DaemonSet's added tolerations: network-unavailable only with hostNet
     const outcome = cni(false, 2);
     expect(outcome.result).toBe('completes');
     expect(readied(outcome)).toBe(2);
+  });
+
+  it('a template toleration of that key by value does not stand in for it: node-3 is still wanted', () => {
+    // MatchToleration compares operator and value too, so the controller's Exists is added.
+    const byValue: Toleration = { ...NETWORK_UNAVAILABLE, operator: 'Equal', value: 'cni-ready' };
+    const outcome = cni(true, 3, [byValue]);
+    expect(outcome.result).toBe('completes');
+    expect(readied(outcome)).toBe(3);
+  });
+});
+
+/** AddOrUpdateTolerationInPodSpec (pkg/apis/core/v1/helper/helpers.go), one row per arm. */
+describe('withToleration: replace the same toleration, else append', () => {
+  const notReady: Toleration = {
+    key: 'node.kubernetes.io/not-ready',
+    operator: 'Exists',
+    effect: 'NoExecute',
+  };
+
+  it.each<[string, Toleration, Toleration[]]>([
+    [
+      'the same one with tolerationSeconds is replaced (tolerated for good)',
+      { ...notReady, tolerationSeconds: 300 },
+      [notReady],
+    ],
+    [
+      'another operator is kept beside it',
+      { ...notReady, operator: 'Equal' },
+      [{ ...notReady, operator: 'Equal' }, notReady],
+    ],
+    [
+      'another value is kept beside it',
+      { ...notReady, operator: 'Equal', value: 'x' },
+      [{ ...notReady, operator: 'Equal', value: 'x' }, notReady],
+    ],
+    [
+      'another effect is kept beside it',
+      { ...notReady, effect: 'NoSchedule' },
+      [{ ...notReady, effect: 'NoSchedule' }, notReady],
+    ],
+  ])('%s', (_arm, held, expected) => {
+    expect(withToleration([held], notReady)).toEqual(expected);
   });
 });

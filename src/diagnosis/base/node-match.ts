@@ -66,6 +66,34 @@ function tolerates(toleration: Toleration, taint: Taint): boolean {
   return toleration.key === taint.key && (toleration.value ?? '') === (taint.value ?? '');
 }
 
+/**
+ * Toleration.MatchToleration (k8s.io/api/core/v1/toleration.go): the same key, effect,
+ * operator and value, literally (an unset operator is not "Equal" here).
+ */
+export function sameToleration(a: Toleration, b: Toleration): boolean {
+  return (
+    (a.key ?? '') === (b.key ?? '') &&
+    (a.effect ?? '') === (b.effect ?? '') &&
+    (a.operator ?? '') === (b.operator ?? '') &&
+    (a.value ?? '') === (b.value ?? '')
+  );
+}
+
+/**
+ * AddOrUpdateTolerationInPodSpec (pkg/apis/core/v1/helper/helpers.go): a toleration
+ * the spec holds already under `sameToleration` is replaced by `toleration` (its
+ * tolerationSeconds go), any other is kept, and `toleration` is appended when none matched.
+ */
+export function withToleration(tolerations: readonly Toleration[], toleration: Toleration): Toleration[] {
+  let updated = false;
+  const next = tolerations.map((t) => {
+    if (!sameToleration(t, toleration)) return t;
+    updated = true;
+    return toleration;
+  });
+  return updated ? next : [...next, toleration];
+}
+
 /** Taints that keep the pod off the node at scheduling time (PreferNoSchedule does not). */
 export function untoleratedTaints(node: Node, spec: PodSpec): Taint[] {
   const tolerations = spec.tolerations ?? [];

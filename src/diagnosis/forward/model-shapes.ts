@@ -4,7 +4,7 @@
  * controllers create them (unbound; a DaemonSet's with the tolerations its controller adds).
  */
 import type { Node, Pod, Toleration } from '../k8s.js';
-import { selectsNode, untoleratedTaints } from '../base/node-match.js';
+import { selectsNode, untoleratedTaints, withToleration } from '../base/node-match.js';
 import type { Revisions } from '../workloads/index.js';
 import type { ResolvedStrategy } from '../resolved-strategy.js';
 import type { Shape } from './model.js';
@@ -65,10 +65,8 @@ export function perNodeShape(nodes: Node[], template: Pod, strategy: ResolvedStr
 }
 
 export function withDaemonTolerations(pod: Pod): Pod {
-  const tolerations = [...(pod.spec.tolerations ?? [])];
   const added = pod.spec.hostNetwork ? [...DAEMON_TOLERATIONS, NETWORK_UNAVAILABLE] : DAEMON_TOLERATIONS;
-  for (const t of added)
-    if (!tolerations.some((o) => o.key === t.key && o.effect === t.effect)) tolerations.push(t);
+  const tolerations = added.reduce(withToleration, pod.spec.tolerations ?? []);
   return { ...pod, spec: { ...pod.spec, tolerations } };
 }
 
