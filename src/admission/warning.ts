@@ -14,6 +14,7 @@
 import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { rollBackCommand } from '../diagnosis/workloads/index.js';
 import type { CheckResult } from '../check/check.js';
+import { waitsForJobs } from '../check/job-wait.js';
 import { wordsIn } from '../i18n/catalogue.js';
 import { DEFAULT_LANG, type Lang } from '../i18n/lang.js';
 import { admissionWords } from './words.js';
@@ -60,7 +61,9 @@ export function warningsFor(result: CheckResult, options: { dryRun?: boolean; la
   if (result.verdict !== 'never-finishes') return [];
   const words = wordsIn(admissionWords, options.lang ?? DEFAULT_LANG);
   const fix = result.fix ? { fix: headerSafe(result.fix.words) } : {};
-  const head = (ref: string): string => `${PREFIX}${words.head({ ref, ...fix })}`;
+  // Blocked only while Jobs run (src/check/job-wait.ts): not "never".
+  const say = waitsForJobs(result) ? words.headWhileJobs : words.head;
+  const head = (ref: string): string => `${PREFIX}${say({ ref, ...fix })}`;
   const room = WARNING_MAX - [...head('')].length;
   const warnings = [bounded(head(refFor(result, room)))];
   if (result.reason) warnings.push(bounded(`${PREFIX}${headerSafe(result.reason)}`));

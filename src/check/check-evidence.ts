@@ -20,7 +20,8 @@ export type NoteSays =
   | { key: 'groupMayAdd'; params: Group & { canAdd: number; like: string; larger: boolean } }
   | { key: 'groupUnknownSize'; params: Group & { canAdd: number } }
   | { key: 'scaleUpAdded'; params: Group & { nodes: number; canAdd: number; like: string } }
-  | { key: 'liveField'; params: { path: string; value: string } };
+  | { key: 'liveField'; params: { path: string; value: string } }
+  | { key: 'jobPods'; params: { pods: string; jobs: string } };
 
 /** Evidence as check writes it: a note may carry its facts as catalogue words. */
 export type CheckEvidence = Evidence | (Extract<Evidence, { type: 'note' }> & { says: NoteSays });

@@ -35,6 +35,12 @@ const CHECK_EVIDENCE_WORDS = registerCatalogue(
       ko: (p: { pending: number; ticks: number }) =>
         `롤아웃을 따라가 보면, 컨트롤러와 스케줄러가 ${p.ticks}단계를 진행한 뒤에도 새 파드 ${p.pending}개가 Pending 상태로 남습니다.`,
     },
+    jobPods: {
+      en: (p: { pods: string; jobs: string }) =>
+        `Job pods holding room or quota the new pods need: ${p.pods} (${p.jobs}).`,
+      ko: (p: { pods: string; jobs: string }) =>
+        `새 파드에 필요한 자리나 쿼터를 점유한 Job 파드: ${p.pods} (${p.jobs}).`,
+    },
     quotaRefuses: {
       en: (p: { quota: string }) => `ResourceQuota ${p.quota} refuses the next new pod.`,
       ko: (p: { quota: string }) => `ResourceQuota(${p.quota})가 다음 새 파드를 거부합니다.`,
@@ -149,6 +155,7 @@ const CHECK_EVIDENCE_WORDS = registerCatalogue(
   {
     runForward: [{ pending: 1, ticks: 12 }],
     quotaRefuses: [{ quota: 'gpu-quota' }],
+    jobPods: [{ pods: 'nightly-report-x (edge-4)', jobs: 'batch/nightly-report' }],
     notRead: [{ what: 'pods in vision', reason: 'forbidden', settle: 'kubectl get pods -n vision -o yaml' }],
     unread: [{ what: 'the cluster autoscaler status (forbidden)' }],
     groupHeld: [{ name: 'gpu-pool', karpenter: false, held: 'at its maximum size (3)' }],

@@ -9,7 +9,7 @@
  * then is that change offered. Pure.
  */
 import { AnalysisContext } from '../diagnosis/analysis-context.js';
-import type { FindingCode, Severity } from '../diagnosis/finding.js';
+import type { FindingCode } from '../diagnosis/finding.js';
 import { runForward, type Outcome } from '../diagnosis/forward/run.js';
 import { capacityRows, describeBlocker } from '../diagnosis/placement/capacity-rows.js';
 import { blockersOn, placementContext, type Blocker } from '../diagnosis/placement/placement.js';
@@ -23,35 +23,12 @@ import { nextRolloutAssessments } from '../diagnosis/rollout/surge-proof.js';
 import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
 import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
-import { strategyFix, type StrategyFix } from './strategy-fix.js';
+import { strategyFix } from './strategy-fix.js';
 import { admitTemplate, type Admission } from './admission.js';
-import type { CheckSays } from './words.js';
+import { withJobWait } from './job-wait.js';
 import type { CheckEvidence } from './check-evidence.js';
 
-export type Verdict = 'finishes' | 'never-finishes' | 'unknown';
-
-export interface CheckFinding {
-  code: FindingCode;
-  severity: Severity;
-  summary: string;
-  explanation: string;
-  /** Evidence as diagnose's, a note of check's own with its catalogue words (evidence-words.ts). */
-  evidence: CheckEvidence[];
-  /**
-   * The same headline and explanation as catalogue words (words.ts), for a reader of
-   * another language; never in the JSON output (render.ts renderJson leaves it out).
-   */
-  says?: CheckSays;
-}
-
-export interface Prediction {
-  verdict: Verdict;
-  findings: CheckFinding[];
-  /** What keeps it from finishing, in a few words, for a one-line warning. */
-  reason?: string;
-  /** The manifest change that lets the rollout finish, proved by the same run. */
-  fix?: StrategyFix;
-}
+import type { Prediction } from './prediction.js';
 
 /** The rollout of the candidate snapshot: its pods through admission (admission.ts), then run forward. */
 export function predictRollout(candidate: WorkloadSnapshot): Prediction {
@@ -109,8 +86,11 @@ export function predictRollout(candidate: WorkloadSnapshot): Prediction {
           },
         ],
       };
-    case 'blocked':
-      return blocked(snapshot, ctx, outcome, ref, strategy, object);
+    case 'blocked': {
+      const prediction = blocked(snapshot, ctx, outcome, ref, strategy, object);
+      // A run that followed the controllers (not a bound on an end state) may wait for Jobs.
+      return outcome.ticks > 0 ? withJobWait(ctx, ref, prediction) : prediction;
+    }
   }
 }
 

@@ -16,6 +16,7 @@ import type { Judged } from './acceptance.js';
 import { wordsIn } from '../i18n/catalogue.js';
 import { DEFAULT_LANG, type Lang } from '../i18n/lang.js';
 import { CHECK_WORDS, checkExplanation, checkSummary, storedWhy } from './words.js';
+import { waitsForJobs } from './job-wait.js';
 
 type Words = ReturnType<typeof wordsIn<typeof CHECK_WORDS>>;
 
@@ -34,8 +35,11 @@ function counts(results: readonly CheckResult[]): Record<CheckResult['verdict'],
   return tally;
 }
 
-function label(verdict: CheckResult['verdict'], w: Words): string {
+function label(r: CheckResult, w: Words): string {
+  const { verdict } = r;
   if (verdict === 'finishes') return w.finishes({});
+  // Blocked only while Jobs run (job-wait.ts): not "never".
+  if (waitsForJobs(r)) return w.whileJobsRun({});
   if (verdict === 'never-finishes') return w.neverFinishes({});
   return verdict === 'unknown' ? w.unknown({}) : w.noRollout({});
 }
@@ -95,7 +99,7 @@ export function renderText(report: CheckReport, color = false, lang: Lang = DEFA
 /** One object's lines: its verdict, the fields it leaves out, its findings and the fix. */
 function resultLines(r: Judged, style: ReturnType<typeof makeStyle>, w: Words, lang: Lang): string[] {
   const lines: string[] = [];
-  const text = label(r.verdict, w);
+  const text = label(r, w);
   const shown =
     r.verdict === 'never-finishes' ? style.red(text) : r.verdict === 'unknown' ? style.yellow(text) : text;
   const why =

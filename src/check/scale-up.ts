@@ -14,7 +14,7 @@ import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import type { GrowableGroup, NodeGrowth } from './growth/node-groups.js';
 import { withNewNodes } from './growth/with-new-nodes.js';
-import type { Prediction } from './predict.js';
+import type { Prediction } from './prediction.js';
 import type { ScaleGroup } from './words.js';
 
 /** The most nodes tried per group: a scale-up larger than this is not promised. */

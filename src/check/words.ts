@@ -11,6 +11,8 @@ import type { StoredSays } from './stored-fields.js';
 
 type Omitted = { path: string; live?: string; why: string };
 type Deadlock = { ref: string; need?: string; fix: string };
+/** A rollout that waits for Jobs to end (job-wait.ts): their names, one or several, each or enough of them. */
+type JobWait = { ref: string; jobs: string; one: boolean; some: boolean; fix?: string };
 
 /** A new pod pinned by its volume to nodes without room for it (predict.ts pinnedBlock). */
 type Pinned = { ref: string; pod: string; claim: string; volume: string; nodes: string; need?: string };
@@ -36,6 +38,7 @@ export type CheckSays =
   | { key: 'noNode'; why: 'noNodeWhy'; params: { ref: string; need?: string } }
   | { key: 'quota'; why: 'quotaWhy'; params: { ref: string; quota: string } }
   | { key: 'stuck'; why: 'stuckWhy'; params: { ref: string } }
+  | { key: 'jobWait'; why: 'jobWaitWhy'; params: JobWait }
   | { key: 'notKnown'; why: 'notKnownWhy' | 'admissionUnknownWhy'; params: { ref: string; why: string } }
   | {
       key: 'admissionDenied';
@@ -58,6 +61,10 @@ export const CHECK_WORDS = registerCatalogue(
   defineMessages({
     finishes: { en: () => 'will finish', ko: () => '롤아웃이 끝납니다' },
     neverFinishes: { en: () => 'CAN NEVER FINISH', ko: () => '롤아웃이 절대 끝나지 않습니다' },
+    whileJobsRun: {
+      en: () => 'CANNOT FINISH WHILE JOBS RUN',
+      ko: () => 'Job이 끝나기 전에는 롤아웃이 끝나지 않습니다',
+    },
     unknown: { en: () => 'not known', ko: () => '알 수 없습니다' },
     noRollout: { en: () => 'no rollout', ko: () => '롤아웃 없음' },
     newObject: { en: () => 'new object', ko: () => '새 객체' },
@@ -161,6 +168,18 @@ export const CHECK_WORDS = registerCatalogue(
         `The rollout of ${p.ref} will not finish: its new pods never become Ready in the model.`,
       ko: (p: { ref: string }) =>
         `${p.ref} 롤아웃이 끝나지 않습니다: 모델에서 새 파드가 Ready가 되지 않습니다.`,
+    },
+    jobWait: {
+      en: (p: JobWait) =>
+        `The rollout of ${p.ref} cannot finish ${p.some ? `while Jobs ${p.jobs} hold the room` : `while Job${p.one ? '' : 's'} ${p.jobs} ${p.one ? 'runs' : 'run'}`}: its new pods need room or quota ${p.one ? "that Job's" : 'their'} pods hold. It goes on by itself once ${p.one ? 'that Job ends' : p.some ? 'enough of them end' : 'those Jobs end'}.${p.fix ? ` ${p.fix} would let it finish now.` : ''}`,
+      ko: (p: JobWait) =>
+        `${p.ref} 롤아웃은 Job ${p.jobs} 실행 중에는 끝나지 않습니다: 새 파드에 필요한 자리나 쿼터를 ${p.one ? '그 Job의' : '이 Job들의'} 파드가 점유하고 있습니다. ${p.one ? 'Job이 끝나면' : p.some ? '이 중 충분히 많은 Job이 끝나면' : '이 Job들이 모두 끝나면'} 롤아웃은 저절로 진행됩니다.${p.fix ? ` ${p.fix} 설정이면 지금 끝납니다.` : ''}`,
+    },
+    jobWaitWhy: {
+      en: () =>
+        "Run forward with the Jobs' pods gone, the controllers finish the rollout, whichever pending pod the scheduler takes first. A Job's pods go once it ends (it completes, or fails for good); a Job may run for hours, or never end.",
+      ko: () =>
+        'Job의 파드가 없다고 보고 롤아웃을 따라가 보면, 스케줄러가 어느 대기 파드를 먼저 배치하든 컨트롤러가 롤아웃을 끝냅니다. Job의 파드는 Job이 끝나면(완료되거나 최종 실패하면) 사라집니다. Job은 몇 시간씩 실행되거나 끝나지 않을 수도 있습니다.',
     },
     stuckWhy: {
       en: () =>
@@ -305,6 +324,7 @@ export const CHECK_WORDS = registerCatalogue(
   {
     finishes: [{}],
     neverFinishes: [{}],
+    whileJobsRun: [{}],
     unknown: [{}],
     noRollout: [{}],
     newObject: [{}],
@@ -342,6 +362,18 @@ export const CHECK_WORDS = registerCatalogue(
     quotaWhy: [{}],
     stuck: [{ ref: 'deployment/tracker' }],
     stuckWhy: [{}],
+    jobWait: [
+      { ref: 'deployment/ingress', jobs: 'batch/nightly-report', one: true, some: false },
+      { ref: 'deployment/ingress', jobs: 'batch/a, batch/b', one: false, some: false },
+      {
+        ref: 'deployment/ingress',
+        jobs: 'batch/a, batch/b',
+        one: false,
+        some: true,
+        fix: 'maxSurge 0, maxUnavailable 1',
+      },
+    ],
+    jobWaitWhy: [{}],
     notKnown: [{ ref: 'deployment/tracker', why: 'the pods on gpu-node-2 were not read' }],
     notKnownWhy: [{}],
     admissionUnknownWhy: [{}],

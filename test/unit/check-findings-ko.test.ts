@@ -14,6 +14,7 @@ import { makeStyle } from '../../src/report/format.js';
 import type { KubeObject } from '../../src/diagnosis/k8s.js';
 import type { WorkloadObject } from '../../src/diagnosis/snapshot/types.js';
 import { trackerMidUpdate } from '../support/rollout-builders.js';
+import { trackerManifest as deployment } from '../support/check-manifests.js';
 import { POOL_LABEL, autoscalerStatus, nodeGroup } from '../support/scale-up-cluster.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixtures
@@ -37,25 +38,6 @@ function other(name: string, nodeName: string, requests: Record<string, string>,
     spec: { nodeName, containers: [{ name: 'a', image: 'a:1', resources: { requests, limits: requests } }] },
     status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
   };
-}
-
-function deployment(container: Json, volumes?: Json[]): WorkloadObject {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'tracker', namespace: 'vision' },
-    spec: {
-      replicas: 1,
-      selector: { matchLabels: { app: 'tracker' } },
-      template: {
-        metadata: { labels: { app: 'tracker' } },
-        spec: {
-          containers: [{ name: 'a', image: 'tracker:2', ...container }],
-          ...(volumes ? { volumes } : {}),
-        },
-      },
-    },
-  } as unknown as WorkloadObject;
 }
 
 const NAMESPACES = ['vision', 'other', 'kube-system'].map((name) => ({

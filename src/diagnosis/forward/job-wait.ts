@@ -106,14 +106,25 @@ function jobWait(ctx: AnalysisContext): JobWait | undefined {
   const { asIs, paused } = forwardVerdict(ctx);
   // A run that followed the controllers step by step (not a bound on an end state).
   if (paused || asIs.result !== 'blocked' || asIs.step || asIs.ticks === 0) return undefined;
+  return jobWaitFor(ctx, (othersGone, order) => runWithChange(ctx, { othersGone }, order).outcome);
+}
+
+/**
+ * The Jobs a blocked run waits for: the run `runWithout` makes with their pods gone
+ * finishes in either order of the scheduler's queue, or nothing is said. `runWithout`
+ * runs what the caller judges (the rollout as it is; a manifest's: src/check).
+ */
+export function jobWaitFor(
+  ctx: AnalysisContext,
+  runWithout: (othersGone: readonly Pod[], order: QueueOrder) => Outcome,
+): JobWait | undefined {
   const byJob = runningJobPods(ctx);
   if (byJob.size === 0) return undefined;
-  // Finishes in either order of the scheduler's queue, or the claim is not made (the
-  // orders differ only where other workloads' pods wait for a node: rivals.ts).
+  // The orders differ only where other workloads' pods wait for a node (rivals.ts).
   const orders: QueueOrder[] = rivalsOf(ctx).length > 0 ? ['ours-first', 'theirs-first'] : ['ours-first'];
   const finishesWithout = (jobs: readonly string[]): Outcome | undefined => {
-    const change = { othersGone: jobs.flatMap((j) => byJob.get(j) ?? []) };
-    const [outcome, ...others] = orders.map((order) => runWithChange(ctx, change, order).outcome);
+    const gone = jobs.flatMap((j) => byJob.get(j) ?? []);
+    const [outcome, ...others] = orders.map((order) => runWithout(gone, order));
     return outcome?.result === 'completes' && others.every((o) => o.result === 'completes')
       ? outcome
       : undefined;
@@ -132,6 +143,29 @@ function jobWait(ctx: AnalysisContext): JobWait | undefined {
   return { jobs, pods: jobs.flatMap((j) => byJob.get(j) ?? []), outcome: run, needs };
 }
 
+/** How a verdict names the Jobs of `wait` (English). */
+export function jobWaitWords(wait: JobWait): {
+  /** "Job batch/etl", "Jobs a, b". */
+  jobs: string;
+  /** "batch/etl", "a, b": the Jobs' names alone. */
+  names: string;
+  /** One Job. */
+  one: boolean;
+  /** Enough of them must end, not each. */
+  some: boolean;
+  /** "etl-x on node-1, …". */
+  where: string;
+} {
+  const one = wait.jobs.length === 1;
+  return {
+    jobs: `Job${one ? '' : 's'} ${named(wait.jobs)}`,
+    names: named(wait.jobs),
+    one,
+    some: wait.needs === 'some' && !one,
+    where: named(wait.pods.map((p) => `${p.metadata.name ?? ''} on ${p.spec.nodeName ?? ''}`)),
+  };
+}
+
 /** "a, b, c, d, e and 3 more". */
 function named(items: readonly string[]): string {
   const shown = items.slice(0, NAMED).join(', ');
@@ -141,9 +175,7 @@ function named(items: readonly string[]): string {
 const NEVER = /can never finish/;
 
 function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
-  const one = wait.jobs.length === 1;
-  const some = wait.needs === 'some' && !one;
-  const jobs = `Job${one ? '' : 's'} ${named(wait.jobs)}`;
+  const { jobs, one, some, where } = jobWaitWords(wait);
   const whileRuns = some ? `while ${jobs} hold the room` : `while ${jobs} ${one ? 'runs' : 'run'}`;
   const once = `It goes on by itself once ${one ? 'that Job ends' : some ? 'enough of them end' : 'those Jobs end'}.`;
   // The verdict's own "can never finish" becomes "cannot finish while …", where the
@@ -152,7 +184,6 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
     ? `${finding.summary.replace(NEVER, `cannot finish ${whileRuns}`)} ${once}`
     : `${finding.summary} It goes on by itself once ${some ? `enough of ${jobs} end` : `${jobs} ${one ? 'ends' : 'end'}`}.`;
   const gone = new Set(wait.pods.map((p) => p.metadata.name ?? ''));
-  const where = wait.pods.map((p) => `${p.metadata.name ?? ''} on ${p.spec.nodeName ?? ''}`);
   const steps = stepsInPlainWords({
     ...wait.outcome,
     ...('steps' in wait.outcome
@@ -179,7 +210,7 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
         ? [
             {
               type: 'note' as const,
-              text: `Pods of ${jobs} hold room or quota the new pods need: ${named(where)}. A Job's pods go once it ends (it completes, or fails for good), and give them back.${some ? ' Not each of them must end: the pods of some could free the room the others hold.' : ''}${cron} Run forward with them gone, the controllers finish the rollout, whichever pending pod the scheduler takes first: ${steps.slice(0, 6).join('; ')}.`,
+              text: `Pods of ${jobs} hold room or quota the new pods need: ${where}. A Job's pods go once it ends (it completes, or fails for good), and give them back.${some ? ' Not each of them must end: the pods of some could free the room the others hold.' : ''}${cron} Run forward with them gone, the controllers finish the rollout, whichever pending pod the scheduler takes first: ${steps.slice(0, 6).join('; ')}.`,
             },
           ]
         : []),

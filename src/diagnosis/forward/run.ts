@@ -104,8 +104,10 @@ export function runForward(
   ctx: AnalysisContext,
   variant: Variant,
   order: QueueOrder = 'ours-first',
+  /** Other workloads' pods gone at the first step (a Job's, once it ends: job-wait.ts). */
+  othersGone?: readonly Pod[],
 ): Outcome {
-  return run(ctx, variant, undefined, order).outcome;
+  return run(ctx, variant, othersGone ? { othersGone } : undefined, order).outcome;
 }
 
 /**
@@ -121,6 +123,11 @@ export function runWithChange(
   return run(ctx, change.template ? 'next-rollout' : 'as-is', change, order);
 }
 
+/** The manifest's own run: no plan's write, at most other workloads' pods gone. */
+function asManifest(variant: Variant, change: Intervention | undefined): boolean {
+  return variant === 'candidate' && Object.keys(change ?? {}).every((k) => k === 'othersGone');
+}
+
 function run(
   ctx: AnalysisContext,
   variant: Variant,
@@ -129,7 +136,7 @@ function run(
 ): { outcome: Outcome; trace?: Trace } {
   // A manifest's StatefulSet or Argo Rollout: an end state or a canary step no node can
   // hold is proved first (final-state.ts); the stand-in run says the rest.
-  const short = variant === 'candidate' && !change ? unheldEndState(ctx) : undefined;
+  const short = asManifest(variant, change) ? unheldEndState(ctx) : undefined;
   if (short) return { outcome: { result: 'blocked', ticks: 0, steps: [], ...short } };
   const built = buildModel(ctx, variant, change, order);
   if ('why' in built) {
@@ -231,7 +238,7 @@ function buildModel(
   if (strategy.type === 'OnDelete')
     return { why: 'pods are replaced only when someone deletes them (OnDelete)' };
   if (kind.orderedBlock || strategy.argo) {
-    const proxied = (variant === 'candidate' && !change) || change?.promoted === true;
+    const proxied = asManifest(variant, change) || change?.promoted === true;
     const proxy = proxied ? proxyStrategy(ctx, object, strategy) : undefined;
     if (!proxy) return { why: UNMODELLED };
     strategy = proxy;
@@ -255,8 +262,8 @@ function buildModel(
   if (snapshot.dra && draBacked(ctx, newTemplate))
     return { why: 'the template asks for devices a DeviceClass may back (DRA)' };
   // A manifest's new pods go where their claims' volumes allow (ordinal-claims.ts).
-  const ordinals = variant === 'candidate' && !change ? ordinalsOf(snapshot) : undefined;
-  if (variant === 'candidate' && !change) {
+  const ordinals = asManifest(variant, change) ? ordinalsOf(snapshot) : undefined;
+  if (asManifest(variant, change)) {
     const unread = unreadVolumes(snapshot, newTemplate, ordinals);
     if (unread) return { why: unread };
   }
