@@ -265,5 +265,5 @@ function translatedParts(e: CheckEvidence, lang: Lang): ContentPart[] | undefine
 /** One piece of check's evidence as terminal lines in `lang`: English as the shared renderer has it. */
 export function checkEvidenceLines(e: CheckEvidence, style: Style, lang: Lang): string[] {
   const parts = lang === 'en' ? undefined : translatedParts(e, lang);
-  return parts ? terminalLines(parts, style) : renderEvidence(plainEvidence(e), style);
+  return parts ? terminalLines(parts, style) : renderEvidence(plainEvidence(e), style, lang);
 }

@@ -14,6 +14,7 @@ import type { ContentPart, Rich } from './model.js';
 import { plain, say, strong } from './rich.js';
 import { cleanText } from '../text/clean.js';
 import { table } from './text-table.js';
+import { columns, type EvidenceWords as Words } from './words/evidence.js';
 
 /** A code part under a title. */
 export function codePart(title: Rich, body: string): ContentPart {
@@ -27,41 +28,45 @@ export function tablePart(title: Rich, header: string[], rows: string[][]): Cont
 
 const paragraph = (text: Rich): ContentPart => ({ kind: 'paragraph', text });
 
-export function capacityPart(evidence: Extract<Evidence, { type: 'node-capacity' }>): ContentPart {
+export function capacityPart(evidence: Extract<Evidence, { type: 'node-capacity' }>, w: Words): ContentPart {
   return tablePart(
-    plain('Capacity on the nodes the pod may use'),
-    ['node', 'resource', 'allocatable', 'used', 'free', 'held by'],
+    plain(w.capacityTitle({})),
+    columns(w.capacityColumns({})),
     evidence.rows.map((row) => [
       row.node,
       row.resource,
       row.allocatable,
       row.used,
       row.free,
-      row.holders.map((h) => `${h.pod} (${h.amount}${h.ownedByThisDeployment ? ', ours' : ''})`).join('; ') ||
-        '-',
+      row.holders
+        .map((h) => `${h.pod} (${h.amount}${h.ownedByThisDeployment ? w.oursCell({}) : ''})`)
+        .join('; ') || '-',
     ]),
   );
 }
 
-function containerWords(c: CrashingContainer): string {
+function containerWords(c: CrashingContainer, w: Words): string {
   const what =
-    c.kind === 'init'
-      ? 'init container'
-      : c.kind === 'sidecar'
-        ? 'sidecar (restartable init container)'
-        : 'container';
-  return `${what} ${c.name}${c.injected ? ' (injected at admission, not in the pod template)' : ''}`;
+    c.kind === 'init' ? w.initContainer({}) : c.kind === 'sidecar' ? w.sidecar({}) : w.container({});
+  return `${what} ${c.name}${c.injected ? w.injected({}) : ''}`;
 }
 
-export function crashTableParts(evidence: Extract<Evidence, { type: 'crash-table' }>): ContentPart[] {
+export function crashTableParts(
+  evidence: Extract<Evidence, { type: 'crash-table' }>,
+  w: Words,
+): ContentPart[] {
   const messages = evidence.rows.filter((r) => r.lastMessage).map((r) => `${r.node}: ${r.lastMessage ?? ''}`);
   return [
     ...(evidence.containers && evidence.containers.length > 0
-      ? [paragraph(say`${strong('Crashing:')} ${evidence.containers.map(containerWords).join('; ')}`)]
+      ? [
+          paragraph(
+            say`${strong(w.crashing({}))} ${evidence.containers.map((c) => containerWords(c, w)).join('; ')}`,
+          ),
+        ]
       : []),
     tablePart(
-      plain('Pods per node'),
-      ['node', 'pods', 'ready', 'crashing', 'restarts', 'last exit', 'reason', 'message'],
+      plain(w.podsPerNode({})),
+      columns(w.crashColumns({})),
       evidence.rows.map((row) => [
         row.node,
         String(row.pods),
@@ -74,18 +79,18 @@ export function crashTableParts(evidence: Extract<Evidence, { type: 'crash-table
       ]),
     ),
     // The messages whole: a termination message is often the cause, and the table cuts it.
-    ...(messages.length > 0 ? [codePart(plain('last termination message'), messages.join('\n'))] : []),
+    ...(messages.length > 0 ? [codePart(plain(w.lastTermination({})), messages.join('\n'))] : []),
     ...evidence.rows.flatMap((row) =>
-      row.logTail ? [codePart(plain(`last log lines on ${row.node}`), row.logTail)] : [],
+      row.logTail ? [codePart(plain(w.lastLogLines({ node: row.node })), row.logTail)] : [],
     ),
   ];
 }
 
 /** Up to five names, then "and N more" (the crash table lists every node). */
-function few(names: readonly string[]): string {
+function few(names: readonly string[], w: Words): string {
   return names.length <= 5
     ? names.join(', ')
-    : `${names.slice(0, 5).join(', ')} and ${names.length - 5} more`;
+    : w.andMore({ shown: names.slice(0, 5).join(', '), n: names.length - 5 });
 }
 
 /**
@@ -93,29 +98,30 @@ function few(names: readonly string[]): string {
  * text: the clue the crash engine found goes right under the difference it points at
  * (`^ clue …`), else after the table. Cells are cleaned before they are measured.
  */
-export function nodeDiffParts(evidence: Extract<Evidence, { type: 'node-diff' }>): ContentPart[] {
-  const head = `What differs between the failing node(s) ${few(evidence.badNodes)} and the healthy ${few(evidence.goodNodes)}`;
+export function nodeDiffParts(evidence: Extract<Evidence, { type: 'node-diff' }>, w: Words): ContentPart[] {
+  const head = w.diffTitle({ bad: few(evidence.badNodes, w), good: few(evidence.goodNodes, w) });
   const lines: string[] = [];
   const sep = evidence.separator;
-  if (sep)
-    lines.push(
-      `separated by ${sep.fields.join(' + ')}: ${sep.bad} on every failing node, never on a healthy one`,
-    );
+  if (sep) lines.push(w.separatedBy({ fields: sep.fields.join(' + '), bad: sep.bad }));
   const clue = evidence.clue;
   const pointed = clue?.pointsAt !== undefined && evidence.differences.some((d) => d.field === clue.pointsAt);
   const clueLines = clue
     ? [
-        `clue (${clue.source === 'log' ? 'previous log' : 'termination message'} of ${clue.pod}/${clue.container}): ${truncate(clue.text, 160)}`,
+        (clue.source === 'log' ? w.clueFromLog : w.clueFromMessage)({
+          pod: clue.pod,
+          container: clue.container,
+          text: truncate(clue.text, 160),
+        }),
         ...(clue.meaning ? [`  ${clue.meaning}`] : []),
       ]
     : [];
   if (evidence.differences.length === 0) {
-    lines.push('no difference found in labels, node info, conditions or taints', ...clueLines);
+    lines.push(w.noDifference({}), ...clueLines);
     return [codePart(plain(head), lines.join('\n'))];
   }
   const one = (cell: string): string => cleanText(cell, { singleLine: true });
   const [header = '', ...rows] = table(
-    ['FIELD', 'FAILING', 'HEALTHY'],
+    columns(w.diffColumns({})),
     evidence.differences.map((d) => [one(d.field), one(d.bad), one(d.good)]),
   ).split('\n');
   lines.push(header);
@@ -129,19 +135,14 @@ export function nodeDiffParts(evidence: Extract<Evidence, { type: 'node-diff' }>
   return [codePart(plain(head), lines.join('\n'))];
 }
 
-export function schedulingParts(evidence: Extract<Evidence, { type: 'scheduling' }>): ContentPart[] {
-  const parts: ContentPart[] = [codePart(plain(`Scheduler message for ${evidence.pod}`), evidence.message)];
+export function schedulingParts(
+  evidence: Extract<Evidence, { type: 'scheduling' }>,
+  w: Words,
+): ContentPart[] {
+  const parts: ContentPart[] = [codePart(plain(w.schedulerMessage({ pod: evidence.pod })), evidence.message)];
   const parsed = evidence.parsed;
-  if (!parsed) return [...parts, paragraph(plain('(the message could not be parsed)'))];
-  if (parsed.aborted)
-    return [
-      ...parts,
-      paragraph(
-        plain(
-          `the scheduler stopped with an error from its ${parsed.aborted.plugin} plugin before judging any node`,
-        ),
-      ),
-    ];
+  if (!parsed) return [...parts, paragraph(plain(w.notParsed({})))];
+  if (parsed.aborted) return [...parts, paragraph(plain(w.pluginAborted({ plugin: parsed.aborted.plugin })))];
   const rows = (reasons: SchedulingReason[]): string[][] =>
     reasons.map((r) => [
       String(r.count),
@@ -151,75 +152,67 @@ export function schedulingParts(evidence: Extract<Evidence, { type: 'scheduling'
   parts.push(
     parsed.reasons.length > 0
       ? tablePart(
-          plain(`${parsed.total} node(s) considered, none available`),
-          ['nodes', 'reason', 'category'],
+          plain(w.considered({ total: parsed.total })),
+          columns(w.reasonColumns({})),
           rows(parsed.reasons),
         )
-      : paragraph(plain(`${parsed.total} node(s) considered, none available`)),
+      : paragraph(plain(w.considered({ total: parsed.total }))),
   );
-  for (const note of parsed.notes ?? []) parts.push(paragraph(plain(`also: ${note}`)));
+  for (const note of parsed.notes ?? []) parts.push(paragraph(plain(w.also({ note }))));
   const p = parsed.preemption;
-  if (p?.text !== undefined) parts.push(paragraph(plain(`preemption: ${p.text}`)));
+  if (p?.text !== undefined) parts.push(paragraph(plain(w.preemption({ text: p.text }))));
   else if (p)
     parts.push(
       tablePart(
-        plain(`preemption (evicting lower-priority pods) would not help on ${p.total} node(s)`),
-        ['nodes', 'reason'],
+        plain(w.preemptionTitle({ total: p.total })),
+        columns(w.preemptionColumns({})),
         p.reasons.map((r) => [String(r.count), r.reason]),
       ),
     );
   return parts;
 }
 
-const SOURCE_WORDS: Record<ResolvedValue['source'], string> = {
-  default: 'Kubernetes default, not set in the manifest',
-  explicit: 'set explicitly',
+/** Where a value of the strategy came from, as the evidence says it. */
+function sourceWords(v: ResolvedValue, argo: boolean, w: Words): string {
+  if (v.source === 'default') return argo ? w.sourceArgoDefault({}) : w.sourceDefault({});
   // Equal to the default; whether someone set it is not recorded (workloads/deployment/deployment-strategy.ts, rule 5).
-  unknown: 'default value',
-};
+  return v.source === 'explicit' ? w.sourceExplicit({}) : w.sourceUnknown({});
+}
 
 /** How an Argo Rollout's strategy is named in the evidence. */
-const ARGO_STRATEGY: Record<NonNullable<ResolvedStrategy['argo']>, string> = {
-  canary: 'Canary (Argo Rollouts)',
-  trafficRouted: 'Canary with traffic routing (Argo Rollouts)',
-  blueGreen: 'BlueGreen (Argo Rollouts)',
-};
+function argoName(argo: NonNullable<ResolvedStrategy['argo']>, w: Words): string {
+  if (argo === 'canary') return w.argoCanary({});
+  return argo === 'trafficRouted' ? w.argoTrafficRouted({}) : w.argoBlueGreen({});
+}
 
 /** The strategy as resolved, then how the controller reads it: a head line, then the lines under it. */
-export function strategyParts(evidence: Extract<Evidence, { type: 'strategy' }>): ContentPart[] {
+export function strategyParts(evidence: Extract<Evidence, { type: 'strategy' }>, w: Words): ContentPart[] {
   const s = evidence.strategy;
   const perNode = s.per === 'node';
+  const named = { name: s.argo ? argoName(s.argo, w) : s.type, n: evidence.replicas };
   const head = paragraph(
-    say`${strong('Strategy:')} ${s.argo ? ARGO_STRATEGY[s.argo] : s.type}, ${perNode ? 'nodes' : 'replicas'} ${evidence.replicas}`,
+    say`${strong(w.strategy({}))} ${perNode ? w.strategyNodes(named) : w.strategyReplicas(named)}`,
   );
   const under = (lines: string[]): ContentPart[] => [head, { kind: 'code', body: lines.join('\n') }];
   if (s.argo === 'blueGreen' || s.argo === 'trafficRouted')
     return under([
       s.argo === 'blueGreen'
-        ? `the preview ReplicaSet starts ${s.maxSurge?.value ?? evidence.replicas} pod(s) beside the active ones, which all stay until promotion`
-        : `the canary's pods start beside the stable ReplicaSet, which keeps all ${evidence.replicas} pod(s) until promotion (maxSurge and maxUnavailable do not apply)`,
+        ? w.previewStarts({ n: s.maxSurge?.value ?? evidence.replicas })
+        : w.canaryBeside({ n: evidence.replicas }),
     ]);
-  if (s.type === 'Recreate') return under(['old pods are stopped before new ones start']);
-  if (s.type === 'OnDelete') return under(['a pod is replaced only when someone deletes it']);
+  if (s.type === 'Recreate') return under([w.recreateLine({})]);
+  if (s.type === 'OnDelete') return under([w.onDeleteLine({})]);
   const value = (label: string, v: ResolvedValue | null): string =>
     v
-      ? `${label.padEnd(15)} ${String(v.raw).padEnd(5)} -> ${v.value}  (${s.argo && v.source === 'default' ? 'Argo Rollouts default, not set in the manifest' : SOURCE_WORDS[v.source]})`
+      ? `${label.padEnd(15)} ${String(v.raw).padEnd(5)} -> ${v.value}  (${sourceWords(v, s.argo !== undefined, w)})`
       : `${label.padEnd(15)} -`;
   const lines = [value('maxSurge', s.maxSurge), value('maxUnavailable', s.maxUnavailable)];
   if (s.maxSurge && s.maxUnavailable && s.maxSurge.value >= 1 && s.maxUnavailable.value === 0) {
-    lines.push(
-      perNode
-        ? `so the controller starts the new pod beside the old one on up to ${s.maxSurge.value} node(s) at a time and deletes the old one only once the new one is available ` +
-            `(both round percentages up, against ${evidence.replicas} node(s))`
-        : `so the controller starts ${s.maxSurge.value} new pod(s) before stopping any old one ` +
-            `(maxSurge rounds percentages up, maxUnavailable rounds down, against ${evidence.replicas} replica(s))`,
-    );
+    const counts = { surge: s.maxSurge.value, n: evidence.replicas };
+    lines.push(perNode ? w.surgeLinePerNode(counts) : w.surgeLine(counts));
   }
-  if (!s.argo && [s.maxSurge, s.maxUnavailable].some((v) => typeof v?.raw === 'string')) {
-    lines.push(
-      '(`kubectl describe` prints the percentages unresolved; the numbers after -> are what the controller uses)',
-    );
-  }
+  if (!s.argo && [s.maxSurge, s.maxUnavailable].some((v) => typeof v?.raw === 'string'))
+    lines.push(w.describeUnresolved({}));
   return under(lines);
 }
 

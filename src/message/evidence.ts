@@ -6,6 +6,9 @@
  * interpolated into `say` or put in code and table bodies: each adapter escapes it.
  */
 import type { CrashClueEvidence, Evidence } from '../diagnosis/finding.js';
+import { wordsIn } from '../i18n/catalogue.js';
+import type { Lang } from '../i18n/lang.js';
+import { EVIDENCE_WORDS, columns, type EvidenceWords as Words } from './words/evidence.js';
 import { deviceVerdictWords } from '../diagnosis/crash/device-health.js';
 import type { ContentPart, Rich } from './model.js';
 import { code, icon, join, multiline, plain, say, strong } from './rich.js';
@@ -46,9 +49,9 @@ function decisiveLogLine(tail: string): string | undefined {
 }
 
 /** "a, b, c and 2 more" from whole items, as many as `max`. */
-function list(items: readonly string[], max: number): string {
+function list(items: readonly string[], max: number, w: Words): string {
   const shown = items.slice(0, max).join(', ');
-  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
+  return items.length > max ? w.andMore({ shown, n: items.length - max }) : shown;
 }
 
 function strategyValue(x: { value: number; raw: string | number; source?: string } | null): string {
@@ -69,27 +72,26 @@ interface EvidenceView {
  * and Teams (result.ts) and the command line (src/report/text.ts, through the terminal
  * renderer src/report/terminal.ts).
  */
-function evidenceView(evidence: Evidence, options: { clueElsewhere?: boolean } = {}): EvidenceView {
+function evidenceView(evidence: Evidence, w: Words, options: { clueElsewhere?: boolean } = {}): EvidenceView {
   switch (evidence.type) {
     case 'node-capacity':
-      return { line: capacityLine(evidence), parts: [capacityPart(evidence)] };
+      return { line: capacityLine(evidence, w), parts: [capacityPart(evidence, w)] };
     case 'quota':
-      return { line: quotaLine(evidence), parts: [quotaPart(evidence)] };
+      return { line: quotaLine(evidence, w), parts: [quotaPart(evidence, w)] };
     case 'strategy':
-      return { line: strategyLine(evidence), parts: strategyParts(evidence) };
+      return { line: strategyLine(evidence, w), parts: strategyParts(evidence, w) };
     case 'scheduling':
-      return { line: schedulingLine(evidence), parts: schedulingParts(evidence) };
+      return { line: schedulingLine(evidence, w), parts: schedulingParts(evidence, w) };
     case 'crash-table':
-      return { line: crashTableLine(evidence), parts: crashTableParts(evidence) };
+      return { line: crashTableLine(evidence, w), parts: crashTableParts(evidence, w) };
     case 'node-diff':
-      return { line: nodeDiffLine(evidence, options), parts: nodeDiffParts(evidence) };
+      return { line: nodeDiffLine(evidence, w, options), parts: nodeDiffParts(evidence, w) };
     case 'log': {
       const line = decisiveLogLine(evidence.tail);
+      const { pod, container } = evidence;
       return {
-        line: line
-          ? say`${icon('log')} ${strong('Log')} (${evidence.pod}/${evidence.container}): ${code(clip(line, 160))}`
-          : null,
-        parts: [codePart(plain(`Previous log of ${evidence.pod}/${evidence.container}`), evidence.tail)],
+        line: line ? say`${icon('log')} ${w.log({ pod, container, line: clip(line, 160) })}` : null,
+        parts: [codePart(plain(w.previousLog({ pod, container })), evidence.tail)],
       };
     }
     case 'condition': {
@@ -97,7 +99,7 @@ function evidenceView(evidence: Evidence, options: { clueElsewhere?: boolean } =
       return {
         line: say`${icon('progress')} ${strong(`${evidence.condition}=${evidence.status}`)}${reason}${evidence.message ? `: ${clip(firstSentence(evidence.message), 160)}` : ''}`,
         parts: prose(
-          say`${strong('Condition')} ${evidence.condition}=${evidence.status}${reason}${evidence.message ? `: ${evidence.message}` : ''}`,
+          say`${strong(w.condition({}))} ${evidence.condition}=${evidence.status}${reason}${evidence.message ? `: ${evidence.message}` : ''}`,
         ),
       };
     }
@@ -107,7 +109,7 @@ function evidenceView(evidence: Evidence, options: { clueElsewhere?: boolean } =
         parts: [
           tablePart(
             plain(evidence.title),
-            ['pod', 'node', 'phase', 'detail'],
+            columns(w.podColumns({})),
             evidence.pods.map((p) => [p.name, p.node ?? '-', p.phase ?? '-', p.detail ?? '']),
           ),
         ],
@@ -115,68 +117,71 @@ function evidenceView(evidence: Evidence, options: { clueElsewhere?: boolean } =
     case 'note':
       return {
         line: say`${icon('note')} ${clip(firstSentence(evidence.text), 200)}`,
-        parts: prose(say`Note: ${multiline(evidence.text)}`),
+        parts: prose(say`${w.note({})} ${multiline(evidence.text)}`),
       };
     case 'device-health':
-      return { line: deviceHealthLine(evidence), parts: [deviceHealthPart(evidence)] };
+      return { line: deviceHealthLine(evidence, w), parts: [deviceHealthPart(evidence, w)] };
   }
 }
 
 /** One decisive line for the result message, or null when this evidence only belongs in the thread report. */
-export function evidenceLine(evidence: Evidence, options: { clueElsewhere?: boolean } = {}): Rich | null {
-  return evidenceView(evidence, options).line;
+export function evidenceLine(
+  evidence: Evidence,
+  options: { clueElsewhere?: boolean; lang?: Lang } = {},
+): Rich | null {
+  return evidenceView(evidence, wordsIn(EVIDENCE_WORDS, options.lang ?? 'en'), options).line;
 }
 
 /** One evidence item in full, for the thread report and the command line. */
-export function evidenceParts(evidence: Evidence): ContentPart[] {
-  return evidenceView(evidence).parts;
+export function evidenceParts(evidence: Evidence, lang: Lang = 'en'): ContentPart[] {
+  return evidenceView(evidence, wordsIn(EVIDENCE_WORDS, lang)).parts;
 }
 
 const prose = (text: Rich): ContentPart[] => [{ kind: 'paragraph', text }];
 
-function quotaLine(evidence: Extract<Evidence, { type: 'quota' }>): Rich {
-  const rows = evidence.rows
-    .slice(0, 2)
-    .map(
-      (r) =>
-        say`${strong(r.resource)} ${r.used} of ${r.hard} used (${r.ours} by this workload), a new pod asks ${r.requested}`,
-    );
+function quotaLine(evidence: Extract<Evidence, { type: 'quota' }>, w: Words): Rich {
+  const rows = evidence.rows.slice(0, 2).map((r) => w.quotaRow(r));
   return say`${icon('balance')} ${strong(`ResourceQuota ${evidence.quota}:`)} ${join(rows, '; ')}`;
 }
 
-function quotaPart(evidence: Extract<Evidence, { type: 'quota' }>): ContentPart {
+function quotaPart(evidence: Extract<Evidence, { type: 'quota' }>, w: Words): ContentPart {
   return tablePart(
-    plain(`ResourceQuota ${evidence.quota}, as its refusal counted it`),
-    ['resource', 'hard', 'used', 'this workload', 'others', 'new pod asks'],
+    plain(w.quotaTitle({ quota: evidence.quota })),
+    columns(w.quotaColumns({})),
     evidence.rows.map((r) => [r.resource, r.hard, r.used, r.ours, r.others, r.requested]),
   );
 }
 
-function schedulingLine(evidence: Extract<Evidence, { type: 'scheduling' }>): Rich {
+function schedulingLine(evidence: Extract<Evidence, { type: 'scheduling' }>, w: Words): Rich {
+  const head = strong(w.scheduler({}));
   // A plugin error (parsed.aborted) counts no node: its text is the message.
   if (!evidence.parsed || evidence.parsed.aborted)
-    return say`${icon('calendar')} ${strong('Scheduler:')} ${clip(firstSentence(evidence.message), 200)}`;
+    return say`${icon('calendar')} ${head} ${clip(firstSentence(evidence.message), 200)}`;
   const p = evidence.parsed;
   const reasons = p.reasons.slice(0, 3).map((r) => `${r.count} ${r.reason}`);
-  const rest = p.reasons.length > 3 ? `, ${p.reasons.length - 3} more` : '';
-  return say`${icon('calendar')} ${strong('Scheduler:')} 0/${p.total} nodes available: ${reasons.join(', ')}${rest}`;
+  const rest = p.reasons.length > 3 ? w.moreReasons({ n: p.reasons.length - 3 }) : '';
+  return say`${icon('calendar')} ${head} ${w.noneAvailable({ total: p.total, reasons: reasons.join(', ') })}${rest}`;
 }
 
-function deviceHealthLine(evidence: Extract<Evidence, { type: 'device-health' }>): Rich {
+function deviceHealthLine(evidence: Extract<Evidence, { type: 'device-health' }>, w: Words): Rich {
   const bad = evidence.rows.filter((r) => r.health === 'Unhealthy').slice(0, 2);
   if (bad.length === 0)
-    return say`${icon('connection')} ${strong('Device health:')} ${deviceVerdictWords(evidence)}`;
-  const parts = bad.map(
-    (r) =>
-      say`${r.driver ? `${r.driver}/${r.pool ?? ''}/${r.device ?? ''}` : (r.resourceID ?? '?')} on ${strong(r.node)} (${r.pod}${r.claim ? `, claim ${r.claim}` : ''})`,
+    return say`${icon('connection')} ${strong(w.deviceHealth({}))} ${deviceVerdictWords(evidence)}`;
+  const parts = bad.map((r) =>
+    w.deviceOn({
+      device: r.driver ? `${r.driver}/${r.pool ?? ''}/${r.device ?? ''}` : (r.resourceID ?? '?'),
+      node: r.node,
+      pod: r.pod,
+      claim: r.claim ?? '',
+    }),
   );
-  return say`${icon('connection')} ${strong('Device Unhealthy:')} ${join(parts, '; ')}`;
+  return say`${icon('connection')} ${strong(w.deviceUnhealthy({}))} ${join(parts, '; ')}`;
 }
 
-function deviceHealthPart(evidence: Extract<Evidence, { type: 'device-health' }>): ContentPart {
+function deviceHealthPart(evidence: Extract<Evidence, { type: 'device-health' }>, w: Words): ContentPart {
   return tablePart(
-    plain(`Device health (allocatedResourcesStatus): ${deviceVerdictWords(evidence)}`),
-    ['node', 'pod', 'container', 'device', 'claim', 'health'],
+    plain(w.deviceTitle({ verdict: deviceVerdictWords(evidence) })),
+    columns(w.deviceColumns({})),
     evidence.rows.map((r) => [
       r.node,
       r.pod,
@@ -188,73 +193,67 @@ function deviceHealthPart(evidence: Extract<Evidence, { type: 'device-health' }>
   );
 }
 
-function capacityLine(evidence: Extract<Evidence, { type: 'node-capacity' }>): Rich | null {
+function capacityLine(evidence: Extract<Evidence, { type: 'node-capacity' }>, w: Words): Rich | null {
   const rows = evidence.rows.filter((r) => r.holders.length > 0 || r.free === '0').slice(0, 2);
   if (rows.length === 0) return null;
   const parts = rows.map((r) => {
-    const holders = r.holders.map((h) => `${h.pod}${h.ownedByThisDeployment ? ' (ours)' : ''}`);
-    const held = holders.length ? say`, held by ${list(holders, 2)}` : say``;
-    return say`${strong(r.resource)} on ${strong(r.node)}: ${r.allocatable} allocatable, ${r.used} in use, ${r.free} free${held}`;
+    const holders = r.holders.map((h) => `${h.pod}${h.ownedByThisDeployment ? w.ours({}) : ''}`);
+    return w.capacityRow({ ...r, held: holders.length ? list(holders, 2, w) : '' });
   });
-  const more =
-    evidence.rows.length > rows.length ? ` (${evidence.rows.length} eligible node rows in the thread)` : '';
+  const more = evidence.rows.length > rows.length ? w.capacityRowsInThread({ n: evidence.rows.length }) : '';
   return say`${icon('locked')} ${join(parts, '; ')}${more}`;
 }
 
-function strategyLine(evidence: Extract<Evidence, { type: 'strategy' }>): Rich {
+function strategyLine(evidence: Extract<Evidence, { type: 'strategy' }>, w: Words): Rich {
   const s = evidence.strategy;
   const perNode = s.per === 'node';
-  const at = `${evidence.replicas} ${perNode ? 'node' : 'replica'}${evidence.replicas === 1 ? '' : 's'}`;
-  const head = say`${icon('working')} ${strong('Strategy:')}`;
-  if (s.type !== 'RollingUpdate') return say`${head} ${s.type} at ${at}`;
-  if (s.argo === 'blueGreen')
-    return say`${head} BlueGreen at ${at}: the preview pods start beside the active ones, which stay until promotion`;
-  if (s.argo === 'trafficRouted')
-    return say`${head} canary with traffic routing at ${at}: the stable pods all stay until promotion`;
+  const at = (perNode ? w.atNodes : w.atReplicas)({ n: evidence.replicas });
+  const head = say`${icon('working')} ${strong(w.strategy({}))}`;
+  if (s.type !== 'RollingUpdate') return say`${head} ${w.strategyAt({ type: s.type, at })}`;
+  if (s.argo === 'blueGreen') return say`${head} ${w.blueGreenAt({ at })}`;
+  if (s.argo === 'trafficRouted') return say`${head} ${w.trafficRoutedAt({ at })}`;
   const surge = s.maxSurge?.value ?? 0;
   const unavailable = s.maxUnavailable?.value ?? 0;
-  const why =
-    surge > 0 && unavailable === 0
-      ? perNode
-        ? ": each node's new pod starts beside the old one, which stays until the new one is Ready"
-        : ': new pods start first, old pods stay until the new ones are Ready'
-      : '';
-  return say`${head} ${s.argo === 'canary' ? 'canary' : 'RollingUpdate'} at ${at}: maxSurge ${strategyValue(s.maxSurge)}, maxUnavailable ${strategyValue(s.maxUnavailable)}${why}`;
+  const why = surge > 0 && unavailable === 0 ? (perNode ? w.surgeFirstPerNode({}) : w.surgeFirst({})) : '';
+  const values = {
+    at,
+    maxSurge: strategyValue(s.maxSurge),
+    maxUnavailable: strategyValue(s.maxUnavailable),
+  };
+  return say`${head} ${s.argo === 'canary' ? w.canaryAt(values) : w.rollingAt(values)}${why}`;
 }
 
-function crashTableLine(evidence: Extract<Evidence, { type: 'crash-table' }>): Rich {
+function crashTableLine(evidence: Extract<Evidence, { type: 'crash-table' }>, w: Words): Rich {
   const rows = evidence.rows.slice(0, 4).map((r) => {
     const exit =
-      r.lastExitCode === undefined
-        ? ''
-        : `, exit ${r.lastExitCode}${r.lastReason ? ` (${r.lastReason})` : ''}`;
-    return r.crashing > 0
-      ? say`${strong(r.node)} ${r.ready}/${r.pods} ready, ${r.restarts} restarts${exit}`
-      : say`${r.node} ${r.ready}/${r.pods} ready`;
+      r.lastExitCode === undefined ? '' : w.exitCode({ code: r.lastExitCode, reason: r.lastReason ?? '' });
+    return r.crashing > 0 ? w.crashingRow({ ...r, exit }) : w.healthyRow(r);
   });
-  const more = evidence.rows.length > 4 ? `; ${evidence.rows.length - 4} more node(s)` : '';
-  return say`${icon('chart')} ${strong('Pods per node:')} ${join(rows, '; ')}${more}`;
+  const more = evidence.rows.length > 4 ? w.moreNodes({ n: evidence.rows.length - 4 }) : '';
+  return say`${icon('chart')} ${strong(w.podsPerNodeHead({}))} ${join(rows, '; ')}${more}`;
 }
 
 function nodeDiffLine(
   evidence: Extract<Evidence, { type: 'node-diff' }>,
+  w: Words,
   options: { clueElsewhere?: boolean },
 ): Rich | null {
-  const diffs = evidence.differences.slice(0, 2).map((d) => say`${d.field} ${d.bad} (others: ${d.good})`);
+  const diffs = evidence.differences.slice(0, 2).map((d) => w.differs(d));
   if (diffs.length === 0) return null;
-  const more = evidence.differences.length > 2 ? ` and ${evidence.differences.length - 2} more` : '';
+  const more =
+    evidence.differences.length > 2 ? w.moreDifferences({ n: evidence.differences.length - 2 }) : '';
   // The clue leads and points at none of these: they are marked as such.
-  const head = options.clueElsewhere
-    ? `Also differs on ${list(evidence.badNodes, 3)} (the clue points at none of it):`
-    : `What differs on ${list(evidence.badNodes, 3)}:`;
+  const nodes = list(evidence.badNodes, 3, w);
+  const head = options.clueElsewhere ? w.alsoDiffers({ nodes }) : w.whatDiffers({ nodes });
   return say`${icon('inspect')} ${strong(head)} ${join(diffs, '; ')}${more}`;
 }
 
 /** The log clue as one line for the result message. */
-export function clueLine(clue: CrashClueEvidence): Rich {
+export function clueLine(clue: CrashClueEvidence, lang: Lang = 'en'): Rich {
+  const w = wordsIn(EVIDENCE_WORDS, lang);
   const where = clue.pod ? say` (${clue.pod}${clue.container ? `/${clue.container}` : ''})` : say``;
   const points = clue.pointsAt ? say`: ${clip(clue.pointsAt, 120)}` : say``;
-  return say`${icon('log')} ${strong('Log clue')}${where}: ${code(clip(clue.text, 160))}${points}`;
+  return say`${icon('log')} ${strong(w.logClue({}))}${where}: ${code(clip(clue.text, 160))}${points}`;
 }
 
 export { table } from './text-table.js';

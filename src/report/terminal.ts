@@ -10,6 +10,7 @@
  */
 import type { ContentPart, Rich, Span } from '../message/model.js';
 import { evidenceParts } from '../message/evidence.js';
+import type { Lang } from '../i18n/lang.js';
 import type { Evidence } from '../diagnosis/finding.js';
 import { cleanText } from '../text/clean.js';
 import { indent, table, wrap, type Style } from './format.js';
@@ -83,6 +84,6 @@ export function terminalLines(parts: readonly ContentPart[], style: Style, width
 }
 
 /** Lines for one piece of evidence, not indented: the port's parts of it (one switch: evidence.ts). */
-export function renderEvidence(evidence: Evidence, style: Style): string[] {
-  return terminalLines(evidenceParts(evidence), style);
+export function renderEvidence(evidence: Evidence, style: Style, lang: Lang = 'en'): string[] {
+  return terminalLines(evidenceParts(evidence, lang), style);
 }

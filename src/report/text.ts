@@ -148,7 +148,7 @@ function findingSection(
   if (finding.evidence.length > 0) {
     lines.push('', `   ${style.bold(w.evidence({}))}`);
     for (const evidence of logsOnce(finding.evidence, shownLogs, `finding ${index + 1}`))
-      lines.push(...indent(renderEvidence(evidence, style), 5));
+      lines.push(...indent(renderEvidence(evidence, style, lang), 5));
   }
   const plans = finding.remediations
     .map((id) => diagnosis.remediations.findIndex((p) => p.id === id))

@@ -54,6 +54,11 @@ describe('the text report in Korean: seed incident A (GPU surge deadlock)', () =
     expect(out).toContain(
       '    주의: kubectl.kubernetes.io/restartedAt 어노테이션도 설정합니다: 새 롤아웃이 시작되어 모든\n    파드를 교체합니다(멈춘 vision-object-tracker-7d9f8b6c5d-q4w8z 포함).',
     );
+    // The evidence in Korean around the facts: the scheduler's own words and the fields as written.
+    expect(lines).toContain('     전략: RollingUpdate, 레플리카 1개');
+    expect(lines).toContain('       maxSurge        25%   -> 1  (Kubernetes 기본값, 매니페스트에 없음)');
+    expect(lines).toContain('     노드 10개를 검토했고, 사용할 수 있는 노드가 없습니다:');
+    expect(lines).toContain('     파드가 쓸 수 있는 노드의 용량:');
     expect(lines).toContain('판정');
     expect(lines).toContain(
       '  [심각] RolloutSurgeDeadlock: vision-object-tracker 롤아웃이 끝나지 않습니다: 새 파드(vision-object-tracker-7d9f8b6c5d-q4w8z)에 필요한 gpu-node-1 노드의 nvidia.com/gpu 자원을 이 Deployment의 기존 파드(vision-object-tracker-5c6b7d8f9-x7k2p)가 점유하고 있습니다. maxSurge 1, maxUnavailable 0 설정에서는 새 파드가 Ready가 되기 전에 기존 파드가 삭제되지 않습니다.',

@@ -140,7 +140,7 @@ const MAX_EVIDENCE_LINES = 5;
 const MAX_EVIDENCE_CHARS = 700;
 
 /** 3 to 5 lines of decisive evidence for the top finding; the log clue follows what differs. */
-function decisiveLines(finding: Finding): Rich[] {
+function decisiveLines(finding: Finding, lang: Lang): Rich[] {
   const hasClue = finding.evidence.some((e) => clueOf(e) !== undefined);
   const ordered = [...finding.evidence].sort(
     (a, b) => DECISIVE_ORDER.indexOf(a.type) - DECISIVE_ORDER.indexOf(b.type),
@@ -155,8 +155,8 @@ function decisiveLines(finding: Finding): Rich[] {
     // comes first, and the differences follow, marked as what it does not point at.
     const candidates =
       clue && clue.pointsAt === undefined
-        ? [clueLine(clue), evidenceLine(evidence, { clueElsewhere: true })]
-        : [evidenceLine(evidence), ...(clue ? [clueLine(clue)] : [])];
+        ? [clueLine(clue, lang), evidenceLine(evidence, { clueElsewhere: true, lang })]
+        : [evidenceLine(evidence, { lang }), ...(clue ? [clueLine(clue, lang)] : [])];
     for (const line of candidates) {
       if (!line || lines.length >= MAX_EVIDENCE_LINES) continue;
       const length = plainLength(line);
@@ -394,7 +394,7 @@ export function resultMessage(input: ResultInput): RunMessages {
     },
   ];
   const body: Part[] = [];
-  const evidence = top ? decisiveLines(top) : [];
+  const evidence = top ? decisiveLines(top, lang) : [];
   if (evidence.length > 0) body.push({ kind: 'paragraph', text: join(evidence, '\n') });
   const recommended = plans[0];
   if (recommended && !claimed) body.push({ kind: 'paragraph', text: fixLines(recommended, lang) });
@@ -504,7 +504,7 @@ function threadReport(input: ResultInput): ChatMessage[] {
     });
     const explanation = findingExplanation(f, lang);
     if (explanation) parts.push({ kind: 'paragraph', text: multiline(explanation) });
-    for (const e of f.evidence) parts.push(...evidenceParts(e));
+    for (const e of f.evidence) parts.push(...evidenceParts(e, lang));
   });
   // All plans, as the engine offered them (the message shows the first 20).
   const all = orderedPlans(input);
