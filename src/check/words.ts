@@ -8,6 +8,7 @@
 import { defineMessages, registerCatalogue } from '../i18n/catalogue.js';
 import type { Lang } from '../i18n/lang.js';
 import type { StoredSays } from './stored-fields.js';
+import { whyInWords } from '../diagnosis/forward/model-why.js';
 
 type Omitted = { path: string; live?: string; why: string };
 type Deadlock = { ref: string; need?: string; fix: string };
@@ -474,6 +475,9 @@ export function checkSummary(finding: { summary: string; says?: CheckSays }, lan
         ...says.params,
         groups: groups(says.params.groups, 'groupName', ', '),
       });
+    case 'notKnown':
+      // The model's reason, where its words are catalogued (model-why.ts); else as written.
+      return CHECK_WORDS.notKnown[lang]({ ...says.params, why: whyInWords(says.params.why, lang) });
     default:
       return (CHECK_WORDS[says.key][lang] as (params: CheckSays['params']) => string)(says.params);
   }

@@ -10,6 +10,7 @@
 import { defineMessages, registerCatalogue, wordsIn } from '../i18n/catalogue.js';
 import type { Lang } from '../i18n/lang.js';
 import type { PlanProof, ProofStep } from './plan.js';
+import { MODEL_WHY, whyInWords } from '../diagnosis/forward/model-why.js';
 
 type Serving = { lowest: number; wanted: number; now: number; resumed: boolean };
 type Budget = { budget: string; rule: string; minServing: number };
@@ -203,7 +204,7 @@ export function proofSentence(proof: PlanProof, lang: Lang = 'en'): string {
   const head =
     proof.method === 'run'
       ? w.run(serving)
-      : w.checked({ ...serving, why: proof.why ?? 'the model cannot follow it' });
+      : w.checked({ ...serving, why: whyInWords(proof.why ?? MODEL_WHY.cannotFollow, lang) });
   return `${head}${floorWords(proof, w)}.${proof.dependsOnOrder ? w.order(proof.dependsOnOrder) : ''}`;
 }
 

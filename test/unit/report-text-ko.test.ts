@@ -34,9 +34,9 @@ describe('the text report in Korean: seed incident A (GPU surge deadlock)', () =
     expect(lines[1]).toMatch(
       /^관리 주체: kubectl apply, 필드 매니저 kubectl-client-side-apply \(근거: annotation kubectl\.kubernetes\.io\/last-applied-configuration/,
     );
-    // Each plan's proof, in Korean around what the engine wrote in English (why it was not run).
+    // Each plan's proof in Korean, why it was not run included (the model's catalogued reasons).
     expect(out).toContain(
-      '    실행해 보지 않고 계산으로 확인했습니다(pods were not read on every node): 조치하는 동안 레플리카\n    1개 중 0개가 계속 서비스합니다(지금 1개). PodDisruptionBudget을 읽지 못해서 지켜야 할 최소\n    개수를 모릅니다.',
+      '    실행해 보지 않고 계산으로 확인했습니다(모든 노드의 파드를 읽지 못했습니다): 조치하는 동안\n    레플리카 1개 중 0개가 계속 서비스합니다(지금 1개). PodDisruptionBudget을 읽지 못해서 지켜야 할\n    최소 개수를 모릅니다.',
     );
     // Each fix's impact in Korean.
     expect(out).toContain(

@@ -12,6 +12,7 @@
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Pod } from '../k8s.js';
+import { MODEL_WHY } from './model-why.js';
 import { isEligible } from '../base/node-match.js';
 import { claimNames } from '../base/pod-constraints.js';
 import { placementContext, usesClaim } from '../placement/placement.js';
@@ -92,7 +93,7 @@ export interface Trace {
   failingAtEnd: string[];
 }
 
-const UNMODELLED = 'the model does not follow this kind of update (ordered pods, canary steps)';
+const UNMODELLED = MODEL_WHY.unmodelled;
 
 /** Why the model was not built; `unread` when the gap is what was read (nodes, their pods, the namespace's pods). */
 interface Unbuilt {
@@ -220,23 +221,22 @@ function buildModel(
   order: QueueOrder = 'ours-first',
 ): Model | Unbuilt {
   const { snapshot } = ctx;
-  if (snapshot.coverage.nodes !== 'complete') return { why: 'not every node was read', unread: true };
+  if (snapshot.coverage.nodes !== 'complete') return { why: MODEL_WHY.nodesUnread, unread: true };
   const known = new Set(snapshot.nodes.map((n) => n.metadata.name ?? ''));
   // Every node the pods may use, with every pod on it (a live read lists those nodes' pods).
   if ([...known].some((node) => !occupancyKnown(snapshot.coverage, node)))
-    return { why: 'pods were not read on every node', unread: true };
+    return { why: MODEL_WHY.podsUnread, unread: true };
   if (
     known.size === 0 ||
     [...snapshot.pods, ...snapshot.otherPods].some((p) => p.spec.nodeName && !known.has(p.spec.nodeName))
   )
-    return { why: 'pods run on nodes that were not read', unread: true };
+    return { why: MODEL_WHY.podsOnUnreadNodes, unread: true };
   if (snapshot.pods.some((p) => isUnscheduled(p) && heldBeforeScheduling(p)))
-    return { why: 'a pod is held before scheduling' };
+    return { why: MODEL_WHY.heldBeforeScheduling };
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);
   let strategy = kind.strategy(object);
-  if (strategy.type === 'OnDelete')
-    return { why: 'pods are replaced only when someone deletes them (OnDelete)' };
+  if (strategy.type === 'OnDelete') return { why: MODEL_WHY.onDelete };
   if (kind.orderedBlock || strategy.argo) {
     const proxied = asManifest(variant, change) || change?.promoted === true;
     const proxy = proxied ? proxyStrategy(ctx, object, strategy) : undefined;
@@ -245,22 +245,21 @@ function buildModel(
   }
   const promoted = change?.promoted === true;
   if ((kind.halt?.(snapshot) && !promoted) || (kind.paused(object) && !change?.resumed && !promoted))
-    return { why: 'the rollout is paused' };
+    return { why: MODEL_WHY.paused };
   const { current, old } = kind.revisions(snapshot);
   const phases = podPhases(ctx);
   const oldPods = new Set(old.flatMap((r) => r.pods));
   const newPods = new Set(current?.pods ?? []);
   if (snapshot.pods.some((p) => !oldPods.has(p) && !newPods.has(p)))
-    return { why: 'pods of no known revision' };
+    return { why: MODEL_WHY.noKnownRevision };
   const perNode = strategy.per === 'node';
   const template = change?.template ?? nextPod(snapshot);
   const newTemplate = perNode ? withDaemonTolerations(template) : template;
-  if ((newTemplate.spec.resourceClaims ?? []).length > 0) return { why: 'the template claims devices (DRA)' };
+  if ((newTemplate.spec.resourceClaims ?? []).length > 0) return { why: MODEL_WHY.claimsDevices };
   // The scheduler made claims for the pods' extended resources: a DeviceClass backs them.
   if (snapshot.pods.some((p) => p.status?.extendedResourceClaimStatus))
-    return { why: "the pods' extended resources are devices a DeviceClass backs (DRA)" };
-  if (snapshot.dra && draBacked(ctx, newTemplate))
-    return { why: 'the template asks for devices a DeviceClass may back (DRA)' };
+    return { why: MODEL_WHY.extendedDevices };
+  if (snapshot.dra && draBacked(ctx, newTemplate)) return { why: MODEL_WHY.mayBeDevices };
   // A manifest's new pods go where their claims' volumes allow (ordinal-claims.ts).
   const ordinals = asManifest(variant, change) ? ordinalsOf(snapshot) : undefined;
   if (asManifest(variant, change)) {
@@ -268,8 +267,7 @@ function buildModel(
     if (unread) return { why: unread };
   }
   const quotas = quotasOf(ctx);
-  if (quotas === 'unknown')
-    return { why: "the quota's usage: not every pod of the namespace was read", unread: true };
+  if (quotas === 'unknown') return { why: MODEL_WHY.quotaUnread, unread: true };
   const world = new World(placementContext(ctx), quotas);
   const next = variant === 'next-rollout' || variant === 'candidate';
   const gone = change?.deleted ?? new Set<string>();
@@ -321,8 +319,7 @@ function buildModel(
   if (model.shape.kind === 'per-node' && model.shape.nodes.length < kind.desiredReplicas(object))
     return { why: `the ${snapshot.target.kind} wants pods on nodes the snapshot does not hold` };
   if (variant === 'without-old') removeOld(model);
-  else if (roomTheSchedulerDidNotFind(ctx, model))
-    return { why: 'the model sees room the scheduler did not find' };
+  else if (roomTheSchedulerDidNotFind(ctx, model)) return { why: MODEL_WHY.roomNotFound };
   return model;
 }
 
