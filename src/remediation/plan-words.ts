@@ -446,9 +446,13 @@ export function withImpact(impactSaid: PlanSaid): { impact: string; impactSaid: 
   return { impact: impactInWords(impactSaid, 'en'), impactSaid };
 }
 
-/** Warnings from their words: the English to store, and the words (`warningsSaid`). */
-export function warningsFrom(said: readonly PlanSaid[]): { warnings: string[]; warningsSaid: PlanSaid[] } {
-  return { warnings: said.map((s) => impactInWords(s, 'en')), warningsSaid: [...said] };
+/**
+ * Warnings from their words, to spread into a plan: the English to store, and the words
+ * (`warningsSaid`) where there are any (none stored where no warning is worded).
+ */
+export function warningsFrom(said: readonly PlanSaid[]): { warnings: string[]; warningsSaid?: PlanSaid[] } {
+  const warnings = said.map((s) => impactInWords(s, 'en'));
+  return said.length > 0 ? { warnings, warningsSaid: [...said] } : { warnings };
 }
 
 /**

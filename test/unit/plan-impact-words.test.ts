@@ -72,6 +72,10 @@ describe("a plan's impact in words", () => {
     expect(planWarnings(rewritten, 'ko')[1]).toBe(rewritten.warnings[1]);
   });
 
+  it('stores no words where a plan has no worded warning', () => {
+    expect(warningsFrom([])).toStrictEqual({ warnings: [] });
+  });
+
   it('shows words this version does not know (a plan from a newer worker) as written, in any language', () => {
     const unknown = { key: 'fromANewerWorker', params: {} } as unknown as PlanSaid;
     const plan = {

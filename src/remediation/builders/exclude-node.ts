@@ -158,7 +158,7 @@ export function buildExcludeNodePlans(
             ...rolloutWarnings(snapshot),
             ...roomWarnings(room, replicas, snapshot),
           ],
-      warningsSaid: crowded.warningsSaid,
+      ...(crowded.warningsSaid ? { warningsSaid: crowded.warningsSaid } : {}),
       patch: { type: 'json', body: patch },
       preconditions: { uid, generation, fields: [{ path: AFFINITY_PATH, value: before }] },
       inverse: {

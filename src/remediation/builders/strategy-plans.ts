@@ -55,7 +55,7 @@ export function buildSetRollingUpdatePlans(
   };
   const patch = strategyPatch(change);
   const worded = commonWarnings(deployment, s, describePrevious(deployment), paused);
-  const { warnings, warningsSaid } = warningsFrom(worded);
+  const { warnings, ...words } = warningsFrom(worded);
   if (unavailable > 1) {
     warnings.push(
       `maxUnavailable is ${unavailable}: on each node ${unavailable} old pods must go before a new one fits.`,
@@ -82,7 +82,7 @@ export function buildSetRollingUpdatePlans(
         params: { paused, restart: s.restart, down: Math.min(unavailable, replicas), replicas },
       }),
       warnings,
-      warningsSaid,
+      ...words,
       patch,
       preconditions: strategyPreconditions(deployment, s.restart),
       inverse: inverseStrategyPatch(liveStrategy(deployment, 'strategy')),
