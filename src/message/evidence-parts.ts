@@ -86,11 +86,11 @@ export function crashTableParts(
   ];
 }
 
-/** Up to five names, then "and N more" (the crash table lists every node). */
-function few(names: readonly string[], w: Words): string {
-  return names.length <= 5
+/** Up to `max` names, then "and N more" (the crash table lists every node). */
+export function few(names: readonly string[], w: Words, max = 5): string {
+  return names.length <= max
     ? names.join(', ')
-    : w.andMore({ shown: names.slice(0, 5).join(', '), n: names.length - 5 });
+    : w.andMore({ shown: names.slice(0, max).join(', '), n: names.length - max });
 }
 
 /**

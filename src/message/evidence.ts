@@ -17,6 +17,7 @@ import {
   capacityPart,
   codePart,
   crashTableParts,
+  few,
   nodeDiffParts,
   schedulingParts,
   strategyParts,
@@ -46,12 +47,6 @@ function decisiveLogLine(tail: string): string | undefined {
     if (hit) return hit;
   }
   return lines.at(-1);
-}
-
-/** "a, b, c and 2 more" from whole items, as many as `max`. */
-function list(items: readonly string[], max: number, w: Words): string {
-  const shown = items.slice(0, max).join(', ');
-  return items.length > max ? w.andMore({ shown, n: items.length - max }) : shown;
 }
 
 function strategyValue(x: { value: number; raw: string | number; source?: string } | null): string {
@@ -198,7 +193,7 @@ function capacityLine(evidence: Extract<Evidence, { type: 'node-capacity' }>, w:
   if (rows.length === 0) return null;
   const parts = rows.map((r) => {
     const holders = r.holders.map((h) => `${h.pod}${h.ownedByThisDeployment ? w.ours({}) : ''}`);
-    return w.capacityRow({ ...r, held: holders.length ? list(holders, 2, w) : '' });
+    return w.capacityRow({ ...r, held: holders.length ? few(holders, w, 2) : '' });
   });
   const more = evidence.rows.length > rows.length ? w.capacityRowsInThread({ n: evidence.rows.length }) : '';
   return say`${icon('locked')} ${join(parts, '; ')}${more}`;
@@ -243,7 +238,7 @@ function nodeDiffLine(
   const more =
     evidence.differences.length > 2 ? w.moreDifferences({ n: evidence.differences.length - 2 }) : '';
   // The clue leads and points at none of these: they are marked as such.
-  const nodes = list(evidence.badNodes, 3, w);
+  const nodes = few(evidence.badNodes, w, 3);
   const head = options.clueElsewhere ? w.alsoDiffers({ nodes }) : w.whatDiffers({ nodes });
   return say`${icon('inspect')} ${strong(head)} ${join(diffs, '; ')}${more}`;
 }

@@ -56,7 +56,7 @@ describe('the text report in Korean: seed incident A (GPU surge deadlock)', () =
     );
     // The evidence in Korean around the facts: the scheduler's own words and the fields as written.
     expect(lines).toContain('     전략: RollingUpdate, 레플리카 1개');
-    expect(lines).toContain('       maxSurge        25%   -> 1  (Kubernetes 기본값, 매니페스트에 없음)');
+    expect(lines).toContain('       maxSurge        25%   -> 1  (기본값, 매니페스트에 설정하지 않음)');
     expect(lines).toContain('     노드 10개를 검토했고, 사용할 수 있는 노드가 없습니다:');
     expect(lines).toContain('     파드가 쓸 수 있는 노드의 용량:');
     expect(lines).toContain('판정');

@@ -4,7 +4,9 @@
  * of the thread report and the command line. The facts (names, amounts, the scheduler's
  * and the kubelet's own messages, field names and values) are parameters and never
  * translate; the English entries are the output's wording before the catalogue, byte for
- * byte. Column names come as one string, split at " | " (columns()).
+ * byte. Column names come as one string, split at " | " (columns()). The Korean of the
+ * strategy and the capacity table is the wording `check` was reviewed with (one catalogue
+ * for both: check/evidence-words.ts keeps only check's own notes).
  */
 import { defineMessages, registerCatalogue, type wordsIn } from '../../i18n/catalogue.js';
 import type { Rich } from '../model.js';
@@ -160,39 +162,45 @@ export const EVIDENCE_WORDS = registerCatalogue(
       en: (p: { name: string; n: number }) => `${p.name}, replicas ${p.n}`,
       ko: (p: { name: string; n: number }) => `${p.name}, 레플리카 ${p.n}개`,
     },
-    argoCanary: { en: () => 'Canary (Argo Rollouts)', ko: () => 'Argo Rollouts의 카나리' },
+    argoCanary: {
+      en: () => 'Canary (Argo Rollouts)',
+      ko: () => '카나리 (Argo Rollouts)',
+    },
     argoTrafficRouted: {
       en: () => 'Canary with traffic routing (Argo Rollouts)',
-      ko: () => 'Argo Rollouts의 트래픽 라우팅 카나리',
+      ko: () => '트래픽 라우팅을 쓰는 카나리 (Argo Rollouts)',
     },
-    argoBlueGreen: { en: () => 'BlueGreen (Argo Rollouts)', ko: () => 'Argo Rollouts의 BlueGreen' },
+    argoBlueGreen: {
+      en: () => 'BlueGreen (Argo Rollouts)',
+      ko: () => '블루-그린 (Argo Rollouts)',
+    },
     previewStarts: {
       en: (p: { n: number }) =>
         `the preview ReplicaSet starts ${p.n} pod(s) beside the active ones, which all stay until promotion`,
       ko: (p: { n: number }) =>
-        `프리뷰 ReplicaSet이 활성 파드 옆에 파드 ${p.n}개를 시작하고, 활성 파드는 프로모션까지 모두 남습니다`,
+        `프리뷰 ReplicaSet이 활성 파드 옆에 파드 ${p.n}개를 띄우고, 활성 파드는 승격될 때까지 모두 남습니다`,
     },
     canaryBeside: {
       en: (p: { n: number }) =>
         `the canary's pods start beside the stable ReplicaSet, which keeps all ${p.n} pod(s) until promotion (maxSurge and maxUnavailable do not apply)`,
       ko: (p: { n: number }) =>
-        `카나리 파드는 안정 버전 ReplicaSet 옆에서 시작하고, 안정 버전 ReplicaSet은 프로모션까지 파드 ${p.n}개를 모두 유지합니다(maxSurge와 maxUnavailable은 적용되지 않습니다)`,
+        `카나리 파드는 안정 ReplicaSet 옆에서 시작하고, 안정 ReplicaSet은 승격될 때까지 파드 ${p.n}개를 모두 유지합니다(maxSurge와 maxUnavailable은 적용되지 않습니다)`,
     },
     recreateLine: {
       en: () => 'old pods are stopped before new ones start',
-      ko: () => '새 파드를 시작하기 전에 기존 파드를 모두 중지합니다',
+      ko: () => '새 파드를 띄우기 전에 기존 파드를 모두 내립니다',
     },
     onDeleteLine: {
       en: () => 'a pod is replaced only when someone deletes it',
-      ko: () => '누군가 파드를 삭제할 때만 파드가 교체됩니다',
+      ko: () => '누군가 파드를 삭제할 때만 교체됩니다',
     },
     sourceDefault: {
       en: () => 'Kubernetes default, not set in the manifest',
-      ko: () => 'Kubernetes 기본값, 매니페스트에 없음',
+      ko: () => '기본값, 매니페스트에 설정하지 않음',
     },
     sourceArgoDefault: {
       en: () => 'Argo Rollouts default, not set in the manifest',
-      ko: () => 'Argo Rollouts 기본값, 매니페스트에 없음',
+      ko: () => 'Argo Rollouts 기본값, 매니페스트에 설정하지 않음',
     },
     sourceExplicit: { en: () => 'set explicitly', ko: () => '직접 설정함' },
     sourceUnknown: { en: () => 'default value', ko: () => '기본값과 같음' },
@@ -201,20 +209,19 @@ export const EVIDENCE_WORDS = registerCatalogue(
         `so the controller starts the new pod beside the old one on up to ${p.surge} node(s) at a time and deletes the old one only once the new one is available ` +
         `(both round percentages up, against ${p.n} node(s))`,
       ko: (p: { surge: number; n: number }) =>
-        `그래서 컨트롤러는 한 번에 노드 최대 ${p.surge}개에서 새 파드를 기존 파드 옆에 시작하고, 새 파드가 사용 가능해진 뒤에야 기존 파드를 삭제합니다(두 값 모두 노드 ${p.n}개를 기준으로 백분율을 올림합니다)`,
+        `따라서 컨트롤러는 한 번에 최대 ${p.surge}개 노드에서 기존 파드 옆에 새 파드를 띄우고, 새 파드가 사용 가능해진 뒤에야 기존 파드를 삭제합니다(퍼센트는 둘 다 올림, 기준 노드 ${p.n}개)`,
     },
     surgeLine: {
       en: (p: { surge: number; n: number }) =>
         `so the controller starts ${p.surge} new pod(s) before stopping any old one ` +
         `(maxSurge rounds percentages up, maxUnavailable rounds down, against ${p.n} replica(s))`,
       ko: (p: { surge: number; n: number }) =>
-        `그래서 컨트롤러는 기존 파드를 멈추기 전에 새 파드 ${p.surge}개를 시작합니다(레플리카 ${p.n}개를 기준으로 maxSurge는 백분율을 올림하고 maxUnavailable은 내림합니다)`,
+        `따라서 컨트롤러는 기존 파드를 내리기 전에 새 파드 ${p.surge}개를 먼저 띄웁니다(maxSurge 퍼센트는 올림, maxUnavailable 퍼센트는 내림, 기준 레플리카 ${p.n}개)`,
     },
     describeUnresolved: {
       en: () =>
         '(`kubectl describe` prints the percentages unresolved; the numbers after -> are what the controller uses)',
-      ko: () =>
-        '(`kubectl describe`는 백분율을 계산하지 않고 보여 줍니다. -> 뒤의 숫자가 컨트롤러가 쓰는 값입니다)',
+      ko: () => '(kubectl 출력에는 퍼센트가 그대로 나옵니다. -> 뒤의 숫자가 컨트롤러가 실제로 쓰는 값입니다)',
     },
     previousLog: {
       en: (p: { pod: string; container: string }) => `Previous log of ${p.pod}/${p.container}`,
@@ -243,7 +250,7 @@ export const EVIDENCE_WORDS = registerCatalogue(
     },
     capacityColumns: {
       en: () => 'node | resource | allocatable | used | free | held by',
-      ko: () => '노드 | 자원 | 할당 가능 | 사용 중 | 남은 양 | 점유한 파드',
+      ko: () => '노드 | 리소스 | 할당 가능 | 사용 중 | 여유 | 점유한 파드',
     },
     oursCell: { en: () => ', ours', ko: () => ', 이 워크로드' },
     crashing: { en: () => 'Crashing:', ko: () => '비정상 종료:' },
