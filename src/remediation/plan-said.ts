@@ -31,6 +31,29 @@ export interface PlanParams {
   };
   /** exclude-node by a label the crashing nodes share, every node read; `others`: excluded nodes no pod of ours runs on. */
   excludeLabel: PlanParams['excludeHost'] & { label: string; values: readonly string[]; others?: string };
+  /**
+   * exclude-node of a DaemonSet, every node read: `name`'s pods go from `nodes` (`count`
+   * of them); by what the pod does for its node (template-facts.ts nodeAgentOf) one of four keys.
+   */
+  excludeDaemon: { name: string; nodes: string; count: number; after: number; before: number; ttl?: string };
+  excludeDaemonCni: PlanParams['excludeDaemon'];
+  excludeDaemonCsi: PlanParams['excludeDaemon'];
+  excludeDaemonDevice: PlanParams['excludeDaemon'];
+  /** exclude-node of a DaemonSet: its pods on `nodes` are deleted, not moved. */
+  daemonDeleted: { nodes: string };
+  /** exclude-node of a StatefulSet: its pods' `claims` (`more` beyond those named) may hold them to `nodes`. */
+  statefulClaims: { claims: string; more: boolean; nodes: string; command: string };
+  /** exclude-node: every node that stays eligible read, room for `fits` of `replicas`. */
+  roomShort: { fits: number; replicas: number };
+  /** …room for `fits` on the `read` nodes read (`nodes`); other nodes the template may use not read. */
+  roomOthersUnread: { nodes: string; read: number; fits: number; replicas: number };
+  /**
+   * …and the pods on `unread` nodes not read: not in the dump, `capped` (what, past the
+   * cap), forbidden, or otherwise not read.
+   */
+  roomPartlyRead: PlanParams['roomOthersUnread'] & PlanParams['roomNoneRead'];
+  /** …no node that stays eligible had its pods read. */
+  roomNoneRead: { replicas: number; unread: string; dump: boolean; forbidden: boolean; capped?: string };
   /** rollout-restart of a paused Deployment; `resume` the command. */
   restartPaused: { recreate: boolean; replicas: number; resume: string };
   restartRecreate: { replicas: number };

@@ -6,12 +6,18 @@
  * rewrites `impact` (an outage below a disruption budget, proved-offer.ts) is shown as
  * written, never a translation of what it said before.
  */
-import { defineMessages, registerCatalogue, translate } from '../i18n/catalogue.js';
+import { defineMessages, registerCatalogue } from '../i18n/catalogue.js';
 import type { Lang } from '../i18n/lang.js';
-import { exclusionWords } from './exclusion-words.js';
+import {
+  EXCLUSION_PLAN_SAMPLES,
+  EXCLUSION_PLAN_WORDS,
+  lastsFor as lasts,
+  NODE_AGENT,
+} from './exclusion-plan-words.js';
 import type { Lead, NodeAgent, PlanParams, PlanSaid } from './plan-said.js';
 
 export type { NodeAgent, PlanSaid } from './plan-said.js';
+export { nodeAgentWords } from './exclusion-plan-words.js';
 
 const LEAD_EN = (p: Lead): string =>
   p.paused
@@ -25,12 +31,6 @@ const LEAD_KO = (p: Lead): string =>
     : p.restart
       ? '지금과 이후의 모든 롤아웃에서'
       : '지금은 아무것도 재시작하지 않고, 이후의 모든 롤아웃에서';
-
-/** How long an exclusion lasts, in `lang` (absent: until someone removes it). */
-const lasts = (ttl: string | undefined, lang: Lang): string =>
-  ttl === undefined
-    ? translate(exclusionWords, lang, 'lastsUntilRemoved')
-    : translate(exclusionWords, lang, 'lasts', { ttl });
 
 /** An aborted update's impact, with how its pods go (abortScaleDown in builders/abort-rollout.ts). */
 const ABORT_EN = (pods: string): string =>
@@ -49,25 +49,6 @@ const changeEn = (p: PlanParams['excludeHost']): string =>
 const changeKo = (p: PlanParams['excludeHost']): string =>
   `파드 템플릿이 바뀌므로 새 롤아웃(${p.strategy})이 시작되어 정상 파드를 포함한 모든 파드(레플리카 ${p.replicas}개)를 교체합니다. 노드를 고친 뒤에는 제외를 해제하세요(되돌리면 이전 nodeAffinity로 돌아갑니다). ${lasts(p.ttl, 'ko')}`;
 
-/** What a node loses without the DaemonSet's pod, by what the pod does there. */
-const NODE_AGENT: Record<NodeAgent, Record<Lang, string>> = {
-  cni: {
-    en: 'it is a CNI plugin (it mounts the CNI configuration): pods created on a node without it get no network, so the node is unusable for new pods',
-    ko: 'CNI 플러그인입니다(CNI 설정을 마운트합니다): 이 플러그인이 없는 노드에 만든 파드는 네트워크를 받지 못하므로, 그 노드는 새 파드에 쓸 수 없습니다',
-  },
-  csi: {
-    en: "it is a CSI node plugin (it registers with the kubelet's plugin registry): volumes of its driver no longer mount on a node without it",
-    ko: 'CSI 노드 플러그인입니다(kubelet의 플러그인 레지스트리에 등록합니다): 이 플러그인이 없는 노드에서는 그 드라이버의 볼륨이 더 이상 마운트되지 않습니다',
-  },
-  device: {
-    en: "it is a device plugin (it registers in the kubelet's device-plugins directory): a node without it stops offering its devices, so pods that request them cannot start there",
-    ko: '장치 플러그인입니다(kubelet의 장치 플러그인 디렉터리에 등록합니다): 이 플러그인이 없는 노드는 장치를 더 이상 제공하지 않으므로, 장치를 요청하는 파드가 그 노드에서 시작하지 못합니다',
-  },
-};
-
-/** The node agent's role in `lang` (template-facts.ts nodeAgentOf says which). */
-export const nodeAgentWords = (agent: NodeAgent, lang: Lang): string => NODE_AGENT[agent][lang];
-
 const daemonGapEn = (agent: NodeAgent, u: number): string =>
   `While a node's pod is replaced the node runs without this DaemonSet: ${NODE_AGENT[agent].en}. maxUnavailable ${u} keeps that to ${u} node${u === 1 ? '' : 's'} at a time, each until its new pod is Ready.`;
 const daemonGapKo = (agent: NodeAgent, u: number): string =>
@@ -78,6 +59,7 @@ const replicasEn = (n: number): string => `${n} replica${n === 1 ? '' : 's'}`;
 const PLAN_WORDS = registerCatalogue(
   'plan',
   defineMessages({
+    ...EXCLUSION_PLAN_WORDS,
     /** set-rolling-update on a Deployment: maxSurge 0, `down` old pods at a time. */
     rollingOldFirst: {
       en: (p: PlanParams['rollingOldFirst']) =>
@@ -310,6 +292,7 @@ const PLAN_WORDS = registerCatalogue(
     },
   }),
   {
+    ...EXCLUSION_PLAN_SAMPLES,
     excludeLabel: [
       {
         after: 3,
@@ -447,12 +430,17 @@ export function withImpact(impactSaid: PlanSaid): { impact: string; impactSaid: 
 }
 
 /**
- * Warnings from their words, to spread into a plan: the English to store, and the words
- * (`warningsSaid`) where there are any (none stored where no warning is worded).
+ * Warnings to spread into a plan, each from its words or, where a builder has none for
+ * it, as written: the English to store, in order, and the words (`warningsSaid`) where
+ * there are any (none stored where no warning is worded).
  */
-export function warningsFrom(said: readonly PlanSaid[]): { warnings: string[]; warningsSaid?: PlanSaid[] } {
-  const warnings = said.map((s) => impactInWords(s, 'en'));
-  return said.length > 0 ? { warnings, warningsSaid: [...said] } : { warnings };
+export function warningsFrom(items: readonly (string | PlanSaid)[]): {
+  warnings: string[];
+  warningsSaid?: PlanSaid[];
+} {
+  const warnings = items.map((w) => (typeof w === 'string' ? w : impactInWords(w, 'en')));
+  const said = items.filter((w): w is PlanSaid => typeof w !== 'string');
+  return said.length > 0 ? { warnings, warningsSaid: said } : { warnings };
 }
 
 /**

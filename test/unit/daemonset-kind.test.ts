@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DaemonSet } from '../../src/diagnosis/k8s-workloads.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { planWarnings } from '../../src/remediation/plan-words.js';
+import { planImpact, planWarnings } from '../../src/remediation/plan-words.js';
 import { workloadKind } from '../../src/diagnosis/workloads/index.js';
 import { makeEvent, makeNode } from '../support/k8s-builders.js';
 import {
@@ -149,6 +149,22 @@ describe('DaemonSet crash loop on one node', () => {
     expect(exclude?.impact).toContain('csi-node stops running on node-b');
     expect(exclude?.impact).toContain('CSI node plugin');
     expect(exclude?.warnings.join(' ')).toContain('deleted, not moved');
+  });
+
+  it('says the exclusion in Korean where every node was read, and its English counts the nodes that keep the agent', () => {
+    const exclude = diagnose(csiNode()).remediations.find((p) => p.kind === 'exclude-node');
+    if (!exclude) throw new Error('expected an exclude-node plan');
+    expect(exclude.impact).toMatch(
+      /^csi-node stops running on node-b: the DaemonSet controller deletes its pod there and starts none elsewhere; 2 of 3 eligible node\(s\) keep it\. Losing it matters: it is a CSI node plugin .*Cordon or repair the excluded node rather than leave it serving without it\. /,
+    );
+    const ko = planImpact(exclude, 'ko');
+    expect(ko).toMatch(
+      /^csi-node 파드는 node-b 노드에서 더 이상 실행되지 않습니다: DaemonSet 컨트롤러가 그 노드의 파드를 삭제하고 다른 노드에 새로 만들지 않습니다\. 배치할 수 있는 노드 3개 중 2개에는 그대로 남습니다\. 이 파드가 없으면 문제가 됩니다: CSI 노드 플러그인입니다/,
+    );
+    expect(ko).toContain('후 끝납니다');
+    expect(planWarnings(exclude, 'ko')).toContain(
+      'node-b 노드의 파드는 옮겨지지 않고 삭제됩니다: DaemonSet은 고른 노드마다 파드를 정확히 하나씩 실행합니다.',
+    );
   });
 });
 

@@ -9,6 +9,7 @@ import type { CoverageGap, DeploymentSnapshot } from '../../src/diagnosis/snapsh
 import { buildDeletePodsPlans } from '../../src/remediation/builders/delete-pods.js';
 import { buildExcludeNodePlans } from '../../src/remediation/builders/exclude-node.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
+import { planWarnings } from '../../src/remediation/plan-words.js';
 import { applyJsonPatch } from '../../sim/patch/json-patch.js';
 import { crashScenario, type CrashScenarioOptions } from '../support/crash-fixtures.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
@@ -234,6 +235,9 @@ describe('exclude-node: what was not read is named, never counted as no room', (
       'The pods on node-a, node-c were not read: whether the 3 replica(s) fit there after the exclusion is unknown.',
     ]);
     expect(plan.warnings.join(' ')).not.toMatch(/room for 0|capped/);
+    expect(planWarnings(plan, 'ko')).toEqual([
+      'node-a, node-c 노드의 파드는 읽지 않았습니다. 그래서 제외한 뒤 레플리카 3개가 그곳에 들어갈지는 알 수 없습니다.',
+    ]);
   });
 
   it('a dump without other namespaces\' pods says exactly that, not that the good nodes "were not read" (issue 29.7)', () => {
@@ -278,6 +282,9 @@ describe('exclude-node: what was not read is named, never counted as no room', (
     const plan = planOf(snapshot);
     expect(plan.warnings).toEqual([
       expect.stringMatching(/have room for 2 of 3 replica\(s\).*1 will stay Pending/),
+    ]);
+    expect(planWarnings(plan, 'ko')).toEqual([
+      '제외한 뒤 배치할 수 있는 노드에는 레플리카 3개 중 2개가 들어갈 자리만 있습니다(다른 워크로드의 요청 포함): 1개는 노드를 추가할 때까지 Pending으로 남습니다.',
     ]);
   });
 

@@ -28,7 +28,9 @@
  * refusal needs every node listed and every remaining node's pods read); fewer than
  * the replicas, or room that was not read, is a warning naming what was not read.
  */
-import { warningsFrom, type PlanSaid } from '../plan-words.js';
+import { warningsFrom, withImpact, type PlanSaid } from '../plan-words.js';
+import { daemonImpactEn } from '../exclusion-plan-words.js';
+import type { NodeAgent, PlanParams } from '../plan-said.js';
 import { DEFAULT_EXCLUSION_TTL, UNTIL_REMOVED, type ExclusionTtl } from '../exclusion-ttl.js';
 import { crashPictures, type TemplateCrashPicture } from '../../diagnosis/crash/crash-distribution.js';
 import type { Finding } from '../../diagnosis/finding.js';
@@ -43,7 +45,7 @@ import type { NotOffered, RemediationPlan } from '../plan.js';
 import { roomAfterExclusion, type ExclusionRoom } from './exclude-node-room.js';
 import { exclusionRecord, lastsWords, recordOps, recordUndoOps } from './exclusion-record-ops.js';
 import { exactLabel, sharedWarnings, type Exclusion } from './exclude-shared.js';
-import { antiAffinityOnePerNode, nodeAgentRole } from './template-facts.js';
+import { antiAffinityOnePerNode, nodeAgentOf } from './template-facts.js';
 import { podTemplateOf, workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
 
 export const AFFINITY_PATH = '/spec/template/spec/affinity';
@@ -123,7 +125,20 @@ export function buildExcludeNodePlans(
     ttl: ctx.settings.exclusionTtl,
   });
   const patch = [...forwardPatch(generation, before, after), ...recordOps(record, annotations)];
-  const crowded = warningsFrom(daemon ? [] : crowding(snapshot, patchedSpec, eligibleAfter, replicas));
+  const ttl = ctx.settings.exclusionTtl;
+  const warned = warningsFrom(
+    daemon
+      ? [...sharedWarnings(picture, exclusion), ...daemonSetWarnings(snapshot, picture)]
+      : [
+          ...sharedWarnings(picture, exclusion),
+          ...statefulSetWarnings(snapshot, picture),
+          ...crowding(snapshot, patchedSpec, eligibleAfter, replicas),
+          ...unreadWarnings(snapshot),
+          ...rolloutWarnings(snapshot),
+          ...roomWarnings(room, replicas, snapshot),
+        ],
+  );
+  const eligible = { before: eligibleBefore, after: eligibleAfter };
   return [
     {
       id: planId('exclude-node', uid, generation, patch),
@@ -131,34 +146,15 @@ export function buildExcludeNodePlans(
       target: snapshot.target,
       summary: exclusionSummary(snapshot.target.name, picture, exclusion, sharing.length),
       // How long it lasts is part of what the approver reads and the seal covers.
-      impact: `${
-        daemon
-          ? daemonSetImpact(snapshot, picture, eligibleBefore, eligibleAfter, exclusion)
-          : impactText(snapshot, picture, eligibleBefore, eligibleAfter, replicas, exclusion)
-      } ${lastsWords(ctx.settings.exclusionTtl)}`,
-      ...(daemon || !snapshot.nodesComplete
-        ? {}
+      ...(daemon
+        ? daemonSetImpact(snapshot, picture, eligible, ttl)
         : {
-            impactSaid: exclusionImpact(
-              snapshot,
-              picture,
-              { before: eligibleBefore, after: eligibleAfter },
-              replicas,
-              exclusion,
-              ctx.settings.exclusionTtl,
-            ),
+            impact: `${impactText(snapshot, picture, eligibleBefore, eligibleAfter, replicas, exclusion)} ${lastsWords(ttl)}`,
+            ...(snapshot.nodesComplete
+              ? { impactSaid: exclusionImpact(snapshot, picture, eligible, replicas, exclusion, ttl) }
+              : {}),
           }),
-      warnings: daemon
-        ? [...sharedWarnings(picture, exclusion), ...daemonSetWarnings(snapshot, picture)]
-        : [
-            ...sharedWarnings(picture, exclusion),
-            ...statefulSetWarnings(snapshot, picture),
-            ...crowded.warnings,
-            ...unreadWarnings(snapshot),
-            ...rolloutWarnings(snapshot),
-            ...roomWarnings(room, replicas, snapshot),
-          ],
-      ...(crowded.warningsSaid ? { warningsSaid: crowded.warningsSaid } : {}),
+      ...warned,
       patch: { type: 'json', body: patch },
       preconditions: { uid, generation, fields: [{ path: AFFINITY_PATH, value: before }] },
       inverse: {
@@ -252,46 +248,34 @@ function shortList(names: readonly string[]): string {
  * hold every replica; never a count from nodes whose pods were not read (their room
  * is unknown, not zero: DESIGN.md §2).
  */
-function roomWarnings(room: ExclusionRoom, replicas: number, snapshot: WorkloadSnapshot): string[] {
+function roomWarnings(room: ExclusionRoom, replicas: number, snapshot: WorkloadSnapshot): PlanSaid[] {
   if (room.fits >= replicas) return [];
   const unread = room.unknownNodes;
-  if (room.readNodes.length === 0) {
-    const words = unreadWords(unread, snapshot);
-    return [
-      `${words.charAt(0).toUpperCase()}${words.slice(1)}: whether the ${replicas} replica(s) fit there after the exclusion is unknown.`,
-    ];
-  }
-  const counted = `other workloads' requests counted`;
-  if (unread.length > 0) {
-    return [
-      `After the exclusion ${shortList(room.readNodes)} ha${room.readNodes.length === 1 ? 's' : 've'} room for ${room.fits} of ${replicas} replica(s) (${counted}); ` +
-        `${unreadWords(unread, snapshot)}, so the room there is unknown.`,
-    ];
-  }
-  if (!snapshot.nodesComplete) {
-    return [
-      `After the exclusion ${shortList(room.readNodes)} ha${room.readNodes.length === 1 ? 's' : 've'} room for ${room.fits} of ${replicas} replica(s) (${counted}); ` +
-        `other nodes the template may use were not read, so the other ${replicas - room.fits} may fit there or stay Pending.`,
-    ];
-  }
-  return [
-    `After the exclusion the nodes that stay eligible have room for ${room.fits} of ${replicas} replica(s) (${counted}): ` +
-      `${replicas - room.fits} will stay Pending until nodes are added.`,
-  ];
+  if (room.readNodes.length === 0)
+    return [{ key: 'roomNoneRead', params: { replicas, ...unreadParams(unread, snapshot) } }];
+  const read = { nodes: shortList(room.readNodes), read: room.readNodes.length, fits: room.fits, replicas };
+  if (unread.length > 0)
+    return [{ key: 'roomPartlyRead', params: { ...read, ...unreadParams(unread, snapshot) } }];
+  if (!snapshot.nodesComplete) return [{ key: 'roomOthersUnread', params: read }];
+  return [{ key: 'roomShort', params: { fits: room.fits, replicas } }];
 }
 
 /**
- * What was not read on the nodes whose room is unknown, worded as what it is: other
- * namespaces' pods absent from a dump, nodes past the cap, a refused read.
+ * What was not read on the nodes whose room is unknown, as what it is (the words in
+ * exclusion-plan-words.ts): other namespaces' pods absent from a dump, nodes past the
+ * cap, a refused read.
  */
-function unreadWords(nodes: readonly string[], snapshot: WorkloadSnapshot): string {
+function unreadParams(
+  nodes: readonly string[],
+  snapshot: WorkloadSnapshot,
+): { unread: string; dump: boolean; forbidden: boolean; capped?: string } {
   const gap = snapshot.coverage.gaps.find((g) => g.about === 'neighbours');
-  if (gap?.reason === 'not-in-dump')
-    return `other namespaces' pods on ${shortList(nodes)} are not in the dump`;
-  if (gap?.reason === 'capped')
-    return `the pods on ${shortList(nodes)} were not read (${gap.what}, past the cap)`;
-  if (gap?.reason === 'forbidden') return `the pods on ${shortList(nodes)} could not be read (forbidden)`;
-  return `the pods on ${shortList(nodes)} were not read`;
+  return {
+    unread: shortList(nodes),
+    dump: gap?.reason === 'not-in-dump',
+    forbidden: gap?.reason === 'forbidden',
+    ...(gap?.reason === 'capped' ? { capped: gap.what } : {}),
+  };
 }
 
 function forwardPatch(generation: number, before: Affinity | undefined, after: Affinity): JsonPatchOp[] {
@@ -314,37 +298,45 @@ function inversePatch(before: Affinity | undefined, after: Affinity): JsonPatchO
 /**
  * A DaemonSet's exclusion: its pods on the excluded nodes are deleted (the controller
  * no longer wants a pod there) and nothing moves elsewhere; what the node loses
- * depends on what the DaemonSet does there (template-facts.ts nodeAgentRole).
+ * depends on what the DaemonSet does there (template-facts.ts nodeAgentOf). Never by
+ * label (exclusion-bound.ts). Worded (exclusion-plan-words.ts) where every node was
+ * read; otherwise the count says which nodes it covers, in English.
  */
 function daemonSetImpact(
   snapshot: WorkloadSnapshot,
   picture: TemplateCrashPicture,
-  before: Node[],
-  after: Node[],
-  exclusion: Exclusion,
-): string {
+  { before, after }: { before: Node[]; after: Node[] },
+  ttl: ExclusionTtl | undefined,
+): { impact: string; impactSaid?: PlanSaid } {
   const excluded = before.filter((n) => !after.includes(n)).map((n) => n.metadata.name ?? '');
-  const byLabel =
-    exclusion.key === HOSTNAME_LABEL
-      ? ''
-      : ` Every node with ${exclusion.key}=${exclusion.values.join(' or ')} is excluded, now and later.`;
-  const role = nodeAgentRole(podTemplateOf(snapshot).spec);
-  return (
-    `${snapshot.target.name} stops running on ${shortList(excluded.length > 0 ? excluded : picture.badNodes)}: the DaemonSet controller deletes its pod${excluded.length === 1 ? '' : 's'} there and starts none elsewhere; ` +
-    `${after.length} of ${before.length} ${nodesReadNote(snapshot)} keep it.${byLabel} ` +
-    (role
-      ? `Losing it matters: ${role}. Cordon or repair the excluded node${excluded.length === 1 ? '' : 's'} rather than leave ${excluded.length === 1 ? 'it' : 'them'} serving without it. `
-      : 'Whatever it does on those nodes (logs, metrics, a node service) stops there until the exclusion is removed. ') +
-    'Changing the pod template also starts a rolling update that replaces its pod on every other node. Remove the exclusion once the node is repaired (undo restores the previous affinity).'
-  );
+  const lasts = ttl ?? DEFAULT_EXCLUSION_TTL;
+  const params = {
+    name: snapshot.target.name,
+    nodes: shortList(excluded.length > 0 ? excluded : picture.badNodes),
+    count: excluded.length,
+    after: after.length,
+    before: before.length,
+    ...(lasts === UNTIL_REMOVED ? {} : { ttl: lasts }),
+  };
+  const agent = nodeAgentOf(podTemplateOf(snapshot).spec);
+  const said: PlanSaid = { key: agent ? DAEMON_KEY[agent] : 'excludeDaemon', params };
+  if (snapshot.nodesComplete) return withImpact(said);
+  const { noun, note } = nodesCounted(snapshot);
+  return { impact: daemonImpactEn(params, agent, `${noun} keep it${note}`) };
 }
+
+const DAEMON_KEY = {
+  cni: 'excludeDaemonCni',
+  csi: 'excludeDaemonCsi',
+  device: 'excludeDaemonDevice',
+} as const satisfies Record<NodeAgent, keyof PlanParams>;
 
 /**
  * A StatefulSet's pod keeps its claims when it moves: a claim bound to a node-local
  * volume (a local PersistentVolume, hostPath-backed or node-attached storage, a zonal
  * disk) holds the pod on that node or zone, so the exclusion leaves it Pending there.
  */
-function statefulSetWarnings(snapshot: WorkloadSnapshot, picture: TemplateCrashPicture): string[] {
+function statefulSetWarnings(snapshot: WorkloadSnapshot, picture: TemplateCrashPicture): PlanSaid[] {
   const templates = workloadKind(snapshot).claimTemplates(workloadObject(snapshot));
   if (templates.length === 0) return [];
   const pods = picture.crashingPods
@@ -352,20 +344,24 @@ function statefulSetWarnings(snapshot: WorkloadSnapshot, picture: TemplateCrashP
     .map((p) => p.metadata.name ?? '');
   const claims = pods.flatMap((pod) => templates.map((t) => `${t}-${pod}`));
   return [
-    `The pods of a StatefulSet keep their claims (${claims.slice(0, 4).join(', ')}${claims.length > 4 ? ', …' : ''}) when they move: a claim bound to a node-local volume (a local PersistentVolume, node-attached storage, a disk of another zone) holds its pod to ${shortList(picture.badNodes)}, so after the exclusion that pod stays Pending until its data moves. Check the PersistentVolumes' nodeAffinity first (kubectl get pv -o custom-columns=NAME:.metadata.name,CLAIM:.spec.claimRef.name,NODE:.spec.nodeAffinity).`,
+    {
+      key: 'statefulClaims',
+      params: {
+        claims: claims.slice(0, 4).join(', '),
+        more: claims.length > 4,
+        nodes: shortList(picture.badNodes),
+        command:
+          'kubectl get pv -o custom-columns=NAME:.metadata.name,CLAIM:.spec.claimRef.name,NODE:.spec.nodeAffinity',
+      },
+    },
   ];
 }
 
-function daemonSetWarnings(snapshot: WorkloadSnapshot, picture: TemplateCrashPicture): string[] {
-  const gap = nodesGap(snapshot);
-  const list = [
-    `The pods on ${shortList(picture.badNodes)} are deleted, not moved: a DaemonSet runs exactly one pod per node it selects.`,
+function daemonSetWarnings(snapshot: WorkloadSnapshot, picture: TemplateCrashPicture): (string | PlanSaid)[] {
+  return [
+    { key: 'daemonDeleted', params: { nodes: shortList(picture.badNodes) } },
+    ...unreadWarnings(snapshot),
   ];
-  if (gap)
-    list.push(
-      `Not read: ${gap.what} (${GAP_REASON[gap.reason]}). Eligibility counts cover only the nodes read.`,
-    );
-  return list;
 }
 
 /** impactText's words where every node was read (plan-words.ts): by hostname, or by a label the crashing nodes share. */
@@ -417,7 +413,7 @@ function impactText(
   replicas: number,
   exclusion: Exclusion,
 ): string {
-  const known = nodesReadNote(snapshot);
+  const { noun, note } = nodesCounted(snapshot);
   const kind = workloadKind(snapshot);
   const strategy = kind.strategy(kind.object(snapshot)).type;
   const others = excludedElsewhere(picture, before, after);
@@ -429,7 +425,7 @@ function impactText(
           ? `, including ${shortList(others)} where no pod of this template runs yet.`
           : '.');
   return (
-    `${after.length} of ${before.length} ${known}: ` +
+    `${after.length} of ${before.length} ${noun} stay eligible${note}: ` +
     `${shortList(after.map((n) => n.metadata.name ?? ''))}; ${shortList(picture.badNodes)} excluded.${byLabel} ` +
     `Changing the pod template starts a new rollout (${strategy}) that replaces every pod, ${replicas} replica(s), ` +
     'the healthy ones included. Remove the exclusion once the node is repaired (undo restores the previous affinity).'
@@ -497,16 +493,19 @@ function nodesGap(snapshot: WorkloadSnapshot): CoverageGap | undefined {
 }
 
 /**
- * "M eligible node(s) stay eligible" for "N of M", saying which nodes the count covers
- * when not every node the template may use was read: those its pods run on (a template
- * that may go anywhere and nothing Pending: the cluster's nodes are not listed), or
- * what a refused, failed or capped read left.
+ * The nodes an eligibility count covers ("N of M eligible node(s)"), saying which when
+ * not every node the template may use was read: those its pods run on (a template that
+ * may go anywhere and nothing Pending: the cluster's nodes are not listed), or what a
+ * refused, failed or capped read left (`note`, after the verb).
  */
-function nodesReadNote(snapshot: WorkloadSnapshot): string {
-  if (snapshot.nodesComplete) return 'eligible node(s) stay eligible';
+function nodesCounted(snapshot: WorkloadSnapshot): { noun: string; note: string } {
+  if (snapshot.nodesComplete) return { noun: 'eligible node(s)', note: '' };
   const gap = nodesGap(snapshot);
   if (!gap) {
-    return "node(s) its pods run on stay eligible (the template may use any node; the cluster's other nodes were not read)";
+    return {
+      noun: 'node(s) its pods run on',
+      note: " (the template may use any node; the cluster's other nodes were not read)",
+    };
   }
-  return `eligible node(s) read stay eligible (not read: ${gap.what}, ${GAP_REASON[gap.reason]})`;
+  return { noun: 'eligible node(s) read', note: ` (not read: ${gap.what}, ${GAP_REASON[gap.reason]})` };
 }

@@ -1,6 +1,6 @@
 /** Facts about a pod template that plan builders need for their warnings. */
 import type { LabelSelector, PodSpec } from '../../diagnosis/k8s.js';
-import { nodeAgentWords, type NodeAgent } from '../plan-words.js';
+import type { NodeAgent } from '../plan-words.js';
 
 /** True when a required pod anti-affinity on kubernetes.io/hostname selects the template's own pods. */
 export function antiAffinityOnePerNode(spec: PodSpec, templateLabels: Record<string, string>): boolean {
@@ -54,10 +54,4 @@ export function nodeAgentOf(spec: PodSpec): NodeAgent | undefined {
   if (has('/var/lib/kubelet/plugins_registry') || has('/var/lib/kubelet/plugins')) return 'csi';
   if (has('/var/lib/kubelet/device-plugins')) return 'device';
   return undefined;
-}
-
-/** nodeAgentOf's role in English words: "it is a CNI plugin (…): …". */
-export function nodeAgentRole(spec: PodSpec): string | undefined {
-  const agent = nodeAgentOf(spec);
-  return agent && nodeAgentWords(agent, 'en');
 }
