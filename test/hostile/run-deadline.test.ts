@@ -13,11 +13,11 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { diagnoseJobId } from '../../src/queue/job-ids.js';
-import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
+import { NOTIFY_QUEUES, QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
 import { startE2e, type E2eHarness, type StoredMessage } from '../support/e2e-harness.js';
+import { waitForIdleQueues } from '../support/queue-idle.js';
 import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
-import { waitUntil } from '../support/wait.js';
 
 const NAME = 'vision-object-tracker';
 const DEADLINE_SECONDS = 4;
@@ -65,10 +65,17 @@ async function ask(channel: string): Promise<{ ts: string; text: string }> {
   return { ts: message.ts, text: String(post.args.text) };
 }
 
-/** Until the message posted in `channel` reads `text` (the answer replaces the "asked for" message). */
+/**
+ * Until the message posted in `channel` reads `text` (the answer replaces the "asked for"
+ * message), past its progress lines ("diagnosing deployment/… in …: collecting…" names
+ * the workload too): the run is over, not under way.
+ */
 const answered = (channel: string, text: string, timeoutMs = SIGNAL_WAIT_MS): Promise<StoredMessage> =>
   h.slack.waitFor(
-    () => [...h.slack.messages.values()].find((m) => m.channel === channel && m.text.includes(text)),
+    () =>
+      [...h.slack.messages.values()].find(
+        (m) => m.channel === channel && m.text.includes(text) && !m.text.includes('diagnosing '),
+      ),
     timeoutMs,
   );
 
@@ -99,11 +106,11 @@ describe('a run that cannot finish ends in an answer', () => {
   });
 
   it('a job pinned as active under a lock that never expires: "joining" ends in the same answer', async () => {
-    // The run the test before asked for last is over (its job finished, its notifications
-    // written): a late one of it would otherwise answer the joined request below.
-    await waitUntil('the last diagnosis job finished', async () =>
-      ['completed', 'failed', 'unknown'].includes(await queue.getJobState(jobId)),
-    );
+    // The runs the test before asked for are over and the app has published everything
+    // they said: a late result of one would otherwise answer the joined request below
+    // (and the deadline watch would then rightly leave it alone). A finished job is not
+    // enough: its result is a notify job the app may consume only later on a busy machine.
+    await waitForIdleQueues(h.redis.url, [diagnoseQueueName('default'), ...NOTIFY_QUEUES]);
     await redis.del(runKey);
     const jobKey = queue.toKey(jobId);
     await redis.hset(jobKey, {
