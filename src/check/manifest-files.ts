@@ -17,9 +17,10 @@ import { ManifestError, parseManifests, type ManifestSet } from './manifests.js'
 /** The file names kubectl reads in a folder (resource.FileExtensions), case-sensitive as it matches them. */
 const MANIFEST_FILE = /\.(yaml|yml|json)$/;
 /**
- * All manifests of one run together: a rendered chart with its CRDs is a few MiB; YAML
- * parsing costs about a hundred times the text in memory at worst (a mapping of many
- * keys), so this keeps a hostile input within a CI runner's means.
+ * All manifests of one run together: a rendered chart with its CRDs is a few MiB. What
+ * parsing holds is bounded apart from this, per document (yaml-documents.ts: its
+ * tokens counted first, one document held at a time), since a few MiB of a hostile
+ * flow sequence would otherwise cost gigabytes.
  */
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 

@@ -4,9 +4,9 @@
  * written (file, line, column), so a finding lands on its line in a pull request
  * (SARIF). Pure: text in, objects out; reading files is manifest-files.ts.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, type Document, type Node as YamlNode } from 'yaml';
 import { z } from 'zod';
-import { KUBECTL_YAML } from './kubectl-yaml.js';
+import { MAX_DOCUMENT_TOKENS, oversizedDocument, yamlDocuments } from './yaml-documents.js';
 import {
   titlesPhrase,
   WORKLOAD_KINDS,
@@ -181,11 +181,16 @@ function position(file: string, counter: LineCounter, node: YamlNode | null | un
  * @example parseManifests(readFileSync('out.yaml', 'utf8'), 'out.yaml').workloads[0].at.line
  */
 export function parseManifests(text: string, file: string): ManifestSet {
+  const oversized = oversizedDocument(text);
+  if (oversized !== undefined) {
+    const line = text.slice(0, oversized).split('\n').length;
+    throw new ManifestError(
+      `${file}:${line}: the document holds more than ${MAX_DOCUMENT_TOKENS.toLocaleString('en-US')} YAML tokens, more than check reads in one document (split it, or check its workloads alone)`,
+    );
+  }
   const counter = new LineCounter();
-  const docs = parseAllDocuments(text, { ...KUBECTL_YAML, lineCounter: counter, prettyErrors: false });
-  const list = Array.isArray(docs) ? docs : [docs];
   const set: ManifestSet = { workloads: [], others: 0 };
-  for (const doc of list) {
+  for (const doc of yamlDocuments(text, counter)) {
     const error = doc.errors[0];
     if (error) {
       const { line } = counter.linePos(error.pos[0]);
@@ -206,11 +211,7 @@ export function parseManifests(text: string, file: string): ManifestSet {
  * alias whose anchor is not set before it (anchors do not carry from one `---` document
  * to the next). Both are bad input at a line, like a syntax error, never an internal error.
  */
-function documentValue(
-  doc: ReturnType<typeof parseAllDocuments>[number],
-  file: string,
-  counter: LineCounter,
-): unknown {
+function documentValue(doc: Document.Parsed, file: string, counter: LineCounter): unknown {
   try {
     return doc.toJS({ maxAliasCount: 100 });
   } catch (error) {
