@@ -92,7 +92,37 @@ const roomEn = (p: Room): string =>
 const roomKo = (p: Room): string =>
   `제외한 뒤 ${p.nodes} 노드에는 레플리카 ${p.replicas}개 중 ${p.fits}개가 들어갈 자리가 있습니다(다른 워크로드의 요청 포함)`;
 
+/** A node added later with the attributes is not kept off (an exclusion by name). */
+const laterEn = (attributes: readonly string[]): string =>
+  `a node added later with ${attributes.join(' and ')} is not kept off, and its pods will crash there.`;
+const laterKo = (attributes: readonly string[]): string =>
+  `나중에 ${attributes.join(', ')} 값으로 추가되는 노드는 제외되지 않으므로, 그 노드에서도 파드가 실패합니다.`;
+
 export const EXCLUSION_PLAN_WORDS = defineMessages({
+  sharedAlso: {
+    en: (p: PlanParams['sharedAlso']) =>
+      `${p.sharing} share${p.one ? 's' : ''} ${p.attributes.join(' and ')} with ${p.bad}, where the pods crash, and run${p.one ? 's' : ''} no pod of this template yet: once the rollout reaches ${p.one ? 'it' : 'them'} the pods crash there too, so ${p.one ? 'it is' : 'they are'} excluded as well.`,
+    ko: (p: PlanParams['sharedAlso']) =>
+      `${p.sharing} 노드는 파드가 실패하는 ${p.bad} 노드와 같은 ${p.attributes.join(', ')} 값을 가졌고, 아직 이 템플릿의 파드가 없습니다: 롤아웃이 그 노드에 이르면 거기서도 파드가 실패하므로 함께 제외합니다.`,
+  },
+  sharedNamedLabel: {
+    en: (p: PlanParams['sharedNamedLabel']) =>
+      `the exclusion names the nodes (a label exclusion is not admitted here, or the label holds other nodes too): ${laterEn(p.attributes)}`,
+    ko: (p: PlanParams['sharedNamedLabel']) =>
+      `제외는 노드를 이름으로 지정합니다(여기서는 레이블로 제외할 수 없거나, 그 레이블이 다른 노드에도 있습니다): ${laterKo(p.attributes)}`,
+  },
+  sharedNamedField: {
+    en: (p: PlanParams['sharedNamedField']) =>
+      `${p.fields.join(' and ')} ${p.fields.length === 1 ? 'is' : 'are'} not a node label (the node's status.nodeInfo or conditions), so the exclusion names the nodes: ${laterEn(p.attributes)}`,
+    ko: (p: PlanParams['sharedNamedField']) =>
+      `${p.fields.join(', ')}은(는) 노드 레이블이 아니므로(노드의 status.nodeInfo 또는 conditions) 제외는 노드를 이름으로 지정합니다: ${laterKo(p.attributes)}`,
+  },
+  sharedSuspects: {
+    en: (p: PlanParams['sharedSuspects']) =>
+      `Only the crashing node${p.badOne ? '' : 's'} ${p.bad} ${p.badOne ? 'is' : 'are'} excluded. ${p.suspects} ${p.suspectsOne ? 'has' : 'have'} ${p.attributes.join(' and ')} too and run${p.suspectsOne ? 's' : ''} no pod of this template yet: a suspicion one crashing node cannot prove, so ${p.suspectsOne ? 'it stays' : 'they stay'} eligible; if pods crash there as well, exclude ${p.suspectsOne ? 'it' : 'them'} too.`,
+    ko: (p: PlanParams['sharedSuspects']) =>
+      `파드가 실패하는 ${p.bad} 노드만 제외합니다. ${p.suspects} 노드도 같은 ${p.attributes.join(', ')} 값을 가졌지만 아직 이 템플릿의 파드가 없습니다: 실패하는 노드 하나로는 증명할 수 없는 의심이므로 배치 대상으로 남겨 둡니다. 그 노드에서도 파드가 실패하면 함께 제외하세요.`,
+  },
   excludeDaemon: {
     en: (p: Daemon) => daemonImpactEn(p, undefined),
     ko: (p: Daemon) => daemonKo(p, undefined),
@@ -155,6 +185,39 @@ const DAEMON_SAMPLES: Daemon[] = [
 
 /** Sample parameters of each message above, for the catalogue's completeness and glossary tests. */
 export const EXCLUSION_PLAN_SAMPLES = {
+  sharedAlso: [
+    { sharing: 'node-07', one: true, attributes: ['kernelVersion 6.8.0-1009-aws'], bad: 'node-05' },
+    {
+      sharing: 'node-07, node-09',
+      one: false,
+      attributes: ['example.com/pool=gpu-b', 'osImage Ubuntu 24.04'],
+      bad: 'node-05, node-06',
+    },
+  ],
+  sharedNamedLabel: [{ attributes: ['example.com/pool=gpu-b'] }],
+  sharedNamedField: [
+    { fields: ['kernelVersion'], attributes: ['kernelVersion 6.8.0-1009-aws'] },
+    {
+      fields: ['kernelVersion', 'containerRuntimeVersion'],
+      attributes: ['kernelVersion 6.8.0', 'containerRuntimeVersion containerd://2.0.0'],
+    },
+  ],
+  sharedSuspects: [
+    {
+      bad: 'node-05',
+      badOne: true,
+      suspects: 'node-07',
+      suspectsOne: true,
+      attributes: ['topology.kubernetes.io/zone=zone-b'],
+    },
+    {
+      bad: 'node-05, node-06',
+      badOne: false,
+      suspects: 'node-07, node-09',
+      suspectsOne: false,
+      attributes: ['kernelVersion 6.8.0'],
+    },
+  ],
   excludeDaemon: DAEMON_SAMPLES,
   excludeDaemonCni: DAEMON_SAMPLES,
   excludeDaemonCsi: DAEMON_SAMPLES,

@@ -54,6 +54,23 @@ export interface PlanParams {
   roomPartlyRead: PlanParams['roomOthersUnread'] & PlanParams['roomNoneRead'];
   /** …no node that stays eligible had its pods read. */
   roomNoneRead: { replicas: number; unread: string; dump: boolean; forbidden: boolean; capped?: string };
+  /**
+   * exclude-node covering `sharing` nodes that share `attributes` (each `label=value` or
+   * `field value`) with the crashing `bad` nodes; `one`: a single sharing node.
+   */
+  sharedAlso: { sharing: string; one: boolean; attributes: readonly string[]; bad: string };
+  /** …named by hostname, a label exclusion not admitted or too wide: a node added later is not kept off. */
+  sharedNamedLabel: { attributes: readonly string[] };
+  /** …named by hostname, the `fields` being no node label (nodeInfo, conditions). */
+  sharedNamedField: { fields: readonly string[]; attributes: readonly string[] };
+  /** Only the crashing `bad` nodes excluded; `suspects` share `attributes` but run no pod: a suspicion. */
+  sharedSuspects: {
+    bad: string;
+    badOne: boolean;
+    suspects: string;
+    suspectsOne: boolean;
+    attributes: readonly string[];
+  };
   /** rollout-restart of a paused Deployment; `resume` the command. */
   restartPaused: { recreate: boolean; replicas: number; resume: string };
   restartRecreate: { replicas: number };

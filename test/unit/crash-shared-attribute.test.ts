@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { Deployment } from '../../src/diagnosis/k8s-workloads.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
+import { planWarnings } from '../../src/remediation/plan-words.js';
 import { applyJsonPatch } from '../../sim/patch/json-patch.js';
 import { crashScenario, type CrashScenarioOptions } from '../support/crash-fixtures.js';
 
@@ -63,6 +64,11 @@ describe('a crash on two nodes whose attribute other nodes share', () => {
     expect(plan?.summary).toContain('node-b, node-c, node-d');
     expect(plan?.warnings.join(' ')).toMatch(/kernelVersion is not a node label.*added later/);
     expect(plan?.warnings.join(' ')).toMatch(/node-d .*no pod of this template yet/);
+    if (!plan) throw new Error('no exclude-node plan');
+    expect(planWarnings(plan, 'ko')).toEqual([
+      'node-d 노드는 파드가 실패하는 node-b, node-c 노드와 같은 kernelVersion 6.8.0-1009-aws 값을 가졌고, 아직 이 템플릿의 파드가 없습니다: 롤아웃이 그 노드에 이르면 거기서도 파드가 실패하므로 함께 제외합니다.',
+      'kernelVersion은(는) 노드 레이블이 아니므로(노드의 status.nodeInfo 또는 conditions) 제외는 노드를 이름으로 지정합니다: 나중에 kernelVersion 6.8.0-1009-aws 값으로 추가되는 노드는 제외되지 않으므로, 그 노드에서도 파드가 실패합니다.',
+    ]);
   });
 
   it('a pool label that selects exactly those nodes: excluded by the label', () => {
@@ -122,6 +128,10 @@ describe('a crash on one node whose attribute other nodes share: a suspicion, no
     ]);
     expect(plan?.warnings.join(' ')).toMatch(
       /Only the crashing node node-b is excluded\. node-d .*stays eligible/,
+    );
+    if (!plan) throw new Error('no exclude-node plan');
+    expect(planWarnings(plan, 'ko')).toContain(
+      '파드가 실패하는 node-b 노드만 제외합니다. node-d 노드도 같은 kernelVersion 6.8.0-1009-aws 값을 가졌지만 아직 이 템플릿의 파드가 없습니다: 실패하는 노드 하나로는 증명할 수 없는 의심이므로 배치 대상으로 남겨 둡니다. 그 노드에서도 파드가 실패하면 함께 제외하세요.',
     );
   });
 

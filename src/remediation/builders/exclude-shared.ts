@@ -12,7 +12,8 @@
  * Pure.
  */
 import type { TemplateCrashPicture } from '../../diagnosis/crash/crash-distribution.js';
-import { attributeWords } from '../../diagnosis/crash/node-diff.js';
+import { attributeWords, describeValues, type NodeSeparator } from '../../diagnosis/crash/node-diff.js';
+import { impactInWords, type PlanSaid } from '../plan-words.js';
 import type { Node } from '../../diagnosis/k8s.js';
 import { HOSTNAME_LABEL } from '../affinity-merge.js';
 import { MAX_EXCLUDED_NODES } from '../exclusion-bound.js';
@@ -63,33 +64,66 @@ function list(names: readonly string[]): string {
 }
 
 /**
- * The warnings of an exclusion that covers sharing nodes: which nodes share what, and
- * where the exclusion names them, that a node added later with it is not kept off.
+ * The attributes of a separator as words a reader of any language can take as written
+ * (`label=value`, `field value`): only where each field has one value the crashing
+ * nodes share (more values, or a value's absence, are said in English only).
  */
-export function sharedWarnings(picture: TemplateCrashPicture, exclusion: Exclusion): string[] {
-  const sharing = picture.sharingNodes;
+function attributesAsWritten(separator: NodeSeparator): string[] | undefined {
+  const out: string[] = [];
+  for (const [i, field] of separator.fields.entries()) {
+    const values = separator.bad[i] ?? [];
+    if (values.length !== 1) return undefined;
+    const words = describeValues(field, values);
+    if (!words.startsWith('with ') || words.endsWith(' or without it')) return undefined;
+    out.push(words.slice('with '.length));
+  }
+  return out;
+}
+
+/**
+ * The warnings of an exclusion that covers sharing nodes: which nodes share what, and
+ * where the exclusion names them, that a node added later with it is not kept off;
+ * worded (exclusion-plan-words.ts) where the attributes can be written as they are.
+ */
+export function sharedWarnings(picture: TemplateCrashPicture, exclusion: Exclusion): (string | PlanSaid)[] {
   const separator = picture.separator;
   if (!separator) return [];
-  const suspects = picture.suspectNodes;
+  const attributes = attributesAsWritten(separator);
+  const said = (s: PlanSaid): string | PlanSaid => (attributes ? s : impactInWords(s, 'en'));
+  const words = attributes ?? [attributeWords(separator)];
+  const { badNodes, sharingNodes: sharing, suspectNodes: suspects } = picture;
   const suspected =
     suspects.length === 0
       ? []
       : [
-          `Only the crashing node${picture.badNodes.length === 1 ? '' : 's'} ${list(picture.badNodes)} ${picture.badNodes.length === 1 ? 'is' : 'are'} excluded. ${list(suspects)} ${suspects.length === 1 ? 'has' : 'have'} ${attributeWords(separator)} too and run${suspects.length === 1 ? 's' : ''} no pod of this template yet: a suspicion one crashing node cannot prove, so ${suspects.length === 1 ? 'it stays' : 'they stay'} eligible; if pods crash there as well, exclude ${suspects.length === 1 ? 'it' : 'them'} too.`,
+          said({
+            key: 'sharedSuspects',
+            params: {
+              bad: list(badNodes),
+              badOne: badNodes.length === 1,
+              suspects: list(suspects),
+              suspectsOne: suspects.length === 1,
+              attributes: words,
+            },
+          }),
         ];
   if (sharing.length === 0) return suspected;
-  const one = sharing.length === 1;
-  const words = attributeWords(separator);
   const out = [
-    `${list(sharing)} share${one ? 's' : ''} ${words} with ${list(picture.badNodes)}, where the pods crash, and run${one ? 's' : ''} no pod of this template yet: once the rollout reaches ${one ? 'it' : 'them'} the pods crash there too, so ${one ? 'it is' : 'they are'} excluded as well.`,
+    said({
+      key: 'sharedAlso',
+      params: { sharing: list(sharing), one: sharing.length === 1, attributes: words, bad: list(badNodes) },
+    }),
   ];
   if (exclusion.key === HOSTNAME_LABEL) {
     const fields = separator.fields.map((f) => (f.startsWith('label ') ? f.slice('label '.length) : f));
     const labelled = separator.fields.every((f) => f.startsWith('label '));
-    const why = labelled
-      ? 'the exclusion names the nodes (a label exclusion is not admitted here, or the label holds other nodes too)'
-      : `${fields.join(' and ')} ${fields.length === 1 ? 'is' : 'are'} not a node label (the node's status.nodeInfo or conditions), so the exclusion names the nodes`;
-    out.push(`${why}: a node added later with ${words} is not kept off, and its pods will crash there.`);
+    out.push(
+      said(
+        labelled
+          ? { key: 'sharedNamedLabel', params: { attributes: words } }
+          : { key: 'sharedNamedField', params: { fields, attributes: words } },
+      ),
+    );
   }
   return [...out, ...suspected];
 }
