@@ -8,6 +8,9 @@ import type { Analyzer } from '../analyzer.js';
 import type { Finding } from '../finding.js';
 import { assessRollout } from '../rollout/rollout-assessment.js';
 import { codeSpan } from '../../text/code-span.js';
+import type { AnalysisContext } from '../analysis-context.js';
+import type { Pod } from '../k8s.js';
+import { workloadKind } from '../workloads/index.js';
 
 export const preemptionUnderWay: Analyzer = {
   name: 'preemption-under-way',
@@ -21,33 +24,84 @@ export const preemptionUnderWay: Analyzer = {
     const victims = preemption.victims.map(
       (v) => `${v.metadata.namespace ?? ''}/${v.metadata.name ?? ''} (priority ${v.spec.priority ?? 0})`,
     );
-    const finding: Omit<Finding, 'remediations'> = {
-      code: 'PreemptionUnderWay',
-      severity: 'info',
-      summary: `The scheduler is making room for ${podName} (priority ${first.pod.spec.priority ?? 0}) on ${preemption.node}: it preempted ${victims.join(', ')}, which ${victims.length === 1 ? 'is' : 'are'} terminating.`,
-      explanation: [
-        `The pod is Pending on purpose: it is nominated to ${preemption.node} and schedules there once the lower-priority ${victims.length === 1 ? 'pod is' : 'pods are'} gone (within ${victims.length === 1 ? 'its' : 'their'} termination grace period).`,
-        preemption.basis === 'marked'
-          ? 'The scheduler marked the victims DisruptionTarget (PreemptionByScheduler).'
-          : "The scheduler's latest message says it waits for a terminating pod on the nominated node.",
-        `Nothing to change: a strategy change or a restart would only take serving pods away. Watch ${codeSpan(`kubectl get pod ${podName} -n ${snapshot.target.namespace} -w`)}; if it is still Pending after the victims are gone, diagnose again.`,
-      ].join(' '),
-      evidence: [
-        {
-          type: 'pods',
-          title: 'The preempting pod and its victims',
-          pods: [
-            { name: podName, phase: 'Pending', detail: `nominated to ${preemption.node}` },
-            ...preemption.victims.map((v) => ({
-              name: v.metadata.name ?? '',
-              ...(v.spec.nodeName ? { node: v.spec.nodeName } : {}),
-              phase: 'Terminating',
-              detail: `preempted (priority ${v.spec.priority ?? 0})`,
-            })),
-          ],
-        },
-      ],
-    };
+    const finding: Omit<Finding, 'remediations'> =
+      preemption.basis === 'outranks'
+        ? outranking(ctx, podName, first.pod.spec.priority ?? 0, preemption.node, preemption.victims, victims)
+        : {
+            code: 'PreemptionUnderWay',
+            severity: 'info',
+            summary: `The scheduler is making room for ${podName} (priority ${first.pod.spec.priority ?? 0}) on ${preemption.node}: it preempted ${victims.join(', ')}, which ${victims.length === 1 ? 'is' : 'are'} terminating.`,
+            explanation: [
+              `The pod is Pending on purpose: it is nominated to ${preemption.node} and schedules there once the lower-priority ${victims.length === 1 ? 'pod is' : 'pods are'} gone (within ${victims.length === 1 ? 'its' : 'their'} termination grace period).`,
+              preemption.basis === 'marked'
+                ? 'The scheduler marked the victims DisruptionTarget (PreemptionByScheduler).'
+                : "The scheduler's latest message says it waits for a terminating pod on the nominated node.",
+              `Nothing to change: a strategy change or a restart would only take serving pods away. ${watch(podName, snapshot.target.namespace)}`,
+            ].join(' '),
+            evidence: [
+              {
+                type: 'pods',
+                title: 'The preempting pod and its victims',
+                pods: [
+                  { name: podName, phase: 'Pending', detail: `nominated to ${preemption.node}` },
+                  ...preemption.victims.map((v) => ({
+                    name: v.metadata.name ?? '',
+                    ...(v.spec.nodeName ? { node: v.spec.nodeName } : {}),
+                    phase: 'Terminating',
+                    detail: `preempted (priority ${v.spec.priority ?? 0})`,
+                  })),
+                ],
+              },
+            ],
+          };
     return [finding];
   },
 };
+
+const watch = (pod: string, namespace: string): string =>
+  `Watch ${codeSpan(`kubectl get pod ${pod} -n ${namespace} -w`)}; if it is still Pending after the victims are gone, diagnose again.`;
+
+/**
+ * A new pod whose template raised its priority above the old pods that hold its room:
+ * the scheduler's next attempt preempts them (DefaultPreemption takes pods of lower
+ * priority, the workload's own old ones included), so the surge is no deadlock; but
+ * each preempted old pod stops serving before its replacement is Ready.
+ */
+function outranking(
+  ctx: AnalysisContext,
+  podName: string,
+  priority: number,
+  node: string,
+  victims: readonly Pod[],
+  named: readonly string[],
+): Omit<Finding, 'remediations'> {
+  const { snapshot } = ctx;
+  const one = victims.length === 1;
+  const kind = workloadKind(snapshot);
+  const replicas = kind.desiredReplicas(kind.object(snapshot));
+  return {
+    code: 'PreemptionUnderWay',
+    severity: 'info',
+    summary: `The scheduler will make room for ${podName} (priority ${priority}) on ${node} by preempting ${named.join(', ')} of this ${kind.kind}, which ${one ? 'holds' : 'hold'} what it needs at a lower priority: the rollout goes on by itself.`,
+    explanation: [
+      `The new template raised the pods' priority above the old ones'. The scheduler's preemption takes pods of lower priority, this ${kind.kind}'s own old pods included, so the new pod does not wait for the old ${one ? 'pod' : 'pods'} to be scaled down: the next scheduling attempt deletes ${one ? 'it' : 'them'} (with ${one ? 'its' : 'their'} termination grace period) and the new pod takes the room.`,
+      `${one ? 'That old pod stops' : 'Those old pods stop'} serving before ${one ? 'its' : 'their'} replacement is Ready: ${victims.length} of ${replicas} replica${replicas === 1 ? '' : 's'} down until the new ${one ? 'pod is' : 'pods are'} Ready${victims.length >= replicas ? ' (an outage)' : ''}.`,
+      `Nothing to change: a strategy change or a restart would only take more serving pods away. ${watch(podName, snapshot.target.namespace)}`,
+    ].join(' '),
+    evidence: [
+      {
+        type: 'pods',
+        title: 'The new pod and the old pods it preempts',
+        pods: [
+          { name: podName, phase: 'Pending', detail: `new, priority ${priority}` },
+          ...victims.map((v) => ({
+            name: v.metadata.name ?? '',
+            ...(v.spec.nodeName ? { node: v.spec.nodeName } : {}),
+            phase: 'Running',
+            detail: `old, priority ${v.spec.priority ?? 0}: preempted next`,
+          })),
+        ],
+      },
+    ],
+  };
+}

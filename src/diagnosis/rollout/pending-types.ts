@@ -82,5 +82,5 @@ export interface PendingAssessment {
 /** A pending verdict with what it rests on: the part pending-verdict.ts decides. */
 export type Judged = Pick<
   PendingAssessment,
-  'verdict' | 'proof' | 'messageBasis' | 'provedOn' | 'caveats' | 'missing'
+  'verdict' | 'proof' | 'messageBasis' | 'provedOn' | 'caveats' | 'missing' | 'preemption'
 >;

@@ -27,6 +27,7 @@ import { occupancyKnown, pvcsRead, type WorkloadSnapshot } from '../snapshot/typ
 import { deviceMessageProof, messageProof, messageProvesUnschedulable } from './message-proof.js';
 import type { Judged, PendingAssessment, PendingVerdict } from './pending-types.js';
 import { draMissing, pendingWords as words } from './pending-words.js';
+import { outranksHolders } from '../scheduling/preemption.js';
 
 type PendingBase = Pick<PendingAssessment, 'pod' | 'parsed' | 'eligible' | 'failure'>;
 
@@ -79,6 +80,30 @@ export function pendingVerdict(
   const reading = readingGaps(ctx.snapshot, base.pod, view);
   const say = sayer(reading, surges);
   const step: Step = { ctx, base, oldPods, view, reading, say };
+  const judged = judge(step);
+  return judged.verdict === 'surge-deadlock' ? outranked(step, judged) : judged;
+}
+
+/**
+ * A surge deadlock where the new pod outranks the old pods that hold its room (a
+ * template that raised the priority): the scheduler preempts them, so it is none. A
+ * release proved from the nodes or the scheduler's counts is a preemption to come; one
+ * only likely (other pods on the node unread) is not known.
+ */
+function outranked({ base, oldPods, view, reading }: Step, judged: Judged): Judged {
+  const onProved = oldPods.filter((p) => judged.provedOn.includes(p.spec.nodeName ?? ''));
+  const holders = onProved.length > 0 ? onProved : view.freeing.flatMap((a) => a.release ?? []);
+  const preemption = outranksHolders(base.pod, holders);
+  if (!preemption) return judged;
+  if (judged.proof !== 'likely')
+    return { verdict: 'preempting', preemption, provedOn: [], caveats: judged.caveats, missing: [] };
+  reading.caveats.push(words.outranksCaveat(preemption.victims.map((p) => p.metadata.name ?? '')));
+  return { ...judged, verdict: 'incomplete', provedOn: [] };
+}
+
+/** Steps 3 to 7, in order. */
+function judge(step: Step): Judged {
+  const { base, view, reading, say } = step;
   if (base.eligible.length === 0) return noEligibleNode(step);
   if (view.transient) return say.judged('transient');
   if (view.proved.length > 0) return say.deadlock('nodes', names(view.proved));

@@ -45,6 +45,8 @@ export const pendingWords = {
   messageUnsettledCaveat: (why: string): string => `the scheduler's message does not settle it: ${why}`,
   releaseUnprovedCaveat: (nodes: readonly string[]): string =>
     `on ${list(nodes)} the new pod asks for more than the old pods there hold, and what other workloads hold there was not read`,
+  outranksCaveat: (pods: readonly string[]): string =>
+    `the new pod's priority is above that of ${list(pods)}, so the scheduler preempts ${pods.length === 1 ? 'it' : 'them'} rather than wait; whether that leaves enough room turns on what other workloads hold there`,
   selectorErrorCaveat: (request: string, error: string): string =>
     `${request}: a selector fails on a device of the node with a CEL runtime error (${error}); the scheduler stops scheduling the pod with that error whenever it evaluates that device, so fix the selector (for example guard the attribute with has())`,
   selectorErrorEventRead: (pod: string, namespace: string): string =>

@@ -24,8 +24,13 @@ export interface Preemption {
   node: string;
   /** Lower-priority pods terminating there. */
   victims: Pod[];
-  /** 'marked': a victim carries the scheduler's DisruptionTarget; 'message': the scheduler's wording names one. */
-  basis: 'marked' | 'message';
+  /**
+   * 'marked': a victim carries the scheduler's DisruptionTarget; 'message': the
+   * scheduler's wording names one; 'outranks': not begun, but the pod outranks the old
+   * pods of its own workload that hold its room, so the scheduler's next attempt
+   * preempts them (outranksHolders).
+   */
+  basis: 'marked' | 'message' | 'outranks';
 }
 
 const TERMINATING_ON_NOMINATED = 'not eligible due to a terminating pod on the nominated node';
@@ -60,4 +65,20 @@ export function preemptionUnderWay(
   if (message?.includes(TERMINATING_ON_NOMINATED) && terminating.length > 0)
     return { node, victims: terminating, basis: 'message' };
   return undefined;
+}
+
+/**
+ * A new pod the rollout waits on whose priority is above that of the old pods holding
+ * its room (a template that raised it): DefaultPreemption's SelectVictimsOnNode takes
+ * pods of lower priority, our own old pods included, so a surge is no deadlock. The
+ * victims are the holders on one node (the nominated one where the scheduler named it),
+ * all below the pod's priority; undefined where any holder is not, or preemption is off.
+ */
+export function outranksHolders(pod: Pod, holders: readonly Pod[]): Preemption | undefined {
+  if (pod.spec.preemptionPolicy === 'Never' || holders.length === 0) return undefined;
+  const priority = pod.spec.priority ?? 0;
+  if (!holders.every((h) => (h.spec.priority ?? 0) < priority)) return undefined;
+  const node = pod.status?.nominatedNodeName ?? holders[0]?.spec.nodeName ?? '';
+  const there = holders.filter((h) => h.spec.nodeName === node);
+  return { node, victims: there.length > 0 ? there : [...holders], basis: 'outranks' };
 }
