@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { Pod } from '../../src/diagnosis/k8s.js';
-import { seedIncidentA } from '../support/rollout-scenarios.js';
+import { SEED_MESSAGE, seedIncidentA } from '../support/rollout-scenarios.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { fakeIo } from '../support/cli-io.js';
 
@@ -16,8 +16,10 @@ import { fakeIo } from '../support/cli-io.js';
 const PARTIAL = new URL('../fixtures/dumps/priority-raised-partial.json', import.meta.url).pathname;
 
 /** Seed incident A with the new pod at `newer` and the old at `older`; `never`: preemptionPolicy Never. */
-function withPriorities(newer: number, older: number, options: { never?: boolean } = {}) {
+function withPriorities(newer: number, older: number, options: { never?: boolean; noVictim?: boolean } = {}) {
   const snapshot = seedIncidentA();
+  // The scheduler's attempt before the template raised the priority said no victim; this one has not said yet.
+  const message = options.noVictim ? SEED_MESSAGE : SEED_MESSAGE.replace(/ preemption: .*$/, '');
   const pods: Pod[] = snapshot.pods.map((p) => {
     const pending = p.status?.phase === 'Pending';
     return {
@@ -26,6 +28,12 @@ function withPriorities(newer: number, older: number, options: { never?: boolean
         ...p.spec,
         priority: pending ? newer : older,
         ...(pending && options.never ? { preemptionPolicy: 'Never' } : {}),
+      },
+      status: {
+        ...p.status,
+        conditions: (p.status?.conditions ?? []).map((c) =>
+          c.type === 'PodScheduled' ? { ...c, message } : c,
+        ),
       },
     };
   });
@@ -37,6 +45,12 @@ const codes = (d: ReturnType<typeof diagnose>): string[] => d.findings.map((f) =
 describe('a surge deadlock and the new pods priority', () => {
   it('stays a deadlock at equal priorities', () => {
     expect(codes(diagnose(withPriorities(1000, 1000)))).toContain('RolloutSurgeDeadlock');
+  });
+
+  it("stays a deadlock where the scheduler's latest attempt found no victim", () => {
+    expect(codes(diagnose(withPriorities(1_000_000, 0, { noVictim: true })))).toContain(
+      'RolloutSurgeDeadlock',
+    );
   });
 
   it('stays a deadlock where the new pod never preempts', () => {

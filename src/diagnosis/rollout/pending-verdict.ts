@@ -84,17 +84,21 @@ export function pendingVerdict(
   return judged.verdict === 'surge-deadlock' ? outranked(step, judged) : judged;
 }
 
+const NO_VICTIM = /No preemption victims found|Preemption is not helpful/;
+
 /**
  * A surge deadlock where the new pod outranks the old pods that hold its room (a
  * template that raised the priority): the scheduler preempts them, so it is none. A
  * release proved from the nodes or the scheduler's counts is a preemption to come; one
- * only likely (other pods on the node unread) is not known.
+ * only likely (other pods on the node unread) is not known; where the scheduler's latest
+ * attempt found no victim, whatever keeps it from preempting stands.
  */
 function outranked({ base, oldPods, view, reading }: Step, judged: Judged): Judged {
   const onProved = oldPods.filter((p) => judged.provedOn.includes(p.spec.nodeName ?? ''));
   const holders = onProved.length > 0 ? onProved : view.freeing.flatMap((a) => a.release ?? []);
   const preemption = outranksHolders(base.pod, holders);
-  if (!preemption) return judged;
+  // The scheduler's own latest word that preemption finds no victim stands (forward/run.ts too).
+  if (!preemption || NO_VICTIM.test(base.failure?.message ?? '')) return judged;
   if (judged.proof !== 'likely')
     return { verdict: 'preempting', preemption, provedOn: [], caveats: judged.caveats, missing: [] };
   reading.caveats.push(words.outranksCaveat(preemption.victims.map((p) => p.metadata.name ?? '')));
