@@ -14,6 +14,11 @@ import { readablePath } from '../remediation/json-pointer.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 import { watchScopeOf, watchingWords } from '../remediation/watch-scope.js';
 import { cleanText } from '../text/clean.js';
+import { translate, wordsIn } from '../i18n/catalogue.js';
+import type { Lang } from '../i18n/lang.js';
+import { planSummary } from '../message/words/finding.js';
+import { planImpact, planWarnings } from '../remediation/plan-words.js';
+import { APPLY_FLOW_WORDS } from './apply-flow-words.js';
 import { EXIT, type CliIo } from './io.js';
 import { saveUndo } from './undo-store.js';
 
@@ -22,6 +27,8 @@ interface ApplyFlowOptions {
   command: 'apply' | 'undo';
   yes: boolean;
   timeoutMs: number;
+  /** The reader's language (--lang, else the shell's). */
+  lang: Lang;
 }
 
 export async function applyAndFollow(
@@ -38,54 +45,56 @@ export async function applyAndFollow(
   const note = (text: string): void => void io.stderr.write(`${cleanText(text)}\n`);
   const { target } = plan;
   const ref = { kind: target.kind, namespace: target.namespace, name: target.name };
+  const w = wordsIn(APPLY_FLOW_WORDS, options.lang);
 
-  out(describePlan(plan));
+  out(describePlan(plan, options.lang));
   const dry = await dryRunPlan(client, plan);
   if (!dry.ok) {
-    out(`Server dry run: not applicable: ${dry.reason}\n`);
+    out(`${w.dryRunNotApplicable({ reason: dry.reason })}\n`);
     return EXIT.problems;
   }
-  out(`Server dry run (dryRun=All) would change:\n${formatChanges(dry.changes)}`);
+  out(`${w.dryRunWould({})}\n${formatChanges(dry.changes, options.lang)}`);
 
   if (!options.yes) {
     if (!io.stdin.isTTY) {
-      note(
-        `rollout-doctor ${options.command}: refusing to change the cluster without confirmation: pass --yes or run on a terminal`,
-      );
+      note(w.noConfirmation({ command: `rollout-doctor ${options.command}`, yes: '--yes' }));
       return EXIT.usage;
     }
-    const where = `${target.kind.toLowerCase()}/${target.name} in namespace ${target.namespace}`;
-    if (!(await confirm(io, `Apply this to ${where}? [y/N] `))) {
-      out('Not applied.\n');
+    const workload = `${target.kind.toLowerCase()}/${target.name}`;
+    if (!(await confirm(io, w.confirm({ workload, namespace: target.namespace })))) {
+      out(`${w.declined({})}\n`);
       return EXIT.problems;
     }
   }
   const result = await applyPlan(client, plan, { onProgress: (step) => note(`… ${step}`) });
-  if (result.status === 'refused' || result.status === 'failed') {
-    out(`Not applied (${result.status}): ${result.reason}\n`);
-    return result.status === 'failed' && result.retryable ? EXIT.cluster : EXIT.problems;
+  if (result.status === 'refused') {
+    out(`${w.refused({ reason: result.reason })}\n`);
+    return EXIT.problems;
   }
-  if (result.status === 'already-applied') out(`Already applied: ${result.reason}\n`);
+  if (result.status === 'failed') {
+    out(`${w.failed({ reason: result.reason })}\n`);
+    return result.retryable ? EXIT.cluster : EXIT.problems;
+  }
+  if (result.status === 'already-applied') out(`${w.alreadyApplied({ reason: result.reason })}\n`);
   else {
-    out(`${appliedLine(plan, result.generation)}\n${formatChanges(result.changes)}`);
-    out(await undoLine(client, plan, { generation: result.generation, changes: result.changes }, io));
+    out(`${appliedLine(plan, result.generation)}\n${formatChanges(result.changes, options.lang)}`);
+    const applied = { generation: result.generation, changes: result.changes };
+    out(await undoLine(client, plan, applied, io, options.lang));
   }
 
   // What the plan moves (watch-scope.ts): the rollout, the replacements of deleted pods, or nothing.
   const scope = watchScopeOf(plan);
   if (scope.kind === 'nothing') {
-    out(`${watchingWords(scope)}\n`);
+    out(`${watchingWords(scope, options.lang)}\n`);
     return EXIT.ok;
   }
   if (scope.kind === 'replacements') {
-    note(watchingWords(scope));
+    note(watchingWords(scope, options.lang));
     const outcome = await watchReplacements(client, ref, {
       timeoutMs: options.timeoutMs,
       replaced: scope.pods,
     });
-    out(
-      `Replacements ${outcome.outcome}: ${outcome.summary}${outcome.reason ? ` (${outcome.reason})` : ''}\n`,
-    );
+    out(`${w.replacementsOutcome(outcomeWords(outcome))}\n`);
     return outcome.outcome === 'complete' ? EXIT.ok : EXIT.problems;
   }
   const outcome = await watchRollout(client, ref, {
@@ -95,12 +104,11 @@ export async function applyAndFollow(
   });
   // The update went as far as its steps let it: a canary pause step waits for a person, as designed.
   if (outcome.outcome === 'paused' && outcome.pauseStep !== undefined) {
-    out(
-      `Rollout paused at step ${outcome.pauseStep}; promote to go on (kubectl argo rollouts promote ${ref.name} -n ${ref.namespace})\n`,
-    );
+    const promote = `kubectl argo rollouts promote ${ref.name} -n ${ref.namespace}`;
+    out(`${w.pausedAtStep({ step: outcome.pauseStep, promote })}\n`);
     return EXIT.ok;
   }
-  out(`Rollout ${outcome.outcome}: ${outcome.summary}${outcome.reason ? ` (${outcome.reason})` : ''}\n`);
+  out(`${w.rolloutOutcome(outcomeWords(outcome))}\n`);
   return outcome.outcome === 'complete' ? EXIT.ok : EXIT.problems;
 }
 
@@ -114,20 +122,38 @@ async function undoLine(
   plan: RemediationPlan,
   applied: { generation: number; changes: readonly FieldChange[] },
   io: CliIo,
+  lang: Lang,
 ): Promise<string> {
+  const w = wordsIn(APPLY_FLOW_WORDS, lang);
   const undo = inversePlan(plan, applied);
-  if (!undo) return `No undo: nothing of ${plan.kind} can be put back by a write (see the plan's impact).\n`;
+  if (!undo) return `${w.noUndo({ kind: plan.kind })}\n`;
   const saved = await saveUndo(undo, { server: client.server, context: client.context }, io.env);
-  if (!saved.ok)
-    return `Undo not kept (${saved.reason}); to revert by hand, write back the "before" values above.\n`;
-  return `To undo: rollout-doctor undo ${undo.id}   (kept in ${saved.path}; it checks nothing moved on since)\n`;
+  if (!saved.ok) return `${w.undoNotKept({ reason: saved.reason })}\n`;
+  return `${w.toUndo({ command: `rollout-doctor undo ${undo.id}`, path: saved.path })}\n`;
 }
 
-export function describePlan(plan: RemediationPlan): string {
-  const lines = [`Remediation ${plan.kind} (${plan.id}): ${plan.summary}`, `Impact: ${plan.impact}`];
-  for (const warning of plan.warnings) lines.push(`Warning: ${warning}`);
-  lines.push(...kindOf(plan).words.write(plan));
+/**
+ * The plan as the approver reads it: its kind, id and summary, its impact and warnings
+ * in `lang` (the plan's words where it has them), then exactly what its kind writes.
+ */
+export function describePlan(plan: RemediationPlan, lang: Lang = 'en'): string {
+  const w = wordsIn(APPLY_FLOW_WORDS, lang);
+  const lines = [
+    w.remediation({ kind: plan.kind, id: plan.id, summary: planSummary(plan, lang) }),
+    w.impact({ impact: planImpact(plan, lang) }),
+    ...planWarnings(plan, lang).map((warning) => w.warning({ warning })),
+    ...kindOf(plan).words.write(plan),
+  ];
   return `${lines.join('\n')}\n`;
+}
+
+/** A watch's outcome as the words take it: the reason only where there is one. */
+function outcomeWords(outcome: { outcome: string; summary: string; reason?: string | undefined }) {
+  return {
+    outcome: outcome.outcome,
+    summary: outcome.summary,
+    ...(outcome.reason ? { reason: outcome.reason } : {}),
+  };
 }
 
 /**
@@ -140,8 +166,8 @@ export function appliedLine(plan: RemediationPlan, generation: number): string {
   return kindOf(plan).words.applied(plan, generation);
 }
 
-function formatChanges(changes: readonly FieldChange[]): string {
-  if (changes.length === 0) return '  (nothing)\n';
+function formatChanges(changes: readonly FieldChange[], lang: Lang): string {
+  if (changes.length === 0) return `  ${translate(APPLY_FLOW_WORDS, lang, 'nothingChanged')}\n`;
   const show = (v: unknown): string => (v === undefined ? '(absent)' : JSON.stringify(v));
   return changes.map((c) => `  ${readablePath(c.path)}: ${show(c.before)} -> ${show(c.after)}\n`).join('');
 }

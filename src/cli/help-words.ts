@@ -138,13 +138,17 @@ export const EXPLAIN_VALUES = [
 ] as const;
 
 /** `undo --help`'s flags and the values it names, as typed. */
-export const UNDO_FLAGS = ['--yes', '--timeout 300'] as const;
+export const UNDO_FLAGS = ['--yes', '--timeout 300', '--lang en|ko'] as const;
 export const UNDO_VALUES = [
   '`rollout-doctor apply`',
   '"To undo: rollout-doctor undo\nID"',
   '$ROLLOUT_DOCTOR_STATE_DIR/undo',
   '$XDG_STATE_HOME/rollout-doctor/undo',
   '~/.local/state/rollout-doctor/undo',
+  'LC_ALL',
+  'LC_MESSAGES',
+  'LANG',
+  'en',
 ] as const;
 
 /** `apply --help`'s flags and the values it names, as typed. */
@@ -154,6 +158,7 @@ export const APPLY_FLAGS = [
   '--lasts D',
   '--argocd-namespace NS',
   '--timeout',
+  '--lang en|ko',
 ] as const;
 export const APPLY_VALUES = [
   'deployment/NAME',
@@ -168,6 +173,11 @@ export const APPLY_VALUES = [
   '"paused at step N; promote to go on"',
   'delete-pods',
   'taint-device',
+  'LC_ALL',
+  'LC_MESSAGES',
+  'LANG',
+  'en',
+  'Deployment',
 ] as const;
 
 /** `propose --help`'s flags and the values it names, as typed. */
@@ -497,6 +507,7 @@ ${v[3]}, else ${v[4]}). Shows the
 exact write and the API server's dry run, asks for confirmation, applies it only if the
 workload is still as that apply left it, then follows the rollout (default ${f[1]}).
   ${f[0]}          undo without asking (for scripts); without it a terminal is required
+  ${f[2]}   the output's language (default: ${v[5]}, ${v[6]} or ${v[7]}, else ${v[8]})
 Exit status: 0 undone and rolled out; 1 not undone (refused: something moved on since;
 failed; declined) or the rollout did not complete; 2 bad arguments, no such undo, or an
 undo made for another cluster; 3 cluster unreachable or forbidden; 4 internal error.
@@ -510,6 +521,7 @@ ${v[2]}에 보관합니다(없으면 ${v[3]},
 보여 주고 확인을 받은 뒤, 워크로드가 그 적용이 남긴 상태 그대로일 때만 되돌리고 롤아웃을
 지켜봅니다(기본값 ${f[1]}).
   ${f[0]}          묻지 않고 되돌립니다(스크립트용). 이 옵션이 없으면 터미널이 필요합니다
+  ${f[2]}   출력 언어(기본값: ${v[5]}, ${v[6]}, ${v[7]} 순서, 없으면 ${v[8]})
 종료 코드: 0 되돌리고 롤아웃 완료, 1 되돌리지 않음(그 뒤 무언가 바뀌어 거부, 실패, 거절) 또는
 롤아웃 미완료, 2 잘못된 인자, 그런 되돌리기 없음, 또는 다른 클러스터용 되돌리기,
 3 클러스터에 연결할 수 없거나 권한 없음, 4 내부 오류.
@@ -567,7 +579,7 @@ unreachable or forbidden, 4 internal error (a bug).
       en: ({ usage, flags: f, values: v, kinds, choices }: Apply) => `Usage: ${usage}
 
 Diagnoses the workload (${v[0]}, ${v[1]}, ${v[2]}, ${v[3]}
-for an Argo Rollout; a bare NAME is a Deployment), shows exactly what the chosen remediation writes (the object
+for an Argo Rollout; a bare NAME is a ${v[16]}), shows exactly what the chosen remediation writes (the object
 it patches, creates or deletes, and the patch) and what the API server's dry run says
 it changes, asks for confirmation, applies it, and follows what it moves until that
 completes, fails or ${f[4]} (default 300) passes: the rollout, or for ${v[10]} and
@@ -583,6 +595,8 @@ ${flagColumn(f[0], wrap(`a remediation kind (${kinds.join(', ')})`, 70))}
                  remove the exclusion when it ends. Refused (exit 2) for other plans.
   ${f[3]}  where Argo CD's Applications live, for the drift verdict
                  (default: ${v[7]}, else ${v[8]})
+  ${f[5]}   the output's language (default: ${v[12]}, ${v[13]} or ${v[14]}, else ${v[15]});
+                 patches, ids and exit statuses never translate
 Exit status: 0 applied and rolled out (or its replacement pods Ready, or an Argo Rollout
 reached a canary pause step: ${v[9]}); 1 not applied
 (refused, failed, or declined at the prompt) or the rollout did not complete; 2 bad arguments, no such remediation, or
@@ -592,7 +606,7 @@ error (a bug).
       ko: ({ usage, flags: f, values: v, kinds, choices }: Apply) => `사용법: ${usage}
 
 워크로드를 진단합니다(${v[0]}, ${v[1]}, ${v[2]},
-Argo Rollout은 ${v[3]}, NAME만 주면 Deployment). 고른 조치가 쓰는 내용(패치하거나
+Argo Rollout은 ${v[3]}, NAME만 주면 ${v[16]}). 고른 조치가 쓰는 내용(패치하거나
 만들거나 지우는 객체와 그 패치)과 API 서버의 드라이 런이 알려 주는 변경을 그대로 보여 주고,
 확인을 받은 뒤 적용합니다. 그다음 롤아웃이 끝나거나 실패하거나 ${f[4]} 시간(기본값 300초)이
 지날 때까지 지켜봅니다. ${v[10]}, ${v[11]} 조치는 파드 템플릿을 바꾸지 않으므로, 새 파드가
@@ -607,6 +621,8 @@ ${flagColumn(f[0], wrap(`조치 종류(${kinds.join(', ')})`, 70))}
                  해제합니다. 다른 조치 계획에 주면 거부합니다(종료 코드 2).
   ${f[3]}  Argo CD 애플리케이션이 있는 네임스페이스. 드리프트 판정에 씁니다
                  (기본값: ${v[7]}, 없으면 ${v[8]})
+  ${f[5]}   출력 언어(기본값: ${v[12]}, ${v[13]}, ${v[14]} 순서, 없으면 ${v[15]}).
+                 패치, ID, 종료 코드는 번역하지 않습니다
 종료 코드: 0 적용하고 롤아웃 완료(또는 새 파드가 Ready, 또는 Argo Rollout이 카나리 일시 중지
 단계에 도달: ${v[9]}), 1 적용하지 않음(거부, 실패, 확인에서 거절) 또는
 롤아웃 미완료, 2 잘못된 인자, 그런 조치 없음, 또는 ${f[1]} 없이 확인할 터미널 없음,

@@ -7,6 +7,8 @@
  * that only delete a DeviceTaintRule or scale an old ReplicaSet back up replace no pod
  * of the workload and start no rollout: there is nothing to wait for.
  */
+import { defineMessages, registerCatalogue, translate } from '../i18n/catalogue.js';
+import type { Lang } from '../i18n/lang.js';
 import { kindOf } from './kinds/index.js';
 import type { WatchScope } from './kinds/kind.js';
 import type { RemediationPlan } from './plan.js';
@@ -18,17 +20,44 @@ export function watchScopeOf(plan: RemediationPlan): WatchScope {
   return kindOf(plan).watch(plan);
 }
 
-/** "Watching the rollout…", "Watching the 2 replacement pods become Ready…", "Nothing to watch: …". */
-export function watchingWords(scope: WatchScope): string {
+const WATCH_WORDS = registerCatalogue(
+  'watch',
+  defineMessages({
+    rollout: { en: () => 'Watching the rollout…', ko: () => '롤아웃을 지켜봅니다…' },
+    replacements: {
+      en: (p: { pods: string; count: number }) =>
+        `Watching the replacement${p.count === 1 ? '' : 's'} of ${p.pods} become Ready…`,
+      ko: (p: { pods: string; count: number }) => `${p.pods} 파드를 대신할 파드가 Ready가 되는지 지켜봅니다…`,
+    },
+    nothing: {
+      en: (p: { why: string }) => `Nothing to watch: ${p.why}.`,
+      ko: (p: { why: string }) => `지켜볼 것이 없습니다: ${p.why}.`,
+    },
+  }),
+  {
+    rollout: [{}],
+    replacements: [
+      { pods: 'web-7d9f-x2k9p', count: 1 },
+      { pods: 'web-7d9f-x2k9p, web-7d9f-q7m4z, web-7d9f-h8d2w and 1 more', count: 4 },
+    ],
+    nothing: [{ why: 'a DeviceTaintRule moves no pod' }],
+  },
+);
+
+/** "Watching the rollout…", "Watching the replacements of a, b become Ready…", "Nothing to watch: …". */
+export function watchingWords(scope: WatchScope, lang: Lang = 'en'): string {
   switch (scope.kind) {
     case 'rollout':
-      return 'Watching the rollout…';
+      return translate(WATCH_WORDS, lang, 'rollout');
     case 'replacements': {
       const names = scope.pods.slice(0, 3).map((p) => p.name);
       const more = scope.pods.length > 3 ? ` and ${scope.pods.length - 3} more` : '';
-      return `Watching the replacement${scope.pods.length === 1 ? '' : 's'} of ${names.join(', ')}${more} become Ready…`;
+      return translate(WATCH_WORDS, lang, 'replacements', {
+        pods: `${names.join(', ')}${more}`,
+        count: scope.pods.length,
+      });
     }
     case 'nothing':
-      return `Nothing to watch: ${scope.why}.`;
+      return translate(WATCH_WORDS, lang, 'nothing', { why: scope.why });
   }
 }

@@ -12,6 +12,7 @@ import { appliedLine, describePlan } from '../../src/cli/commands/apply.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { fakeIo } from '../support/cli-io.js';
+import { watchingWords } from '../../src/remediation/watch-scope.js';
 import { writeUnreachableKubeconfig } from '../support/unreachable-kubeconfig.js';
 
 const target = { kind: 'Deployment' as const, namespace: 'vision', name: 'tracker' };
@@ -160,4 +161,60 @@ describe('apply --remediation is checked before any cluster is contacted', () =>
       expect(code).toBe(3);
     },
   );
+});
+
+describe('apply and undo in Korean (--lang ko)', () => {
+  const worded: RemediationPlan = {
+    ...base,
+    summary: 'Switch tracker to Recreate.',
+    impact:
+      'Now and in every later rollout: outage, all 3 replicas down from the moment the old pods stop until the new pods are Ready.',
+    impactSaid: { key: 'recreate', params: { paused: false, restart: true, replicas: 3 } },
+    warnings: [
+      'Every later rollout is a full outage too: Recreate never runs old and new pods side by side.',
+      'as written',
+    ],
+    warningsSaid: [{ key: 'recreateLater', params: {} }],
+  };
+
+  it('shows the plan in the reader language, the write as it is', () => {
+    const lines = describePlan(worded, 'ko').split('\n');
+    expect(lines[0]).toMatch(/^조치 set-recreate \(plan-1\): /);
+    expect(lines[1]).toBe(
+      '영향: 지금과 이후의 모든 롤아웃에서 서비스가 중단됩니다: 기존 파드가 멈춘 순간부터 새 파드가 Ready가 될 때까지 레플리카 3개가 모두 내려갑니다.',
+    );
+    expect(lines[2]).toBe(
+      '주의: 이후의 모든 롤아웃도 전면 중단입니다: Recreate는 기존 파드와 새 파드를 함께 실행하지 않습니다.',
+    );
+    expect(lines[3]).toBe('주의: as written');
+    expect(lines).toContain(
+      'Patch (application/strategic-merge-patch+json) to deployments/tracker in namespace vision:',
+    );
+    expect(describePlan(worded).split('\n').slice(0, 4)).toEqual([
+      'Remediation set-recreate (plan-1): Switch tracker to Recreate.',
+      `Impact: ${worded.impact}`,
+      `Warning: ${worded.warnings[0] ?? ''}`,
+      'Warning: as written',
+    ]);
+  });
+
+  it('says what it watches in the reader language', () => {
+    expect(watchingWords({ kind: 'rollout' }, 'ko')).toBe('롤아웃을 지켜봅니다…');
+    const four = ['a', 'b', 'c', 'd'].map((n) => ({ name: `web-${n}`, uid: n }));
+    expect(watchingWords({ kind: 'replacements', pods: four })).toBe(
+      'Watching the replacements of web-a, web-b, web-c and 1 more become Ready…',
+    );
+    expect(watchingWords({ kind: 'replacements', pods: four }, 'ko')).toBe(
+      'web-a, web-b, web-c and 1 more 파드를 대신할 파드가 Ready가 되는지 지켜봅니다…',
+    );
+  });
+
+  it('undo --help --lang ko names the flag', async () => {
+    const f = fakeIo();
+    const status = await runCli(['undo', '--help', '--lang', 'ko'], f.io);
+    expect(status).toBe(0);
+    expect(f.stdout()).toContain(
+      '--lang en|ko   출력 언어(기본값: LC_ALL, LC_MESSAGES, LANG 순서, 없으면 en)',
+    );
+  });
 });

@@ -17,6 +17,7 @@ import {
   argocdNamespace,
   cliLang,
   clusterOptions,
+  LANG_OPTION,
   parseCommandArgs,
   wantsHelp,
   workloadRefArg,
@@ -34,7 +35,8 @@ import {
 import { lastsClause } from '../../remediation/exclusion-words.js';
 import { APPLY_FLAGS, APPLY_VALUES, HELP_WORDS } from '../help-words.js';
 import { translate } from '../../i18n/catalogue.js';
-import { langFromEnvironment, type Lang } from '../../i18n/lang.js';
+import type { Lang } from '../../i18n/lang.js';
+import { APPLY_FLOW_WORDS } from '../apply-flow-words.js';
 
 /**
  * The kinds a diagnosis offers, so the ones apply can choose: not the kinds that exist
@@ -47,7 +49,7 @@ const APPLIED_KINDS: readonly string[] = remediationKinds
 const USAGE = `rollout-doctor apply TYPE/NAME -n NAMESPACE --remediation KIND|ID [--yes]
                              [--lasts ${EXCLUSION_TTL_CHOICES.join('|')}]
                              [--context C] [--kubeconfig F] [--timeout SECONDS]
-                             [--argocd-namespace NS]`;
+                             [--argocd-namespace NS] [--lang en|ko]`;
 
 /** The help in `lang` (cli/help-words.ts): flags, kinds and values as typed. */
 function help(lang: Lang): string {
@@ -90,6 +92,7 @@ export function parseApplyArgs(argv: string[]): ApplyArgs {
       kubeconfig: { type: 'string' },
       'argocd-namespace': { type: 'string' },
       lasts: { type: 'string' },
+      ...LANG_OPTION,
     },
   });
   const { kind, namespace, name } = workloadRefArg(positionals, values.namespace, 'remediated');
@@ -118,14 +121,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(help(cliLang(argv, io.env)));
     return EXIT.ok;
   }
-  return applyCommand(parseApplyArgs(argv), io);
+  return applyCommand(parseApplyArgs(argv), io, cliLang(argv, io.env));
 }
 
-async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
+async function applyCommand(args: ApplyArgs, io: CliIo, lang: Lang): Promise<number> {
   const { createKubeClient } = await import('../../kube/client.js');
   const { collectSnapshot } = await import('../../kube/read/collector.js');
   const { diagnose } = await import('../../engine/diagnose.js');
-  const lang = langFromEnvironment(io.env);
   const note = (text: string): void => void io.stderr.write(`rollout-doctor apply: ${cleanText(text)}\n`);
 
   const client = createKubeClient({
@@ -156,11 +158,14 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
     note(usageWords(lang, 'noDuration', { ttl: args.lasts ?? '', plan: `${plan.kind} (${plan.id})` }));
     return EXIT.usage;
   }
-  if (args.lasts !== undefined)
+  if (args.lasts !== undefined) {
+    const clause = lastsClause(args.lasts, lang);
     io.stdout.write(
-      `--lasts ${args.lasts}: ${lastsClause(args.lasts)} (in place of the plan's own duration).\n`,
+      `${translate(APPLY_FLOW_WORDS, lang, 'lastsChosen', { flag: `--lasts ${args.lasts}`, clause })}\n`,
     );
-  return applyAndFollow(client, chosen, { command: 'apply', yes: args.yes, timeoutMs: args.timeoutMs }, io);
+  }
+  const flow = { command: 'apply', yes: args.yes, timeoutMs: args.timeoutMs, lang } as const;
+  return applyAndFollow(client, chosen, flow, io);
 }
 
 /**

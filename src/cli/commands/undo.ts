@@ -9,20 +9,21 @@
  * undo made for another cluster; 3 cluster unreachable or forbidden; 4 internal error.
  */
 import { cleanText } from '../../text/clean.js';
-import { clusterOptions, parseCommandArgs, wantsHelp } from '../args.js';
+import { cliLang, clusterOptions, LANG_OPTION, parseCommandArgs, wantsHelp } from '../args.js';
 import { applyAndFollow } from '../apply-flow.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 import { usageError } from '../usage-words.js';
 import { loadUndo } from '../undo-store.js';
 import { HELP_WORDS, UNDO_FLAGS, UNDO_VALUES } from '../help-words.js';
 import { translate } from '../../i18n/catalogue.js';
-import { langFromEnvironment } from '../../i18n/lang.js';
+import type { Lang } from '../../i18n/lang.js';
 
-const USAGE = 'rollout-doctor undo ID|FILE [--yes] [--context C] [--kubeconfig F] [--timeout SECONDS]';
+const USAGE =
+  'rollout-doctor undo ID|FILE [--yes] [--context C] [--kubeconfig F] [--timeout SECONDS] [--lang en|ko]';
 
-/** The help in the shell's language (cli/help-words.ts): flags and values as typed. */
-function help(env: NodeJS.ProcessEnv): string {
-  return translate(HELP_WORDS, langFromEnvironment(env), 'undoHelp', {
+/** The help in `lang` (cli/help-words.ts): flags and values as typed. */
+function help(lang: Lang): string {
+  return translate(HELP_WORDS, lang, 'undoHelp', {
     usage: USAGE,
     flags: [...UNDO_FLAGS],
     values: [...UNDO_VALUES],
@@ -31,7 +32,7 @@ function help(env: NodeJS.ProcessEnv): string {
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   if (wantsHelp(argv)) {
-    io.stdout.write(help(io.env));
+    io.stdout.write(help(cliLang(argv, io.env)));
     return EXIT.ok;
   }
   const { values, positionals } = parseCommandArgs({
@@ -42,8 +43,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       timeout: { type: 'string' },
       context: { type: 'string' },
       kubeconfig: { type: 'string' },
+      ...LANG_OPTION,
     },
   });
+  const lang = cliLang(argv, io.env);
   if (positionals.length !== 1) throw usageError('whichUndo', {});
   const seconds = values.timeout === undefined ? 300 : Number(values.timeout);
   if (!Number.isFinite(seconds) || seconds <= 0) throw usageError('positiveTimeout', {});
@@ -64,7 +67,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   return applyAndFollow(
     client,
     undo.plan,
-    { command: 'undo', yes: values.yes ?? false, timeoutMs: seconds * 1000 },
+    { command: 'undo', yes: values.yes ?? false, timeoutMs: seconds * 1000, lang },
     io,
   );
 }
