@@ -11,6 +11,8 @@
  *   Constraints): a quota whose hard limits name cpu or memory (`cpu`, `requests.cpu`,
  *   `limits.cpu`, the same for memory) refuses a pod any of whose containers (init ones
  *   too) does not set it: `failed quota: <quota>: must specify requests.cpu for: app`.
+ * - Priority (plugin/pkg/admission/priority): the class's value and preemption policy
+ *   (scheduling/priority-class.ts); a class the cluster does not have refuses the pod.
  * Every new pod is refused alike, so the rollout can never finish. Quotas with scopes
  * are left out (which pods they match is not judged here: no claim). Where a quota needs
  * what a container lacks and the LimitRanges were not read, whether a default fills it
@@ -23,11 +25,17 @@ import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/typ
 import { schedulerAmount } from '../diagnosis/base/quantity.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { withObject } from './candidate.js';
+import { admitPriority } from '../diagnosis/scheduling/priority-class.js';
 
 export type Admission =
   | { result: 'admitted'; snapshot: WorkloadSnapshot }
-  | { result: 'refused'; by: { kind: 'LimitRange' | 'ResourceQuota'; name: string }; message: string }
-  | { result: 'unknown'; why: string };
+  | {
+      result: 'refused';
+      by: { kind: 'LimitRange' | 'ResourceQuota' | 'PriorityClass'; name: string };
+      message: string;
+    }
+  /** `about`: what was not read, the PriorityClasses (else the LimitRanges a quota needs). */
+  | { result: 'unknown'; why: string; about?: 'priority' };
 
 type Amounts = Record<string, Quantity>;
 type LimitItem = NonNullable<NonNullable<LimitRange['spec']>['limits']>[number];
@@ -40,10 +48,21 @@ export function admitTemplate(snapshot: WorkloadSnapshot): Admission {
   const object = kind.object(snapshot);
   const template = kind.podTemplate(object);
   const namespace = snapshot.target.namespace;
+  const priority = admitPriority(template.spec, snapshot.priorityClasses, [
+    ...snapshot.pods,
+    ...snapshot.otherPods,
+  ]);
+  if (priority.result === 'refused')
+    return {
+      result: 'refused',
+      by: { kind: 'PriorityClass', name: priority.className },
+      message: priority.message,
+    };
+  if (priority.result === 'unknown') return { result: 'unknown', why: priority.why, about: 'priority' };
   const ranges = snapshot.limitRanges
     ?.filter((r) => (r.metadata.namespace ?? namespace) === namespace)
     .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
-  const defaulted = withLimitDefaults(template.spec, ranges ?? []);
+  const defaulted = withLimitDefaults(priority.spec, ranges ?? []);
   if (ranges) {
     for (const range of ranges) {
       const errors = validatePod(defaulted, range);

@@ -6,7 +6,7 @@
  * request count grows with namespaces and nodes that matter, not with manifests.
  */
 import type { KubeEvent, Pod } from '../diagnosis/k8s.js';
-import type { LimitRange, ResourceQuota } from '../diagnosis/k8s-policy.js';
+import type { LimitRange, PriorityClass, ResourceQuota } from '../diagnosis/k8s-policy.js';
 import type { PersistentVolume, PersistentVolumeClaim } from '../diagnosis/k8s-storage.js';
 import type {
   AccessProblem,
@@ -32,6 +32,7 @@ import { occupancyCoverage, podReads } from './pod-reads.js';
 import { Lru } from '../lru.js';
 import { mountsClaims } from '../diagnosis/guards/select-guards.js';
 import { readGrowth } from './growth/read.js';
+import { namesClass, readPriorityClasses } from '../kube/read/priority-classes.js';
 import type { NodeGrowth } from './growth/node-groups.js';
 
 const PAGE = 500;
@@ -57,6 +58,8 @@ export interface ReadPlan {
   nodes: boolean;
   /** The PersistentVolumes were read (a template mounts claims). */
   volumes?: boolean;
+  /** The PriorityClasses were read (a template names a class: kube/read/priority-classes.ts). */
+  classes?: boolean;
   allPods: boolean;
   podsOnNodes: string[];
 }
@@ -96,6 +99,7 @@ export function liveSource(client: KubeClient, options: LiveSourceOptions = {}):
   );
   let nodes: Promise<NodeObjects> | undefined;
   let volumes: Promise<VolumesRead> | undefined;
+  let classes: Promise<PriorityClass[] | undefined> | undefined;
   let growth: Promise<NodeGrowth> | undefined;
 
   const namespace = (ns: string): NamespaceRead => {
@@ -115,14 +119,17 @@ export function liveSource(client: KubeClient, options: LiveSourceOptions = {}):
       namespaces: namespaces.entries().map(([name, read]) => ({ name, revisions: read.revisionsAsked() })),
       nodes: nodes !== undefined,
       volumes: volumes !== undefined,
+      classes: classes !== undefined,
       ...occupants.asked(),
     }),
     async warm(plan) {
       nodes ??= plan.nodes ? readNodes(client, problems) : undefined;
       volumes ??= plan.volumes ? readVolumes(client) : undefined;
+      classes ??= plan.classes ? readPriorityClasses(client) : undefined;
       const reads: Promise<unknown>[] = [
         nodes ?? Promise.resolve(),
         volumes ?? Promise.resolve(),
+        classes ?? Promise.resolve(),
         plan.allPods ? occupants.read([], true) : occupants.read(plan.podsOnNodes),
         ...plan.namespaces.flatMap(({ name, revisions }) => {
           const read = namespace(name);
@@ -183,6 +190,9 @@ export function liveSource(client: KubeClient, options: LiveSourceOptions = {}):
       const pinned = mountsClaims(module.podTemplate(candidate).spec, candidate)
         ? await (volumes ??= readVolumes(client))
         : undefined;
+      const priorityClasses = namesClass(module.podTemplate(candidate).spec)
+        ? await (classes ??= readPriorityClasses(client))
+        : undefined;
       const built = buildScanSnapshot(kind, candidate, objects, nodeList, empty, problems, draParts);
       const whole = pinned ? withVolumes(built, pinned) : built;
       const sampled = options.sample === true && sampleable(whole, common.quotas?.length);
@@ -195,6 +205,7 @@ export function liveSource(client: KubeClient, options: LiveSourceOptions = {}):
           ...withAllOccupants(snapshot, pods),
           ...(common.quotas ? { resourceQuotas: common.quotas } : {}),
           ...(common.limitRanges ? { limitRanges: common.limitRanges } : {}),
+          ...(priorityClasses ? { priorityClasses } : {}),
         },
         sampled,
       };

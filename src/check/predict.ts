@@ -27,8 +27,11 @@ import { strategyFix } from './strategy-fix.js';
 import { admitTemplate, type Admission } from './admission.js';
 import { withJobWait } from './job-wait.js';
 import type { CheckEvidence } from './check-evidence.js';
+import { CHECK_WORDS } from './words.js';
+import { translate } from '../i18n/catalogue.js';
+import type { Step } from '../diagnosis/forward/model.js';
 
-import type { Prediction } from './prediction.js';
+import type { CheckFinding, Prediction } from './prediction.js';
 
 /** The rollout of the candidate snapshot: its pods through admission (admission.ts), then run forward. */
 export function predictRollout(candidate: WorkloadSnapshot): Prediction {
@@ -43,7 +46,7 @@ export function predictRollout(candidate: WorkloadSnapshot): Prediction {
   const strategy = strategyPhrase(kind.strategy(object), kind.desiredReplicas(object));
   switch (outcome.result) {
     case 'completes':
-      return { verdict: 'finishes', findings: [] };
+      return { verdict: 'finishes', findings: preemptions(snapshot, outcome.steps, ref) };
     case 'moving':
     case 'unknown':
       return {
@@ -94,13 +97,59 @@ export function predictRollout(candidate: WorkloadSnapshot): Prediction {
   }
 }
 
+/**
+ * A rollout that finishes by preempting (the new template raised the priority): which
+ * pods the run preempted, and how many of them were this workload's old pods, each
+ * gone before its replacement is Ready. None: no finding.
+ */
+function preemptions(snapshot: WorkloadSnapshot, steps: readonly Step[], ref: string): CheckFinding[] {
+  const victims = [...new Set(steps.flatMap((s) => (s.kind === 'preempted' ? s.victims : [])))];
+  if (victims.length === 0) return [];
+  const ours = new Set(snapshot.pods.map((p) => p.metadata.name ?? ''));
+  const kind = workloadKind(snapshot);
+  const params = {
+    ref,
+    victims: `${victims.slice(0, 5).join(', ')}${victims.length > 5 ? ', …' : ''}`,
+    count: victims.length,
+    ours: victims.filter((v) => ours.has(v)).length,
+    replicas: kind.desiredReplicas(kind.object(snapshot)),
+  };
+  return [
+    {
+      code: 'PreemptionUnderWay',
+      severity: 'warning',
+      summary: translate(CHECK_WORDS, 'en', 'preempts', params),
+      explanation: translate(CHECK_WORDS, 'en', 'preemptsWhy'),
+      evidence: [],
+      says: { key: 'preempts', why: 'preemptsWhy', params },
+    },
+  ];
+}
+
+/** What each admission step that refuses a pod says of it, in check's words (words.ts) and in English. */
+const ADMISSION_WHY = {
+  ResourceQuota: {
+    key: 'admissionQuotaWhy',
+    text: "Quota admission refuses a pod any of whose containers does not set a resource the quota limits, before counting anything: the controller's creates fail (FailedCreate) whatever room there is. Set the named requests or limits on every container (init containers too), or give the namespace a LimitRange whose defaults set them.",
+  },
+  LimitRange: {
+    key: 'admissionLimitWhy',
+    text: "LimitRanger sets a container's missing requests and limits from the LimitRange's defaults, then refuses a pod outside its min, max and limit-to-request ratio: the controller's creates fail (FailedCreate). Bring the template's requests and limits within the LimitRange, or change it.",
+  },
+  PriorityClass: {
+    key: 'admissionPriorityWhy',
+    text: "The Priority admission plugin sets each pod's priority from the PriorityClass its priorityClassName names, and refuses a pod whose class the cluster does not have: the controller's creates fail (FailedCreate). Create the PriorityClass first, or name one that exists.",
+  },
+} as const;
+
 /** Admission refuses every new pod (a LimitRange, a quota's "must specify"), or whether it does is not known. */
 function notAdmitted(
   snapshot: WorkloadSnapshot,
   admission: Exclude<Admission, { result: 'admitted' }>,
 ): Prediction {
   const ref = `${typeOfKind(snapshot.target.kind)}/${snapshot.target.name}`;
-  if (admission.result === 'unknown')
+  if (admission.result === 'unknown') {
+    const priority = admission.about === 'priority';
     return {
       verdict: 'unknown',
       findings: [
@@ -108,15 +157,21 @@ function notAdmitted(
           code: 'IncompleteEvidence',
           severity: 'warning',
           summary: `Whether the rollout of ${ref} finishes is not known: ${admission.why}.`,
-          explanation:
-            'Quota admission refuses a pod whose containers do not set what a ResourceQuota limits, unless a LimitRange of the namespace sets it first. Grant list on limitranges, or set the requests and limits in the template.',
+          explanation: priority
+            ? 'A new priority decides whether the scheduler may preempt the old pods (and others) for the new ones, and a class the cluster lacks refuses them: check does not guess it. Grant list on priorityclasses, or check against a dump that holds them.'
+            : 'Quota admission refuses a pod whose containers do not set what a ResourceQuota limits, unless a LimitRange of the namespace sets it first. Grant list on limitranges, or set the requests and limits in the template.',
           evidence: gapsOf(snapshot),
-          says: { key: 'notKnown', why: 'admissionUnknownWhy', params: { ref, why: admission.why } },
+          says: {
+            key: 'notKnown',
+            why: priority ? 'notKnownWhy' : 'admissionUnknownWhy',
+            params: { ref, why: admission.why },
+          },
         },
       ],
     };
+  }
   const { by, message } = admission;
-  const quota = by.kind === 'ResourceQuota';
+  const why = ADMISSION_WHY[by.kind];
   return {
     verdict: 'never-finishes',
     reason: `${by.kind} ${by.name} refuses its new pods`,
@@ -125,13 +180,11 @@ function notAdmitted(
         code: 'AdmissionDenied',
         severity: 'critical',
         summary: `The rollout of ${ref} can never finish: ${by.kind} ${by.name} refuses every new pod (${message}); no pod of the new template is created.`,
-        explanation: quota
-          ? `Quota admission refuses a pod any of whose containers does not set a resource the quota limits, before counting anything: the controller's creates fail (FailedCreate) whatever room there is. Set the named requests or limits on every container (init containers too), or give the namespace a LimitRange whose defaults set them.`
-          : `LimitRanger sets a container's missing requests and limits from the LimitRange's defaults, then refuses a pod outside its min, max and limit-to-request ratio: the controller's creates fail (FailedCreate). Bring the template's requests and limits within the LimitRange, or change it.`,
+        explanation: why.text,
         evidence: [{ type: 'note', text: `${by.kind} ${by.name}: ${message}` }],
         says: {
           key: 'admissionDenied',
-          why: quota ? 'admissionQuotaWhy' : 'admissionLimitWhy',
+          why: why.key,
           params: { ref, object: `${by.kind} ${by.name}`, message },
         },
       },

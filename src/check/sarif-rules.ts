@@ -88,6 +88,16 @@ export const CHECK_RULES = {
     ].join('\n'),
     level: 'note',
   },
+  PreemptionUnderWay: {
+    short: 'The rollout finishes, but its new pods preempt pods of lower priority first.',
+    full: "The new template raises the pods' priority: the scheduler preempts pods of lower priority for them, this workload's own old pods included, before their replacements are Ready.",
+    help: [
+      "The rollout finishes, but not the way its strategy says: the new pods outrank pods that hold the room they need (this workload's old pods, or other workloads' pods of lower priority), and the scheduler preempts those rather than wait. A preempted old pod stops serving before its replacement is Ready; where every old pod is preempted, that is an outage.",
+      '',
+      '**Fix:** none is needed if the dip is fine. Otherwise keep the old priority for this change and raise it in a later one, or make room first so nothing is preempted.',
+    ].join('\n'),
+    level: 'warning',
+  },
 } as const satisfies Partial<Record<FindingCode, RuleText>>;
 
 export type CheckRuleId = keyof typeof CHECK_RULES;

@@ -119,6 +119,24 @@ const SARIF_RULE_WORDS = registerCatalogue(
           '**조치:** `check` 명령을 실행하는 계정에 메시지가 가리키는 것을 읽을 권한을 주거나, 그 필드를 매니페스트에 직접 적습니다. 팀이 이 불확실성을 받아들인다면 `--allow-unknown` 옵션으로 종료 코드 0을 받습니다.',
         ].join('\n'),
     },
+    PreemptionUnderWayShort: {
+      en: (): string => R.PreemptionUnderWay.short,
+      ko: () => '롤아웃은 끝나지만, 새 파드가 먼저 우선순위가 낮은 파드를 선점합니다.',
+    },
+    PreemptionUnderWayFull: {
+      en: (): string => R.PreemptionUnderWay.full,
+      ko: () =>
+        '새 템플릿이 파드의 우선순위를 높입니다. 스케줄러는 새 파드를 위해 우선순위가 낮은 파드를 선점하며, 이 워크로드의 기존 파드도 대체 파드가 Ready가 되기 전에 내보냅니다.',
+    },
+    PreemptionUnderWayHelp: {
+      en: (): string => R.PreemptionUnderWay.help,
+      ko: () =>
+        [
+          '롤아웃은 끝나지만 전략이 말하는 방식대로는 아닙니다: 새 파드가 필요한 자리를 점유한 파드(이 워크로드의 기존 파드나, 우선순위가 낮은 다른 워크로드의 파드)보다 우선순위가 높아서, 스케줄러가 기다리지 않고 그 파드를 선점합니다. 선점된 기존 파드는 대체 파드가 Ready가 되기 전에 서비스를 멈추고, 기존 파드가 모두 선점되면 서비스가 중단됩니다.',
+          '',
+          '**조치:** 그 정도 감소를 감수할 수 있으면 필요 없습니다. 아니면 이번 변경에서는 이전 우선순위를 유지하고 다음 변경에서 높이거나, 먼저 자리를 만들어 선점이 일어나지 않게 합니다.',
+        ].join('\n'),
+    },
     ScaleUpNeededShort: {
       en: (): string => R.ScaleUpNeeded.short,
       ko: () => '클러스터에 노드가 추가되어야 롤아웃이 끝납니다.',
@@ -157,6 +175,9 @@ const SARIF_RULE_WORDS = registerCatalogue(
     IncompleteEvidenceShort: [{}],
     IncompleteEvidenceFull: [{}],
     IncompleteEvidenceHelp: [{}],
+    PreemptionUnderWayShort: [{}],
+    PreemptionUnderWayFull: [{}],
+    PreemptionUnderWayHelp: [{}],
     ScaleUpNeededShort: [{}],
     ScaleUpNeededFull: [{}],
     ScaleUpNeededHelp: [{}],

@@ -20,6 +20,9 @@ type Pinned = { ref: string; pod: string; claim: string; volume: string; nodes: 
 /** A node group a scale-up would grow (scale-up.ts): its name, whether Karpenter's, its nodes now. */
 export type ScaleGroup = { name: string; karpenter: boolean; nodes: number };
 
+/** A rollout whose new pods preempt pods of lower priority (predict.ts preemptions): `ours` of `replicas` its own. */
+type Preempts = { ref: string; victims: string; count: number; ours: number; replicas: number };
+
 /** What a rollout does under one outcome of the apply (check.ts storedNotKnown). */
 export type Fate = { verdict: 'finishes' | 'never-finishes' | 'unknown'; reason?: string };
 
@@ -39,11 +42,12 @@ export type CheckSays =
   | { key: 'noNode'; why: 'noNodeWhy'; params: { ref: string; need?: string } }
   | { key: 'quota'; why: 'quotaWhy'; params: { ref: string; quota: string } }
   | { key: 'stuck'; why: 'stuckWhy'; params: { ref: string } }
+  | { key: 'preempts'; why: 'preemptsWhy'; params: Preempts }
   | { key: 'jobWait'; why: 'jobWaitWhy'; params: JobWait }
   | { key: 'notKnown'; why: 'notKnownWhy' | 'admissionUnknownWhy'; params: { ref: string; why: string } }
   | {
       key: 'admissionDenied';
-      why: 'admissionQuotaWhy' | 'admissionLimitWhy';
+      why: 'admissionQuotaWhy' | 'admissionLimitWhy' | 'admissionPriorityWhy';
       params: { ref: string; object: string; message: string };
     };
 
@@ -223,6 +227,24 @@ export const CHECK_WORDS = registerCatalogue(
       ko: () =>
         'LimitRange의 기본값으로 컨테이너에 빠진 요청량과 제한을 채운 뒤, 최솟값, 최댓값, 제한 대 요청 비율을 벗어난 파드를 거부합니다. 컨트롤러의 파드 생성은 실패합니다. 템플릿의 요청량과 제한을 LimitRange 범위 안으로 맞추거나, LimitRange를 바꿉니다.',
     },
+    admissionPriorityWhy: {
+      en: () =>
+        "The Priority admission plugin sets each pod's priority from the PriorityClass its priorityClassName names, and refuses a pod whose class the cluster does not have. Create the PriorityClass first, or name one that exists.",
+      ko: () =>
+        '우선순위 어드미션 플러그인은 priorityClassName이 가리키는 PriorityClass로 파드의 우선순위를 정하고, 클러스터에 없는 클래스를 쓰는 파드는 거부합니다. 컨트롤러의 파드 생성은 실패합니다. PriorityClass를 먼저 만들거나, 있는 클래스를 지정합니다.',
+    },
+    preempts: {
+      en: (p: Preempts) =>
+        `The rollout of ${p.ref} finishes, but its new pods preempt ${p.count} pod(s) of lower priority first (${p.victims})${p.ours > 0 ? `: ${p.ours} of its ${p.replicas} old pod(s) stop serving before their replacements are Ready${p.ours >= p.replicas ? ', an outage' : ''}` : ''}.`,
+      ko: (p: Preempts) =>
+        `${p.ref} 롤아웃은 끝나지만, 새 파드가 먼저 우선순위가 낮은 파드 ${p.count}개(${p.victims})를 선점합니다${p.ours > 0 ? `. 기존 파드 ${p.replicas}개 중 ${p.ours}개가 대체 파드가 Ready가 되기 전에 서비스를 멈춥니다${p.ours >= p.replicas ? '(서비스 중단)' : ''}` : ''}.`,
+    },
+    preemptsWhy: {
+      en: () =>
+        "The new template raises the pods' priority: the scheduler's preemption takes pods of lower priority for them, this workload's own old pods included, rather than wait for the strategy to remove them.",
+      ko: () =>
+        '새 템플릿이 파드의 우선순위를 높입니다. 스케줄러의 선점은 새 파드를 위해 우선순위가 낮은 파드를 내보내며, 이 워크로드의 기존 파드도 포함됩니다. 전략이 기존 파드를 줄일 때까지 기다리지 않습니다.',
+    },
     pinned: {
       en: (p: Pinned) =>
         `The rollout of ${p.ref} can never finish: its new pod ${p.pod} mounts claim ${p.claim}, bound to volume ${p.volume}, which only ${p.nodes || 'no node the cluster has'} may use, and there ${p.need ? `it needs ${p.need}` : 'no node takes it'}, even with its old pods gone; no strategy change helps.`,
@@ -387,6 +409,13 @@ export const CHECK_WORDS = registerCatalogue(
     ],
     admissionQuotaWhy: [{}],
     admissionLimitWhy: [{}],
+    admissionPriorityWhy: [{}],
+    preempts: [
+      { ref: 'deployment/trk', victims: 'trk-aaa111-x1', count: 1, ours: 1, replicas: 1 },
+      { ref: 'deployment/web', victims: 'web-5c6b-q2x9p, batch-7f9c', count: 2, ours: 1, replicas: 4 },
+      { ref: 'deployment/api', victims: 'batch-7f9c', count: 1, ours: 0, replicas: 2 },
+    ],
+    preemptsWhy: [{}],
     pinned: [
       {
         ref: 'statefulset/db',

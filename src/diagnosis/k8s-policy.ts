@@ -46,6 +46,20 @@ export interface LimitRange {
 }
 
 /**
+ * A PriorityClass (scheduling.k8s.io/v1, cluster-scoped): the Priority admission plugin
+ * sets a pod's priority and preemptionPolicy from the class its priorityClassName names,
+ * or from the global default where it names none.
+ */
+export interface PriorityClass {
+  apiVersion?: string;
+  kind?: 'PriorityClass';
+  metadata: ObjectMeta;
+  value: number;
+  globalDefault?: boolean;
+  preemptionPolicy?: string;
+}
+
+/**
  * policy/v1 PodDisruptionBudget. The disruption controller (pkg/controller/disruption)
  * writes the status: `expectedPods`, `currentHealthy`, `desiredHealthy` and
  * `disruptionsAllowed`, and the `DisruptionAllowed` condition. The eviction API honours

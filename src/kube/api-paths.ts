@@ -19,6 +19,7 @@ const GROUP_PREFIX = {
   autoscaling: '/apis/autoscaling/v2',
   storage: '/apis/storage.k8s.io/v1',
   karpenter: '/apis/karpenter.sh/v1',
+  scheduling: '/apis/scheduling.k8s.io/v1',
 } as const;
 
 /** How one resource is reached: its group-version's path, whether it is namespaced, whether it names a discovery document. */
@@ -50,6 +51,8 @@ const OTHER_RESOURCES = {
   storageclasses: { prefix: GROUP_PREFIX.storage, namespaced: false },
   analysisruns: { prefix: GROUP_PREFIX.argocd, namespaced: true },
   namespaces: { prefix: GROUP_PREFIX.core, namespaced: false },
+  // The PriorityClasses a template's priorityClassName names (check only, optional).
+  priorityclasses: { prefix: GROUP_PREFIX.scheduling, namespaced: false },
   // Room the cluster can add (check only, each optional): the cluster autoscaler's status
   // ConfigMap (kube-system/cluster-autoscaler-status) and Karpenter's NodePools.
   configmaps: { prefix: GROUP_PREFIX.core, namespaced: true },

@@ -4,6 +4,7 @@ import type {
   HorizontalPodAutoscaler,
   PodDisruptionBudget,
   LimitRange,
+  PriorityClass,
   ResourceQuota,
 } from '../k8s-policy.js';
 import type { KubeEvent, Node, Pod } from '../k8s.js';
@@ -178,6 +179,12 @@ export interface SnapshotCommon {
    * template's missing requests before quota admission looks). Absent: not read.
    */
   limitRanges?: LimitRange[];
+  /**
+   * The cluster's PriorityClasses (scheduling/priority-class.ts: what priority a new
+   * template's pods are admitted with). Absent: not read, and then a template's class is
+   * resolved only from pods admitted under it.
+   */
+  priorityClasses?: PriorityClass[];
   /**
    * What guards the workload (DESIGN.md §4d), each read where RBAC allows.
    * Absent: not read (forbidden, failed, a dump without it: `coverage.gaps` says which),

@@ -10,6 +10,7 @@ import type { PodSpec } from '../k8s.js';
 import type { WorkloadObjects, WorkloadSnapshot } from '../snapshot/types.js';
 import { podTemplateOf, workloadKind } from './index.js';
 import { isTerminating, isUnscheduled } from '../base/pods.js';
+import { admitPriority } from '../scheduling/priority-class.js';
 
 interface AdmittedSpec {
   spec: PodSpec;
@@ -23,24 +24,27 @@ interface AdmittedSpec {
  * new pod of the template would be created.
  */
 export function admittedSpec(
-  workload: WorkloadObjects & Pick<WorkloadSnapshot, 'target' | 'pods'>,
+  workload: WorkloadObjects &
+    Pick<WorkloadSnapshot, 'target' | 'pods'> &
+    Partial<Pick<WorkloadSnapshot, 'priorityClasses'>>,
 ): AdmittedSpec {
   const ours = workloadKind(workload).revisions(workload).current?.pods ?? [];
   const pod = ours.find(isUnscheduled) ?? ours.find((p) => !isTerminating(p));
-  if (!pod) return { spec: withPriority(podTemplateOf(workload).spec, workload.pods) };
+  if (!pod) return { spec: withPriority(podTemplateOf(workload).spec, workload) };
   const { nodeName: _bound, ...spec } = pod.spec;
   return { spec, from: pod.metadata.name ?? '' };
 }
 
 /**
  * A template carries its priorityClassName, not the priority the Priority admission
- * plugin resolves it to on each pod: a pod of the workload (any revision) admitted
- * under the same class says what it resolves to.
+ * plugin resolves it to on each pod (scheduling/priority-class.ts): the classes where
+ * read, else a pod of the workload (any revision) admitted under the same class. Not
+ * resolved, the template stays without a priority.
  */
-function withPriority(spec: PodSpec, pods: WorkloadSnapshot['pods']): PodSpec {
-  if (spec.priority !== undefined) return spec;
-  const same = pods.find(
-    (p) => p.spec.priority !== undefined && p.spec.priorityClassName === spec.priorityClassName,
-  );
-  return same ? { ...spec, priority: same.spec.priority } : spec;
+function withPriority(
+  spec: PodSpec,
+  workload: Pick<WorkloadSnapshot, 'pods'> & Partial<Pick<WorkloadSnapshot, 'priorityClasses'>>,
+): PodSpec {
+  const admitted = admitPriority(spec, workload.priorityClasses, workload.pods);
+  return admitted.result === 'admitted' ? admitted.spec : spec;
 }

@@ -8,7 +8,7 @@ import type { Deployment } from '../../k8s-workloads.js';
 import type { DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice } from '../../k8s-dra.js';
 import type { KubeObject, Node, Pod, PodSpec, KubeEvent } from '../../k8s.js';
 import type { PersistentVolumeClaim } from '../../k8s-storage.js';
-import type { ResourceQuota } from '../../k8s-policy.js';
+import type { PriorityClass, ResourceQuota } from '../../k8s-policy.js';
 import { claimNames } from '../../base/pod-constraints.js';
 import { claimsNamedBy } from '../../dra/pod-claims.js';
 import { isTerminal } from '../../base/pods.js';
@@ -141,6 +141,8 @@ export function assembleSnapshot(
     coverage: { ...coverage, gaps: [...coverage.gaps, ...(gap ? [gap] : []), ...guarded.gaps] },
     ...(owner ? { ownerSettings: owner } : {}),
     ...(quotas ? { resourceQuotas: quotas } : {}),
+    // Read when the dump holds any (a cluster always has the system classes).
+    ...(byKind.has('PriorityClass') ? { priorityClasses: ofKind<PriorityClass>('PriorityClass') } : {}),
     guards: guarded.guards,
   };
 }
