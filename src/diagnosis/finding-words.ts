@@ -21,6 +21,12 @@ export type FindingWords =
         readonly maxUnavailable: number;
         /** Likely, not proved (a read is missing). */
         readonly likely: boolean;
+        /**
+         * The new pod's priority equals the old pods' (the usual case): the scheduler's
+         * preemption takes only pods of lower priority. Else it does not preempt them for
+         * another reason (a lower priority, preemptionPolicy Never, its own "no victim").
+         */
+        readonly samePriority?: boolean;
       };
     }
   | {

@@ -43,14 +43,22 @@ function withPriorities(newer: number, older: number, options: { never?: boolean
 const codes = (d: ReturnType<typeof diagnose>): string[] => d.findings.map((f) => f.code);
 
 describe('a surge deadlock and the new pods priority', () => {
-  it('stays a deadlock at equal priorities', () => {
-    expect(codes(diagnose(withPriorities(1000, 1000)))).toContain('RolloutSurgeDeadlock');
+  it('stays a deadlock at equal priorities, said so', () => {
+    const deadlock = diagnose(withPriorities(1000, 1000)).findings.find(
+      (f) => f.code === 'RolloutSurgeDeadlock',
+    );
+    expect(deadlock?.explanation).toContain(
+      'The scheduler cannot preempt the old pod, which has the same priority.',
+    );
   });
 
   it("stays a deadlock where the scheduler's latest attempt found no victim", () => {
-    expect(codes(diagnose(withPriorities(1_000_000, 0, { noVictim: true })))).toContain(
-      'RolloutSurgeDeadlock',
+    const deadlock = diagnose(withPriorities(1_000_000, 0, { noVictim: true })).findings.find(
+      (f) => f.code === 'RolloutSurgeDeadlock',
     );
+    // Not "the same priority": the pods' priorities differ.
+    expect(deadlock?.explanation).toContain('The scheduler does not preempt the old pod for it.');
+    expect(deadlock?.explanation).not.toContain('same priority');
   });
 
   it('stays a deadlock where the new pod never preempts', () => {

@@ -73,6 +73,7 @@ function schedulingDeadlock(
       ? messageNeed(analysis, pending)
       : 'what it needs';
   const eligibleCount = pending.eligible.length;
+  const samePriority = holderPods.every((p) => (p.spec.priority ?? 0) === (pending.pod.spec.priority ?? 0));
   const strategy = strategyPhrase(assessment.strategy, assessment.replicas);
   const verdict = pending.proof === 'likely' ? 'probably can never finish' : 'can never finish';
   const summary = `Rollout of ${name} ${verdict}: new pod ${podName} needs ${what} on ${nodeName}, held by old pod${holders.length === 1 ? '' : 's'} ${holders.join(', ')} of this ${kind.kind}, and ${strategy} keeps old pods until new ones are Ready.`;
@@ -86,7 +87,7 @@ function schedulingDeadlock(
   const explanation = [
     `The controller creates new pods first (maxSurge ${assessment.strategy.maxSurge?.value ?? 0}) and removes an old pod only after a new one is Ready (maxUnavailable ${assessment.strategy.maxUnavailable?.value ?? 0}).`,
     where,
-    `So each side waits for the other: the new pod for the old pod's ${blocker ? shortWhat(blocker) : fromMessage ? messageNeed(analysis, pending).replace(/^an? /, '') : 'resources'}, the old pod for the new pod to become Ready. The scheduler cannot preempt the old pod, which has the same priority.`,
+    `So each side waits for the other: the new pod for the old pod's ${blocker ? shortWhat(blocker) : fromMessage ? messageNeed(analysis, pending).replace(/^an? /, '') : 'resources'}, the old pod for the new pod to become Ready. ${samePriority ? 'The scheduler cannot preempt the old pod, which has the same priority.' : 'The scheduler does not preempt the old pod for it.'}`,
     pending.proof === 'likely'
       ? `It is likely, not proved: ${pending.caveats.join('; ')}. Read ${pending.missing.join('; ')} to settle it; no strategy change is offered until then.`
       : `Letting ${holders.length === 1 ? 'the old pod' : `${holders.length} old pods`} go first frees room on ${nodeName}: ${kind.surgeWayOut(assessment.strategy)}`,
@@ -140,6 +141,7 @@ function schedulingDeadlock(
       maxSurge: assessment.strategy.maxSurge?.value ?? 0,
       maxUnavailable: assessment.strategy.maxUnavailable?.value ?? 0,
       likely: pending.proof === 'likely',
+      ...(samePriority ? {} : { samePriority: false }),
     },
   };
   return { code: 'RolloutSurgeDeadlock', severity: 'critical', summary, explanation, evidence, says };

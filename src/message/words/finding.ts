@@ -19,7 +19,7 @@ import { argoPausedWords, deploymentPausedWords } from './paused.js';
 type Surge = Extract<FindingWords, { key: 'surge-deadlock' }>['params'];
 type CrashOnNode = Extract<FindingWords, { key: 'crash-loop-on-node' }>['params'];
 /** What the explanations say: fewer facts than the headlines. */
-type SurgeWhy = Pick<Surge, 'need' | 'node' | 'maxSurge' | 'maxUnavailable' | 'likely'>;
+type SurgeWhy = Pick<Surge, 'need' | 'node' | 'maxSurge' | 'maxUnavailable' | 'likely' | 'samePriority'>;
 type CrashWhy = Pick<CrashOnNode, 'badNodes'>;
 type QuotaWaits = Extract<FindingWords, { key: 'quota-waits' }>['params'];
 type QuotaWaitsHead = Omit<QuotaWaits, 'edit' | 'abort'>;
@@ -46,12 +46,12 @@ const FINDING_WORDS = registerCatalogue(
     },
     'surge-deadlock-why': {
       en: (p: SurgeWhy) =>
-        `The controller creates new pods first (maxSurge ${p.maxSurge}) and removes an old pod only after a new one is Ready (maxUnavailable ${p.maxUnavailable}). So each side waits for the other: the new pod for the old pod's ${p.need}, the old pod for the new pod to become Ready. The scheduler cannot preempt the old pod, which has the same priority. ` +
+        `The controller creates new pods first (maxSurge ${p.maxSurge}) and removes an old pod only after a new one is Ready (maxUnavailable ${p.maxUnavailable}). So each side waits for the other: the new pod for the old pod's ${p.need}, the old pod for the new pod to become Ready. ${p.samePriority === false ? 'The scheduler does not preempt the old pod for it.' : 'The scheduler cannot preempt the old pod, which has the same priority.'} ` +
         (p.likely
           ? `It is likely, not proved: some of what holds room on ${p.node} was not read, and no strategy change is offered until it is.`
           : `Letting the old pods go first frees room on ${p.node} (maxSurge 0, maxUnavailable 1, or Recreate); then restart the rollout so the stuck Pending pod is replaced.`),
       ko: (p: SurgeWhy) =>
-        `컨트롤러는 새 파드를 먼저 만들고(maxSurge ${p.maxSurge}), 새 파드가 Ready가 된 뒤에야 기존 파드를 삭제합니다(maxUnavailable ${p.maxUnavailable}). 새 파드는 기존 파드가 점유한 ${p.need} 자원을 기다리고, 기존 파드는 새 파드가 Ready가 되기를 기다립니다. 서로를 기다리는 교착 상태(deadlock)입니다. 두 파드의 우선순위가 같아서 스케줄러가 기존 파드를 선점할 수도 없습니다. ` +
+        `컨트롤러는 새 파드를 먼저 만들고(maxSurge ${p.maxSurge}), 새 파드가 Ready가 된 뒤에야 기존 파드를 삭제합니다(maxUnavailable ${p.maxUnavailable}). 새 파드는 기존 파드가 점유한 ${p.need} 자원을 기다리고, 기존 파드는 새 파드가 Ready가 되기를 기다립니다. 서로를 기다리는 교착 상태(deadlock)입니다. ${p.samePriority === false ? '스케줄러는 새 파드를 위해 기존 파드를 선점하지 않습니다.' : '두 파드의 우선순위가 같아서 스케줄러가 기존 파드를 선점할 수도 없습니다.'} ` +
         (p.likely
           ? `다만 ${p.node} 노드에서 읽지 못한 정보가 있어 아직 추정입니다. 확인되기 전에는 전략 변경을 제안하지 않습니다.`
           : `기존 파드를 먼저 내리면(maxSurge 0, maxUnavailable 1 또는 Recreate) ${p.node} 노드에 자리가 생깁니다. 그다음 롤아웃을 재시작해서 Pending 상태로 멈춘 새 파드를 교체합니다.`),
@@ -141,6 +141,14 @@ const FINDING_WORDS = registerCatalogue(
     'surge-deadlock-why': [
       { node: 'gpu-node-1', need: 'nvidia.com/gpu', maxSurge: 1, maxUnavailable: 0, likely: false },
       { node: 'gpu-node-1', need: 'nvidia.com/gpu', maxSurge: 1, maxUnavailable: 0, likely: true },
+      {
+        node: 'gpu-node-1',
+        need: 'nvidia.com/gpu',
+        maxSurge: 1,
+        maxUnavailable: 0,
+        likely: false,
+        samePriority: false,
+      },
     ],
     'crash-loop-on-node': [
       {
