@@ -48,10 +48,8 @@ export function admitTemplate(snapshot: WorkloadSnapshot): Admission {
   const object = kind.object(snapshot);
   const template = kind.podTemplate(object);
   const namespace = snapshot.target.namespace;
-  const priority = admitPriority(template.spec, snapshot.priorityClasses, [
-    ...snapshot.pods,
-    ...snapshot.otherPods,
-  ]);
+  const classes = { read: snapshot.priorityClasses, created: snapshot.createdPriorityClasses ?? [] };
+  const priority = admitPriority(template.spec, classes, [...snapshot.pods, ...snapshot.otherPods]);
   if (priority.result === 'refused')
     return {
       result: 'refused',

@@ -5,6 +5,7 @@
  * verdict, the findings with diagnose's codes, the proved fix); renderers are apart.
  */
 import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
+import type { PriorityClass } from '../diagnosis/k8s-policy.js';
 import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { candidateObject, withAdmissionTolerations } from './candidate.js';
@@ -29,6 +30,8 @@ export interface CheckItem {
   old?: WorkloadObject;
   /** The caller knows it creates the object (an admission CREATE): nothing live to read. */
   isNew?: boolean;
+  /** PriorityClasses the same change creates (manifests.ts): a template may name them. */
+  createdClasses?: readonly PriorityClass[];
 }
 
 export interface CheckResult {
@@ -102,7 +105,10 @@ export async function checkOne(
       sample: boolean,
     ): Promise<{ prediction: Prediction; sampled: boolean; snapshot: WorkloadSnapshot }> => {
       const read = await source.snapshot(item.kind, candidate, { sample });
-      const snapshot = withAdmissionTolerations(read.snapshot, liveTemplate);
+      const admitted = withAdmissionTolerations(read.snapshot, liveTemplate);
+      const snapshot = item.createdClasses?.length
+        ? { ...admitted, createdPriorityClasses: [...item.createdClasses] }
+        : admitted;
       return { prediction: predictRollout(snapshot), sampled: read.sampled, snapshot };
     };
     const first = await once(true);

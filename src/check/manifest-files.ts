@@ -33,7 +33,7 @@ export async function readManifests(
   paths: readonly string[],
   sources: ManifestSources,
 ): Promise<ManifestSet> {
-  const set: ManifestSet = { workloads: [], others: 0 };
+  const set: ManifestSet = { workloads: [], others: 0, priorityClasses: [] };
   const budget = { left: MAX_INPUT_BYTES };
   let stdinRead = false;
   // A file named twice (`-f a.yaml -f .`) is judged once.
@@ -84,6 +84,7 @@ function blank(text: string): boolean {
 function merge(into: ManifestSet, from: ManifestSet): void {
   into.workloads.push(...from.workloads);
   into.others += from.others;
+  into.priorityClasses.push(...from.priorityClasses);
 }
 
 function cannotRead(path: string, error: NodeJS.ErrnoException): ManifestError {

@@ -14,6 +14,7 @@ import {
   type WorkloadKind,
 } from '../diagnosis/workload-ref.js';
 import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
+import type { PriorityClass } from '../diagnosis/k8s-policy.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { parseExact } from '../diagnosis/base/quantity.js';
 
@@ -47,6 +48,8 @@ export interface ManifestSet {
   workloads: ManifestWorkload[];
   /** Documents of other kinds (Services, ConfigMaps, …): counted, not judged. */
   others: number;
+  /** PriorityClasses among them: the change creates them, so a template may name them. */
+  priorityClasses: PriorityClass[];
 }
 
 /** Bad input: exit 2 naming the file and line. */
@@ -189,7 +192,7 @@ export function parseManifests(text: string, file: string): ManifestSet {
     );
   }
   const counter = new LineCounter();
-  const set: ManifestSet = { workloads: [], others: 0 };
+  const set: ManifestSet = { workloads: [], others: 0, priorityClasses: [] };
   for (const doc of yamlDocuments(text, counter)) {
     const error = doc.errors[0];
     if (error) {
@@ -265,6 +268,8 @@ function collect(
   if (unserved) throw new ManifestError(`${file}:${at.line}: ${unserved}`);
   if (!kindOf(object['apiVersion'], kindName)) {
     set.others += 1;
+    if (kindName === 'PriorityClass' && typeof object['value'] === 'number')
+      set.priorityClasses.push(object as unknown as PriorityClass);
     return;
   }
   const workload = asWorkload(object);

@@ -11,10 +11,12 @@ import { Composer, Lexer, Parser, type Document, type LineCounter } from 'yaml';
 import { KUBECTL_YAML } from './kubectl-yaml.js';
 
 /**
- * Tokens one document may hold: about 9 MiB of an ordinary manifest (0.22 tokens a
- * byte), far beyond any one rendered object; at most about 1.3 GB held at the worst.
+ * Tokens one document may hold: about 4.5 MiB of an ordinary manifest (0.22 tokens a
+ * byte), far beyond any one object (etcd stores at most 1.5 MiB of one). The composer
+ * yields a document once it has read the next, so two are held at once: about 1.3 GB at
+ * the worst.
  */
-export const MAX_DOCUMENT_TOKENS = 2_000_000;
+export const MAX_DOCUMENT_TOKENS = 1_000_000;
 
 /** The lexer's markers (a document's start, a scalar's, a flow's end): not in the text. */
 const MARKERS = new Set(['\u0002', '\u001f', '\u0018']);

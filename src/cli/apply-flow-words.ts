@@ -29,7 +29,7 @@ export const APPLY_FLOW_WORDS = registerCatalogue(
     },
     dryRunNotApplicable: {
       en: (p: Reason) => `Server dry run: not applicable: ${p.reason}`,
-      ko: (p: Reason) => `서버 드라이 런: 적용할 수 없습니다: ${p.reason}`,
+      ko: (p: Reason) => `서버 드라이 런을 할 수 없습니다: ${p.reason}`,
     },
     dryRunWould: {
       en: () => 'Server dry run (dryRun=All) would change:',
@@ -40,7 +40,7 @@ export const APPLY_FLOW_WORDS = registerCatalogue(
       en: (p: { command: string; yes: string }) =>
         `${p.command}: refusing to change the cluster without confirmation: pass ${p.yes} or run on a terminal`,
       ko: (p: { command: string; yes: string }) =>
-        `${p.command}: 확인 없이는 클러스터를 바꾸지 않습니다. ${p.yes}를 주거나 터미널에서 실행하세요`,
+        `${p.command}: 확인 없이는 클러스터를 바꾸지 않습니다. ${p.yes} 옵션을 지정하거나 터미널에서 실행하세요`,
     },
     confirm: {
       en: (p: { workload: string; namespace: string }) =>
@@ -65,7 +65,7 @@ export const APPLY_FLOW_WORDS = registerCatalogue(
       en: (p: { kind: string }) =>
         `No undo: nothing of ${p.kind} can be put back by a write (see the plan's impact).`,
       ko: (p: { kind: string }) =>
-        `되돌리기 없음: ${p.kind} 조치는 쓰기로 되돌릴 수 있는 것이 없습니다(조치의 영향 참고).`,
+        `되돌리기 없음: ${p.kind} 조치에는 되돌릴 쓰기 작업이 없습니다(조치의 영향 참고).`,
     },
     undoNotKept: {
       en: (p: Reason) =>

@@ -103,7 +103,7 @@ export const EXCLUSION_PLAN_WORDS = defineMessages({
     en: (p: PlanParams['sharedAlso']) =>
       `${p.sharing} share${p.one ? 's' : ''} ${p.attributes.join(' and ')} with ${p.bad}, where the pods crash, and run${p.one ? 's' : ''} no pod of this template yet: once the rollout reaches ${p.one ? 'it' : 'them'} the pods crash there too, so ${p.one ? 'it is' : 'they are'} excluded as well.`,
     ko: (p: PlanParams['sharedAlso']) =>
-      `${p.sharing} 노드는 파드가 실패하는 ${p.bad} 노드와 같은 ${p.attributes.join(', ')} 값을 가졌고, 아직 이 템플릿의 파드가 없습니다: 롤아웃이 그 노드에 이르면 거기서도 파드가 실패하므로 함께 제외합니다.`,
+      `${p.sharing} 노드는 파드가 실패하는 ${p.bad} 노드와 같은 ${p.attributes.join(', ')} 값을 가지고 있고, 아직 이 템플릿의 파드가 없습니다: 롤아웃이 그 노드에 이르면 거기서도 파드가 실패하므로 함께 제외합니다.`,
   },
   sharedNamedLabel: {
     en: (p: PlanParams['sharedNamedLabel']) =>
@@ -121,7 +121,7 @@ export const EXCLUSION_PLAN_WORDS = defineMessages({
     en: (p: PlanParams['sharedSuspects']) =>
       `Only the crashing node${p.badOne ? '' : 's'} ${p.bad} ${p.badOne ? 'is' : 'are'} excluded. ${p.suspects} ${p.suspectsOne ? 'has' : 'have'} ${p.attributes.join(' and ')} too and run${p.suspectsOne ? 's' : ''} no pod of this template yet: a suspicion one crashing node cannot prove, so ${p.suspectsOne ? 'it stays' : 'they stay'} eligible; if pods crash there as well, exclude ${p.suspectsOne ? 'it' : 'them'} too.`,
     ko: (p: PlanParams['sharedSuspects']) =>
-      `파드가 실패하는 ${p.bad} 노드만 제외합니다. ${p.suspects} 노드도 같은 ${p.attributes.join(', ')} 값을 가졌지만 아직 이 템플릿의 파드가 없습니다: 실패하는 노드 하나로는 증명할 수 없는 의심이므로 배치 대상으로 남겨 둡니다. 그 노드에서도 파드가 실패하면 함께 제외하세요.`,
+      `파드가 실패하는 ${p.bad} 노드만 제외합니다. ${p.suspects} 노드도 같은 ${p.attributes.join(', ')} 값을 가지고 있지만 아직 이 템플릿의 파드가 없습니다: 실패하는 노드 하나로는 증명할 수 없는 의심이므로 배치 대상으로 남겨 둡니다. 그 노드에서도 파드가 실패하면 함께 제외하세요.`,
   },
   excludeDaemon: {
     en: (p: Daemon) => daemonImpactEn(p, undefined),

@@ -11,8 +11,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { fakeIo } from '../support/cli-io.js';
+import { admitPriority } from '../../src/diagnosis/scheduling/priority-class.js';
+import type { PriorityClass } from '../../src/diagnosis/k8s-policy.js';
 
-/** One GPU node; deployment ml/trk, one replica at priority 0 on it; PriorityClass high (1000000). */
+/** One GPU node; deployment ml/trk, one replica at priority 0 on it; PriorityClass high (1000000) and the system classes. */
 const DUMP = join(import.meta.dirname, '../fixtures/dumps/priority-steady-gpu.json');
 const dir = mkdtempSync(join(tmpdir(), 'rd-check-priority-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,21 +22,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 type Item = { kind: string; metadata: { name?: string } };
 const items = (JSON.parse(readFileSync(DUMP, 'utf8')) as { items: Item[] }).items;
 
-function dumpWithout(kind: string): string {
-  const file = join(dir, `dump-without-${kind}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify({ apiVersion: 'v1', kind: 'List', items: items.filter((i) => i.kind !== kind) }),
-  );
+function dumpWith(keep: (item: Item) => boolean, name: string): string {
+  const file = join(dir, `dump-${name}.json`);
+  writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: items.filter(keep) }));
   return file;
 }
+const dumpWithout = (kind: string): string => dumpWith((i) => i.kind !== kind, `without-${kind}`);
 
 /** The live Deployment with a new image, naming `className`. */
-function manifest(className: string): string {
-  const file = join(dir, `trk-${className}.yaml`);
+function manifest(className: string, before = ''): string {
+  const file = join(dir, `trk-${className}${before ? '-with-class' : ''}.yaml`);
   writeFileSync(
     file,
-    `apiVersion: apps/v1
+    `${before}apiVersion: apps/v1
 kind: Deployment
 metadata: {name: trk, namespace: ml, labels: {app: trk}}
 spec:
@@ -91,6 +91,22 @@ describe('check and the priority a template names', () => {
     expect(status).toBe(1);
   });
 
+  it('a class the same change creates is no refusal: it is applied with the manifests', async () => {
+    const created =
+      'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: urgent}\nvalue: 5000\n---\n';
+    const { report } = await check(manifest('urgent', created));
+    expect(report.results[0]?.verdict).toBe('finishes');
+    expect(report.results[0]?.findings[0]?.code).toBe('PreemptionUnderWay');
+  });
+
+  it('a dump that holds some classes but not the system ones is no whole list: a class missing there is not known', async () => {
+    const { report } = await check(
+      manifest('urgent'),
+      dumpWith((i) => !i.metadata.name?.startsWith('system-'), 'partial'),
+    );
+    expect(report.results[0]?.verdict).toBe('unknown');
+  });
+
   it('a class not read, under which no pod runs: not known, never the old priority', async () => {
     const { status, report } = await check(manifest('high'), dumpWithout('PriorityClass'));
     expect(report.results[0]?.verdict).toBe('unknown');
@@ -102,5 +118,50 @@ describe('check and the priority a template names', () => {
     const { report } = await check(manifest('system-cluster-critical'), dumpWithout('PriorityClass'));
     expect(report.results[0]?.verdict).toBe('finishes');
     expect(report.results[0]?.findings[0]?.code).toBe('PreemptionUnderWay');
+  });
+});
+
+describe('admitPriority, as the Priority plugin', () => {
+  const cls = (name: string, value: number, extra: Partial<PriorityClass> = {}): PriorityClass => ({
+    metadata: { name },
+    value,
+    ...extra,
+  });
+  const SYSTEM = [cls('system-cluster-critical', 2_000_000_000), cls('system-node-critical', 2_000_001_000)];
+
+  it('no class named: the lowest of the global defaults (getDefaultPriorityClass)', () => {
+    const read = [
+      ...SYSTEM,
+      cls('low', 100, { globalDefault: true }),
+      cls('mid', 500, { globalDefault: true }),
+    ];
+    expect(admitPriority({ containers: [] }, { read }, [])).toMatchObject({
+      result: 'admitted',
+      spec: { priority: 100, priorityClassName: 'low', preemptionPolicy: 'PreemptLowerPriority' },
+    });
+    expect(admitPriority({ containers: [] }, { read: SYSTEM }, [])).toMatchObject({
+      result: 'admitted',
+      spec: { priority: 0 },
+    });
+  });
+
+  it("the class's preemptionPolicy, and a template that sets another is refused", () => {
+    const read = [...SYSTEM, cls('batch', 10, { preemptionPolicy: 'Never' })];
+    expect(admitPriority({ containers: [], priorityClassName: 'batch' }, { read }, [])).toMatchObject({
+      result: 'admitted',
+      spec: { priority: 10, preemptionPolicy: 'Never' },
+    });
+    expect(
+      admitPriority(
+        { containers: [], priorityClassName: 'batch', preemptionPolicy: 'PreemptLowerPriority' },
+        { read },
+        [],
+      ),
+    ).toMatchObject({ result: 'refused', className: 'batch' });
+    expect(
+      admitPriority({ containers: [], priorityClassName: 'batch', priority: 7 }, { read }, []),
+    ).toMatchObject({
+      result: 'refused',
+    });
   });
 });

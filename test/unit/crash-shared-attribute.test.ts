@@ -66,7 +66,7 @@ describe('a crash on two nodes whose attribute other nodes share', () => {
     expect(plan?.warnings.join(' ')).toMatch(/node-d .*no pod of this template yet/);
     if (!plan) throw new Error('no exclude-node plan');
     expect(planWarnings(plan, 'ko')).toEqual([
-      'node-d 노드는 파드가 실패하는 node-b, node-c 노드와 같은 kernelVersion 6.8.0-1009-aws 값을 가졌고, 아직 이 템플릿의 파드가 없습니다: 롤아웃이 그 노드에 이르면 거기서도 파드가 실패하므로 함께 제외합니다.',
+      'node-d 노드는 파드가 실패하는 node-b, node-c 노드와 같은 kernelVersion 6.8.0-1009-aws 값을 가지고 있고, 아직 이 템플릿의 파드가 없습니다: 롤아웃이 그 노드에 이르면 거기서도 파드가 실패하므로 함께 제외합니다.',
       'kernelVersion은(는) 노드 레이블이 아니므로(노드의 status.nodeInfo 또는 conditions) 제외는 노드를 이름으로 지정합니다: 나중에 kernelVersion 6.8.0-1009-aws 값으로 추가되는 노드는 제외되지 않으므로, 그 노드에서도 파드가 실패합니다.',
     ]);
   });
@@ -131,7 +131,7 @@ describe('a crash on one node whose attribute other nodes share: a suspicion, no
     );
     if (!plan) throw new Error('no exclude-node plan');
     expect(planWarnings(plan, 'ko')).toContain(
-      '파드가 실패하는 node-b 노드만 제외합니다. node-d 노드도 같은 kernelVersion 6.8.0-1009-aws 값을 가졌지만 아직 이 템플릿의 파드가 없습니다: 실패하는 노드 하나로는 증명할 수 없는 의심이므로 배치 대상으로 남겨 둡니다. 그 노드에서도 파드가 실패하면 함께 제외하세요.',
+      '파드가 실패하는 node-b 노드만 제외합니다. node-d 노드도 같은 kernelVersion 6.8.0-1009-aws 값을 가지고 있지만 아직 이 템플릿의 파드가 없습니다: 실패하는 노드 하나로는 증명할 수 없는 의심이므로 배치 대상으로 남겨 둡니다. 그 노드에서도 파드가 실패하면 함께 제외하세요.',
     );
   });
 

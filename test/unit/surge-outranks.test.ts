@@ -16,10 +16,19 @@ import { fakeIo } from '../support/cli-io.js';
 const PARTIAL = new URL('../fixtures/dumps/priority-raised-partial.json', import.meta.url).pathname;
 
 /** Seed incident A with the new pod at `newer` and the old at `older`; `never`: preemptionPolicy Never. */
-function withPriorities(newer: number, older: number, options: { never?: boolean; noVictim?: boolean } = {}) {
+function withPriorities(
+  newer: number,
+  older: number,
+  options: { never?: boolean; noVictim?: boolean; postFilter?: string; nominated?: string } = {},
+) {
   const snapshot = seedIncidentA();
   // The scheduler's attempt before the template raised the priority said no victim; this one has not said yet.
-  const message = options.noVictim ? SEED_MESSAGE : SEED_MESSAGE.replace(/ preemption: .*$/, '');
+  const bare = SEED_MESSAGE.replace(/ preemption: .*$/, '');
+  const message = options.noVictim
+    ? SEED_MESSAGE
+    : options.postFilter
+      ? `${bare} preemption: ${options.postFilter}`
+      : bare;
   const pods: Pod[] = snapshot.pods.map((p) => {
     const pending = p.status?.phase === 'Pending';
     return {
@@ -29,6 +38,9 @@ function withPriorities(newer: number, older: number, options: { never?: boolean
         priority: pending ? newer : older,
         ...(pending && options.never ? { preemptionPolicy: 'Never' } : {}),
       },
+      ...(pending && options.nominated
+        ? { status: { ...p.status, nominatedNodeName: options.nominated } }
+        : {}),
       status: {
         ...p.status,
         conditions: (p.status?.conditions ?? []).map((c) =>
@@ -59,6 +71,20 @@ describe('a surge deadlock and the new pods priority', () => {
     // Not "the same priority": the pods' priorities differ.
     expect(deadlock?.explanation).toContain('The scheduler does not preempt the old pod for it.');
     expect(deadlock?.explanation).not.toContain('same priority');
+  });
+
+  it("stays a deadlock where the scheduler's preemption failed in other words", () => {
+    const failed = withPriorities(1_000_000, 0, {
+      postFilter: '0/10 nodes are available: 10 Insufficient nvidia.com/gpu.',
+    });
+    expect(codes(diagnose(failed))).toContain('RolloutSurgeDeadlock');
+  });
+
+  it('names the node the holders are on, not a nominated node without them', () => {
+    const found = diagnose(withPriorities(1_000_000, 0, { nominated: 'gpu-a100-1' })).findings.find(
+      (f) => f.code === 'PreemptionUnderWay',
+    );
+    expect(found?.summary).toContain('on tracker-node by preempting');
   });
 
   it('stays a deadlock where the new pod never preempts', () => {

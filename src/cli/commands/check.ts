@@ -193,6 +193,7 @@ async function checkCommand(argv: string[], io: CliIo, lang: Lang): Promise<numb
     object: w.object,
     at: w.at,
     locate: w.locate,
+    createdClasses: manifests.priorityClasses,
   }));
   const { source, namespace, described, notes } =
     args.fromFile !== undefined

@@ -49,6 +49,7 @@ import { assessRollout } from '../rollout/rollout-assessment.js';
 import { leavingNeighbours, rivalsOf, type QueueOrder, type Rival } from './rivals.js';
 import { ordinalsOf, unreadVolumes } from './ordinal-claims.js';
 import { perNodeShape, replicaShape, unbound, withDaemonTolerations } from './model-shapes.js';
+import { preemptionFailed } from '../scheduling/preemption.js';
 
 export type Outcome =
   | { result: 'completes'; ticks: number; steps: Step[] }
@@ -336,12 +337,10 @@ function roomTheSchedulerDidNotFind(ctx: AnalysisContext, model: Model): boolean
   });
 }
 
-/** The pod's latest FailedScheduling says preemption found no victim or would not help. */
+/** The pod's latest FailedScheduling says the scheduler's preemption failed for it (preemption.ts). */
 function schedulerFoundNoVictim(ctx: AnalysisContext, pod: Pod): boolean {
   const failure = latestSchedulingFailure(ctx.snapshot, pod);
-  return (
-    failure !== undefined && /No preemption victims found|Preemption is not helpful/.test(failure.message)
-  );
+  return failure !== undefined && preemptionFailed(failure.message);
 }
 
 /** The highest priority among `pods` (whose preemption the scheduler turned down), if any. */

@@ -27,7 +27,7 @@ import { occupancyKnown, pvcsRead, type WorkloadSnapshot } from '../snapshot/typ
 import { deviceMessageProof, messageProof, messageProvesUnschedulable } from './message-proof.js';
 import type { Judged, PendingAssessment, PendingVerdict } from './pending-types.js';
 import { draMissing, pendingWords as words } from './pending-words.js';
-import { outranksHolders } from '../scheduling/preemption.js';
+import { outranksHolders, preemptionFailed } from '../scheduling/preemption.js';
 
 type PendingBase = Pick<PendingAssessment, 'pod' | 'parsed' | 'eligible' | 'failure'>;
 
@@ -84,8 +84,6 @@ export function pendingVerdict(
   return judged.verdict === 'surge-deadlock' ? outranked(step, judged) : judged;
 }
 
-const NO_VICTIM = /No preemption victims found|Preemption is not helpful/;
-
 /**
  * A surge deadlock where the new pod outranks the old pods that hold its room (a
  * template that raised the priority): the scheduler preempts them, so it is none. A
@@ -98,7 +96,7 @@ function outranked({ base, oldPods, view, reading }: Step, judged: Judged): Judg
   const holders = onProved.length > 0 ? onProved : view.freeing.flatMap((a) => a.release ?? []);
   const preemption = outranksHolders(base.pod, holders);
   // The scheduler's own latest word that preemption finds no victim stands (forward/run.ts too).
-  if (!preemption || NO_VICTIM.test(base.failure?.message ?? '')) return judged;
+  if (!preemption || preemptionFailed(base.failure?.message ?? '')) return judged;
   if (judged.proof !== 'likely')
     return { verdict: 'preempting', preemption, provedOn: [], caveats: judged.caveats, missing: [] };
   reading.caveats.push(words.outranksCaveat(preemption.victims.map((p) => p.metadata.name ?? '')));

@@ -35,6 +35,17 @@ export interface Preemption {
 
 const TERMINATING_ON_NOMINATED = 'not eligible due to a terminating pod on the nominated node';
 
+/**
+ * The scheduler's FailedScheduling says its preemption failed for the pod at that
+ * attempt: it appends "preemption: …" only where PostFilter (DefaultPreemption) did not
+ * succeed (PostFilterMsg), "No preemption victims found" and "Preemption is not
+ * helpful" among them. Its "terminating pod on the nominated node" is a preemption
+ * under way (preemptionUnderWay), not a failure.
+ */
+export function preemptionFailed(message: string): boolean {
+  return / ?preemption: /.test(message) && !message.includes(TERMINATING_ON_NOMINATED);
+}
+
 function markedByScheduler(pod: Pod): boolean {
   return (
     pod.status?.conditions?.some(
@@ -78,7 +89,9 @@ export function outranksHolders(pod: Pod, holders: readonly Pod[]): Preemption |
   if (pod.spec.preemptionPolicy === 'Never' || holders.length === 0) return undefined;
   const priority = pod.spec.priority ?? 0;
   if (!holders.every((h) => (h.spec.priority ?? 0) < priority)) return undefined;
-  const node = pod.status?.nominatedNodeName ?? holders[0]?.spec.nodeName ?? '';
-  const there = holders.filter((h) => h.spec.nodeName === node);
-  return { node, victims: there.length > 0 ? there : [...holders], basis: 'outranks' };
+  const nominated = pod.status?.nominatedNodeName;
+  const node = holders.some((h) => h.spec.nodeName === nominated)
+    ? (nominated ?? '')
+    : (holders[0]?.spec.nodeName ?? '');
+  return { node, victims: holders.filter((h) => h.spec.nodeName === node), basis: 'outranks' };
 }

@@ -185,6 +185,8 @@ export interface SnapshotCommon {
    * resolved only from pods admitted under it.
    */
   priorityClasses?: PriorityClass[];
+  /** check: PriorityClasses the checked change creates (a manifest among those checked). */
+  createdPriorityClasses?: PriorityClass[];
   /**
    * What guards the workload (DESIGN.md §4d), each read where RBAC allows.
    * Absent: not read (forbidden, failed, a dump without it: `coverage.gaps` says which),

@@ -45,6 +45,6 @@ function withPriority(
   spec: PodSpec,
   workload: Pick<WorkloadSnapshot, 'pods'> & Partial<Pick<WorkloadSnapshot, 'priorityClasses'>>,
 ): PodSpec {
-  const admitted = admitPriority(spec, workload.priorityClasses, workload.pods);
+  const admitted = admitPriority(spec, { read: workload.priorityClasses }, workload.pods);
   return admitted.result === 'admitted' ? admitted.spec : spec;
 }
