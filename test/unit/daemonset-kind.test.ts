@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DaemonSet } from '../../src/diagnosis/k8s-workloads.js';
+import type { Pod } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { planImpact, planWarnings } from '../../src/remediation/plan-words.js';
 import { workloadKind } from '../../src/diagnosis/workloads/index.js';
@@ -69,6 +70,27 @@ describe('DaemonSet surge deadlock', () => {
       spec: { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } } },
     });
     expect(diagnosis.manifestChanges?.[0]?.diff).toContain('+  updateStrategy:');
+  });
+
+  it('is no deadlock where the old pods are not Ready: beside a surge pod the controller replaces such a pod (podsShouldBeOnNode)', () => {
+    const snapshot = gpuProbe({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } });
+    const unready = (p: Pod): Pod => ({
+      ...p,
+      status: {
+        ...p.status,
+        conditions: (p.status?.conditions ?? []).map((c) =>
+          c.type === 'Ready' || c.type === 'ContainersReady' ? { ...c, status: 'False' } : c,
+        ),
+        containerStatuses: (p.status?.containerStatuses ?? []).map((c) => ({ ...c, ready: false })),
+      },
+    });
+    // Both old pods: a Ready one on the other node would hold its GPU against the next surge pod.
+    const pods = snapshot.pods.map((p) =>
+      p.metadata.name?.includes('-x7k2p') || p.metadata.name?.includes('-q9m4t') ? unready(p) : p,
+    );
+    const diagnosis = diagnose({ ...snapshot, pods });
+    expect(diagnosis.findings.map((f) => f.code)).not.toContain('RolloutSurgeDeadlock');
+    expect(diagnosis.remediations.map((p) => p.kind)).not.toContain('set-rolling-update');
   });
 
   it("warns that a node runs without its device plugin while the pod is replaced, in the reader's language", () => {

@@ -238,8 +238,13 @@ export function stepPerNode(model: Model, shape: PerNodeShape): void {
     if (!fresh && !old) createPod(model, 'new', name);
     else if (!old) continue;
     else if (!fresh) (available(old) ? candidates : allowed).push(name);
-    else if (!available(fresh)) surging += 1;
-    else deletePod(model, old);
+    else if (available(fresh)) deletePod(model, old);
+    else {
+      surging += 1;
+      // podsShouldBeOnNode with surge: beside a new pod, an old pod that is not Ready goes
+      // ("no longer ready and will be replaced with newer pod"), freeing what it held.
+      if (!available(old)) deletePod(model, old);
+    }
   }
   const room = Math.max(0, Math.min(shape.maxSurge - surging, candidates.length));
   for (const name of [...allowed, ...candidates.slice(0, room)]) createPod(model, 'new', name);
