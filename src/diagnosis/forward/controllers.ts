@@ -212,7 +212,16 @@ export function stepPerNode(model: Model, shape: PerNodeShape): void {
   }
   const available = (p: ModelPod | undefined): boolean => p?.phase === 'ready';
   if (shape.maxSurge === 0) {
-    let unavailable = 0;
+    // getNodesToDaemonPods keeps a node while a pod of ours is on it, wanted or not; its
+    // terminating pod is neither old nor new (findUpdatedPodsOnNode skips it), so the node
+    // counts against maxUnavailable until that pod is gone: one stuck on an unreachable
+    // node holds the budget for good.
+    let unavailable = new Set(
+      model.pods
+        .filter((p) => p.phase === 'terminating' || p.phase === 'stuck')
+        .map((p) => p.target ?? p.pod.spec.nodeName ?? '')
+        .filter((node) => node !== '' && !wanted.has(node)),
+    ).size;
     const candidates: ModelPod[] = [];
     const replace: ModelPod[] = [];
     for (const name of wanted) {

@@ -311,7 +311,9 @@ function stuckForGood(ctx: AnalysisContext, asIs: Extract<Outcome, { result: 'bl
   );
   const what = asIs.refused
     ? `${quotaRefuses(asIs.quota)} the next new pod`
-    : `new pods${names.length > 0 ? ` (${names.join(', ')})` : ''} wait for room the old pods hold`;
+    : names.length > 0
+      ? `new pods (${names.join(', ')}) wait for room the old pods hold`
+      : 'old pods wait to be replaced';
   const { snapshot } = ctx;
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);

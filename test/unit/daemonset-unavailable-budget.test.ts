@@ -1,0 +1,54 @@
+/**
+ * A DaemonSet's maxUnavailable counts every node that holds a pod of it, wanted or not
+ * (rollingUpdate over getNodesToDaemonPods): a pod terminating there is neither old nor
+ * new (findUpdatedPodsOnNode skips it), so the node is unavailable until the pod is gone.
+ * One stuck Terminating on an unreachable node holds a budget of 1 for good: the rollout
+ * stops, where the tool once said it would finish by itself.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { fakeIo } from '../support/cli-io.js';
+
+/** ds mon/nx, maxSurge 0 / maxUnavailable 1: new on node-a, old on node-b, node-c unreachable with its old pod stuck Terminating. */
+const DUMP = join(import.meta.dirname, '../fixtures/dumps/daemonset-unreachable-terminating.json');
+const dir = mkdtempSync(join(tmpdir(), 'rd-ds-budget-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Report = { findings: { code: string; severity: string; summary: string }[] };
+
+async function diagnose(file: string): Promise<{ status: number; report: Report }> {
+  const f = fakeIo();
+  const status = await runCli(['diagnose', 'ds/nx', '-n', 'mon', '--from-file', file, '-o', 'json'], f.io);
+  return { status, report: JSON.parse(f.stdout()) as Report };
+}
+
+describe('a DaemonSet node whose pod is stuck Terminating', () => {
+  it('holds the unavailability budget: the rollout cannot go on, said as such', async () => {
+    const { status, report } = await diagnose(DUMP);
+    const stuck = report.findings.find((f) => f.code === 'RolloutStuck');
+    expect(stuck?.severity).toBe('critical');
+    expect(stuck?.summary).toContain(
+      'The rollout can never finish: old pods wait to be replaced, and the controller removes no more old pods (its maxUnavailable is used up).',
+    );
+    expect(status).toBe(1);
+  });
+
+  it('once that pod is gone the rollout goes on by itself', async () => {
+    const dump = JSON.parse(readFileSync(DUMP, 'utf8')) as {
+      items: { kind: string; metadata: { deletionTimestamp?: string } }[];
+    };
+    const file = join(dir, 'gone.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...dump,
+        items: dump.items.filter((i) => !(i.kind === 'Pod' && i.metadata.deletionTimestamp)),
+      }),
+    );
+    const { report } = await diagnose(file);
+    expect(report.findings.map((f) => f.code)).not.toContain('RolloutStuck');
+  });
+});
