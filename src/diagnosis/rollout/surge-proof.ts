@@ -45,7 +45,10 @@ export function nextPod(snapshot: WorkloadSnapshot): Pod {
     metadata: {
       name: `${metadata.name ?? ''}-<next>`,
       ...(metadata.namespace ? { namespace: metadata.namespace } : {}),
-      labels: { ...template.metadata?.labels },
+      // A pod of a revision not made yet: its revision label (pod-template-hash, or the
+      // controller revision's) differs from every pod's now, as the controller's hash
+      // would, so a spread or affinity term keyed on it (matchLabelKeys) counts no old pod.
+      labels: { ...template.metadata?.labels, [workloadKind(snapshot).revisionLabel]: '<next>' },
     },
     spec: admittedSpec(snapshot).spec,
   };
