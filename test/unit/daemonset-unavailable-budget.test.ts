@@ -52,3 +52,16 @@ describe('a DaemonSet node whose pod is stuck Terminating', () => {
     expect(report.findings.map((f) => f.code)).not.toContain('RolloutStuck');
   });
 });
+
+/** hostPort surge deadlock on node-b; node-c unreachable, its new pod Running and not Ready (NodeNotReady). */
+const SURGE = join(import.meta.dirname, '../fixtures/dumps/daemonset-surge-unreachable-node.json');
+
+describe('a DaemonSet pod on an unreachable node stays (it tolerates unreachable:NoExecute)', () => {
+  it('and counts against maxUnavailable: maxSurge 0 / maxUnavailable 1 would not finish, so it is not offered', async () => {
+    const f = fakeIo();
+    await runCli(['diagnose', 'ds/nx', '-n', 'mon', '--from-file', SURGE, '-o', 'json'], f.io);
+    const out = JSON.parse(f.stdout()) as { findings: { code: string }[]; remediations: { kind: string }[] };
+    expect(out.findings.map((x) => x.code)).toContain('RolloutSurgeDeadlock');
+    expect(out.remediations.map((p) => p.kind)).not.toContain('set-rolling-update');
+  });
+});

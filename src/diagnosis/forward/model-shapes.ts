@@ -53,12 +53,13 @@ export function replicaShape(
 }
 
 export function perNodeShape(nodes: Node[], template: Pod, strategy: ResolvedStrategy): Shape {
+  const selected = nodes.filter((n) => selectsNode(n, template.spec));
   return {
     kind: 'per-node',
     // nodeShouldRunDaemonPod: selected, every NoSchedule/NoExecute taint tolerated (cordons are).
-    nodes: nodes.filter(
-      (n) => selectsNode(n, template.spec) && untoleratedTaints(n, template.spec).length === 0,
-    ),
+    nodes: selected.filter((n) => untoleratedTaints(n, template.spec).length === 0),
+    // …and shouldContinueRunning: only an untolerated NoExecute taint evicts.
+    keep: selected.filter((n) => !untoleratedTaints(n, template.spec).some((t) => t.effect === 'NoExecute')),
     maxSurge: strategy.maxSurge?.value ?? 0,
     maxUnavailable: strategy.maxUnavailable?.value ?? 1,
   };

@@ -27,7 +27,14 @@ export interface ReplicaShape {
 /** A DaemonSet: one pod per node that should run it, replaced per node. */
 export interface PerNodeShape {
   kind: 'per-node';
+  /** Nodes that should run a pod (nodeShouldRunDaemonPod's shouldRun). */
   nodes: Node[];
+  /**
+   * Nodes whose pod should keep running though none would be placed there now
+   * (shouldContinueRunning: selected, every NoExecute taint tolerated; a NoSchedule one,
+   * an unreachable node's, does not evict): the manage loop leaves their pods alone.
+   */
+  keep: Node[];
   maxSurge: number;
   maxUnavailable: number;
 }
