@@ -205,33 +205,27 @@ function scaleDownOld(model: Model, shape: ReplicaShape): void {
 export function stepPerNode(model: Model, shape: PerNodeShape): void {
   const wanted = new Set(shape.nodes.map((n) => n.metadata.name ?? ''));
   const keep = new Set(shape.keep.map((n) => n.metadata.name ?? ''));
+  const nodeOf = (p: ModelPod): string => p.target ?? p.pod.spec.nodeName ?? '';
   const onNode = (name: string, revision: 'new' | 'old'): ModelPod | undefined =>
-    live(model.pods, revision).find((p) => (p.target ?? p.pod.spec.nodeName) === name);
-  // The manage loop: pods on nodes that should neither run one nor keep it go.
+    live(model.pods, revision).find((p) => nodeOf(p) === name);
+  // The manage loop: pods on nodes that should not keep one go (the wanted nodes are kept).
   for (const pod of [...live(model.pods, 'new'), ...live(model.pods, 'old')]) {
-    const node = pod.target ?? pod.pod.spec.nodeName ?? '';
-    if (!wanted.has(node) && !keep.has(node)) deletePod(model, pod);
+    if (!keep.has(nodeOf(pod))) deletePod(model, pod);
   }
-  // A kept node's new pod that is not available counts against maxUnavailable as any
-  // node's does (rollingUpdate walks every node holding a pod); nothing is made there.
-  const keptUnavailable = [...keep].filter((name) => {
-    if (wanted.has(name)) return false;
-    const fresh = onNode(name, 'new');
-    return fresh !== undefined && fresh.phase !== 'ready';
-  }).length;
   const available = (p: ModelPod | undefined): boolean => p?.phase === 'ready';
   if (shape.maxSurge === 0) {
-    // getNodesToDaemonPods keeps a node while a pod of ours is on it, wanted or not; its
-    // terminating pod is neither old nor new (findUpdatedPodsOnNode skips it), so the node
-    // counts against maxUnavailable until that pod is gone: one stuck on an unreachable
-    // node holds the budget for good.
-    let unavailable =
-      new Set(
-        model.pods
-          .filter((p) => p.phase === 'terminating' || p.phase === 'stuck')
-          .map((p) => p.target ?? p.pod.spec.nodeName ?? '')
-          .filter((node) => node !== '' && !wanted.has(node)),
-      ).size + keptUnavailable;
+    // getNodesToDaemonPods keeps a node while a pod of ours is on it, wanted or not, and
+    // rollingUpdate counts it against maxUnavailable where that pod is terminating
+    // (findUpdatedPodsOnNode skips it: one stuck on an unreachable node holds the budget
+    // for good) or is a new one not available; nothing is made on such a node.
+    const away = (p: ModelPod): boolean =>
+      p.phase === 'terminating' || p.phase === 'stuck' || (p.revision === 'new' && !available(p));
+    let unavailable = new Set(
+      model.pods
+        .filter(away)
+        .map(nodeOf)
+        .filter((node) => node !== '' && !wanted.has(node)),
+    ).size;
     const candidates: ModelPod[] = [];
     const replace: ModelPod[] = [];
     for (const name of wanted) {
