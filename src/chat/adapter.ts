@@ -117,6 +117,11 @@ export interface StartedRun {
   readonly cluster: string;
   readonly jobId: string;
   readonly addedAt: number;
+  /**
+   * The run the request joined (its job's add time), when it joined one: that run's
+   * result answers it even when published before `addedAt`.
+   */
+  readonly joinedRun?: number;
   /** What was asked for, as the audit names it when the run cannot finish in time. */
   readonly what: 'diagnose' | 'scan' | 'rerun';
   /** The workload's name, for a diagnosis or a Re-run. */

@@ -159,6 +159,11 @@ interface EnqueuedDiagnosis {
   jobId: string;
   /** True when a run for the same target was already queued or running. */
   joined: boolean;
+  /**
+   * The run joined (its job's add time, the `runTs` of its notifications): its result
+   * answers this request even when published just before it (the job not yet completed).
+   */
+  joinedRun?: number;
   /** The request id the job carries (a person's, with a deadline): `withdraw` it if the answer says "not started". */
   request?: string;
 }
@@ -268,7 +273,12 @@ async function addOrJoin(
   // The queue's first use waits for the connection to be ready (as BullMQ's
   // own commands do); afterwards this resolves at once.
   await q.waitUntilReady();
-  const [existed] = await Promise.all([connection.exists(q.toKey(jobId)), add()]);
+  const key = q.toKey(jobId);
+  const [existed, stamp] = await Promise.all([
+    connection.exists(key),
+    connection.hget(key, 'timestamp'),
+    add(),
+  ]);
   if (existed === 1 && !(await joinable(connection, q, jobId))) {
     // Not a run to join: a job that failed or was refused, a record no
     // worker will take (written into Redis, in no list), or a job whose request was
@@ -282,8 +292,10 @@ async function addOrJoin(
   // A person joining a background run (an alert's diagnosis of the same
   // Deployment still waiting behind other alerts) takes it to the front: it
   // leaves the prioritized set for the plain wait list.
-  if (existed === 1 && !background) await promoteIfBackground(q, jobId);
-  return { jobId, joined: existed === 1 };
+  if (existed !== 1) return { jobId, joined: false };
+  if (!background) await promoteIfBackground(q, jobId);
+  const joinedRun = Number(stamp);
+  return { jobId, joined: true, ...(stamp !== null && Number.isSafeInteger(joinedRun) ? { joinedRun } : {}) };
 }
 
 /** The jobs that carry a stored plan's id and the app's signed approval: remediate and propose. */

@@ -57,9 +57,10 @@ describe('enqueueDiagnose join detection', () => {
     const first = await request('web');
     const second = await request('web', 'U2');
     expect(first.joined).toBe(false);
-    expect(second).toEqual({ jobId: first.jobId, joined: true });
-    expect(await queue.getWaitingCount()).toBe(1);
     const job = await queue.getJob(first.jobId);
+    // The run joined is named by its job's add time: the runTs its notifications carry.
+    expect(second).toEqual({ jobId: first.jobId, joined: true, joinedRun: job?.timestamp });
+    expect(await queue.getWaitingCount()).toBe(1);
     expect(job?.data).toMatchObject({ requestedBy: 'U1', target: { name: 'web' } });
   });
 
@@ -232,7 +233,8 @@ describe('joining a run whose request was withdrawn', () => {
   it('joins a taken job whose request stands', async () => {
     const run = await heldRun('taken', 'request-taken-1');
     close = run.close;
-    expect(await request('taken', 'U2')).toEqual({ jobId: run.jobId, joined: true });
+    const stamp = (await queue.getJob(run.jobId))?.timestamp;
+    expect(await request('taken', 'U2')).toEqual({ jobId: run.jobId, joined: true, joinedRun: stamp });
     expect((await queue.getJob(run.jobId))?.data).toMatchObject({ requestedBy: 'U1' });
   });
 
@@ -240,7 +242,7 @@ describe('joining a run whose request was withdrawn', () => {
     const run = await heldRun('slow', 'request-slow-1');
     close = run.close;
     await withdraw('request-slow-1');
-    expect(await request('slow', 'U2')).toEqual({ jobId: run.jobId, joined: true });
+    expect(await request('slow', 'U2')).toMatchObject({ jobId: run.jobId, joined: true });
     expect(await queue.getJobState(run.jobId)).toBe('active');
   });
 });

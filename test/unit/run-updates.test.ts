@@ -86,6 +86,41 @@ describe('run updates', () => {
     });
   });
 
+  it('a request that joined a run gets its result even when it was published just before the request', async () => {
+    const subs = createSubscriptions(
+      redis,
+      (stored) => verifyNotify(stored, testKeys.notify.keys),
+      testKeys.approval,
+    );
+    // The run added at 500 published its result at 1,000; its job was still active (the
+    // worker waits for the delivery before completing it) when a request came at 1,200.
+    const update: RunUpdate = {
+      ...failed({ namespace: 'shop', name: 'search' }),
+      jobId: 'diagnose.shop.search',
+      runTs: 500,
+    };
+    const signed = signNotify(update, 'worker', testKeys.notify.signing);
+    await subs.publish('default', update.jobId, { runTs: 500, seq: 2, final: true, update, signed }, 1_000);
+    const joined = await subs.subscribe(
+      'default',
+      update.jobId,
+      { channel: 'C1', ts: '5.1' },
+      1_200,
+      null,
+      500,
+    );
+    expect(joined).toEqual({ state: 'final', update });
+    // A request that joined another run (or none) waits for that run's own result.
+    expect(
+      await subs.subscribe('default', update.jobId, { channel: 'C1', ts: '5.2' }, 1_200, null, 900),
+    ).toEqual({
+      state: 'none',
+    });
+    expect(await subs.subscribe('default', update.jobId, { channel: 'C1', ts: '5.3' }, 1_200, null)).toEqual({
+      state: 'none',
+    });
+  });
+
   it('says a run answered a request only for a signed result published at or after it was queued', async () => {
     const subs = createSubscriptions(
       redis,

@@ -106,7 +106,14 @@ export async function announceRun(
     const subscribe = async (): Promise<SubscribeResult> => {
       const state = await whileRedisAway(() => {
         socket = services.replication?.socket();
-        return services.subscriptions.subscribe(run.cluster, run.jobId, message, run.addedAt, owner);
+        return services.subscriptions.subscribe(
+          run.cluster,
+          run.jobId,
+          message,
+          run.addedAt,
+          owner,
+          run.joinedRun,
+        );
       });
       if (state.state !== 'none') {
         // Caught up through the adapter that posted it. A failure here (a rate limit, an

@@ -76,14 +76,18 @@ export interface MessageOwner {
 
 const TTL_SECONDS = 24 * 3600;
 
-// Subscribe: a request whose add joined a run that has since finished gets that
-// result directly; otherwise it joins the current (or next) run's subscribers.
+// Subscribe: a request gets a finished run's result directly when that run finished
+// after the request was queued (ARGV[2]) or is the very run its add joined (ARGV[4], the
+// joined job's add time: a run that published its result before the request came, its
+// job not yet completed, has no later result to wait for); otherwise it joins the
+// current (or next) run's subscribers.
 const SUBSCRIBE = `
-local final = redis.call('HGET', KEYS[1], 'final')
-local finishedAt = tonumber(redis.call('HGET', KEYS[1], 'finishedAt') or '0')
-local payload = redis.call('HGET', KEYS[1], 'payload')
+local record = redis.call('HMGET', KEYS[1], 'final', 'finishedAt', 'payload', 'run')
+local final, payload, run = record[1], record[3], record[4]
+local finishedAt = tonumber(record[2] or '0') or 0
 if ARGV[3] ~= '' then redis.call('SET', KEYS[3], ARGV[3], 'EX', ${TTL_SECONDS}) end
-if final == '1' and finishedAt >= tonumber(ARGV[2]) then return {'final', payload} end
+local joined = ARGV[4] ~= '' and run == ARGV[4]
+if final == '1' and (finishedAt >= tonumber(ARGV[2]) or joined) then return {'final', payload} end
 redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('EXPIRE', KEYS[2], ${TTL_SECONDS})
 if final ~= '1' and payload then return {'progress', payload} end
@@ -116,7 +120,9 @@ export type SubscribeResult = { state: 'final' | 'progress'; update: RunUpdate }
 export interface Subscriptions {
   /**
    * `addedAt`: when this request's enqueue happened (ms), before calling. `owner`: who
-   * asked (null: nobody, said so in the mark).
+   * asked (null: nobody, said so in the mark). `joinedRun`: the run the request's add
+   * joined (its job's add time, as the worker's notifications carry it as `runTs`),
+   * whose result answers it even when published before `addedAt`.
    */
   subscribe(
     cluster: string,
@@ -124,6 +130,7 @@ export interface Subscriptions {
     message: MessageRef,
     addedAt: number,
     owner: MessageOwner | null,
+    joinedRun?: number,
   ): Promise<SubscribeResult>;
   /**
    * Who asked for the run shown in a message, as recorded unsigned for Dismiss; null for
@@ -354,7 +361,7 @@ export function createSubscriptions(
   const refsOf = (cluster: string, jobId: string, members: string[]): SubscriberRef[] =>
     members.map((m) => toRef(cluster, jobId, m)).filter((r): r is SubscriberRef => r !== null);
   return {
-    async subscribe(cluster, jobId, message, addedAt, owner) {
+    async subscribe(cluster, jobId, message, addedAt, owner, joinedRun) {
       const [state, subs] = keys(cluster, jobId);
       const run = async () =>
         (await scripts.subscribe(
@@ -363,6 +370,7 @@ export function createSubscriptions(
           memberOf(cluster, jobId, subscriberOf(message, owner), key),
           String(addedAt),
           owner ? JSON.stringify(owner) : '',
+          joinedRun === undefined ? '' : String(joinedRun),
         )) as string[];
       let reply = await run();
       // "Answered already" leaves the message out of the run: only a record the app

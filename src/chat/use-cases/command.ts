@@ -196,6 +196,7 @@ async function enqueue(
       cluster: parsed.cluster,
       jobId: queued.jobId,
       addedAt,
+      ...(queued.joinedRun === undefined ? {} : { joinedRun: queued.joinedRun }),
       what: parsed.kind,
       ...(parsed.kind === 'diagnose' ? { deployment: parsed.name } : {}),
       announcement: textMessage(

@@ -82,9 +82,9 @@ export async function rerun(
   const overBudget = await spendBudget(services, { user, channel, entry: 'rerun' }, deadline);
   if (overBudget) return tell(overBudget);
   const addedAt = Date.now();
-  let jobId: string;
+  let queued: { jobId: string; joinedRun?: number };
   try {
-    ({ jobId } = await services.producers.enqueueDiagnose(
+    queued = await services.producers.enqueueDiagnose(
       {
         mode: 'workload',
         cluster,
@@ -92,7 +92,7 @@ export async function rerun(
         requestedBy: user,
       },
       { deadline },
-    ));
+    );
   } catch (error) {
     if (!(error instanceof QueueUnavailableError)) throw error;
     return tell(
@@ -104,8 +104,9 @@ export async function rerun(
   return {
     started: {
       cluster,
-      jobId,
+      jobId: queued.jobId,
       addedAt,
+      ...(queued.joinedRun === undefined ? {} : { joinedRun: queued.joinedRun }),
       what: 'rerun',
       deployment: target.name,
       announcement: textMessage(
