@@ -74,6 +74,29 @@ describe('the command use-case, platform-free', () => {
     expect(enqueueDiagnose).toHaveBeenCalledTimes(1);
   });
 
+  it('a command that joined a run asks whether that run answered, whenever it published', async () => {
+    const confirm = vi.fn(async () => ({ wanted: 1, reached: 0 }));
+    const finishedSince = vi.fn(async (..._args: unknown[]) => true);
+    const { services, enqueueDiagnose } = fakeServices({
+      replication: { confirm, socket: () => 0 },
+      subscriptions: { finishedSince, subscribe: vi.fn(async () => ({ state: 'none' })) },
+    });
+    enqueueDiagnose.mockResolvedValueOnce({ jobId: 'job-1', joined: true, joinedRun: 4_242 } as never);
+    const reply = await runCommand(services, { person, conversation, text: 'sts/ledger -n pay' }, WORDS);
+    // The message subscribes naming the run it joined.
+    expect(reply.kind === 'started' && reply.run.joinedRun).toBe(4_242);
+    const [[writes]] = confirm.mock.calls as unknown as [[{ replay: Replay; redo: () => Promise<void> }]];
+    await writes.redo();
+    expect(finishedSince.mock.calls.at(-1)?.[3]).toBe(4_242);
+    const replayers = appReplayers(
+      () =>
+        ({ producers: { enqueueDiagnose }, subscriptions: { finishedSince } }) as unknown as ReplayServices,
+    );
+    await replayers[APP_REPLAY.command]?.(JSON.parse(JSON.stringify(writes.replay.data)));
+    expect(finishedSince.mock.calls.at(-1)?.[3]).toBe(4_242);
+    expect(enqueueDiagnose).toHaveBeenCalledTimes(1); // the command itself, never again
+  });
+
   it('queues a diagnosis for the person of any platform and announces it with a mention of them', async () => {
     const { services, enqueueDiagnose } = fakeServices();
     const reply = await runCommand(services, { person, conversation, text: 'sts/ledger -n pay' }, WORDS);

@@ -119,6 +119,10 @@ describe('run updates', () => {
     expect(await subs.subscribe('default', update.jobId, { channel: 'C1', ts: '5.3' }, 1_200, null)).toEqual({
       state: 'none',
     });
+    // After a failover the command is queued again only when its answer did not come.
+    expect(await subs.finishedSince('default', update.jobId, 1_200, 500)).toBe(true);
+    expect(await subs.finishedSince('default', update.jobId, 1_200, 900)).toBe(false);
+    expect(await subs.finishedSince('default', update.jobId, 1_200)).toBe(false);
   });
 
   it('says a run answered a request only for a signed result published at or after it was queued', async () => {

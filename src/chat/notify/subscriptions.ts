@@ -166,10 +166,11 @@ export interface Subscriptions {
   ): Promise<{ result: Extract<RunUpdate, { kind: 'diagnosis-result' }>; shownIn: SubscriberRef[] } | null>;
   /**
    * Whether a run of `jobId` published its final result (signed, still verifying) at or
-   * after `since` (ms): a request queued at `since` has had its answer, so writing its
-   * job again after a failover would only run the diagnosis a second time.
+   * after `since` (ms), or is the run the request joined (`joinedRun`, its job's add
+   * time) however early it published: a request queued at `since` has had its answer,
+   * so writing its job again after a failover would only run the diagnosis a second time.
    */
-  finishedSince(cluster: string, jobId: string, since: number): Promise<boolean>;
+  finishedSince(cluster: string, jobId: string, since: number, joinedRun?: number): Promise<boolean>;
   /**
    * Returns the messages to update, or null when the notification is stale. `signed`:
    * the notify job as queued, with its signature; kept for messages that join later,
@@ -400,10 +401,11 @@ export function createSubscriptions(
       const shownIn = refsOf(cluster, jobId, await redis.smembers(done));
       return { result: verdict.job, shownIn };
     },
-    async finishedSince(cluster, jobId, since) {
+    async finishedSince(cluster, jobId, since, joinedRun) {
       const [state] = keys(cluster, jobId);
       const record = await readRunRecord(redis, state);
-      if (record.final !== '1' || Number(record.finishedAt) < since) return false;
+      const joined = joinedRun !== undefined && record.run === String(joinedRun);
+      if (record.final !== '1' || (Number(record.finishedAt) < since && !joined)) return false;
       // Verified as this run's result, its times and expiry bounded (run-record.ts).
       const reason = distrustOf(record, { cluster, jobId, now: clock(), ttlSeconds: TTL_SECONDS, verify });
       if (reason !== undefined) options.onIgnored?.(state, reason);

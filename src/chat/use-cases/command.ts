@@ -160,6 +160,7 @@ async function enqueue(
   try {
     const socket = services.replication?.socket();
     queued = await services.producers.enqueueDiagnose(job, { deadline });
+    const { joinedRun } = queued;
     // Acked only once a replica has the job (WAIT, bounded by the answer's deadline); a
     // job a failover lost anyway is queued again (src/queue/replication-guard.ts).
     await deadline.bound<unknown>(
@@ -167,8 +168,8 @@ async function enqueue(
         label: 'command',
         fields: { jobId: queued.jobId },
         ...(socket === undefined ? {} : { socket }),
-        redo: async () => (started ? requeueCommand(services, job, addedAt) : undefined),
-        replay: appReplay.command(job, addedAt),
+        redo: async () => (started ? requeueCommand(services, job, addedAt, joinedRun) : undefined),
+        replay: appReplay.command(job, addedAt, joinedRun),
       }) ?? Promise.resolve(),
       'confirm the queued diagnosis',
     );

@@ -39,16 +39,19 @@ const approvalSchema = z.object({
   job: remediateJobSchema,
 });
 const rootStateSchema = z.object({ planId: z.string(), record: rootRecordSchema });
-/** A command as journaled: its job and when it was queued (a bare job: journaled before addedAt was kept). */
+/**
+ * A command as journaled: its job, when it was queued and the run it joined, if any (a
+ * bare job: journaled before addedAt was kept).
+ */
 const commandSchema = z.union([
-  z.object({ job: diagnoseJobSchema, addedAt: z.number() }),
-  diagnoseJobSchema.transform((job) => ({ job, addedAt: undefined })),
+  z.object({ job: diagnoseJobSchema, addedAt: z.number(), joinedRun: z.number().int().optional() }),
+  diagnoseJobSchema.transform((job) => ({ job, addedAt: undefined, joinedRun: undefined })),
 ]);
 
 export const appReplay = {
-  command: (job: DiagnoseJob, addedAt: number): Replay => ({
+  command: (job: DiagnoseJob, addedAt: number, joinedRun?: number): Replay => ({
     kind: APP_REPLAY.command,
-    data: { job, addedAt },
+    data: { job, addedAt, ...(joinedRun === undefined ? {} : { joinedRun }) },
   }),
   approval: (data: ApprovalRedo): Replay => ({ kind: APP_REPLAY.approval, data }),
   rootState: (planId: string, record: RootRecord): Replay => ({
@@ -116,8 +119,8 @@ export function appReplayers(
 ): Record<string, (data: unknown) => Promise<void>> {
   return {
     [APP_REPLAY.command]: async (data) => {
-      const { job, addedAt } = commandSchema.parse(data);
-      await requeueCommand(services(), job, addedAt);
+      const { job, addedAt, joinedRun } = commandSchema.parse(data);
+      await requeueCommand(services(), job, addedAt, joinedRun);
     },
     [APP_REPLAY.approval]: async (data) => {
       const { stored, marks, at, message, job } = approvalSchema.parse(data);
@@ -133,8 +136,8 @@ export function appReplayers(
 /**
  * Queues a command's job again after a failover judged it lost (the writer's `redo` and
  * the journal's replayer alike). A job id that exists is not added twice; a run that
- * published its result since the command was queued (`addedAt`) has answered it, and
- * is not run a second time: its job is gone because it finished, not because a
+ * published its result since the command was queued (`addedAt`), or the run it joined
+ * (`joinedRun`) whenever it published, has answered it, and is not run a second time: its job is gone because it finished, not because a
  * failover lost it, and a second run would re-make the plans the people in the
  * conversation are reading (an older message's Approve then says "superseded"). Without
  * `addedAt` (a journal record from before it was kept) the job is queued.
@@ -146,10 +149,11 @@ export async function requeueCommand(
   },
   job: DiagnoseJob,
   addedAt: number | undefined,
+  joinedRun?: number,
 ): Promise<void> {
   if (
     addedAt !== undefined &&
-    (await services.subscriptions.finishedSince(job.cluster, jobIdOfDiagnosis(job), addedAt))
+    (await services.subscriptions.finishedSince(job.cluster, jobIdOfDiagnosis(job), addedAt, joinedRun))
   )
     return;
   await services.producers.enqueueDiagnose(job);
