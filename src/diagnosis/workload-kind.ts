@@ -267,6 +267,13 @@ export interface WorkloadKindModule<
   readonly surgeFix?: 'replicas' | 'per-node' | 'canary';
   /** Recreate is one of its strategies (a Deployment's). */
   readonly recreate: boolean;
+  /**
+   * Its controller gives up on a rollout that makes no progress for a while (a
+   * Deployment's progressDeadlineSeconds, an Argo Rollout's, then Degraded); a DaemonSet
+   * and a StatefulSet have no such deadline, so a rollout of theirs that cannot finish
+   * reads as under way for ever.
+   */
+  readonly progressDeadline: boolean;
   /** A replaced pod is made again for the same node (DaemonSet): deleting it or excluding nodes moves nothing elsewhere. */
   readonly pinnedToNodes: boolean;
   /** A pause keeps a new template from running at all until resumed (a paused Deployment makes no ReplicaSet for it). */

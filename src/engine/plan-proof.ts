@@ -220,7 +220,9 @@ function goalRefusal(
   }
   if (outcome.result === 'completes') return undefined;
   if (outcome.result === 'failing')
-    return `${label}: run forward, the new pods never become Ready (they fail on their own), so it finishes nothing`;
+    return outcome.nodesDown
+      ? `${label}: run forward, the new pods on ${outcome.nodesDown.slice(0, 3).join(', ')} never become Ready (the kubelet there does not report: the node is NotReady or unreachable), so it finishes nothing`
+      : `${label}: run forward, the new pods never become Ready (they fail on their own), so it finishes nothing`;
   if (outcome.result === 'blocked')
     return `${label}: run forward, the rollout still stops (${outcome.refused ? 'the quota refuses the next new pod' : `${outcome.pending.length} new pod(s) find no room`}), so it finishes nothing`;
   return undefined;

@@ -31,7 +31,7 @@ describe('a DaemonSet node whose pod is stuck Terminating', () => {
     const stuck = report.findings.find((f) => f.code === 'RolloutStuck');
     expect(stuck?.severity).toBe('critical');
     expect(stuck?.summary).toContain(
-      'The rollout can never finish: old pods wait to be replaced, and the controller removes no more old pods (its maxUnavailable is used up).',
+      'The rollout can never finish: old pods wait to be replaced, and the controller removes no more old pods (its maxUnavailable is used up). A DaemonSet has no progress deadline, so kubectl rollout status waits with no end and nothing marks the rollout failed.',
     );
     expect(status).toBe(1);
   });
@@ -60,8 +60,16 @@ describe('a DaemonSet pod on an unreachable node stays (it tolerates unreachable
   it('and counts against maxUnavailable: maxSurge 0 / maxUnavailable 1 would not finish, so it is not offered', async () => {
     const f = fakeIo();
     await runCli(['diagnose', 'ds/nx', '-n', 'mon', '--from-file', SURGE, '-o', 'json'], f.io);
-    const out = JSON.parse(f.stdout()) as { findings: { code: string }[]; remediations: { kind: string }[] };
+    const out = JSON.parse(f.stdout()) as {
+      findings: { code: string }[];
+      remediations: { kind: string }[];
+      notOffered: { kind: string; reason: string }[];
+    };
     expect(out.findings.map((x) => x.code)).toContain('RolloutSurgeDeadlock');
     expect(out.remediations.map((p) => p.kind)).not.toContain('set-rolling-update');
+    // Why, said of the node: its pod waits for a kubelet that does not report, it does not fail of itself.
+    const why = out.notOffered.find((n) => n.kind === 'set-rolling-update')?.reason;
+    expect(why).toContain('the new pods on node-c never become Ready (the kubelet there does not report');
+    expect(why).not.toContain('fail on their own');
   });
 });

@@ -325,10 +325,13 @@ function stuckForGood(ctx: AnalysisContext, asIs: Extract<Outcome, { result: 'bl
       : argo === 'trafficRouted'
         ? `a traffic-routed canary keeps every stable pod until the canary has all ${replicas} of its pods, and the nodes cannot hold both revisions at once`
         : 'the controller removes no more old pods (its maxUnavailable is used up)';
+  const reads = kind.progressDeadline
+    ? 'The progress deadline has not passed yet, so kubectl still reads it as progressing.'
+    : `A ${kind.words.kind} has no progress deadline, so kubectl rollout status waits with no end and nothing marks the rollout failed.`;
   return {
     code: 'RolloutStuck',
     severity: 'critical',
-    summary: `The rollout can never finish: ${what}, and ${why}. The progress deadline has not passed yet, so kubectl still reads it as progressing.`,
+    summary: `The rollout can never finish: ${what}, and ${why}. ${reads}`,
     evidence: [podsAsTheyAre(ctx)],
   };
 }

@@ -16,10 +16,9 @@ import { MODEL_WHY } from './model-why.js';
 import { isEligible } from '../base/node-match.js';
 import { claimNames } from '../base/pod-constraints.js';
 import { placementContext, usesClaim } from '../placement/placement.js';
-import { quotaEntries, refusedRevisions } from '../rollout/create-refusals.js';
 import { nextPod } from '../rollout/surge-proof.js';
 import { occupancyKnown } from '../snapshot/types.js';
-import { podTemplateOf, workloadKind, workloadObject } from '../workloads/index.js';
+import { podTemplateOf, workloadKind } from '../workloads/index.js';
 import { stepPerNode, stepReplicas } from './controllers.js';
 import {
   countReady,
@@ -33,15 +32,14 @@ import {
 import { currentTemplateCrash } from './crash-model.js';
 import { ModelPods } from './model-pods.js';
 import { applyChange, stepOld } from './intervention.js';
-import { podPhases } from './pod-phase.js';
+import { kubeletReports, podPhases } from './pod-phase.js';
 import { pinnedNode } from './daemon-budget.js';
 import { latestSchedulingFailure } from '../base/pod-events.js';
 import { draBackedResources } from '../dra/needs.js';
-import { isReady, isTerminal, isUnscheduled } from '../base/pods.js';
-import { quotaCharge } from '../base/quota-charge.js';
+import { isReady, isUnscheduled } from '../base/pods.js';
 import { heldBeforeScheduling } from '../scheduling/held-back.js';
-import { World, quotaRef, type QuotaLedger, type QuotaRef } from './world.js';
-import { quotaLimits } from '../base/quota-limits.js';
+import { World, quotaRef, type QuotaRef } from './world.js';
+import { quotasOf } from './quota-ledgers.js';
 import { finalStateShortfall } from './final-state.js';
 import type { StepShortfall } from './canary-steps.js';
 import { proxyStrategy } from './proxy-strategy.js';
@@ -65,7 +63,17 @@ export type Outcome =
       step?: StepShortfall['step'];
     }
   /** New pods never become Ready by themselves (crash, pull, probe): not a capacity question. */
-  | { result: 'failing'; ticks: number; steps: Step[] }
+  | {
+      result: 'failing';
+      ticks: number;
+      steps: Step[];
+      /**
+       * The nodes of the new pods that never become Ready, where each is a node whose
+       * kubelet does not report (NotReady, unreachable): they wait for their node rather
+       * than fail of themselves. Absent: some fail on a node that reports.
+       */
+      nodesDown?: string[];
+    }
   /**
    * A kind whose updates the model does not follow to the end (a StatefulSet's ordered
    * pods, an Argo canary's steps), with a pod on its way: a new pod starting, or an old
@@ -197,7 +205,7 @@ function settle(model: Model): Outcome {
     if (complete(model)) return { result: 'completes', ticks, steps: model.steps };
     if (model.changes === 0) {
       const failing = model.pods.count('new', 'failing') > 0;
-      if (failing) return { result: 'failing', ticks, steps: model.steps };
+      if (failing) return { result: 'failing', ticks, steps: model.steps, ...nodesDownUnder(model) };
       const pending = model.pods
         .inPhase('pending')
         .filter((p) => p.revision === 'new')
@@ -213,6 +221,18 @@ function settle(model: Model): Outcome {
     }
   }
   return { result: 'unknown', why: `the model did not settle within ${cap} steps` };
+}
+
+/** The nodes of the new pods that do not become Ready, when every one is down (Outcome's nodesDown). */
+function nodesDownUnder(model: Model): { nodesDown?: string[] } {
+  const on = new Set(
+    model.pods
+      .inPhase('failing')
+      .filter((p) => p.revision === 'new')
+      .map((p) => p.pod.spec.nodeName ?? ''),
+  );
+  const down = new Set(model.nodes.filter((n) => !kubeletReports(n)).map((n) => n.metadata.name ?? ''));
+  return on.size > 0 && [...on].every((n) => n !== '' && down.has(n)) ? { nodesDown: [...on].sort() } : {};
 }
 
 function buildModel(
@@ -390,41 +410,6 @@ export function visibleSteps(ctx: AnalysisContext): Step[] {
     if (replaced?.known && replaced.now) return [{ kind: 'old-removed', pod: name }];
     return [];
   });
-}
-
-/**
- * The quotas the model admits new pods through. The one that refused the workload's
- * pods, with its usage recounted from the pods as they are (every pod was read, else
- * 'unknown'): what the quota controller converges to, counting a terminating pod until
- * it is gone (QuotaV1Pod); the refusal's own `used` may be older than the pods. And each
- * other quota of the namespace that was read and charges every pod (quota-limits.ts),
- * at the lower of its status' usage and the pods' count: a status not yet replenished
- * after a pod left counts too much, pods not read count too little, and the lower of
- * the two only ever admits more than admission would, never less.
- */
-function quotasOf(ctx: AnalysisContext): QuotaLedger[] | 'unknown' {
-  const { snapshot } = ctx;
-  const namespace = workloadObject(snapshot).metadata.namespace ?? '';
-  const charged = [...snapshot.pods, ...(snapshot.namespacePods ?? snapshot.otherPods)].filter(
-    (p) => p.metadata.namespace === namespace && !isTerminal(p),
-  );
-  const counted = (resource: string): number =>
-    charged.reduce((sum, p) => sum + (quotaCharge(p.spec, resource) ?? 0), 0);
-  const ledgers: QuotaLedger[] = [];
-  for (const refused of refusedRevisions(ctx)) {
-    if (refused.refusal.kind !== 'quota-exceeded') continue;
-    // A pod of the namespace on a node not read (or not yet bound) is charged too.
-    if (snapshot.coverage.podsReadOn !== 'all') return 'unknown';
-    const entries = quotaEntries(refused.refusal).map((e) => ({ ...e, used: counted(e.resource) }));
-    ledgers.push({ name: refused.refusal.quota, namespace, source: 'refusal', entries });
-    break;
-  }
-  for (const quota of quotaLimits(snapshot.resourceQuotas, namespace) ?? []) {
-    if (ledgers.some((l) => l.name === quota.name)) continue;
-    const entries = quota.entries.map((e) => ({ ...e, used: Math.min(e.used, counted(e.resource)) }));
-    ledgers.push({ ...quota, source: 'status', entries });
-  }
-  return ledgers;
 }
 
 /** Every old pod gone before the run (what a Recreate or maxSurge 0 would make room with). */

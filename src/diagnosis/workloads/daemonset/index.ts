@@ -43,6 +43,7 @@ export const daemonSetKind: WorkloadKindModule<DaemonSet, ControllerRevision> = 
   strategyAt: { field: 'updateStrategy', patchPaths: ['/spec/updateStrategy'] },
   surgeFix: 'per-node',
   recreate: false,
+  progressDeadline: false,
   pinnedToNodes: true,
   pauseHoldsTemplate: false,
   claimTemplates: () => [],

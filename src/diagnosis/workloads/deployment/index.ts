@@ -38,6 +38,7 @@ export const deploymentKind: WorkloadKindModule<Deployment, ReplicaSet> = {
   strategyAt: { field: 'strategy', patchPaths: ['/spec/strategy'] },
   surgeFix: 'replicas',
   recreate: true,
+  progressDeadline: true,
   pinnedToNodes: false,
   pauseHoldsTemplate: true,
   claimTemplates: () => [],

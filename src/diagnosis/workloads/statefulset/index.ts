@@ -41,6 +41,7 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
   podOwner: 'itself',
   strategyAt: { field: 'updateStrategy', patchPaths: ['/spec/updateStrategy'] },
   recreate: false,
+  progressDeadline: false,
   pinnedToNodes: false,
   pauseHoldsTemplate: false,
   claimTemplates: (object) => (object.spec.volumeClaimTemplates ?? []).map((t) => t.metadata.name ?? ''),

@@ -1,0 +1,42 @@
+import type { AnalysisContext } from '../analysis-context.js';
+import { isTerminal } from '../base/pods.js';
+import { quotaCharge } from '../base/quota-charge.js';
+import { quotaLimits } from '../base/quota-limits.js';
+import { quotaEntries, refusedRevisions } from '../rollout/create-refusals.js';
+import { workloadObject } from '../workloads/index.js';
+import type { QuotaLedger } from './world.js';
+
+/**
+ * The quotas the model admits new pods through. The one that refused the workload's
+ * pods, with its usage recounted from the pods as they are (every pod was read, else
+ * 'unknown'): what the quota controller converges to, counting a terminating pod until
+ * it is gone (QuotaV1Pod); the refusal's own `used` may be older than the pods. And each
+ * other quota of the namespace that was read and charges every pod (quota-limits.ts),
+ * at the lower of its status' usage and the pods' count: a status not yet replenished
+ * after a pod left counts too much, pods not read count too little, and the lower of
+ * the two only ever admits more than admission would, never less.
+ */
+export function quotasOf(ctx: AnalysisContext): QuotaLedger[] | 'unknown' {
+  const { snapshot } = ctx;
+  const namespace = workloadObject(snapshot).metadata.namespace ?? '';
+  const charged = [...snapshot.pods, ...(snapshot.namespacePods ?? snapshot.otherPods)].filter(
+    (p) => p.metadata.namespace === namespace && !isTerminal(p),
+  );
+  const counted = (resource: string): number =>
+    charged.reduce((sum, p) => sum + (quotaCharge(p.spec, resource) ?? 0), 0);
+  const ledgers: QuotaLedger[] = [];
+  for (const refused of refusedRevisions(ctx)) {
+    if (refused.refusal.kind !== 'quota-exceeded') continue;
+    // A pod of the namespace on a node not read (or not yet bound) is charged too.
+    if (snapshot.coverage.podsReadOn !== 'all') return 'unknown';
+    const entries = quotaEntries(refused.refusal).map((e) => ({ ...e, used: counted(e.resource) }));
+    ledgers.push({ name: refused.refusal.quota, namespace, source: 'refusal', entries });
+    break;
+  }
+  for (const quota of quotaLimits(snapshot.resourceQuotas, namespace) ?? []) {
+    if (ledgers.some((l) => l.name === quota.name)) continue;
+    const entries = quota.entries.map((e) => ({ ...e, used: Math.min(e.used, counted(e.resource)) }));
+    ledgers.push({ ...quota, source: 'status', entries });
+  }
+  return ledgers;
+}
