@@ -12,6 +12,7 @@
  * apply another admission step refuses is never announced.
  */
 import type { Logger } from '../logger.js';
+import { Lru } from '../lru.js';
 import type { CheckResult } from '../check/check.js';
 import { workloadHash } from '../queue/alert-keys.js';
 import { notifyJobSchema, type NotifyJob } from '../queue/schemas.js';
@@ -28,6 +29,12 @@ const MAX_IN_FLIGHT = 20;
 export const PER_NAMESPACE_PER_MINUTE = 10;
 /** An announcement not queued within this is given up (counted). */
 export const SEND_TIMEOUT_MS = 2_000;
+/**
+ * Workloads whose announcement time is kept for the dedup, and namespaces whose minute
+ * is counted: each the least recently used past it forgotten alone, so no flood of
+ * workloads or namespaces grows the memory, and none forgets every other at once.
+ */
+export const REMEMBERED = 10_000;
 
 interface AnnouncerOptions {
   cluster: string;
@@ -49,8 +56,8 @@ type Skip = 'dry-run' | 'deduplicated' | 'namespace-limit' | 'dropped' | 'invali
 
 export function createAnnouncer(options: AnnouncerOptions): Announcer {
   const now = options.now ?? Date.now;
-  const announced = new Map<string, number>();
-  const perNamespace = new Map<string, number[]>();
+  const announced = new Lru<string, number>(REMEMBERED);
+  const perNamespace = new Lru<string, number[]>(REMEMBERED);
   const inFlight = new Set<Promise<void>>();
   const count = (outcome: string): void => options.metrics.announcements.inc({ outcome });
 
@@ -65,7 +72,6 @@ export function createAnnouncer(options: AnnouncerOptions): Announcer {
     if (recent.length >= PER_NAMESPACE_PER_MINUTE) return 'namespace-limit';
     if (!notifyJobSchema.safeParse(job).success) return 'invalid';
     recent.push(t);
-    if (announced.size >= 10_000) announced.clear();
     announced.set(hash, t);
     return undefined;
   };

@@ -16,6 +16,7 @@ import {
   createAnnouncer,
   DEDUP_MS,
   PER_NAMESPACE_PER_MINUTE,
+  REMEMBERED,
   SEND_TIMEOUT_MS,
   type AdmissionWarningJob,
 } from '../../src/admission/announce.js';
@@ -125,6 +126,23 @@ describe('announcing warned applies', () => {
     a.onWarned(warned('w0'), request());
     await a.idle();
     expect(sent).toHaveLength(PER_NAMESPACE_PER_MINUTE + 1);
+  });
+
+  it('remembers a bounded number of workloads, forgetting the least recent alone, never all at once', async () => {
+    const sent: string[] = [];
+    const { a } = announcer(async (job) => void sent.push(job.workload.name));
+    // One more workload than it remembers, each in a namespace of its own (no namespace cap).
+    for (let i = 0; i <= REMEMBERED; i += 1) {
+      a.onWarned(warned(`w${i}`, `ns${i}`), { ...request(), namespace: `ns${i}` });
+      if (i % 10 === 0) await a.idle();
+    }
+    await a.idle();
+    expect(sent).toHaveLength(REMEMBERED + 1);
+    // w1 is still remembered (only w0, the least recent, was forgotten): deduplicated.
+    a.onWarned(warned('w1', 'ns1'), { ...request(), namespace: 'ns1' });
+    a.onWarned(warned('w0', 'ns0'), { ...request(), namespace: 'ns0' });
+    await a.idle();
+    expect(sent.slice(REMEMBERED + 1)).toEqual(['w0']);
   });
 
   it('gives up a send that hangs after its bound, counts it, and tries again on the next warned apply', async () => {
