@@ -13,6 +13,7 @@ import { startSimClient, type SimClient } from '../support/sim-client.js';
 import { fakeIo } from '../support/cli-io.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixtures
 
@@ -67,14 +68,14 @@ function deployment(image: string, className?: string): Json {
   };
 }
 
-async function started(): Promise<SimClient> {
+async function started(className?: string): Promise<SimClient> {
   sim = await startSimClient(
     {
       scenario: [
         { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
         NODE,
         HIGH,
-        deployment('web:1'),
+        deployment('web:1', className),
       ],
       timeScale: 50,
     },
@@ -114,5 +115,27 @@ describe('check: the priority a live cluster gives the new pods', () => {
     expect(result['verdict']).toBe('unknown');
     expect(result['findings'][0]['summary']).toContain('PriorityClass high was not read');
     expect(code).toBe(1);
+  });
+});
+
+describe('diagnose: the PriorityClass a live template names', () => {
+  const web = { kind: 'Deployment', namespace: 'shop', name: 'web' } as const;
+
+  it('is read with the workload, so a pod not made yet is admitted at its priority', async () => {
+    const s = await started('high');
+    const snapshot = await collectSnapshot(s.client, web);
+    expect(snapshot.priorityClasses?.map((c) => c.metadata.name)).toContain('high');
+    expect(s.sim.requests.some((r) => r.resource === 'priorityclasses')).toBe(true);
+  });
+
+  it('is not read for a template naming no class, and a refused read leaves it not read', async () => {
+    const plain = await started();
+    expect((await collectSnapshot(plain.client, web)).priorityClasses).toBeUndefined();
+    expect(plain.sim.requests.some((r) => r.resource === 'priorityclasses')).toBe(false);
+    await plain.close();
+    sim = undefined;
+    const refused = await started('high');
+    refused.sim.addFault({ match: { verb: 'list', resource: 'priorityclasses' }, status: 403 });
+    expect((await collectSnapshot(refused.client, web)).priorityClasses).toBeUndefined();
   });
 });

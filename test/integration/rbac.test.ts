@@ -415,6 +415,34 @@ async function daemonSetRun(): Promise<void> {
   record(sim);
 }
 
+/** A template naming a PriorityClass: the collector lists the cluster's classes. */
+async function priorityRun(): Promise<void> {
+  const { sim, client } = await start(
+    [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } },
+      { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 },
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web', namespace: 'shop' },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: { app: 'web' } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { priorityClassName: 'high', containers: [{ name: 'web', image: 'web:1' }] },
+          },
+        },
+      },
+    ],
+    'priority',
+  );
+  sim.clearRequests();
+  const snapshot = await collectSnapshot(client, { kind: 'Deployment', namespace: 'shop', name: 'web' });
+  expect(snapshot.priorityClasses?.map((c) => c.metadata.name)).toContain('high');
+  record(sim);
+}
+
 /**
  * The ledger StatefulSet's bad release, reverted: the StatefulSet and its revisions read,
  * a pod's owner, the forced rollback (delete-pods of the stuck pod, dry run and apply,
@@ -691,6 +719,7 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
     await daemonSetRun();
     await statefulSetRun();
     await argoRolloutRun();
+    await priorityRun();
     expect([...dryRun].sort()).toEqual([
       'abort-rollout',
       'delete-pods',

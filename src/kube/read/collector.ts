@@ -125,6 +125,7 @@ export async function collectSnapshot(
     ...(second.ownerSettings ? { ownerSettings: second.ownerSettings } : {}),
     ...(second.serverVersion ? { serverVersion: second.serverVersion } : {}),
     ...(second.resourceQuotas ? { resourceQuotas: second.resourceQuotas } : {}),
+    ...(second.priorityClasses ? { priorityClasses: second.priorityClasses } : {}),
     guards,
   };
 }

@@ -2,12 +2,13 @@
  * Round 2 of a collection (collector.ts): the workload's revision objects and pods
  * (label selector, paged and bounded), the namespace's events, the eligible nodes when
  * the template alone says so, the claims, DRA objects, the GitOps owner's settings, the
- * API server's version when the kind asks for it, the namespace's ResourceQuotas, and
+ * API server's version when the kind asks for it, the namespace's ResourceQuotas, the
+ * cluster's PriorityClasses when the template names one that is not a system class, and
  * the pods of any workload waiting for a node, all in parallel.
  */
 import type { KubeEvent, Node, Pod } from '../../diagnosis/k8s.js';
 import type { PersistentVolumeClaim } from '../../diagnosis/k8s-storage.js';
-import type { ResourceQuota } from '../../diagnosis/k8s-policy.js';
+import type { PriorityClass, ResourceQuota } from '../../diagnosis/k8s-policy.js';
 import { extendedResources } from '../../diagnosis/base/scarce.js';
 import { ownerGap } from '../../diagnosis/owner-target.js';
 import { detectOwner } from '../../diagnosis/ownership.js';
@@ -24,6 +25,7 @@ import type { ClaimsRead } from './claim-reads.js';
 import type { CollectOptions, Reads } from './collect-reads.js';
 import { readDeviceClasses, readDra, usesClaims } from './dra-reads.js';
 import { readOwnerSettings } from './owner-settings-read.js';
+import { namesClass, readPriorityClasses } from './priority-classes.js';
 import { readResourceQuotas } from './quota-read.js';
 import { readServerVersion } from './server-version.js';
 import type { TemplatePlan } from './template-plan.js';
@@ -46,6 +48,11 @@ export interface OurObjects {
   ownerSettings?: OwnerSettingsRead;
   serverVersion?: string;
   resourceQuotas?: ResourceQuota[];
+  /**
+   * The cluster's PriorityClasses, read where the template names a class the system ones
+   * do not cover: the priority a new pod is admitted with, before any pod of it exists.
+   */
+  priorityClasses?: PriorityClass[];
   /** Other workloads' pods waiting for a node, every namespace (forward/rivals.ts). */
   pendingList?: ListResult<Pod>;
 }
@@ -79,6 +86,7 @@ export async function readOurObjects(
     ownerSettings,
     serverVersion,
     quotas,
+    classes,
     pendingList,
   ] = await Promise.all([
     optional(() =>
@@ -114,6 +122,7 @@ export async function readOurObjects(
     readOwnerSettings(client, owner, { argocdNamespace: options.argocdNamespace }),
     asksVersion ? readServerVersion(client) : Promise.resolve(undefined),
     readResourceQuotas(client, namespace, gaps),
+    namesClass(template) ? readPriorityClasses(client) : Promise.resolve(undefined),
     // Pods of any workload waiting for a node compete with ours for room: one list by
     // the apiserver's nodeName index (unbound pods only), not a read of every pod.
     optional(() =>
@@ -143,6 +152,7 @@ export async function readOurObjects(
     ...(ownerSettings ? { ownerSettings } : {}),
     ...(serverVersion ? { serverVersion } : {}),
     ...(quotas ? { resourceQuotas: quotas } : {}),
+    ...(classes ? { priorityClasses: classes } : {}),
     ...(pendingList ? { pendingList } : {}),
   };
 }
