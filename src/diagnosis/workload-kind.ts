@@ -6,6 +6,7 @@
  * outside the kind modules reads a kind's fields. docs/architecture.md, "Adding a
  * workload kind". Types only: the vocabulary the kind modules and their users share.
  */
+import type { RemadeBy } from './workloads/remade-words.js';
 import type { Deployment } from './k8s-workloads.js';
 import type { LabelSelector, ObjectMeta, Pod, PodTemplateSpec } from './k8s.js';
 import type {
@@ -359,11 +360,11 @@ export interface WorkloadKindModule<
    */
   surgeWayOut(strategy: ResolvedStrategy): string;
   /**
-   * What its controller does once `count` of its pods are deleted, the sentence a plan's
-   * impact starts with ("The ReplicaSet creates 2 replacements at once"): who makes them,
-   * under which names, and in what order.
+   * How its controller makes deleted pods again (said by workloads/remade-words.ts, the
+   * sentence a plan's impact starts with: "The ReplicaSet creates 2 replacements at
+   * once"): who makes them, under which names, and in what order.
    */
-  remadePods(object: O, count: number): string;
+  remadeBy(object: O): RemadeBy;
   /** The rollout halted by its controller (an Argo Rollout Degraded or Paused), or undefined; kinds without phases lack it. */
   halt?(snapshot: WorkloadSnapshot): RolloutHalt | undefined;
   /** The pod an ordered rollout waits for (StatefulSets), or undefined; kinds without an order lack it. */

@@ -71,6 +71,14 @@ export interface PlanParams {
     suspectsOne: boolean;
     attributes: readonly string[];
   };
+  /**
+   * delete-pods of `count` crash-looping pods on `nodes`; by how the kind makes them again
+   * (diagnosis/workloads/remade-words.ts) one of four keys.
+   */
+  deleteCrashing: { count: number; nodes: string };
+  deleteCrashingRollout: PlanParams['deleteCrashing'];
+  deleteCrashingOrdered: PlanParams['deleteCrashing'];
+  deleteCrashingParallel: PlanParams['deleteCrashing'];
   /** rollout-restart of a paused Deployment; `resume` the command. */
   restartPaused: { recreate: boolean; replicas: number; resume: string };
   restartRecreate: { replicas: number };

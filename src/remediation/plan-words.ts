@@ -15,6 +15,7 @@ import {
   NODE_AGENT,
 } from './exclusion-plan-words.js';
 import type { Lead, NodeAgent, PlanParams, PlanSaid } from './plan-said.js';
+import { remadePods, type RemadeBy } from '../diagnosis/workloads/remade-words.js';
 
 export type { NodeAgent, PlanSaid } from './plan-said.js';
 export { nodeAgentWords } from './exclusion-plan-words.js';
@@ -53,6 +54,14 @@ const daemonGapEn = (agent: NodeAgent, u: number): string =>
   `While a node's pod is replaced the node runs without this DaemonSet: ${NODE_AGENT[agent].en}. maxUnavailable ${u} keeps that to ${u} node${u === 1 ? '' : 's'} at a time, each until its new pod is Ready.`;
 const daemonGapKo = (agent: NodeAgent, u: number): string =>
   `노드의 파드를 교체하는 동안 그 노드는 이 DaemonSet 없이 돌아갑니다: ${NODE_AGENT[agent].ko}. maxUnavailable ${u}이므로 한 번에 노드 ${u}개까지, 각각 새 파드가 Ready가 될 때까지만 그렇습니다.`;
+
+/** delete-pods of crash-looping pods: how they come back, then why capacity holds and how it meets exclude-node. */
+const deleteCrashing = (by: Exclude<RemadeBy, 'sameNode'>) => ({
+  en: (p: PlanParams['deleteCrashing']) =>
+    `${remadePods(by, p.count, 'en')}; they were not serving (not Ready), so capacity does not drop. Without exclude-node the scheduler may put them on ${p.nodes} again. Not needed after exclude-node: its rollout replaces these pods itself, and because it changes the spec (generation) this plan is then refused as stale.`,
+  ko: (p: PlanParams['deleteCrashing']) =>
+    `${remadePods(by, p.count, 'ko')}. 삭제하는 파드는 서비스하지 않던(Ready가 아닌) 파드이므로 용량은 줄지 않습니다. exclude-node 없이는 스케줄러가 대체 파드를 다시 ${p.nodes} 노드에 둘 수 있습니다. exclude-node 뒤에는 필요 없습니다: 그 롤아웃이 이 파드들을 직접 교체하고, 스펙(generation)이 바뀌므로 이 계획은 오래된 것으로 거부됩니다.`,
+});
 
 const replicasEn = (n: number): string => `${n} replica${n === 1 ? '' : 's'}`;
 
@@ -284,6 +293,10 @@ const PLAN_WORDS = registerCatalogue(
       ko: (p: PlanParams['taintDevice']) =>
         `클러스터 범위의 DeviceTaintRule 하나를 만든 뒤 이 Deployment의 파드 ${p.pods}개를 삭제합니다. ReplicaSet이 파드를 다시 만들고, 새 클레임에는 ${p.node} 노드나 다른 노드에서 ${p.device} 장치가 아닌 장치가 할당됩니다. 그 노드의 다른 장치는 계속 쓰입니다. 맞는 빈 장치가 없는 대체 파드는 Pending으로 남습니다. Deployment 스펙은 바꾸지 않습니다. 되돌리면 이 규칙을 삭제합니다.`,
     },
+    deleteCrashing: deleteCrashing('replicaSet'),
+    deleteCrashingRollout: deleteCrashing('rolloutReplicaSet'),
+    deleteCrashingOrdered: deleteCrashing('orderedReady'),
+    deleteCrashingParallel: deleteCrashing('parallel'),
     noOtherNode: {
       en: (p: PlanParams['noOtherNode']) =>
         `No other known node is eligible for this template: the replacements can only land on ${p.nodes} again.`,
@@ -387,6 +400,16 @@ const PLAN_WORDS = registerCatalogue(
       { from: 4, newReady: 2 },
     ],
     scaleOldStepped: [{ replicas: 3 }],
+    deleteCrashing: [
+      { count: 1, nodes: 'node-07' },
+      { count: 2, nodes: 'node-07, node-09' },
+    ],
+    deleteCrashingRollout: [{ count: 2, nodes: 'node-07' }],
+    deleteCrashingOrdered: [
+      { count: 1, nodes: 'node-07' },
+      { count: 2, nodes: 'node-07' },
+    ],
+    deleteCrashingParallel: [{ count: 1, nodes: 'node-07' }],
     rollingOldFirst: [
       { paused: false, restart: true, down: 1, replicas: 1 },
       { paused: false, restart: false, down: 1, replicas: 4 },

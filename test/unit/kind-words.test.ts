@@ -3,6 +3,8 @@
  * Deployment's words said of every kind (issue 55: "The ReplicaSet creates …" was said
  * of a StatefulSet's pods). Every kind module is asked.
  */
+import { remadePods } from '../../src/diagnosis/workloads/remade-words.js';
+import { planImpact } from '../../src/remediation/plan-words.js';
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { WORKLOAD_KINDS } from '../../src/diagnosis/workload-ref.js';
@@ -67,12 +69,18 @@ describe("a plan's words about the controller come from the kind's module", () =
     expect(plan?.impact).not.toContain('ReplicaSet');
     expect(plan?.impact).toMatch(
       /^The StatefulSet controller creates 1 replacement under the same name at once \(podManagementPolicy Parallel\)/,
+    ); // In Korean the same words: the controller, the policy and the nodes; nothing left in English.
+    const ko = plan ? planImpact(plan, 'ko') : '';
+    expect(ko).toMatch(
+      /^StatefulSet 컨트롤러가 대체 파드 1개를 같은 이름으로 한 번에 만듭니다\(podManagementPolicy Parallel\)\. /,
     );
+    expect(ko).toContain('node-b 노드에 둘 수 있습니다');
+    expect(ko).not.toMatch(/creates|capacity|stale/);
   });
 
   it('a StatefulSet with OrderedReady remakes its pods one at a time, in ordinal order', () => {
     const sts = workloadKind('StatefulSet');
-    expect(sts.remadePods(makeStatefulSet('ledger', { policy: 'OrderedReady' }), 2)).toBe(
+    expect(remadePods(sts.remadeBy(makeStatefulSet('ledger', { policy: 'OrderedReady' })), 2)).toBe(
       'The StatefulSet controller creates 2 replacements under the same names, one at a time in ordinal order, each only once every pod below it is Running and Ready (OrderedReady)',
     );
   });
@@ -80,7 +88,7 @@ describe("a plan's words about the controller come from the kind's module", () =
   it('every kind module says how its controller remakes deleted pods, in its own words', () => {
     for (const kind of WORKLOAD_KINDS) {
       const module = workloadKind(kind);
-      const words = module.remadePods({ metadata: {}, spec: {} } as never, 2);
+      const words = remadePods(module.remadeBy({ metadata: {}, spec: {} } as never), 2);
       expect(words, kind).toMatch(/creates 2 replacements/);
       // A kind whose pods have no ReplicaSet never says one makes them.
       if (module.podOwner === 'itself') expect(words, kind).not.toContain('ReplicaSet');

@@ -5,6 +5,7 @@
  * or the template's), so no node takes it ("volume node affinity conflict", DESIGN.md
  * §4d). From what was read only: a volume not read, or nodes not all read, make no claim.
  */
+import { remadePods } from '../workloads/remade-words.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Finding } from '../finding.js';
 import { typeOfKind } from '../workload-ref.js';
@@ -105,7 +106,7 @@ export function pinnedFinding(ctx: AnalysisContext, pinned: PinnedPod): Omit<Fin
     code: 'RolloutStuck',
     severity: 'critical',
     summary: `The rollout can never finish: pod ${podName} still runs the old revision, and its claim ${pinned.claim} is bound to volume ${volume}, usable only on ${nodes}. When the controller replaces ${podName}, the new pod keeps that claim and no node takes it (volume node affinity conflict): it waits for good.`,
-    explanation: `The rollout moves until it reaches ${podName}. ${kind.remadePods(kind.object(snapshot), 1)}, mounting the same claim, and the volume's node affinity leaves only ${nodes}. Before it gets there: ${first ? `${codeSpan(`kubectl uncordon ${first}`)} if the node is meant to serve again, or ` : ''}move the data and delete the claim so a new volume binds elsewhere (${codeSpan(`kubectl delete pvc ${pinned.claim} -n ${namespace}`)} loses the data on it). ${ref} itself needs no change.`,
+    explanation: `The rollout moves until it reaches ${podName}. ${remadePods(kind.remadeBy(kind.object(snapshot)), 1)}, mounting the same claim, and the volume's node affinity leaves only ${nodes}. Before it gets there: ${first ? `${codeSpan(`kubectl uncordon ${first}`)} if the node is meant to serve again, or ` : ''}move the data and delete the claim so a new volume binds elsewhere (${codeSpan(`kubectl delete pvc ${pinned.claim} -n ${namespace}`)} loses the data on it). ${ref} itself needs no change.`,
     evidence: [
       {
         type: 'note',

@@ -1,6 +1,6 @@
 /**
  * delete-pods: delete the pods crash-looping on the bad node(s) so their controller
- * replaces them (the kind's module says how: remadePods). No patch; each pod is named with the uid seen at diagnosis so the
+ * replaces them (the kind's module says how: remadeBy). No patch; each pod is named with the uid seen at diagnosis so the
  * executor deletes exactly that pod (a delete precondition on uid), never a
  * replacement that took the same name.
  */
@@ -15,6 +15,14 @@ import { replacementPlace } from '../../diagnosis/placement/replacement.js';
 import { pictureOf } from './exclude-node.js';
 import { podTemplateOf, workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
 
+/** The impact's words by how the kind makes the deleted pods again. */
+const DELETE_KEY = {
+  replicaSet: 'deleteCrashing',
+  rolloutReplicaSet: 'deleteCrashingRollout',
+  orderedReady: 'deleteCrashingOrdered',
+  parallel: 'deleteCrashingParallel',
+} as const;
+
 export function buildDeletePodsPlans(
   ctx: AnalysisContext,
   finding: Omit<Finding, 'remediations'>,
@@ -22,16 +30,17 @@ export function buildDeletePodsPlans(
 ): RemediationPlan[] {
   if (!picture) return [];
   const { snapshot } = ctx;
+  const object = workloadObject(snapshot);
   // A replacement made for the same node (a DaemonSet's pod is pinned there) only restarts
   // the same crash: the node exclusion is the way out.
-  if (workloadKind(snapshot).pinnedToNodes) return [];
+  const remadeBy = workloadKind(snapshot).remadeBy(object);
+  if (remadeBy === 'sameNode') return [];
   const pods = picture.crashingPods
     .filter((p) => picture.badNodes.includes(p.spec.nodeName ?? ''))
     .map((p) => ({ name: p.metadata.name ?? '', uid: p.metadata.uid ?? '' }))
     .filter((p) => p.name !== '' && p.uid !== '')
     .sort((a, b) => a.name.localeCompare(b.name));
   if (pods.length === 0) return [];
-  const object = workloadObject(snapshot);
   const uid = object.metadata.uid ?? '';
   const generation = object.metadata.generation ?? 0;
   const elsewhere = snapshot.nodes.filter(
@@ -46,11 +55,10 @@ export function buildDeletePodsPlans(
       kind: 'delete-pods',
       target: snapshot.target,
       summary: `Delete ${pods.length} crash-looping pod(s) on ${picture.badNodes.join(', ')}: ${pods.map((p) => p.name).join(', ')}.`,
-      impact:
-        `${workloadKind(snapshot).remadePods(object, pods.length)}; they were not serving (not Ready), so capacity ` +
-        `does not drop. Without exclude-node the scheduler may put them on ${picture.badNodes.join(', ')} again. ` +
-        'Not needed after exclude-node: its rollout replaces these pods itself, and because it changes the spec ' +
-        '(generation) this plan is then refused as stale.',
+      ...withImpact({
+        key: DELETE_KEY[remadeBy],
+        params: { count: pods.length, nodes: picture.badNodes.join(', ') },
+      }),
       ...worded,
       patch: null,
       pods,

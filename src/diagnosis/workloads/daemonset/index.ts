@@ -19,7 +19,6 @@ import { classifyRevisions, DAEMONSET_NAMING, HASH_LABEL } from './revisions.js'
 import { directOwnerOfPod, missingRevisions, ownRevisions, revisionsFrom } from '../controller-revisions.js';
 import { nativeSignalsNote, rolloutProgress, rolloutUnderWay, statusSummary } from './daemonset-status.js';
 import { desiredPods, resolveStrategy } from './daemonset-strategy.js';
-import { counted } from '../../../text/count.js';
 
 function objectsOf<T extends WorkloadObjects>(snapshot: T): T & DaemonSetObjects {
   if (!isDaemonSetObjects(snapshot)) throw new Error('not a DaemonSet snapshot');
@@ -87,8 +86,7 @@ export const daemonSetKind: WorkloadKindModule<DaemonSet, ControllerRevision> = 
   stalled: () => undefined,
   misleadingSignals: (object, strategy) => nativeSignalsNote(object, strategy),
   pausedNote: () => '',
-  remadePods: (_object, count) =>
-    `The DaemonSet controller creates ${counted(count, 'replacement')} on the same node${count === 1 ? '' : 's'}`,
+  remadeBy: () => 'sameNode',
   surgeWayOut: () =>
     'maxSurge 0 / maxUnavailable 1 on spec.updateStrategy (a DaemonSet has no Recreate); the DaemonSet controller then deletes the stuck surge pod itself (without surge a second pod on a node is excess) and replaces one node at a time, so no restart is needed.',
 };

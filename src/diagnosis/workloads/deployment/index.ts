@@ -23,7 +23,6 @@ import { rolloutUnderWay } from './rollout-progress.js';
 import { rolloutProgress, stalledRollout, statusSummary } from './deployment-status.js';
 import { desiredReplicas, resolveStrategy } from './deployment-strategy.js';
 import { createFailures, keepsOldPods } from './create-failures.js';
-import { counted } from '../../../text/count.js';
 
 /** The Deployment fields of a snapshot the registry handed to this module. */
 function objectsOf<T extends WorkloadObjects>(snapshot: T): T & DeploymentObjects {
@@ -79,7 +78,7 @@ export const deploymentKind: WorkloadKindModule<Deployment, ReplicaSet> = {
   stalled: (snapshot) => stalledRollout(objectsOf(snapshot)),
   misleadingSignals: (object, strategy, replicas) => nativeSignalsNote(object, strategy, replicas),
   pausedNote: (object) => pausedNote(object),
-  remadePods: (_object, count) => `The ReplicaSet creates ${counted(count, 'replacement')} at once`,
+  remadeBy: () => 'replicaSet',
   surgeWayOut: () =>
     'RollingUpdate with maxSurge 0 (or Recreate), then restart the rollout so the stuck Pending pod is replaced.',
 };

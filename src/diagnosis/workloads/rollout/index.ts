@@ -27,7 +27,6 @@ import {
 } from './rollout-phase.js';
 import { basicCanaryCounts } from './basic-canary.js';
 import { desiredReplicas, resolveStrategy } from './rollout-strategy.js';
-import { counted } from '../../../text/count.js';
 
 function objectsOf<T extends WorkloadObjects>(snapshot: T): T & RolloutObjects {
   if (!isRolloutObjects(snapshot)) throw new Error('not a Rollout snapshot');
@@ -155,7 +154,7 @@ export const rolloutKind: WorkloadKindModule<ArgoRollout, ReplicaSet> = {
     object.spec.paused === true
       ? ' The Rollout is paused (spec.paused): nothing rolls out until `kubectl argo rollouts resume`.'
       : '',
-  remadePods: (_object, count) => `The Rollout's ReplicaSet creates ${counted(count, 'replacement')} at once`,
+  remadeBy: () => 'rolloutReplicaSet',
   surgeWayOut: (strategy) =>
     strategy.argo === 'canary'
       ? 'maxSurge 0 / maxUnavailable 1 on spec.strategy.canary; the controller then scales a stable pod down itself and the stuck canary pod schedules, so no restart is needed.'

@@ -20,7 +20,6 @@ import { classifyRevisions, REVISION_LABEL, STATEFULSET_NAMING } from './revisio
 import { directOwnerOfPod, missingRevisions, ownRevisions, revisionsFrom } from '../controller-revisions.js';
 import { rolloutProgress, statusSummary } from './statefulset-status.js';
 import { desiredReplicas, ordered, partitionOf, resolveStrategy } from './statefulset-strategy.js';
-import { counted } from '../../../text/count.js';
 
 /** A manifest candidate's update revision: not a valid object name, so no revision read has it. */
 const CANDIDATE_REVISION = '<manifest>';
@@ -94,10 +93,7 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
     return `${codeSpan('kubectl rollout status')} prints "${rolloutProgress(sts).progress.message}" and waits until its --timeout, with no end by default: a StatefulSet has no progress deadline${partitionOf(sts) > 0 ? `, and pods below ordinal ${partitionOf(sts)} stay at the current revision on purpose (partition)` : ''}.`;
   },
   pausedNote: () => '',
-  remadePods: (object, count) =>
-    ordered(object)
-      ? `The StatefulSet controller creates ${counted(count, 'replacement')} under the same name${count === 1 ? '' : 's'}, one at a time in ordinal order, each only once every pod below it is Running and Ready (OrderedReady)`
-      : `The StatefulSet controller creates ${counted(count, 'replacement')} under the same name${count === 1 ? '' : 's'} at once (podManagementPolicy Parallel)`,
+  remadeBy: (object) => (ordered(object) ? 'orderedReady' : 'parallel'),
   surgeWayOut: () =>
     'a StatefulSet never surges: its rolling update deletes each old pod before creating the new one.',
   orderedBlock: (snapshot) => orderedBlock(objectsOf(snapshot)),
