@@ -11,6 +11,10 @@
  * - Helm 3/4 three-way merge the old release's manifest, the new one and the live
  *   object: a field the old chart set and the new one drops is removed, one the chart
  *   never set stays.
+ * The same holds one level down: a manifest that sets the strategy and its
+ * `rollingUpdate` (or an Argo canary's block) but leaves out `maxUnavailable` keeps the
+ * live value where its owner never set it (no patch strategy merges inside that block:
+ * only the keys of the strategy itself are replaced, by a Deployment's retainKeys).
  * Which of those the field is comes from the live object's owner (ownership.ts: its
  * tool, the manifest it last applied, the managers holding the field). Where nothing
  * says, both are possible: check judges the rollout with each and says "not known"
@@ -30,6 +34,7 @@ function fieldsThatShapeTheRollout(kind: WorkloadKind): string[] {
 
 /** What the apply stores for one field the manifest leaves out and the live object sets. */
 export interface OmittedField {
+  /** Its path under spec, dotted where it sits in the strategy's block ("strategy.rollingUpdate.maxUnavailable"). */
   field: string;
   /** The live value, as the API server holds it. */
   live: unknown;
@@ -59,14 +64,9 @@ function differsFromDefault(kind: WorkloadKind, live: WorkloadObject, field: str
   const value = (live.spec as unknown as Record<string, unknown>)[field];
   if (value === undefined) return false;
   if (field in SCALAR_DEFAULTS) return !semanticEqual(value, SCALAR_DEFAULTS[field]);
-  const module = workloadKind(kind);
   const { [field]: _dropped, ...rest } = live.spec as unknown as Record<string, unknown>;
   const without = { ...live, spec: rest } as unknown as WorkloadObject;
-  const key = (o: WorkloadObject): string => {
-    const s = module.strategy(o);
-    return JSON.stringify([s.type, s.maxSurge?.value, s.maxUnavailable?.value, s.partition]);
-  };
-  return key(live) !== key(without);
+  return readsDifferently(kind, live, without);
 }
 
 /**
@@ -83,16 +83,64 @@ export function omittedFields(
   const liveSpec = live.spec as unknown as Record<string, unknown>;
   const out: OmittedField[] = [];
   for (const field of fieldsThatShapeTheRollout(kind)) {
-    if (manifestSpec[field] !== undefined || !differsFromDefault(kind, live, field)) continue;
-    out.push({ field, live: liveSpec[field], ...storedFor(kind, live, field) });
+    if (manifestSpec[field] !== undefined) {
+      out.push(...omittedInBlock(kind, manifest, live, field));
+      continue;
+    }
+    if (!differsFromDefault(kind, live, field)) continue;
+    out.push({ field, live: liveSpec[field], ...storedFor(kind, live, [field]) });
   }
   return out;
+}
+
+/** The strategy's fields inside a block (rollingUpdate, an Argo canary) a manifest may set without them. */
+const BLOCK_FIELDS = ['maxSurge', 'maxUnavailable', 'partition'] as const;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The fields of the strategy's blocks the manifest sets without, where the live block
+ * sets them and the rollout reads differently with the live value.
+ */
+function omittedInBlock(
+  kind: WorkloadKind,
+  manifest: WorkloadObject,
+  live: WorkloadObject,
+  field: string,
+): OmittedField[] {
+  const written = (manifest.spec as unknown as Record<string, unknown>)[field];
+  const held = (live.spec as unknown as Record<string, unknown>)[field];
+  if (!isObject(written) || !isObject(held)) return [];
+  const out: OmittedField[] = [];
+  for (const [block, liveBlock] of Object.entries(held)) {
+    const manifestBlock = written[block];
+    if (!isObject(liveBlock) || !isObject(manifestBlock)) continue;
+    for (const leaf of BLOCK_FIELDS) {
+      if (liveBlock[leaf] === undefined || manifestBlock[leaf] !== undefined) continue;
+      const path = [field, block, leaf];
+      const kept = withStoredFields(manifest, [{ field: path.join('.'), live: liveBlock[leaf] }], () => true);
+      if (!readsDifferently(kind, manifest, kept)) continue;
+      out.push({ field: path.join('.'), live: liveBlock[leaf], ...storedFor(kind, live, path) });
+    }
+  }
+  return out;
+}
+
+/** The kind resolves the two objects' strategies (type, surge, unavailability, partition) differently. */
+function readsDifferently(kind: WorkloadKind, a: WorkloadObject, b: WorkloadObject): boolean {
+  const module = workloadKind(kind);
+  const key = (o: WorkloadObject): string => {
+    const s = module.strategy(o);
+    return JSON.stringify([s.type, s.maxSurge?.value, s.maxUnavailable?.value, s.partition]);
+  };
+  return key(a) !== key(b);
 }
 
 function storedFor(
   kind: WorkloadKind,
   live: WorkloadObject,
-  field: string,
+  path: readonly string[],
 ): Pick<OmittedField, 'stored' | 'why' | 'says'> {
   const owner = detectOwner({ group: WORKLOAD_NAMES[kind].group, kind, metadata: live.metadata });
   if (!owner)
@@ -101,7 +149,7 @@ function storedFor(
       why: 'no owner of the live object is recorded (no last-applied configuration, no field manager that applies manifests), so whether the apply keeps it is not known',
     };
   const manifest = desiredManifest(live.metadata, owner);
-  const tokens = ['spec', field];
+  const tokens = ['spec', ...path];
   const set = manifestSets(manifest, tokens);
   const who = `${owner.tool === 'kubectl' ? 'kubectl' : owner.tool} (${owner.evidence})`;
   if (set === undefined)
@@ -130,14 +178,27 @@ function storedFor(
 }
 
 /** The manifest with each omitted field as the apply stores it: `keep` the live value, or leave it out. */
-export function withStoredFields(
+export function withStoredFields<F extends Pick<OmittedField, 'field' | 'live'>>(
   manifest: WorkloadObject,
-  fields: readonly OmittedField[],
-  keep: (field: OmittedField) => boolean,
+  fields: readonly F[],
+  keep: (field: F) => boolean,
 ): WorkloadObject {
   const kept = fields.filter(keep);
   if (kept.length === 0) return manifest;
   const spec = { ...(manifest.spec as unknown as Record<string, unknown>) };
-  for (const f of kept) spec[f.field] = f.live;
+  for (const f of kept) setCopied(spec, f.field.split('.'), f.live);
   return { ...manifest, spec } as unknown as WorkloadObject;
+}
+
+/** Sets `path` in `into` to `value`, copying each object on the way (the manifest is not changed). */
+function setCopied(into: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  const [head, ...rest] = path;
+  if (head === undefined) return;
+  if (rest.length === 0) {
+    into[head] = value;
+    return;
+  }
+  const next = isObject(into[head]) ? { ...into[head] } : {};
+  into[head] = next;
+  setCopied(next, rest, value);
 }

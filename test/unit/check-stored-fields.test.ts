@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { WorkloadObject } from '../../src/diagnosis/snapshot/types.js';
-import { omittedFields } from '../../src/check/stored-fields.js';
+import { omittedFields, withStoredFields } from '../../src/check/stored-fields.js';
 import { makeDeployment } from '../support/k8s-builders.js';
 
 const STRATEGY = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
@@ -98,5 +98,53 @@ describe('a manifest that leaves out strategy', () => {
   it('a manifest that sets strategy: nothing omitted, whatever the live one is', () => {
     const given = { ...manifest(), spec: { ...manifest().spec, strategy: STRATEGY } } as WorkloadObject;
     expect(omittedFields('Deployment', given, live({}))).toEqual([]);
+  });
+});
+
+describe('a manifest that sets the strategy and its rollingUpdate without maxUnavailable', () => {
+  /** The manifest: strategy RollingUpdate with maxSurge 1 and no maxUnavailable (25% at 4 replicas: 1). */
+  const partial = (): WorkloadObject => {
+    const d = manifest();
+    d.spec = { ...d.spec, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } } } as never;
+    return d;
+  };
+  const lastApplied = {
+    spec: { replicas: 4, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } } },
+  };
+
+  it('kubectl last applied it without maxUnavailable: the apply keeps the live 0 (no patch strategy inside rollingUpdate)', () => {
+    const fields = omittedFields('Deployment', partial(), live({ lastApplied }));
+    expect(fields).toEqual([
+      expect.objectContaining({ field: 'strategy.rollingUpdate.maxUnavailable', live: 0, stored: 'live' }),
+    ]);
+  });
+
+  it('kubectl last applied it with maxUnavailable 0 and this one drops it: the default (25%) applies', () => {
+    const fields = omittedFields(
+      'Deployment',
+      partial(),
+      live({ lastApplied: { spec: { replicas: 4, strategy: STRATEGY } } }),
+    );
+    expect(fields.map((f) => [f.field, f.stored])).toEqual([
+      ['strategy.rollingUpdate.maxUnavailable', 'default'],
+    ]);
+  });
+
+  it('a live value the default reads the same (maxUnavailable 1 of 4 = 25%): nothing to decide', () => {
+    const same = live(
+      { lastApplied },
+      { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 1 } },
+    );
+    expect(omittedFields('Deployment', partial(), same)).toEqual([]);
+  });
+
+  it('kept, the candidate the rollout is judged with carries the live value, the manifest untouched', () => {
+    const written = partial();
+    const [field] = omittedFields('Deployment', written, live({ lastApplied }));
+    const stored = withStoredFields(written, field ? [field] : [], () => true);
+    expect(stored.spec).toMatchObject({ strategy: { rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } } });
+    expect((written.spec as { strategy?: { rollingUpdate?: object } }).strategy?.rollingUpdate).toEqual({
+      maxSurge: 1,
+    });
   });
 });
