@@ -57,21 +57,24 @@ export function admitTemplate(snapshot: WorkloadSnapshot): Admission {
       message: priority.message,
     };
   if (priority.result === 'unknown') return { result: 'unknown', why: priority.why, about: 'priority' };
+  // Those read (undefined: not read) and those the checked change applies, in name order.
+  const created = snapshot.createdLimitRanges ?? [];
+  const createdNames = new Set(created.map((r) => r.metadata.name));
   const ranges = snapshot.limitRanges
-    ?.filter((r) => (r.metadata.namespace ?? namespace) === namespace)
+    ?.filter((r) => (r.metadata.namespace ?? namespace) === namespace && !createdNames.has(r.metadata.name))
+    .concat(created)
     .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
-  const defaulted = withLimitDefaults(priority.spec, ranges ?? []);
-  if (ranges) {
-    for (const range of ranges) {
-      const errors = validatePod(defaulted, range);
-      const first = errors[0];
-      if (first)
-        return {
-          result: 'refused',
-          by: { kind: 'LimitRange', name: range.metadata.name ?? '' },
-          message: errors.length === 1 ? first : `[${errors.join(', ')}]`,
-        };
-    }
+  const applying = ranges ?? created;
+  const defaulted = withLimitDefaults(priority.spec, applying);
+  for (const range of applying) {
+    const errors = validatePod(defaulted, range);
+    const first = errors[0];
+    if (first)
+      return {
+        result: 'refused',
+        by: { kind: 'LimitRange', name: range.metadata.name ?? '' },
+        message: errors.length === 1 ? first : `[${errors.join(', ')}]`,
+      };
   }
   const quotas = (snapshot.resourceQuotas ?? [])
     .filter((q) => (q.metadata.namespace ?? namespace) === namespace && unscoped(q))

@@ -5,7 +5,8 @@
  * verdict, the findings with diagnose's codes, the proved fix); renderers are apart.
  */
 import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
-import type { PriorityClass } from '../diagnosis/k8s-policy.js';
+import type { LimitRange, PriorityClass, ResourceQuota } from '../diagnosis/k8s-policy.js';
+import { withCreated } from './created-objects.js';
 import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { candidateObject, withAdmissionTolerations } from './candidate.js';
@@ -32,6 +33,9 @@ export interface CheckItem {
   isNew?: boolean;
   /** PriorityClasses the same change creates (manifests.ts): a template may name them. */
   createdClasses?: readonly PriorityClass[];
+  /** ResourceQuotas and LimitRanges the same change applies (manifests.ts): admission judges the new pods with them. */
+  createdQuotas?: readonly ResourceQuota[];
+  createdLimitRanges?: readonly LimitRange[];
 }
 
 export interface CheckResult {
@@ -105,10 +109,7 @@ export async function checkOne(
       sample: boolean,
     ): Promise<{ prediction: Prediction; sampled: boolean; snapshot: WorkloadSnapshot }> => {
       const read = await source.snapshot(item.kind, candidate, { sample });
-      const admitted = withAdmissionTolerations(read.snapshot, liveTemplate);
-      const snapshot = item.createdClasses?.length
-        ? { ...admitted, createdPriorityClasses: [...item.createdClasses] }
-        : admitted;
+      const snapshot = withCreated(withAdmissionTolerations(read.snapshot, liveTemplate), item);
       return { prediction: predictRollout(snapshot), sampled: read.sampled, snapshot };
     };
     const first = await once(true);

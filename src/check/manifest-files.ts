@@ -33,7 +33,13 @@ export async function readManifests(
   paths: readonly string[],
   sources: ManifestSources,
 ): Promise<ManifestSet> {
-  const set: ManifestSet = { workloads: [], others: 0, priorityClasses: [] };
+  const set: ManifestSet = {
+    workloads: [],
+    others: 0,
+    priorityClasses: [],
+    resourceQuotas: [],
+    limitRanges: [],
+  };
   const budget = { left: MAX_INPUT_BYTES };
   let stdinRead = false;
   // A file named twice (`-f a.yaml -f .`) is judged once.
@@ -85,6 +91,8 @@ function merge(into: ManifestSet, from: ManifestSet): void {
   into.workloads.push(...from.workloads);
   into.others += from.others;
   into.priorityClasses.push(...from.priorityClasses);
+  into.resourceQuotas.push(...from.resourceQuotas);
+  into.limitRanges.push(...from.limitRanges);
 }
 
 function cannotRead(path: string, error: NodeJS.ErrnoException): ManifestError {

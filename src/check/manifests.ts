@@ -14,7 +14,7 @@ import {
   type WorkloadKind,
 } from '../diagnosis/workload-ref.js';
 import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
-import type { PriorityClass } from '../diagnosis/k8s-policy.js';
+import type { LimitRange, PriorityClass, ResourceQuota } from '../diagnosis/k8s-policy.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { parseExact } from '../diagnosis/base/quantity.js';
 
@@ -50,6 +50,12 @@ export interface ManifestSet {
   others: number;
   /** PriorityClasses among them: the change creates them, so a template may name them. */
   priorityClasses: PriorityClass[];
+  /**
+   * ResourceQuotas and LimitRanges among them: kubectl applies them with the workloads,
+   * so quota and limit admission judge the new pods with them.
+   */
+  resourceQuotas: ResourceQuota[];
+  limitRanges: LimitRange[];
 }
 
 /** Bad input: exit 2 naming the file and line. */
@@ -192,7 +198,13 @@ export function parseManifests(text: string, file: string): ManifestSet {
     );
   }
   const counter = new LineCounter();
-  const set: ManifestSet = { workloads: [], others: 0, priorityClasses: [] };
+  const set: ManifestSet = {
+    workloads: [],
+    others: 0,
+    priorityClasses: [],
+    resourceQuotas: [],
+    limitRanges: [],
+  };
   for (const doc of yamlDocuments(text, counter)) {
     const error = doc.errors[0];
     if (error) {
@@ -270,6 +282,10 @@ function collect(
     set.others += 1;
     if (kindName === 'PriorityClass' && typeof object['value'] === 'number')
       set.priorityClasses.push(object as unknown as PriorityClass);
+    if (object['apiVersion'] === 'v1' && isObjectWithMeta(object)) {
+      if (kindName === 'ResourceQuota') set.resourceQuotas.push(object as unknown as ResourceQuota);
+      if (kindName === 'LimitRange') set.limitRanges.push(object as unknown as LimitRange);
+    }
     return;
   }
   const workload = asWorkload(object);
@@ -339,4 +355,10 @@ function lineOf(
 function hasTemplate(object: Record<string, unknown>): boolean {
   const spec = object['spec'];
   return typeof spec === 'object' && spec !== null && 'template' in spec;
+}
+
+/** A core object whose metadata is an object (a quota or limit range to judge pods with). */
+function isObjectWithMeta(object: Record<string, unknown>): boolean {
+  const meta = object['metadata'];
+  return typeof meta === 'object' && meta !== null && !Array.isArray(meta);
 }

@@ -194,6 +194,8 @@ async function checkCommand(argv: string[], io: CliIo, lang: Lang): Promise<numb
     at: w.at,
     locate: w.locate,
     createdClasses: manifests.priorityClasses,
+    createdQuotas: manifests.resourceQuotas,
+    createdLimitRanges: manifests.limitRanges,
   }));
   const { source, namespace, described, notes } =
     args.fromFile !== undefined

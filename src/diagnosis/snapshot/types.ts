@@ -188,6 +188,11 @@ export interface SnapshotCommon {
   /** check: PriorityClasses the checked change creates (a manifest among those checked). */
   createdPriorityClasses?: PriorityClass[];
   /**
+   * check: LimitRanges the checked change applies in the namespace (check/created-objects.ts):
+   * their defaults and bounds hold for the new pods beside those read (`limitRanges`).
+   */
+  createdLimitRanges?: LimitRange[];
+  /**
    * What guards the workload (DESIGN.md §4d), each read where RBAC allows.
    * Absent: not read (forbidden, failed, a dump without it: `coverage.gaps` says which),
    * and then unknown, never "none": a plan is not proved against a budget nobody read.

@@ -1,0 +1,73 @@
+/**
+ * What the same change applies beside a workload, which admission judges its new pods
+ * with (manifests.ts): the PriorityClasses it creates, and the ResourceQuotas and
+ * LimitRanges of the workload's namespace. kubectl applies every document of the change,
+ * so a quota or a limit range it creates or changes holds for the pods the rollout makes:
+ * a quota that requires requests.cpu refuses a template without it, a limit range's max
+ * refuses a bigger container. A quota's usage is what the resourcequota controller will
+ * count: the namespace's pods as read (a quota it replaces keeps the usage its status
+ * has).
+ */
+import { isTerminal } from '../diagnosis/base/pods.js';
+import { formatQuotaAmount, quotaCharge, quotaMeasure } from '../diagnosis/base/quota-charge.js';
+import type { LimitRange, PriorityClass, ResourceQuota } from '../diagnosis/k8s-policy.js';
+import type { ObjectMeta } from '../diagnosis/k8s.js';
+import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
+
+export interface CreatedObjects {
+  /** The workload as the manifest writes it: where it names no namespace, neither do its neighbours. */
+  object: WorkloadObject;
+  createdClasses?: readonly PriorityClass[];
+  createdQuotas?: readonly ResourceQuota[];
+  createdLimitRanges?: readonly LimitRange[];
+}
+
+export function withCreated(snapshot: WorkloadSnapshot, item: CreatedObjects): WorkloadSnapshot {
+  const namespace = snapshot.target.namespace;
+  // An object without a namespace lands in the one kubectl applies to: the workload's
+  // only where the workload names none either.
+  const here = <T extends { metadata: ObjectMeta }>(objects: readonly T[] | undefined): T[] =>
+    (objects ?? []).filter((o) =>
+      o.metadata.namespace === undefined
+        ? item.object.metadata.namespace === undefined
+        : o.metadata.namespace === namespace,
+    );
+  const quotas = here(item.createdQuotas);
+  const ranges = here(item.createdLimitRanges);
+  return {
+    ...snapshot,
+    ...(item.createdClasses?.length ? { createdPriorityClasses: [...item.createdClasses] } : {}),
+    ...(quotas.length > 0 ? { resourceQuotas: withQuotas(snapshot, quotas) } : {}),
+    ...(ranges.length > 0 ? { createdLimitRanges: ranges.map((r) => inNamespace(r, namespace)) } : {}),
+  };
+}
+
+const inNamespace = <T extends { metadata: ObjectMeta }>(o: T, namespace: string): T => ({
+  ...o,
+  metadata: { ...o.metadata, namespace },
+});
+
+/** The namespace's quotas with the applied ones in place of those of the same name. */
+function withQuotas(snapshot: WorkloadSnapshot, applied: readonly ResourceQuota[]): ResourceQuota[] {
+  const namespace = snapshot.target.namespace;
+  const names = new Set(applied.map((q) => q.metadata.name));
+  const live = snapshot.resourceQuotas ?? [];
+  const charged = [...snapshot.pods, ...(snapshot.namespacePods ?? snapshot.otherPods)].filter(
+    (p) => p.metadata.namespace === namespace && !isTerminal(p),
+  );
+  const stored = applied.map((quota): ResourceQuota => {
+    const hard = quota.spec?.hard ?? {};
+    const before = live.find((q) => q.metadata.name === quota.metadata.name)?.status?.used ?? {};
+    const used: Record<string, string> = {};
+    for (const resource of Object.keys(hard)) {
+      const known = before[resource];
+      if (known !== undefined) used[resource] = String(known);
+      else if (quotaMeasure(resource)) {
+        const sum = charged.reduce((total, p) => total + (quotaCharge(p.spec, resource) ?? 0), 0);
+        used[resource] = formatQuotaAmount(resource, sum);
+      }
+    }
+    return { ...inNamespace(quota, namespace), status: { hard, used } };
+  });
+  return [...live.filter((q) => !names.has(q.metadata.name)), ...stored];
+}
