@@ -19,8 +19,9 @@
  * is not known. Admitted, the template carries the defaults, so the model charges and
  * places what the pods will ask for. Pure.
  */
+import { quotaTakesIn } from '../diagnosis/base/quota-scopes.js';
 import type { Container, PodSpec, Quantity } from '../diagnosis/k8s.js';
-import type { LimitRange, ResourceQuota } from '../diagnosis/k8s-policy.js';
+import type { LimitRange } from '../diagnosis/k8s-policy.js';
 import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
 import { schedulerAmount } from '../diagnosis/base/quantity.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
@@ -76,8 +77,9 @@ export function admitTemplate(snapshot: WorkloadSnapshot): Admission {
         message: errors.length === 1 ? first : `[${errors.join(', ')}]`,
       };
   }
+  // The quotas whose scopes take the pod in, as LimitRanger left it (quota-scopes.ts).
   const quotas = (snapshot.resourceQuotas ?? [])
-    .filter((q) => (q.metadata.namespace ?? namespace) === namespace && unscoped(q))
+    .filter((q) => (q.metadata.namespace ?? namespace) === namespace && quotaTakesIn(q, defaulted) !== false)
     .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
   for (const quota of quotas) {
     const required = Object.keys(quota.status?.hard ?? quota.spec?.hard ?? {}).filter((r) =>
@@ -86,6 +88,11 @@ export function admitTemplate(snapshot: WorkloadSnapshot): Admission {
     const missing = mustSpecify(defaulted, required);
     if (!missing) continue;
     const name = quota.metadata.name ?? '';
+    if (quotaTakesIn(quota, defaulted) === 'unknown')
+      return {
+        result: 'unknown',
+        why: `ResourceQuota ${name} requires ${missing.replace(/^must specify /, '')} of the pods its scopes take in, and whether they take in the new pods is not known (a scope this version does not read)`,
+      };
     if (!ranges)
       return {
         result: 'unknown',
@@ -103,10 +110,6 @@ export function admitTemplate(snapshot: WorkloadSnapshot): Admission {
     spec: { ...object.spec, template: { ...template, spec: defaulted } },
   } as WorkloadObject;
   return { result: 'admitted', snapshot: withObject(snapshot, patched) };
-}
-
-function unscoped(quota: ResourceQuota): boolean {
-  return (quota.spec?.scopes ?? []).length === 0 && !quota.spec?.scopeSelector;
 }
 
 /** A Container item as the API stores it (SetDefaults_LimitRangeItem). */

@@ -14,7 +14,7 @@ import type { LimitRange, PriorityClass, ResourceQuota } from '../diagnosis/k8s-
 import type { ObjectMeta } from '../diagnosis/k8s.js';
 import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
 
-export interface CreatedObjects {
+interface CreatedObjects {
   /** The workload as the manifest writes it: where it names no namespace, neither do its neighbours. */
   object: WorkloadObject;
   createdClasses?: readonly PriorityClass[];

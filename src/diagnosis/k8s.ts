@@ -66,6 +66,8 @@ export interface NodeSelectorTerm {
 export interface PodAffinityTerm {
   labelSelector?: LabelSelector;
   namespaces?: string[];
+  /** Namespaces by their labels ({} all of them); with `namespaces`, the union. */
+  namespaceSelector?: LabelSelector;
   topologyKey: string;
 }
 
@@ -194,6 +196,8 @@ export interface PodSpec {
   hostNetwork?: boolean;
   restartPolicy?: string;
   terminationGracePeriodSeconds?: number;
+  /** A pod with it is Terminating to a ResourceQuota's scopes (a Job's pods, typically). */
+  activeDeadlineSeconds?: number;
   /** RuntimeClass overhead, added to the pod's requests by the scheduler. */
   overhead?: Record<string, Quantity>;
   /** While any gate is listed the scheduler does not consider the pod (no FailedScheduling event). */

@@ -1,13 +1,15 @@
 /**
  * The ResourceQuotas of a namespace as the snapshot read them, in the units quota
  * admission compares (quota-charge.ts): per quota, each entry a pod charges, with its
- * hard limit and what the quota's status counts as used. Only quotas that charge every
- * pod of the namespace: a scoped quota (`scopes`, `scopeSelector`) charges the pods its
- * scopes match, which is not judged here, so it makes no claim. A quota whose status
+ * hard limit and what the quota's status counts as used. The quotas that charge every
+ * pod of the namespace, and a scoped one (`scopes`, `scopeSelector`) where it takes in
+ * `pod`, the pod to be admitted (quota-scopes.ts): its status counts only the pods its
+ * scopes take in (`scoped`). A quota whose status
  * the resourcequota controller has not written yet makes none either (admission then
  * refuses every pod, and the refusal's event says so: create-refused.ts).
  */
-import type { Quantity } from '../k8s.js';
+import type { PodSpec, Quantity } from '../k8s.js';
+import { quotaTakesIn } from './quota-scopes.js';
 import type { ResourceQuota } from '../k8s-policy.js';
 import { quotaAmount, quotaMeasure } from './quota-charge.js';
 
@@ -15,18 +17,25 @@ interface QuotaLimit {
   name: string;
   namespace: string;
   entries: { resource: string; hard: number; used: number }[];
+  /** A scoped quota: it charges only the pods its scopes take in. */
+  scoped?: ResourceQuota;
 }
 
-/** The namespace's quotas that charge every pod, or undefined when the quotas were not read. */
+/**
+ * The namespace's quotas that charge every pod, and the scoped ones that take in `pod`;
+ * undefined when the quotas were not read.
+ */
 export function quotaLimits(
   quotas: readonly ResourceQuota[] | undefined,
   namespace: string,
+  pod?: PodSpec,
 ): QuotaLimit[] | undefined {
   if (quotas === undefined) return undefined;
   const limits: QuotaLimit[] = [];
   for (const quota of quotas) {
     if ((quota.metadata.namespace ?? namespace) !== namespace) continue;
-    if ((quota.spec?.scopes ?? []).length > 0 || quota.spec?.scopeSelector) continue;
+    const scoped = (quota.spec?.scopes ?? []).length > 0 || quota.spec?.scopeSelector !== undefined;
+    if (scoped && (pod === undefined || quotaTakesIn(quota, pod) !== true)) continue;
     const hard = quota.status?.hard;
     const used = quota.status?.used;
     if (!hard || !used) continue;
@@ -38,7 +47,13 @@ export function quotaLimits(
         ? []
         : [{ resource, hard: hardAmount, used: usedAmount }];
     });
-    if (entries.length > 0) limits.push({ name: quota.metadata.name ?? '', namespace, entries });
+    if (entries.length > 0)
+      limits.push({
+        name: quota.metadata.name ?? '',
+        namespace,
+        entries,
+        ...(scoped ? { scoped: quota } : {}),
+      });
   }
   return limits;
 }

@@ -13,6 +13,8 @@
  * blue-green's stable pods beside them, must stay within its hard limit. Anything
  * the bound cannot see (devices through DRA, a priority not resolved yet) makes no claim.
  */
+import { quotaTakesIn } from '../base/quota-scopes.js';
+import type { ResourceQuota } from '../k8s-policy.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Node, Pod } from '../k8s.js';
 import { isEligible } from '../base/node-match.js';
@@ -116,9 +118,11 @@ function quotaShortfall(
   staying: readonly Pod[],
   source: QuotaRef['source'],
 ): QuotaRef | undefined {
-  const over = (resource: string, hard: number): boolean => {
+  const over = (resource: string, hard: number, scoped?: ResourceQuota): boolean => {
     const each = quotaCharge(incoming.spec, resource) ?? 0;
-    const kept = staying.reduce((sum, p) => sum + (quotaCharge(p.spec, resource) ?? 0), 0);
+    const kept = staying
+      .filter((p) => scoped === undefined || quotaTakesIn(scoped, p.spec) === true)
+      .reduce((sum, p) => sum + (quotaCharge(p.spec, resource) ?? 0), 0);
     return each > 0 && kept + count * each > hard;
   };
   if (source === 'refusal') {
@@ -129,8 +133,8 @@ function quotaShortfall(
     return refused?.kind === 'quota-exceeded' ? { name: refused.quota, source } : undefined;
   }
   const namespace = workloadObject(ctx.snapshot).metadata.namespace ?? '';
-  const read = quotaLimits(ctx.snapshot.resourceQuotas, namespace)?.find((q) =>
-    q.entries.some((e) => over(e.resource, e.hard)),
+  const read = quotaLimits(ctx.snapshot.resourceQuotas, namespace, incoming.spec)?.find((q) =>
+    q.entries.some((e) => over(e.resource, e.hard, q.scoped)),
   );
   return read && { name: read.name, source: 'status' };
 }

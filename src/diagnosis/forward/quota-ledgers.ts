@@ -3,7 +3,9 @@ import { isTerminal } from '../base/pods.js';
 import { quotaCharge } from '../base/quota-charge.js';
 import { quotaLimits } from '../base/quota-limits.js';
 import { quotaEntries, refusedRevisions } from '../rollout/create-refusals.js';
-import { workloadObject } from '../workloads/index.js';
+import { podTemplateOf, workloadObject } from '../workloads/index.js';
+import { quotaTakesIn } from '../base/quota-scopes.js';
+import type { ResourceQuota } from '../k8s-policy.js';
 import type { QuotaLedger } from './world.js';
 
 /**
@@ -22,8 +24,10 @@ export function quotasOf(ctx: AnalysisContext): QuotaLedger[] | 'unknown' {
   const charged = [...snapshot.pods, ...(snapshot.namespacePods ?? snapshot.otherPods)].filter(
     (p) => p.metadata.namespace === namespace && !isTerminal(p),
   );
-  const counted = (resource: string): number =>
-    charged.reduce((sum, p) => sum + (quotaCharge(p.spec, resource) ?? 0), 0);
+  const counted = (resource: string, scoped?: ResourceQuota): number =>
+    charged
+      .filter((p) => scoped === undefined || quotaTakesIn(scoped, p.spec) === true)
+      .reduce((sum, p) => sum + (quotaCharge(p.spec, resource) ?? 0), 0);
   const ledgers: QuotaLedger[] = [];
   for (const refused of refusedRevisions(ctx)) {
     if (refused.refusal.kind !== 'quota-exceeded') continue;
@@ -33,9 +37,12 @@ export function quotasOf(ctx: AnalysisContext): QuotaLedger[] | 'unknown' {
     ledgers.push({ name: refused.refusal.quota, namespace, source: 'refusal', entries });
     break;
   }
-  for (const quota of quotaLimits(snapshot.resourceQuotas, namespace) ?? []) {
+  for (const quota of quotaLimits(snapshot.resourceQuotas, namespace, podTemplateOf(snapshot).spec) ?? []) {
     if (ledgers.some((l) => l.name === quota.name)) continue;
-    const entries = quota.entries.map((e) => ({ ...e, used: Math.min(e.used, counted(e.resource)) }));
+    const entries = quota.entries.map((e) => ({
+      ...e,
+      used: Math.min(e.used, counted(e.resource, quota.scoped)),
+    }));
     ledgers.push({ ...quota, source: 'status', entries });
   }
   return ledgers;

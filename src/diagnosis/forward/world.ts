@@ -10,6 +10,8 @@ import type { Node, Pod } from '../k8s.js';
 import { isEligible } from '../base/node-match.js';
 import { claimNames, requiredAntiAffinity } from '../base/pod-constraints.js';
 import { quotaCharge } from '../base/quota-charge.js';
+import { quotaTakesIn } from '../base/quota-scopes.js';
+import type { ResourceQuota } from '../k8s-policy.js';
 import { blockersOn, fitsOn, type Blocker, type PlacementContext } from '../placement/placement.js';
 
 export interface QuotaLedger {
@@ -22,6 +24,16 @@ export interface QuotaLedger {
    */
   source: 'refusal' | 'status';
   entries: { resource: string; hard: number; used: number }[];
+  /** A scoped quota: it charges and refuses only the pods its scopes take in (quota-scopes.ts). */
+  scoped?: ResourceQuota;
+}
+
+/** The quota charges the pod: same namespace, and taken in by its scopes where it has any. */
+function charges(q: QuotaLedger, pod: Pod): boolean {
+  return (
+    pod.metadata.namespace === q.namespace &&
+    (q.scoped === undefined || quotaTakesIn(q.scoped, pod.spec) === true)
+  );
 }
 
 /** Which quota refuses, and whether it has said so yet (its refusal) or its status tells (it will). */
@@ -291,7 +303,7 @@ export class World {
   refusing(pod: Pod): QuotaLedger | undefined {
     return this.quotas.find(
       (q) =>
-        pod.metadata.namespace === q.namespace &&
+        charges(q, pod) &&
         q.entries.some((e) => {
           const charge = quotaCharge(pod.spec, e.resource) ?? 0;
           return charge > 0 && e.used + charge > e.hard;
@@ -302,7 +314,7 @@ export class World {
   /** Charges (+1) or releases (-1) the pod's quota usage. */
   charge(pod: Pod, sign: 1 | -1): void {
     for (const q of this.quotas) {
-      if (pod.metadata.namespace !== q.namespace) continue;
+      if (!charges(q, pod)) continue;
       this.#version += 1;
       for (const e of q.entries)
         e.used = Math.max(0, e.used + sign * (quotaCharge(pod.spec, e.resource) ?? 0));
