@@ -275,6 +275,14 @@ export interface WorkloadKindModule<
    * reads as under way for ever.
    */
   readonly progressDeadline: boolean;
+  /**
+   * A pod of it that terminates comes back: its controller keeps a fixed set of pods (a
+   * StatefulSet's ordinals, a DaemonSet's nodes) and makes a deleted one again, so a
+   * neighbour's terminating pod of this kind frees its room only for its replacement to
+   * compete for it (forward/rivals.ts). A ReplicaSet's pods terminate mostly as it
+   * scales down: they leave.
+   */
+  readonly deletedPodsReturn: boolean;
   /** A replaced pod is made again for the same node (DaemonSet): deleting it or excluding nodes moves nothing elsewhere. */
   readonly pinnedToNodes: boolean;
   /** A pause keeps a new template from running at all until resumed (a paused Deployment makes no ReplicaSet for it). */

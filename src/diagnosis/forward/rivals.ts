@@ -6,7 +6,9 @@
  *   is not ours to know. A verdict that the rollout can never finish is held to the order
  *   that favours it (ours first); a plan is proved in both, or says it depends on them;
  * - their terminating pods (not past their deadline, on a node whose kubelet reports)
- *   are gone at the first step, as ours are: room a neighbour's progress frees is room.
+ *   are gone at the first step, as ours are: room a neighbour's progress frees is room;
+ *   but a StatefulSet's or a DaemonSet's pod comes back (WorkloadKindModule
+ *   `deletedPodsReturn`): its replacement, the same pod unbound, is a rival.
  * Rivals bind where they fit and preempt nothing (their preemption, if any, the scheduler
  * already tried): what they take is lost to ours, what they leave is not.
  */
@@ -16,6 +18,7 @@ import { workloadOfPod } from '../base/owners.js';
 import { isStuckTerminating, isTerminating } from '../base/pods.js';
 import { heldBeforeScheduling } from '../scheduling/held-back.js';
 import { kubeletReports } from './pod-phase.js';
+import { workloadKind, workloadOfPod as workloadOfKind } from '../workloads/index.js';
 
 /** Where rivals of our priority stand in the queue: behind ours, or ahead of them. */
 export type QueueOrder = 'ours-first' | 'theirs-first';
@@ -29,10 +32,28 @@ export interface Rival {
 /** Other workloads' pods waiting for a node that the scheduler will judge (not held back by a gate). */
 export function rivalsOf(ctx: AnalysisContext): readonly Rival[] {
   return ctx.once('forward-rivals', () =>
-    (ctx.snapshot.pendingPods ?? [])
+    [...(ctx.snapshot.pendingPods ?? []), ...leavingNeighbours(ctx).filter(comesBack).map(again)]
       .filter((pod) => !heldBeforeScheduling(pod))
       .map((pod) => ({ pod, owner: workloadOfPod(pod) })),
   );
+}
+
+/** Its controller makes the pod again once it is gone (a StatefulSet's, a DaemonSet's). */
+function comesBack(pod: Pod): boolean {
+  const owner = workloadOfKind(pod);
+  return owner !== undefined && workloadKind(owner.kind).deletedPodsReturn;
+}
+
+/** The pod as its controller makes it again: the same spec, unbound, Pending. */
+function again(pod: Pod): Pod {
+  const { nodeName: _bound, ...spec } = pod.spec;
+  const { deletionTimestamp: _deleted, ...metadata } = pod.metadata;
+  return {
+    ...pod,
+    metadata: { ...metadata, uid: `${pod.metadata.uid ?? pod.metadata.name ?? ''}/again` },
+    spec,
+    status: { phase: 'Pending' },
+  };
 }
 
 /** Rivals at the priority of `ours`: those only the queue's order puts ahead of it or behind. */

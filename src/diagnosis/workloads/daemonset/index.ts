@@ -43,6 +43,7 @@ export const daemonSetKind: WorkloadKindModule<DaemonSet, ControllerRevision> = 
   surgeFix: 'per-node',
   recreate: false,
   progressDeadline: false,
+  deletedPodsReturn: true,
   pinnedToNodes: true,
   pauseHoldsTemplate: false,
   claimTemplates: () => [],

@@ -38,6 +38,7 @@ export const deploymentKind: WorkloadKindModule<Deployment, ReplicaSet> = {
   surgeFix: 'replicas',
   recreate: true,
   progressDeadline: true,
+  deletedPodsReturn: false,
   pinnedToNodes: false,
   pauseHoldsTemplate: true,
   claimTemplates: () => [],

@@ -88,6 +88,7 @@ export const rolloutKind: WorkloadKindModule<ArgoRollout, ReplicaSet> = {
   surgeFix: 'canary',
   recreate: false,
   progressDeadline: true,
+  deletedPodsReturn: false,
   pinnedToNodes: false,
   pauseHoldsTemplate: false,
   analysisRuns: true,

@@ -41,6 +41,7 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
   strategyAt: { field: 'updateStrategy', patchPaths: ['/spec/updateStrategy'] },
   recreate: false,
   progressDeadline: false,
+  deletedPodsReturn: true,
   pinnedToNodes: false,
   pauseHoldsTemplate: false,
   claimTemplates: (object) => (object.spec.volumeClaimTemplates ?? []).map((t) => t.metadata.name ?? ''),
