@@ -15,11 +15,17 @@
  * the run needs are named: each Job without which it does not finish though the others
  * are gone (up to `NARROWED` Jobs are tried so), where those alone finish it; otherwise
  * every Job, as "once enough of them end" (at most `NAMED` by name).
+ *
+ * A neighbour Deployment in the middle of its own rollout holds room the same way: where
+ * every pod of its newest ReplicaSet is Ready, its controller removes the pods of its
+ * older ones as it goes on (rolling.go reconcileOldReplicaSets), and they give their room
+ * back. Where no Job explains the wait, such old pods are tried the same way, and the
+ * verdict says "cannot finish while the rollout of deployment X holds its old pods".
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Finding, FindingCode } from '../finding.js';
 import type { Pod } from '../k8s.js';
-import { isTerminal, isTerminating } from '../base/pods.js';
+import { isReady, isTerminal, isTerminating } from '../base/pods.js';
 import { isEligible } from '../base/node-match.js';
 import { workloadKind } from '../workloads/index.js';
 import { nextPod } from '../rollout/surge-proof.js';
@@ -48,7 +54,9 @@ const NAMED = 5;
 const CRONJOB_RUN = /-\d{8,}$/;
 
 interface JobWait {
-  /** "research/embed-backfill-4", each Job the rollout waits for. */
+  /** What holds the room: running Jobs, or neighbour Deployments' rollouts under way (their old pods). */
+  holders: 'jobs' | 'rollouts';
+  /** "research/embed-backfill-4", each Job (or Deployment) the rollout waits for. */
   jobs: string[];
   /** Their running pods. */
   pods: Pod[];
@@ -78,24 +86,36 @@ function jobOf(pod: Pod): string | undefined {
   return `${pod.metadata.namespace ?? ''}/${owner.name}`;
 }
 
-/** Running pods of Jobs that can hold room or quota the new pods need, by Job. */
-function runningJobPods(ctx: AnalysisContext): Map<string, Pod[]> {
+/**
+ * Other workloads' running pods that can hold room or quota the new pods need: on a
+ * node the template may use or in its namespace, on a node whose kubelet reports, each once.
+ */
+function holdingPods(ctx: AnalysisContext): Pod[] {
   const { snapshot } = ctx;
   const template = nextPod(snapshot).spec;
   const nodes = new Map(snapshot.nodes.map((n) => [n.metadata.name ?? '', n]));
   const namespace = snapshot.target.namespace;
   const seen = new Set<string>();
-  const byJob = new Map<string, Pod[]>();
+  const holding: Pod[] = [];
   for (const pod of [...snapshot.otherPods, ...(snapshot.namespacePods ?? [])]) {
-    const job = jobOf(pod);
     const node = nodes.get(pod.spec.nodeName ?? '');
     // The same pod may be read twice (on a node the template may use, and in the namespace).
     const key = pod.metadata.uid ?? `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`;
-    if (!job || !node || seen.has(key) || isTerminal(pod) || isTerminating(pod)) continue;
+    if (!node || seen.has(key) || isTerminal(pod) || isTerminating(pod)) continue;
     if (!kubeletReports(node)) continue;
     if (!isEligible(node, template) && pod.metadata.namespace !== namespace) continue;
     seen.add(key);
-    byJob.set(job, [...(byJob.get(job) ?? []), pod]);
+    holding.push(pod);
+  }
+  return holding;
+}
+
+/** Running pods of Jobs that can hold room or quota the new pods need, by Job. */
+function runningJobPods(ctx: AnalysisContext): Map<string, Pod[]> {
+  const byJob = new Map<string, Pod[]>();
+  for (const pod of holdingPods(ctx)) {
+    const job = jobOf(pod);
+    if (job) byJob.set(job, [...(byJob.get(job) ?? []), pod]);
   }
   return byJob;
 }
@@ -106,7 +126,52 @@ function jobWait(ctx: AnalysisContext): JobWait | undefined {
   const { asIs, paused } = forwardVerdict(ctx);
   // A run that followed the controllers step by step (not a bound on an end state).
   if (paused || asIs.result !== 'blocked' || asIs.step || asIs.ticks === 0) return undefined;
-  return jobWaitFor(ctx, (othersGone, order) => runWithChange(ctx, { othersGone }, order).outcome);
+  const run = (othersGone: readonly Pod[], order: QueueOrder): Outcome =>
+    runWithChange(ctx, { othersGone }, order).outcome;
+  return jobWaitFor(ctx, run) ?? holdersWait(ctx, rollingNeighbourPods(ctx), 'rollouts', run);
+}
+
+/** "ml/beta": the Deployment whose ReplicaSet controls the pod (its name less the pod-template-hash), or undefined. */
+function deploymentOf(pod: Pod): { deployment: string; replicaSet: string } | undefined {
+  const owner = (pod.metadata.ownerReferences ?? []).find((o) => o.controller);
+  const hash = pod.metadata.labels?.['pod-template-hash'];
+  if (owner?.kind !== 'ReplicaSet' || !(owner.apiVersion ?? '').startsWith('apps/') || !hash)
+    return undefined;
+  if (!owner.name.endsWith(`-${hash}`)) return undefined;
+  return {
+    deployment: `${pod.metadata.namespace ?? ''}/${owner.name.slice(0, -hash.length - 1)}`,
+    replicaSet: owner.name,
+  };
+}
+
+/**
+ * The old pods of neighbour Deployments whose rollout is under way and will remove them:
+ * pods of two or more of its ReplicaSets run, and every pod of the newest one (the one
+ * whose latest pod was made last) is Ready. Only those that can hold what the new pods
+ * need, on a node whose kubelet reports. By Deployment.
+ */
+function rollingNeighbourPods(ctx: AnalysisContext): Map<string, Pod[]> {
+  const byDeployment = new Map<string, Map<string, Pod[]>>();
+  for (const pod of holdingPods(ctx)) {
+    const owner = deploymentOf(pod);
+    if (!owner) continue;
+    const sets = byDeployment.get(owner.deployment) ?? new Map<string, Pod[]>();
+    sets.set(owner.replicaSet, [...(sets.get(owner.replicaSet) ?? []), pod]);
+    byDeployment.set(owner.deployment, sets);
+  }
+  const made = (pods: readonly Pod[]): number =>
+    Math.max(...pods.map((p) => Date.parse(p.metadata.creationTimestamp ?? '') || 0));
+  const old = new Map<string, Pod[]>();
+  for (const [deployment, sets] of byDeployment) {
+    if (sets.size < 2) continue;
+    const [newest] = [...sets].sort(([, a], [, b]) => made(b) - made(a));
+    if (!newest || !newest[1].every(isReady)) continue;
+    old.set(
+      deployment,
+      [...sets].filter(([name]) => name !== newest[0]).flatMap(([, pods]) => pods),
+    );
+  }
+  return old;
 }
 
 /**
@@ -118,7 +183,16 @@ export function jobWaitFor(
   ctx: AnalysisContext,
   runWithout: (othersGone: readonly Pod[], order: QueueOrder) => Outcome,
 ): JobWait | undefined {
-  const byJob = runningJobPods(ctx);
+  return holdersWait(ctx, runningJobPods(ctx), 'jobs', runWithout);
+}
+
+/** The holders (Jobs, or rollouts under way) a blocked run waits for, by their pods `byJob`. */
+function holdersWait(
+  ctx: AnalysisContext,
+  byJob: ReadonlyMap<string, Pod[]>,
+  holders: JobWait['holders'],
+  runWithout: (othersGone: readonly Pod[], order: QueueOrder) => Outcome,
+): JobWait | undefined {
   if (byJob.size === 0) return undefined;
   // The orders differ only where other workloads' pods wait for a node (rivals.ts).
   const orders: QueueOrder[] = rivalsOf(ctx).length > 0 ? ['ours-first', 'theirs-first'] : ['ours-first'];
@@ -140,7 +214,7 @@ export function jobWaitFor(
   const alone =
     needed.length === 0 ? undefined : needed.length === all.length ? outcome : finishesWithout(needed);
   const [jobs, run, needs] = alone ? [needed, alone, 'all' as const] : [all, outcome, 'some' as const];
-  return { jobs, pods: jobs.flatMap((j) => byJob.get(j) ?? []), outcome: run, needs };
+  return { holders, jobs, pods: jobs.flatMap((j) => byJob.get(j) ?? []), outcome: run, needs };
 }
 
 /** How a verdict names the Jobs of `wait` (English). */
@@ -174,15 +248,36 @@ function named(items: readonly string[]): string {
 
 const NEVER = /can never finish/;
 
+/** How `said` words the wait: for Jobs, or for neighbour rollouts under way. */
+function waitWords(wait: JobWait): { whileRuns: string; once: string; added: string; holdsNote: string } {
+  const { jobs, names, one, some } = jobWaitWords(wait);
+  if (wait.holders === 'rollouts') {
+    const rollouts = `the rollout${one ? '' : 's'} of deployment${one ? '' : 's'} ${names}`;
+    return {
+      whileRuns: some
+        ? `while ${rollouts} hold the room`
+        : `while ${rollouts} ${one ? 'holds its' : 'hold their'} old pods`,
+      once: `It goes on by itself once ${one ? 'that rollout removes its old pods' : some ? 'enough of them remove their old pods' : 'those rollouts remove their old pods'}.`,
+      added: `It goes on by itself once ${rollouts} ${one ? 'removes its' : 'remove their'} old pods.`,
+      holdsNote: `Old pods of ${rollouts} hold room or quota the new pods need: `,
+    };
+  }
+  return {
+    whileRuns: some ? `while ${jobs} hold the room` : `while ${jobs} ${one ? 'runs' : 'run'}`,
+    once: `It goes on by itself once ${one ? 'that Job ends' : some ? 'enough of them end' : 'those Jobs end'}.`,
+    added: `It goes on by itself once ${some ? `enough of ${jobs} end` : `${jobs} ${one ? 'ends' : 'end'}`}.`,
+    holdsNote: `Pods of ${jobs} hold room or quota the new pods need: `,
+  };
+}
+
 function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
-  const { jobs, one, some, where } = jobWaitWords(wait);
-  const whileRuns = some ? `while ${jobs} hold the room` : `while ${jobs} ${one ? 'runs' : 'run'}`;
-  const once = `It goes on by itself once ${one ? 'that Job ends' : some ? 'enough of them end' : 'those Jobs end'}.`;
+  const { one, some, where } = jobWaitWords(wait);
+  const { whileRuns, once, added, holdsNote } = waitWords(wait);
   // The verdict's own "can never finish" becomes "cannot finish while …", where the
   // headline (the summary's first clause) shows it; otherwise the sentence is added.
   const summary = NEVER.test(finding.summary)
     ? `${finding.summary.replace(NEVER, `cannot finish ${whileRuns}`)} ${once}`
-    : `${finding.summary} It goes on by itself once ${some ? `enough of ${jobs} end` : `${jobs} ${one ? 'ends' : 'end'}`}.`;
+    : `${finding.summary} ${added}`;
   const gone = new Set(wait.pods.map((p) => p.metadata.name ?? ''));
   const steps = stepsInPlainWords({
     ...wait.outcome,
@@ -190,9 +285,10 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
       ? { steps: wait.outcome.steps.filter((s) => !(s.kind === 'gone' && gone.has(s.pod))) }
       : {}),
   });
-  const cron = wait.jobs.some((j) => CRONJOB_RUN.test(j))
-    ? " A Job named like a CronJob's run may be followed by the next run, which can take the room again."
-    : '';
+  const cron =
+    wait.holders === 'jobs' && wait.jobs.some((j) => CRONJOB_RUN.test(j))
+      ? " A Job named like a CronJob's run may be followed by the next run, which can take the room again."
+      : '';
   // Keyed words (`says`) would give another language the headline without the Jobs:
   // it reads this English one instead.
   const { says: _english, ...rest } = finding;
@@ -210,7 +306,11 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
         ? [
             {
               type: 'note' as const,
-              text: `Pods of ${jobs} hold room or quota the new pods need: ${where}. A Job's pods go once it ends (it completes, or fails for good), and give them back.${some ? ' Not each of them must end: the pods of some could free the room the others hold.' : ''}${cron} Run forward with them gone, the controllers finish the rollout, whichever pending pod the scheduler takes first: ${steps.slice(0, 6).join('; ')}.`,
+              text: `${holdsNote}${where}. ${
+                wait.holders === 'rollouts'
+                  ? `${one ? 'Its' : 'Their'} newest pods are Ready, so ${one ? 'its' : 'each'} Deployment controller removes the old ones as the rollout goes on (once the new ones are available, within maxUnavailable), and they give the room back.`
+                  : "A Job's pods go once it ends (it completes, or fails for good), and give them back."
+              }${some ? ' Not each of them must end: the pods of some could free the room the others hold.' : ''}${cron} Run forward with them gone, the controllers finish the rollout, whichever pending pod the scheduler takes first: ${steps.slice(0, 6).join('; ')}.`,
             },
           ]
         : []),

@@ -1,0 +1,66 @@
+/**
+ * A neighbour Deployment in the middle of its own rollout holds room its controller will
+ * give back (forward/job-wait.ts): beta's new pod is Ready on gpu-3 and its old pod holds
+ * gpu-2, the only GPU alpha's new pod could take. reconcileOldReplicaSets removes beta's
+ * old pod once its new one is available, and alpha then finishes: "cannot finish while
+ * the rollout of deployment ml/beta holds its old pods", never "can never finish". Where
+ * beta's new pod is not Ready, its rollout may not go on: the verdict stays as it was.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { fakeIo } from '../support/cli-io.js';
+
+const DUMP = join(import.meta.dirname, '../fixtures/dumps/neighbour-rollout-under-way.json');
+const dir = mkdtempSync(join(tmpdir(), 'rd-neighbour-rollout-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Report = {
+  findings: { code: string; severity: string; summary: string; evidence: { text?: string }[] }[];
+};
+
+async function diagnose(file: string): Promise<{ status: number; report: Report }> {
+  const io = fakeIo();
+  const status = await runCli(
+    ['diagnose', 'deployment/alpha', '-n', 'ml', '--from-file', file, '-o', 'json'],
+    io.io,
+  );
+  return { status, report: JSON.parse(io.stdout()) as Report };
+}
+
+describe('a neighbour Deployment whose rollout is under way', () => {
+  it('holds its old pods only until its rollout removes them: said so, with the run that proves it', async () => {
+    const { status, report } = await diagnose(DUMP);
+    const lead = report.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(lead?.summary).toContain(
+      'cannot finish while the rollout of deployment ml/beta holds its old pods',
+    );
+    expect(lead?.summary).toContain('It goes on by itself once that rollout removes its old pods.');
+    expect(lead?.summary).not.toContain('can never finish');
+    const note = lead?.evidence.map((e) => e.text ?? '').find((t) => t.startsWith('Old pods of'));
+    expect(note).toContain('beta-b1-x1 on gpu-2');
+    // The rollout is stopped now: the verdict keeps its severity and exit code.
+    expect(status).toBe(1);
+  });
+
+  it('whose new pod is not Ready: its rollout may not go on, so nothing is promised', async () => {
+    const dump = JSON.parse(readFileSync(DUMP, 'utf8')) as {
+      items: {
+        kind: string;
+        metadata: { name?: string };
+        status?: { conditions?: { type: string; status: string }[] };
+      }[];
+    };
+    for (const item of dump.items)
+      if (item.kind === 'Pod' && item.metadata.name === 'beta-b2-y1')
+        item.status = { ...item.status, conditions: [{ type: 'Ready', status: 'False' }] };
+    const file = join(dir, 'beta-not-ready.json');
+    writeFileSync(file, JSON.stringify(dump));
+    const { report } = await diagnose(file);
+    const lead = report.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(lead?.summary).toContain('can never finish');
+    expect(lead?.summary).not.toContain('deployment ml/beta');
+  });
+});
