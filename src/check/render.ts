@@ -17,6 +17,7 @@ import { wordsIn } from '../i18n/catalogue.js';
 import { DEFAULT_LANG, type Lang } from '../i18n/lang.js';
 import { CHECK_WORDS, checkExplanation, checkSummary, storedWhy } from './words.js';
 import { waitsForJobs } from './job-wait.js';
+import { storedDefault } from './stored-fields.js';
 
 type Words = ReturnType<typeof wordsIn<typeof CHECK_WORDS>>;
 
@@ -114,12 +115,14 @@ function resultLines(r: Judged, style: ReturnType<typeof makeStyle>, w: Words, l
   for (const o of r.omitted ?? []) {
     if (o.stored === 'unknown') continue;
     const live = o.stored === 'live' ? lineValue(JSON.stringify(o.live) ?? String(o.live)) : undefined;
+    const stored = o.stored === 'default' ? storedDefault(o.field) : undefined;
     lines.push(
       ...indent(
         [
           w.omitted({
             path: `spec.${o.field}`,
             ...(live !== undefined ? { live } : {}),
+            ...(stored !== undefined ? { stored } : {}),
             why: lineValue(storedWhy(o, lang)),
           }),
         ],

@@ -26,10 +26,14 @@ import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import { WORKLOAD_NAMES, type WorkloadKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 
-/** The spec fields whose live value decides how a rollout goes, per kind. */
+/**
+ * The spec fields whose live value decides how a rollout goes, per kind. `replicas` among
+ * them: left out where kubectl last applied it, the apply removes it and the API's
+ * default (1) is stored (an HPA then scales it back; the rollout meanwhile runs at 1).
+ */
 function fieldsThatShapeTheRollout(kind: WorkloadKind): string[] {
   const strategy = workloadKind(kind).strategyAt.field;
-  return [...new Set([strategy, 'minReadySeconds', 'paused'])];
+  return [...new Set([strategy, 'minReadySeconds', 'paused', 'replicas'])];
 }
 
 /** What the apply stores for one field the manifest leaves out and the live object sets. */
@@ -53,8 +57,13 @@ export interface OmittedField {
 export type StoredSays =
   { key: 'neverSet' | 'dropped'; params: { who: string } } | { key: 'alsoHeld'; params: { others: string } };
 
+/** The default the API stores for a removed scalar field ("1" for replicas), where it matters to say. */
+export function storedDefault(field: string): string | undefined {
+  return field === 'replicas' ? String(SCALAR_DEFAULTS[field]) : undefined;
+}
+
 /** Scalar fields, by the API's default a removed one reads as once stored. */
-const SCALAR_DEFAULTS: Record<string, unknown> = { minReadySeconds: 0, paused: false };
+const SCALAR_DEFAULTS: Record<string, unknown> = { minReadySeconds: 0, paused: false, replicas: 1 };
 
 /**
  * The live value differs from what the field reads as once removed: for the strategy,
@@ -177,16 +186,20 @@ function storedFor(
   };
 }
 
-/** The manifest with each omitted field as the apply stores it: `keep` the live value, or leave it out. */
+/**
+ * The manifest with each omitted field as the apply stores it: `keep` the live value, or
+ * the default (left out, or for a scalar the API defaults, its default written: a
+ * manifest without `replicas` is otherwise judged at the live count).
+ */
 export function withStoredFields<F extends Pick<OmittedField, 'field' | 'live'>>(
   manifest: WorkloadObject,
   fields: readonly F[],
   keep: (field: F) => boolean,
 ): WorkloadObject {
-  const kept = fields.filter(keep);
-  if (kept.length === 0) return manifest;
+  const written = fields.filter((f) => keep(f) || f.field in SCALAR_DEFAULTS);
+  if (written.length === 0) return manifest;
   const spec = { ...(manifest.spec as unknown as Record<string, unknown>) };
-  for (const f of kept) setCopied(spec, f.field.split('.'), f.live);
+  for (const f of written) setCopied(spec, f.field.split('.'), keep(f) ? f.live : SCALAR_DEFAULTS[f.field]);
   return { ...manifest, spec } as unknown as WorkloadObject;
 }
 

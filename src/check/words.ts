@@ -10,7 +10,8 @@ import type { Lang } from '../i18n/lang.js';
 import type { StoredSays } from './stored-fields.js';
 import { whyInWords } from '../diagnosis/forward/model-why.js';
 
-type Omitted = { path: string; live?: string; why: string };
+/** `stored`: the default the API stores in its place, where it writes one (replicas: 1). */
+type Omitted = { path: string; live?: string; stored?: string; why: string };
 type Deadlock = { ref: string; need?: string; fix: string };
 /** A rollout that waits for Jobs to end (job-wait.ts): their names, one or several, each or enough of them. */
 type JobWait = { ref: string; jobs: string; one: boolean; some: boolean; fix?: string };
@@ -83,9 +84,9 @@ export const CHECK_WORDS = registerCatalogue(
     },
     omitted: {
       en: (p: Omitted) =>
-        `The manifest leaves out ${p.path}: the apply ${p.live === undefined ? 'removes it (the default applies)' : `keeps the live value ${p.live}`}; ${p.why}.`,
+        `The manifest leaves out ${p.path}: the apply ${p.live === undefined ? (p.stored === undefined ? 'removes it (the default applies)' : `removes it and the API stores its default, ${p.stored}`) : `keeps the live value ${p.live}`}; ${p.why}.`,
       ko: (p: Omitted) =>
-        `매니페스트에 ${p.path} 필드가 없습니다. 적용하면 ${p.live === undefined ? '이 필드가 지워지고 기본값이 쓰입니다' : `현재 값(${p.live})이 유지됩니다`}. 이유: ${p.why}.`,
+        `매니페스트에 ${p.path} 필드가 없습니다. 적용하면 ${p.live === undefined ? (p.stored === undefined ? '이 필드가 지워지고 기본값이 쓰입니다' : `이 필드가 지워지고 API가 기본값 ${p.stored}을(를) 저장합니다`) : `현재 값(${p.live})이 유지됩니다`}. 이유: ${p.why}.`,
     },
     neverSet: {
       en: (p: { who: string }) => `the manifest ${p.who} last applied never set it, so the apply keeps it`,
@@ -359,7 +360,12 @@ export const CHECK_WORDS = registerCatalogue(
         live: '{"type":"Recreate"}',
         why: 'the manifest kubectl (last-applied-configuration) last applied never set it, so the apply keeps it',
       },
-      { path: 'spec.replicas', why: 'the manifest Helm last applied set it and this one drops it' },
+      { path: 'spec.minReadySeconds', why: 'the manifest Helm last applied set it and this one drops it' },
+      {
+        path: 'spec.replicas',
+        stored: '1',
+        why: 'the manifest kubectl last applied set it and this one drops it',
+      },
     ],
     neverSet: [{ who: 'kubectl (last-applied-configuration)' }],
     alsoHeld: [{ others: 'hpa-controller, argocd-controller' }],

@@ -148,3 +148,34 @@ describe('a manifest that sets the strategy and its rollingUpdate without maxUna
     });
   });
 });
+
+describe('a manifest that leaves out replicas', () => {
+  const withoutReplicas = (): WorkloadObject => {
+    const d = manifest();
+    d.spec = { ...d.spec, strategy: STRATEGY } as never;
+    delete (d.spec as { replicas?: number }).replicas;
+    return d;
+  };
+
+  it('kubectl last applied it: the apply removes it and the API stores 1, which the rollout is judged at', () => {
+    const fields = omittedFields(
+      'Deployment',
+      withoutReplicas(),
+      live({ lastApplied: { spec: { replicas: 4, strategy: STRATEGY } } }),
+    );
+    expect(fields.map((f) => [f.field, f.stored])).toEqual([['replicas', 'default']]);
+    const stored = withStoredFields(withoutReplicas(), fields, (f) => f.stored === 'live');
+    expect((stored.spec as { replicas?: number }).replicas).toBe(1);
+  });
+
+  it('kubectl never applied it (an HPA owns the count): the apply keeps the live count', () => {
+    const fields = omittedFields(
+      'Deployment',
+      withoutReplicas(),
+      live({ lastApplied: { spec: { strategy: STRATEGY } } }),
+    );
+    expect(fields.map((f) => [f.field, f.stored])).toEqual([['replicas', 'live']]);
+    const stored = withStoredFields(withoutReplicas(), fields, (f) => f.stored === 'live');
+    expect((stored.spec as { replicas?: number }).replicas).toBe(4);
+  });
+});
