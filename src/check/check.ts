@@ -109,7 +109,11 @@ export async function checkOne(
       sample: boolean,
     ): Promise<{ prediction: Prediction; sampled: boolean; snapshot: WorkloadSnapshot }> => {
       const read = await source.snapshot(item.kind, candidate, { sample });
-      const snapshot = withCreated(withAdmissionTolerations(read.snapshot, liveTemplate), item);
+      const snapshot = withCreated(
+        withAdmissionTolerations(read.snapshot, liveTemplate),
+        item,
+        defaultNamespace,
+      );
       return { prediction: predictRollout(snapshot), sampled: read.sampled, snapshot };
     };
     const first = await once(true);

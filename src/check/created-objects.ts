@@ -12,26 +12,24 @@ import { isTerminal } from '../diagnosis/base/pods.js';
 import { formatQuotaAmount, quotaCharge, quotaMeasure } from '../diagnosis/base/quota-charge.js';
 import type { LimitRange, PriorityClass, ResourceQuota } from '../diagnosis/k8s-policy.js';
 import type { ObjectMeta } from '../diagnosis/k8s.js';
-import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
+import type { WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
+import { isScoped, quotaTakesIn } from '../diagnosis/base/quota-scopes.js';
 
 interface CreatedObjects {
-  /** The workload as the manifest writes it: where it names no namespace, neither do its neighbours. */
-  object: WorkloadObject;
   createdClasses?: readonly PriorityClass[];
   createdQuotas?: readonly ResourceQuota[];
   createdLimitRanges?: readonly LimitRange[];
 }
 
-export function withCreated(snapshot: WorkloadSnapshot, item: CreatedObjects): WorkloadSnapshot {
+/** `defaultNamespace`: where kubectl applies an object that names none (`-n`, the context's). */
+export function withCreated(
+  snapshot: WorkloadSnapshot,
+  item: CreatedObjects,
+  defaultNamespace: string,
+): WorkloadSnapshot {
   const namespace = snapshot.target.namespace;
-  // An object without a namespace lands in the one kubectl applies to: the workload's
-  // only where the workload names none either.
   const here = <T extends { metadata: ObjectMeta }>(objects: readonly T[] | undefined): T[] =>
-    (objects ?? []).filter((o) =>
-      o.metadata.namespace === undefined
-        ? item.object.metadata.namespace === undefined
-        : o.metadata.namespace === namespace,
-    );
+    (objects ?? []).filter((o) => (o.metadata.namespace ?? defaultNamespace) === namespace);
   const quotas = here(item.createdQuotas);
   const ranges = here(item.createdLimitRanges);
   return {
@@ -58,12 +56,14 @@ function withQuotas(snapshot: WorkloadSnapshot, applied: readonly ResourceQuota[
   const stored = applied.map((quota): ResourceQuota => {
     const hard = quota.spec?.hard ?? {};
     const before = live.find((q) => q.metadata.name === quota.metadata.name)?.status?.used ?? {};
+    // A scoped quota counts only the pods its scopes take in.
+    const takenIn = isScoped(quota) ? charged.filter((p) => quotaTakesIn(quota, p.spec) === true) : charged;
     const used: Record<string, string> = {};
     for (const resource of Object.keys(hard)) {
       const known = before[resource];
       if (known !== undefined) used[resource] = String(known);
       else if (quotaMeasure(resource)) {
-        const sum = charged.reduce((total, p) => total + (quotaCharge(p.spec, resource) ?? 0), 0);
+        const sum = takenIn.reduce((total, p) => total + (quotaCharge(p.spec, resource) ?? 0), 0);
         used[resource] = formatQuotaAmount(resource, sum);
       }
     }

@@ -468,7 +468,8 @@ function objectSets(manifest: unknown, tokens: readonly string[]): boolean {
 
 /**
  * The managers other than the manifest's owner that hold the field at `tokens` now
- * (status subresource left out). A write that changes a field's value takes it from
+ * (status subresource left out; the scale subresource counts: an HPA holds `replicas`
+ * through it). A write that changes a field's value takes it from
  * whoever held it, the owner's Apply entry included (Kubernetes server-side apply:
  * "ownership moves from its current manager to the manager making the change"), so a
  * field missing from the owner's entries but held by another writer may still be in
@@ -483,7 +484,7 @@ export function otherHolders(
   const holders = managedFieldsOf(metadata).filter(
     (e) =>
       e.manager !== manifest.manager &&
-      !e.subresource &&
+      e.subresource !== 'status' &&
       e.fieldsV1 !== undefined &&
       fieldsV1Sets(e.fieldsV1, tokens),
   );

@@ -88,6 +88,19 @@ describe('objects the same change applies', () => {
     expect(open.status).toBe(1);
   });
 
+  it("a quota that names no namespace lands where kubectl applies it: -n ml here, the context's default elsewhere", async () => {
+    const quota =
+      'apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: pod-cap}\nspec:\n  hard: {pods: "2"}\n';
+    const file = change('no-namespace', quota);
+    const io = fakeIo();
+    const status = await runCli(['check', '-f', file, '-n', 'ml', '--from-file', DUMP, '-o', 'json'], io.io);
+    expect((JSON.parse(io.stdout()) as { results: { verdict: string }[] }).results[0]?.verdict).toBe(
+      'never-finishes',
+    );
+    expect(status).toBe(1);
+    expect((await check(file)).result.verdict).toBe('finishes');
+  });
+
   it('a quota in another namespace holds nothing here', async () => {
     const elsewhere =
       'apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: pod-cap, namespace: other}\nspec:\n  hard: {pods: "1"}\n';

@@ -168,6 +168,20 @@ describe('a manifest that leaves out replicas', () => {
     expect((stored.spec as { replicas?: number }).replicas).toBe(1);
   });
 
+  it('server-side applied with it, an HPA holding it too through the scale subresource: the apply leaves it', () => {
+    const shared = live({
+      managedFields: [
+        ssa('kubectl', { 'f:replicas': {}, 'f:strategy': {} }),
+        {
+          ...(ssa('kube-controller-manager', { 'f:replicas': {} }, 'Update') as object),
+          subresource: 'scale',
+        },
+      ],
+    });
+    const [field] = omittedFields('Deployment', withoutReplicas(), shared);
+    expect(field).toMatchObject({ field: 'replicas', stored: 'live' });
+  });
+
   it('kubectl never applied it (an HPA owns the count): the apply keeps the live count', () => {
     const fields = omittedFields(
       'Deployment',

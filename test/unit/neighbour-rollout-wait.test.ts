@@ -37,7 +37,9 @@ describe('a neighbour Deployment whose rollout is under way', () => {
     expect(lead?.summary).toContain(
       'cannot finish while the rollout of deployment ml/beta holds its old pods',
     );
-    expect(lead?.summary).toContain('It goes on by itself once that rollout removes its old pods.');
+    expect(lead?.summary).toContain(
+      'It can go on by itself once that rollout removes its old pods, unless new pods of that rollout take the room first.',
+    );
     expect(lead?.summary).not.toContain('can never finish');
     const note = lead?.evidence.map((e) => e.text ?? '').find((t) => t.startsWith('Old pods of'));
     expect(note).toContain('beta-b1-x1 on gpu-2');

@@ -39,6 +39,14 @@ describe('quotaTakesIn', () => {
       true,
     ],
     ['NotBestEffort, nothing set', quota({ scopes: ['NotBestEffort'] }), pod(), false],
+    // ComputePodQOS counts only cpu and memory above zero.
+    [
+      'BestEffort, a GPU only',
+      quota({ scopes: ['BestEffort'] }),
+      pod({}, { limits: { 'nvidia.com/gpu': '1' } }),
+      true,
+    ],
+    ['BestEffort, cpu 0', quota({ scopes: ['BestEffort'] }), pod({}, { requests: { cpu: '0' } }), true],
     ['Terminating, a deadline', quota({ scopes: ['Terminating'] }), pod({ activeDeadlineSeconds: 60 }), true],
     ['Terminating, none', quota({ scopes: ['Terminating'] }), pod(), false],
     ['NotTerminating, none', quota({ scopes: ['NotTerminating'] }), pod(), true],

@@ -9,7 +9,7 @@
  * refuses every pod, and the refusal's event says so: create-refused.ts).
  */
 import type { PodSpec, Quantity } from '../k8s.js';
-import { quotaTakesIn } from './quota-scopes.js';
+import { isScoped, quotaTakesIn } from './quota-scopes.js';
 import type { ResourceQuota } from '../k8s-policy.js';
 import { quotaAmount, quotaMeasure } from './quota-charge.js';
 
@@ -34,7 +34,7 @@ export function quotaLimits(
   const limits: QuotaLimit[] = [];
   for (const quota of quotas) {
     if ((quota.metadata.namespace ?? namespace) !== namespace) continue;
-    const scoped = (quota.spec?.scopes ?? []).length > 0 || quota.spec?.scopeSelector !== undefined;
+    const scoped = isScoped(quota);
     if (scoped && (pod === undefined || quotaTakesIn(quota, pod) !== true)) continue;
     const hard = quota.status?.hard;
     const used = quota.status?.used;

@@ -11,10 +11,16 @@
  *   namespace selector.
  * A scope this version does not know: 'unknown'.
  */
-import type { PodAffinityTerm, PodSpec } from '../k8s.js';
+import type { PodAffinityTerm, PodSpec, Quantity } from '../k8s.js';
+import { schedulerAmount } from './quantity.js';
 import type { ResourceQuota } from '../k8s-policy.js';
 
 type Expression = NonNullable<NonNullable<ResourceQuota['spec']>['scopeSelector']>['matchExpressions'];
+
+/** The quota names scopes: it charges only the pods they take in. */
+export function isScoped(quota: ResourceQuota): boolean {
+  return (quota.spec?.scopes ?? []).length > 0 || quota.spec?.scopeSelector !== undefined;
+}
 
 export function quotaTakesIn(quota: ResourceQuota, spec: PodSpec): boolean | 'unknown' {
   const scopes = (quota.spec?.scopes ?? []).map((scope) => ({ scope, operator: 'Exists', values: [] }));
@@ -81,12 +87,19 @@ function classMatches(operator: string, values: readonly string[], name: string)
   }
 }
 
-/** The pod's QoS class is BestEffort: no container sets any request or limit. */
+/**
+ * The pod's QoS class is BestEffort (qos.go ComputePodQOS): no container, init containers
+ * included, requests or limits cpu or memory above zero. Other resources (a GPU) do not
+ * count.
+ */
 function bestEffort(spec: PodSpec): boolean {
+  const sets = (amounts: Record<string, Quantity> | undefined): boolean =>
+    (['cpu', 'memory'] as const).some((r) => {
+      const value = amounts?.[r];
+      return value !== undefined && schedulerAmount(r, value) > 0;
+    });
   return [...spec.containers, ...(spec.initContainers ?? [])].every(
-    (c) =>
-      Object.keys(c.resources?.requests ?? {}).length === 0 &&
-      Object.keys(c.resources?.limits ?? {}).length === 0,
+    (c) => !sets(c.resources?.requests) && !sets(c.resources?.limits),
   );
 }
 

@@ -146,30 +146,41 @@ function deploymentOf(pod: Pod): { deployment: string; replicaSet: string } | un
 
 /**
  * The old pods of neighbour Deployments whose rollout is under way and will remove them:
- * pods of two or more of its ReplicaSets run, and every pod of the newest one (the one
- * whose latest pod was made last) is Ready. Only those that can hold what the new pods
- * need, on a node whose kubelet reports. By Deployment.
+ * pods of two or more of its ReplicaSets run, and every pod of the newest one is Ready,
+ * none of it waiting for a node (its rollout is not stuck on room of its own). The newest
+ * is the one whose first pod was made last (a pod an old ReplicaSet made again after an
+ * eviction does not make it the newest). Only the old pods that can hold what the new
+ * pods need, on a node whose kubelet reports. By Deployment.
  */
 function rollingNeighbourPods(ctx: AnalysisContext): Map<string, Pod[]> {
+  const { snapshot } = ctx;
   const byDeployment = new Map<string, Map<string, Pod[]>>();
-  for (const pod of holdingPods(ctx)) {
+  const seen = new Set<string>();
+  // Every neighbour pod read, bound or not, to judge each ReplicaSet whole.
+  for (const pod of [
+    ...snapshot.otherPods,
+    ...(snapshot.namespacePods ?? []),
+    ...(snapshot.pendingPods ?? []),
+  ]) {
     const owner = deploymentOf(pod);
-    if (!owner) continue;
+    const key = pod.metadata.uid ?? `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`;
+    if (!owner || seen.has(key) || isTerminal(pod) || isTerminating(pod)) continue;
+    seen.add(key);
     const sets = byDeployment.get(owner.deployment) ?? new Map<string, Pod[]>();
     sets.set(owner.replicaSet, [...(sets.get(owner.replicaSet) ?? []), pod]);
     byDeployment.set(owner.deployment, sets);
   }
-  const made = (pods: readonly Pod[]): number =>
-    Math.max(...pods.map((p) => Date.parse(p.metadata.creationTimestamp ?? '') || 0));
+  const firstMade = (pods: readonly Pod[]): number =>
+    Math.min(...pods.map((p) => Date.parse(p.metadata.creationTimestamp ?? '') || 0));
+  const holding = new Set(holdingPods(ctx));
   const old = new Map<string, Pod[]>();
   for (const [deployment, sets] of byDeployment) {
     if (sets.size < 2) continue;
-    const [newest] = [...sets].sort(([, a], [, b]) => made(b) - made(a));
-    if (!newest || !newest[1].every(isReady)) continue;
-    old.set(
-      deployment,
-      [...sets].filter(([name]) => name !== newest[0]).flatMap(([, pods]) => pods),
-    );
+    const [newest] = [...sets].sort(([, a], [, b]) => firstMade(b) - firstMade(a));
+    if (!newest || !newest[1].every((p) => p.spec.nodeName && isReady(p))) continue;
+    const going = [...sets].filter(([name]) => name !== newest[0]).flatMap(([, pods]) => pods);
+    const held = going.filter((p) => holding.has(p));
+    if (held.length > 0) old.set(deployment, held);
   }
   return old;
 }
@@ -257,8 +268,8 @@ function waitWords(wait: JobWait): { whileRuns: string; once: string; added: str
       whileRuns: some
         ? `while ${rollouts} hold the room`
         : `while ${rollouts} ${one ? 'holds its' : 'hold their'} old pods`,
-      once: `It goes on by itself once ${one ? 'that rollout removes its old pods' : some ? 'enough of them remove their old pods' : 'those rollouts remove their old pods'}.`,
-      added: `It goes on by itself once ${rollouts} ${one ? 'removes its' : 'remove their'} old pods.`,
+      once: `It can go on by itself once ${one ? 'that rollout removes its old pods' : some ? 'enough of them remove their old pods' : 'those rollouts remove their old pods'}, unless new pods of ${one ? 'that rollout' : 'theirs'} take the room first.`,
+      added: `It can go on by itself once ${rollouts} ${one ? 'removes its' : 'remove their'} old pods, unless new pods of ${one ? 'that rollout' : 'theirs'} take the room first.`,
       holdsNote: `Old pods of ${rollouts} hold room or quota the new pods need: `,
     };
   }

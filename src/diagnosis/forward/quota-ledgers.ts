@@ -4,7 +4,7 @@ import { quotaCharge } from '../base/quota-charge.js';
 import { quotaLimits } from '../base/quota-limits.js';
 import { quotaEntries, refusedRevisions } from '../rollout/create-refusals.js';
 import { podTemplateOf, workloadObject } from '../workloads/index.js';
-import { quotaTakesIn } from '../base/quota-scopes.js';
+import { isScoped, quotaTakesIn } from '../base/quota-scopes.js';
 import type { ResourceQuota } from '../k8s-policy.js';
 import type { QuotaLedger } from './world.js';
 
@@ -33,8 +33,20 @@ export function quotasOf(ctx: AnalysisContext): QuotaLedger[] | 'unknown' {
     if (refused.refusal.kind !== 'quota-exceeded') continue;
     // A pod of the namespace on a node not read (or not yet bound) is charged too.
     if (snapshot.coverage.podsReadOn !== 'all') return 'unknown';
-    const entries = quotaEntries(refused.refusal).map((e) => ({ ...e, used: counted(e.resource) }));
-    ledgers.push({ name: refused.refusal.quota, namespace, source: 'refusal', entries });
+    // The quota as read, for its scopes: a scoped one counts only the pods it takes in.
+    const name = refused.refusal.quota;
+    const read = snapshot.resourceQuotas?.find(
+      (q) => q.metadata.name === name && (q.metadata.namespace ?? namespace) === namespace,
+    );
+    const scoped = read && isScoped(read) ? read : undefined;
+    const entries = quotaEntries(refused.refusal).map((e) => ({ ...e, used: counted(e.resource, scoped) }));
+    ledgers.push({
+      name,
+      namespace,
+      source: 'refusal',
+      entries,
+      ...(scoped ? { scoped } : {}),
+    });
     break;
   }
   for (const quota of quotaLimits(snapshot.resourceQuotas, namespace, podTemplateOf(snapshot).spec) ?? []) {

@@ -27,14 +27,22 @@ export interface Rival {
   pod: Pod;
   /** Its workload as kubectl names it ("deployment/batch"). */
   owner: string;
+  /**
+   * Made again by its controller (a returning StatefulSet or DaemonSet pod): not yet
+   * admitted, so quota admission judges it and its charge counts once it is placed.
+   */
+  remade?: true;
 }
 
 /** Other workloads' pods waiting for a node that the scheduler will judge (not held back by a gate). */
 export function rivalsOf(ctx: AnalysisContext): readonly Rival[] {
   return ctx.once('forward-rivals', () =>
-    [...(ctx.snapshot.pendingPods ?? []), ...leavingNeighbours(ctx).filter(comesBack).map(again)]
-      .filter((pod) => !heldBeforeScheduling(pod))
-      .map((pod) => ({ pod, owner: workloadOfPod(pod) })),
+    [
+      ...(ctx.snapshot.pendingPods ?? []).map((pod) => ({ pod, owner: workloadOfPod(pod) })),
+      ...leavingNeighbours(ctx)
+        .filter(comesBack)
+        .map((pod) => ({ pod: again(pod), owner: workloadOfPod(pod), remade: true as const })),
+    ].filter((rival) => !heldBeforeScheduling(rival.pod)),
   );
 }
 

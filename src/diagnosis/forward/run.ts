@@ -531,10 +531,13 @@ function queue(model: Model): (ModelPod | Rival)[] {
 
 /** A rival bound where it fits (it preempts nothing): the room is gone for ours. */
 function placeRival(model: Model, rival: Rival): void {
+  // A pod its controller makes again goes through quota admission first: refused, it holds nothing.
+  if (rival.remade && model.world.refusing(rival.pod)) return;
   const node = model.world.placeOn(rival.pod, model.nodes);
   if (!node) return;
   const name = node.metadata.name ?? '';
   model.world.bind(rival.pod, name);
+  if (rival.remade) model.world.charge(rival.pod, 1);
   model.rivals.splice(model.rivals.indexOf(rival), 1);
   model.steps.push({
     kind: 'rival-placed',
