@@ -12,7 +12,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ManifestError, parseManifests, type ManifestSet } from './manifests.js';
+import { emptyManifestSet, ManifestError, parseManifests, type ManifestSet } from './manifests.js';
 
 /** The file names kubectl reads in a folder (resource.FileExtensions), case-sensitive as it matches them. */
 const MANIFEST_FILE = /\.(yaml|yml|json)$/;
@@ -33,13 +33,7 @@ export async function readManifests(
   paths: readonly string[],
   sources: ManifestSources,
 ): Promise<ManifestSet> {
-  const set: ManifestSet = {
-    workloads: [],
-    others: 0,
-    priorityClasses: [],
-    resourceQuotas: [],
-    limitRanges: [],
-  };
+  const set = emptyManifestSet();
   const budget = { left: MAX_INPUT_BYTES };
   let stdinRead = false;
   // A file named twice (`-f a.yaml -f .`) is judged once.

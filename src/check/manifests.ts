@@ -58,6 +58,11 @@ export interface ManifestSet {
   limitRanges: LimitRange[];
 }
 
+/** A set with nothing in it yet. */
+export function emptyManifestSet(): ManifestSet {
+  return { workloads: [], others: 0, priorityClasses: [], resourceQuotas: [], limitRanges: [] };
+}
+
 /** Bad input: exit 2 naming the file and line. */
 export class ManifestError extends Error {
   override name = 'ManifestError';
@@ -198,13 +203,7 @@ export function parseManifests(text: string, file: string): ManifestSet {
     );
   }
   const counter = new LineCounter();
-  const set: ManifestSet = {
-    workloads: [],
-    others: 0,
-    priorityClasses: [],
-    resourceQuotas: [],
-    limitRanges: [],
-  };
+  const set = emptyManifestSet();
   for (const doc of yamlDocuments(text, counter)) {
     const error = doc.errors[0];
     if (error) {

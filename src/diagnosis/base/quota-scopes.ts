@@ -22,6 +22,18 @@ export function isScoped(quota: ResourceQuota): boolean {
   return (quota.spec?.scopes ?? []).length > 0 || quota.spec?.scopeSelector !== undefined;
 }
 
+/** The quota named `name` in `namespace` as read, where it names scopes; undefined otherwise. */
+export function scopedQuota(
+  quotas: readonly ResourceQuota[] | undefined,
+  name: string,
+  namespace: string,
+): ResourceQuota | undefined {
+  const read = quotas?.find(
+    (q) => q.metadata.name === name && (q.metadata.namespace ?? namespace) === namespace,
+  );
+  return read && isScoped(read) ? read : undefined;
+}
+
 export function quotaTakesIn(quota: ResourceQuota, spec: PodSpec): boolean | 'unknown' {
   const scopes = (quota.spec?.scopes ?? []).map((scope) => ({ scope, operator: 'Exists', values: [] }));
   const expressions = (quota.spec?.scopeSelector?.matchExpressions ?? ([] as NonNullable<Expression>)).map(

@@ -13,7 +13,7 @@
  * blue-green's stable pods beside them, must stay within its hard limit. Anything
  * the bound cannot see (devices through DRA, a priority not resolved yet) makes no claim.
  */
-import { isScoped, quotaTakesIn } from '../base/quota-scopes.js';
+import { quotaTakesIn, scopedQuota } from '../base/quota-scopes.js';
 import type { ResourceQuota } from '../k8s-policy.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Node, Pod } from '../k8s.js';
@@ -127,10 +127,9 @@ function quotaShortfall(
   };
   if (source === 'refusal') {
     // The refusing quota as read, for its scopes (a scoped one counts only the pods it takes in).
-    const scopesOf = (name: string): ResourceQuota | undefined => {
-      const read = ctx.snapshot.resourceQuotas?.find((q) => q.metadata.name === name);
-      return read && isScoped(read) ? read : undefined;
-    };
+    const namespace = workloadObject(ctx.snapshot).metadata.namespace ?? '';
+    const scopesOf = (name: string): ResourceQuota | undefined =>
+      scopedQuota(ctx.snapshot.resourceQuotas, name, namespace);
     const refused = refusedRevisions(ctx).find(
       ({ refusal }) =>
         refusal.kind === 'quota-exceeded' &&

@@ -4,7 +4,7 @@ import { quotaCharge } from '../base/quota-charge.js';
 import { quotaLimits } from '../base/quota-limits.js';
 import { quotaEntries, refusedRevisions } from '../rollout/create-refusals.js';
 import { podTemplateOf, workloadObject } from '../workloads/index.js';
-import { isScoped, quotaTakesIn } from '../base/quota-scopes.js';
+import { quotaTakesIn, scopedQuota } from '../base/quota-scopes.js';
 import type { ResourceQuota } from '../k8s-policy.js';
 import type { QuotaLedger } from './world.js';
 
@@ -35,10 +35,7 @@ export function quotasOf(ctx: AnalysisContext): QuotaLedger[] | 'unknown' {
     if (snapshot.coverage.podsReadOn !== 'all') return 'unknown';
     // The quota as read, for its scopes: a scoped one counts only the pods it takes in.
     const name = refused.refusal.quota;
-    const read = snapshot.resourceQuotas?.find(
-      (q) => q.metadata.name === name && (q.metadata.namespace ?? namespace) === namespace,
-    );
-    const scoped = read && isScoped(read) ? read : undefined;
+    const scoped = scopedQuota(snapshot.resourceQuotas, name, namespace);
     const entries = quotaEntries(refused.refusal).map((e) => ({ ...e, used: counted(e.resource, scoped) }));
     ledgers.push({
       name,
