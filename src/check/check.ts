@@ -17,6 +17,8 @@ import type { CheckSource } from './source.js';
 import type { StrategyFix } from './strategy-fix.js';
 import { templateChanges } from './template-change.js';
 import { withScaleUp } from './scale-up.js';
+import { refusedApply, refusedFinding } from './refused-apply.js';
+import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { omittedFields, withStoredFields, type OmittedField } from './stored-fields.js';
 import type { Fate } from './words.js';
 
@@ -97,6 +99,19 @@ export async function checkOne(
   const changes = live.object
     ? templateChanges(module.podTemplate(item.object), module.podTemplate(live.object))
     : [];
+  // The API server's own validation runs before any admission: a refused apply stores nothing.
+  const refusal = refusedApply(item.kind, item.object, live.object);
+  if (refusal) {
+    const ref = `${typeOfKind(item.kind)}/${name}`;
+    return {
+      ...base,
+      rollout: !live.object ? 'new' : changes.length > 0 ? 'template' : 'none',
+      changes,
+      verdict: 'never-finishes',
+      reason: `the API server refuses the apply (${refusal.rule === 'forbidden' ? refusal.fields.join(', ') : refusal.path})`,
+      findings: [refusedFinding(ref, refusal)],
+    };
+  }
   if (live.object && changes.length === 0)
     return { ...base, rollout: 'none', changes, verdict: 'no-rollout', findings: [] };
   // What the apply stores where the manifest leaves out a field the live object sets

@@ -17,6 +17,7 @@ import { wordsIn } from '../i18n/catalogue.js';
 import { DEFAULT_LANG, type Lang } from '../i18n/lang.js';
 import { CHECK_WORDS, checkExplanation, checkSummary, storedWhy } from './words.js';
 import { waitsForJobs } from './job-wait.js';
+import { refusesApply } from './refused-apply.js';
 import { storedDefault } from './stored-fields.js';
 
 type Words = ReturnType<typeof wordsIn<typeof CHECK_WORDS>>;
@@ -41,6 +42,7 @@ function label(r: CheckResult, w: Words): string {
   if (verdict === 'finishes') return w.finishes({});
   // Blocked only while Jobs run (job-wait.ts): not "never".
   if (waitsForJobs(r)) return w.whileJobsRun({});
+  if (refusesApply(r)) return w.applyRefusedLabel({});
   if (verdict === 'never-finishes') return w.neverFinishes({});
   return verdict === 'unknown' ? w.unknown({}) : w.noRollout({});
 }

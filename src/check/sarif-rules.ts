@@ -50,11 +50,13 @@ export const CHECK_RULES = {
   },
   AdmissionDenied: {
     short: 'The API server would refuse this object or its pods at admission.',
-    full: 'A LimitRange or ResourceQuota makes admission refuse the pods as written (a request above a limit, a quota that needs a request the template does not set).',
+    full: 'A LimitRange or ResourceQuota makes admission refuse the pods as written (a request above a limit, a quota that needs a request the template does not set), or the API server refuses the object itself (a changed selector, a StatefulSet field an update may not change, a selector that does not select the template).',
     help: [
       'Admission, as the API server orders it before any scheduling, refuses the pods: a LimitRange’s bounds, or a ResourceQuota that needs a request the containers do not set. The rollout would create no pod at all.',
       '',
-      '**Fix:** set the requests and limits the named LimitRange or quota asks for in every container.',
+      'Or the API server’s own validation refuses the apply, and nothing is stored: apps/v1 keeps a selector for the object’s life, a StatefulSet’s spec may change only in replicas, ordinals, template, updateStrategy, revisionHistoryLimit, persistentVolumeClaimRetentionPolicy and minReadySeconds, and a selector must select its template’s labels.',
+      '',
+      '**Fix:** set the requests and limits the named LimitRange or quota asks for in every container. For a refused apply, keep the fixed fields as they are, or delete the object with `--cascade=orphan` and apply the new one.',
     ].join('\n'),
     level: 'error',
   },

@@ -146,6 +146,15 @@ function readsDifferently(kind: WorkloadKind, a: WorkloadObject, b: WorkloadObje
   return key(a) !== key(b);
 }
 
+/** What the apply stores for the live field at `path` (under spec) that the manifest leaves out. */
+export function storedOf(
+  kind: WorkloadKind,
+  live: WorkloadObject,
+  path: readonly string[],
+): OmittedField['stored'] {
+  return storedFor(kind, live, path).stored;
+}
+
 function storedFor(
   kind: WorkloadKind,
   live: WorkloadObject,

@@ -47,10 +47,18 @@ export type CheckSays =
   | { key: 'jobWait'; why: 'jobWaitWhy'; params: JobWait }
   | { key: 'notKnown'; why: 'notKnownWhy' | 'admissionUnknownWhy'; params: { ref: string; why: string } }
   | {
+      key: 'applyRefused';
+      why: 'applySelectorEmptyWhy' | 'applySelectorMismatchWhy' | 'applyImmutableWhy' | 'applyForbiddenWhy';
+      params: ApplyRefused;
+    }
+  | {
       key: 'admissionDenied';
       why: 'admissionQuotaWhy' | 'admissionLimitWhy' | 'admissionPriorityWhy';
       params: { ref: string; object: string; message: string };
     };
+
+/** An apply the API server refuses (refused-apply.ts): its message as kubectl prints it, the fields it names. */
+type ApplyRefused = { ref: string; message: string; fields: string };
 
 /** The counts of check's last line, by verdict. */
 interface Tally {
@@ -71,6 +79,7 @@ export const CHECK_WORDS = registerCatalogue(
       en: () => 'CANNOT FINISH WHILE JOBS RUN',
       ko: () => 'Job이 끝나기 전에는 롤아웃이 끝나지 않습니다',
     },
+    applyRefusedLabel: { en: () => 'APPLY REFUSED', ko: () => 'API 서버가 적용을 거부합니다' },
     unknown: { en: () => 'not known', ko: () => '알 수 없습니다' },
     noRollout: { en: () => 'no rollout', ko: () => '롤아웃 없음' },
     newObject: { en: () => 'new object', ko: () => '새 객체' },
@@ -209,6 +218,36 @@ export const CHECK_WORDS = registerCatalogue(
         'Quota admission refuses a pod whose containers do not set what a ResourceQuota limits, unless a LimitRange of the namespace sets it first. Grant list on limitranges, or set the requests and limits in the template.',
       ko: () =>
         '컨테이너가 ResourceQuota가 제한하는 값을 설정하지 않으면, 네임스페이스의 LimitRange가 먼저 채워 주지 않는 한 쿼터 어드미션이 그 파드를 거부합니다. LimitRange를 읽을 권한을 주거나, 템플릿에 요청량과 제한을 설정합니다.',
+    },
+    applyRefused: {
+      en: (p: ApplyRefused) =>
+        `The API server refuses this apply of ${p.ref} (${p.message}): nothing is stored and no rollout starts.`,
+      ko: (p: ApplyRefused) =>
+        `API 서버가 ${p.ref} 적용을 거부합니다(${p.message}). 아무것도 저장되지 않고 롤아웃도 시작되지 않습니다.`,
+    },
+    applySelectorEmptyWhy: {
+      en: () =>
+        'An apps/v1 workload needs a selector with at least one label or expression, and it must select the labels of its own template.',
+      ko: () =>
+        'apps/v1 워크로드에는 레이블이나 표현식이 하나 이상 있는 selector가 있어야 하고, selector는 자기 템플릿의 레이블을 골라야 합니다.',
+    },
+    applySelectorMismatchWhy: {
+      en: () =>
+        "The selector must select the template's own labels, or the controller would not own the pods it makes. Add the labels the selector asks for to spec.template.metadata.labels.",
+      ko: () =>
+        'selector는 템플릿의 레이블을 골라야 합니다. 그렇지 않으면 컨트롤러가 자기가 만든 파드를 소유하지 못합니다. selector가 요구하는 레이블을 spec.template.metadata.labels에 넣습니다.',
+    },
+    applyImmutableWhy: {
+      en: () =>
+        "apps/v1 keeps a workload's selector for the object's whole life. To change it, delete the object with --cascade=orphan and apply the new one (its controller then adopts or replaces the old pods), or keep the selector as it is.",
+      ko: () =>
+        'apps/v1 워크로드의 selector는 객체가 있는 동안 바꿀 수 없습니다. 바꾸려면 --cascade=orphan으로 객체를 지우고 새 객체를 적용합니다(컨트롤러가 기존 파드를 넘겨받거나 교체합니다). 아니면 selector를 그대로 둡니다.',
+    },
+    applyForbiddenWhy: {
+      en: (p: { fields: string }) =>
+        `A StatefulSet's spec may change only in replicas, ordinals, template, updateStrategy, revisionHistoryLimit, persistentVolumeClaimRetentionPolicy and minReadySeconds; this apply changes ${p.fields}. Keep those fields as they are, or delete the StatefulSet with --cascade=orphan (its pods and claims stay) and apply the new one; claims already made keep their old size.`,
+      ko: (p: { fields: string }) =>
+        `StatefulSet에서 업데이트로 바꿀 수 있는 필드는 replicas, ordinals, template, updateStrategy, revisionHistoryLimit, persistentVolumeClaimRetentionPolicy, minReadySeconds뿐입니다. 이 적용은 ${p.fields} 필드를 바꿉니다. 그 필드를 그대로 두거나, --cascade=orphan으로 StatefulSet을 지우고(파드와 클레임은 남습니다) 새 객체를 적용합니다. 이미 만들어진 클레임의 크기는 그대로입니다.`,
     },
     admissionDenied: {
       en: (p: { ref: string; object: string; message: string }) =>
@@ -406,6 +445,18 @@ export const CHECK_WORDS = registerCatalogue(
     notKnown: [{ ref: 'deployment/tracker', why: 'the pods on gpu-node-2 were not read' }],
     notKnownWhy: [{}],
     admissionUnknownWhy: [{}],
+    applyRefusedLabel: [{}],
+    applyRefused: [
+      {
+        ref: 'deployment/web',
+        message: 'spec.selector: Invalid value: {"matchLabels":{"app":"web2"}}: field is immutable',
+        fields: 'spec.selector',
+      },
+    ],
+    applySelectorEmptyWhy: [{}],
+    applySelectorMismatchWhy: [{}],
+    applyImmutableWhy: [{}],
+    applyForbiddenWhy: [{ fields: 'spec.volumeClaimTemplates' }],
     admissionDenied: [
       {
         ref: 'deployment/tracker',

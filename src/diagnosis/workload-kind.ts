@@ -7,6 +7,7 @@
  * workload kind". Types only: the vocabulary the kind modules and their users share.
  */
 import type { RemadeBy } from './workloads/remade-words.js';
+import type { ApiRefusal } from './workloads/api-validation.js';
 import type { Deployment } from './k8s-workloads.js';
 import type { LabelSelector, ObjectMeta, Pod, PodTemplateSpec } from './k8s.js';
 import type {
@@ -283,6 +284,13 @@ export interface WorkloadKindModule<
    * scales down: they leave.
    */
   readonly deletedPodsReturn: boolean;
+  /**
+   * What kube-apiserver's own validation refuses of the object as an apply stores it
+   * (`old`: the object stored now, none on a create): the whole apply fails and no rollout
+   * starts (workloads/api-validation.ts). Absent for a custom resource (an Argo Rollout),
+   * which the API server checks against its schema only.
+   */
+  apiRefusal?(object: O, old: O | undefined): ApiRefusal | undefined;
   /** A replaced pod is made again for the same node (DaemonSet): deleting it or excluding nodes moves nothing elsewhere. */
   readonly pinnedToNodes: boolean;
   /** A pause keeps a new template from running at all until resumed (a paused Deployment makes no ReplicaSet for it). */

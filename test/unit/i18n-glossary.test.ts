@@ -33,7 +33,9 @@ function strayEnglish(r: Pick<Rendered, 'text' | 'sample'>, kept: readonly strin
   for (const value of stringParams(r.sample).sort((a, b) => b.length - a.length))
     rest = rest.split(value).join(' ');
   // A kept field path (spec.paused) is one term: taken out whole, its parts are not kept alone.
-  for (const term of kept.filter((k) => k.includes('.'))) rest = rest.split(term).join(' ');
+  // Longest first: spec.template.metadata.labels before spec.template.
+  const paths = kept.filter((k) => k.includes('.')).sort((a, b) => b.length - a.length);
+  for (const term of paths) rest = rest.split(term).join(' ');
   // A command-line flag (--from-file, -o) is typed as it is.
   rest = rest.replace(/(^|[\s(`"'])--?[a-z][a-z-]*/g, '$1 ');
   const words = rest.match(/[A-Za-z][A-Za-z-]*[A-Za-z]|[A-Za-z]/g) ?? [];

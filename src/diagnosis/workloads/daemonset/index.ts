@@ -13,6 +13,7 @@ import type { Pod } from '../../k8s.js';
 import { isDaemonSetObjects, type DaemonSetObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import type { ResolvedStrategy } from '../../resolved-strategy.js';
 import { daemonSetApi } from './api.js';
+import { selectorRefusal } from '../api-validation.js';
 import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
 import { classifyRevisions, DAEMONSET_NAMING, HASH_LABEL } from './revisions.js';
@@ -44,6 +45,7 @@ export const daemonSetKind: WorkloadKindModule<DaemonSet, ControllerRevision> = 
   recreate: false,
   progressDeadline: false,
   deletedPodsReturn: true,
+  apiRefusal: (object, old) => selectorRefusal(daemonSetApi.title, object.spec, old?.spec),
   pinnedToNodes: true,
   pauseHoldsTemplate: false,
   claimTemplates: () => [],

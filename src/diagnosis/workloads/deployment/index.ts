@@ -8,6 +8,7 @@ import type { Deployment, ReplicaSet } from '../../k8s-workloads.js';
 import { isDeploymentObjects, type DeploymentObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import { surgesWithoutUnavailability } from '../../base/fenceposts.js';
 import { deploymentApi } from './api.js';
+import { selectorRefusal } from '../api-validation.js';
 import type { Revision, WorkloadKindModule } from '../../workload-kind.js';
 import { nativeSignalsNote, pausedNote } from './kubectl-lines.js';
 import {
@@ -39,6 +40,7 @@ export const deploymentKind: WorkloadKindModule<Deployment, ReplicaSet> = {
   recreate: true,
   progressDeadline: true,
   deletedPodsReturn: false,
+  apiRefusal: (object, old) => selectorRefusal(deploymentApi.title, object.spec, old?.spec),
   pinnedToNodes: false,
   pauseHoldsTemplate: true,
   claimTemplates: () => [],

@@ -13,6 +13,7 @@ import type { ControllerRevision, StatefulSet } from '../../k8s-workloads.js';
 import type { Pod } from '../../k8s.js';
 import { isStatefulSetObjects, type StatefulSetObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import { statefulSetApi } from './api.js';
+import { selectorRefusal, statefulSetUpdateRefusal } from '../api-validation.js';
 import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
 import { orderedBlock, replacedByUpdate } from './ordered-block.js';
@@ -42,6 +43,14 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
   recreate: false,
   progressDeadline: false,
   deletedPodsReturn: true,
+  apiRefusal: (object, old) =>
+    selectorRefusal(statefulSetApi.title, object.spec, old?.spec) ??
+    (old
+      ? statefulSetUpdateRefusal(
+          object.spec as unknown as Record<string, unknown>,
+          old.spec as unknown as Record<string, unknown>,
+        )
+      : undefined),
   pinnedToNodes: false,
   pauseHoldsTemplate: false,
   claimTemplates: (object) => (object.spec.volumeClaimTemplates ?? []).map((t) => t.metadata.name ?? ''),

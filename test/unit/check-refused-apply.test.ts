@@ -1,0 +1,203 @@
+/**
+ * check says when kube-apiserver's own validation refuses the apply (src/check/refused-apply.ts,
+ * src/diagnosis/workloads/api-validation.ts): a changed selector (apps/v1 keeps it), a
+ * StatefulSet field an update may not change, a selector that does not select the
+ * template. Each rule has the arm that refuses and the arm that passes; the apply's
+ * three-way rule decides whether a left-out field is a change at all.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { refusedApply } from '../../src/check/refused-apply.js';
+import type { WorkloadObject } from '../../src/diagnosis/snapshot/types.js';
+import { makeDeployment } from '../support/k8s-builders.js';
+import { makeDaemonSet } from '../support/daemonset-builders.js';
+import { makeStatefulSet } from '../support/statefulset-builders.js';
+import { fakeIo } from '../support/cli-io.js';
+
+const asObject = (o: unknown): WorkloadObject => o as WorkloadObject;
+const copy = <T>(o: T): T => structuredClone(o);
+
+describe('the selector', () => {
+  it('an update that changes it is refused (field is immutable); the same selector passes', () => {
+    const live = makeDeployment('web');
+    const manifest = copy(live);
+    manifest.spec.selector = { matchLabels: { app: 'web', tier: 'front' } };
+    manifest.spec.template.metadata = { labels: { app: 'web', tier: 'front' } };
+    expect(refusedApply('Deployment', asObject(manifest), asObject(live))).toMatchObject({
+      rule: 'immutable',
+      path: 'spec.selector',
+      message: expect.stringContaining('field is immutable'),
+    });
+    expect(refusedApply('Deployment', asObject(copy(live)), asObject(live))).toBeUndefined();
+  });
+
+  it('empty and absent lists are the same selector (Semantic.DeepEqual)', () => {
+    const live = makeDeployment('web');
+    const manifest = copy(live);
+    manifest.spec.selector = { ...live.spec.selector, matchExpressions: [] };
+    expect(refusedApply('Deployment', asObject(manifest), asObject(live))).toBeUndefined();
+  });
+
+  it('a DaemonSet and a StatefulSet keep theirs too', () => {
+    const ds = makeDaemonSet('agent');
+    const dsChanged = copy(ds);
+    dsChanged.spec.selector = { matchLabels: { app: 'agent2' } };
+    dsChanged.spec.template.metadata = { labels: { app: 'agent2' } };
+    expect(refusedApply('DaemonSet', asObject(dsChanged), asObject(ds))?.rule).toBe('immutable');
+    const sts = makeStatefulSet('db');
+    const stsChanged = copy(sts);
+    stsChanged.spec.selector = { matchLabels: { app: 'db2' } };
+    stsChanged.spec.template.metadata = { labels: { app: 'db2' } };
+    expect(refusedApply('StatefulSet', asObject(stsChanged), asObject(sts))?.rule).toBe('immutable');
+  });
+
+  it('a selector that does not select the template is refused on a create; one that does passes', () => {
+    const manifest = makeDeployment('web');
+    manifest.spec.template.metadata = { labels: { app: 'other' } };
+    expect(refusedApply('Deployment', asObject(manifest), undefined)).toMatchObject({
+      rule: 'selectorMismatch',
+      path: 'spec.template.metadata.labels',
+    });
+    expect(refusedApply('Deployment', asObject(makeDeployment('web')), undefined)).toBeUndefined();
+  });
+
+  it('an empty selector is refused; an Argo Rollout (a custom resource) is not judged', () => {
+    const manifest = makeDeployment('web');
+    manifest.spec.selector = {};
+    expect(refusedApply('Deployment', asObject(manifest), undefined)?.message).toBe(
+      'spec.selector: Invalid value: {}: empty selector is invalid for deployment',
+    );
+    expect(refusedApply('Rollout', asObject({ ...manifest, kind: 'Rollout' }), undefined)).toBeUndefined();
+  });
+
+  it('a selector label the manifest leaves out stays where its owner never set it, and goes where it set and dropped it', () => {
+    const live = makeDeployment('web');
+    live.spec.selector = { matchLabels: { app: 'web', team: 'ml' } };
+    live.spec.template.metadata = { labels: { app: 'web', team: 'ml' } };
+    const manifest = copy(live);
+    manifest.spec.selector = { matchLabels: { app: 'web' } };
+    const lastApplied = (spec: object) => {
+      const l = copy(live);
+      l.metadata.annotations = {
+        'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ spec }),
+      };
+      return asObject(l);
+    };
+    const neverSet = lastApplied({ selector: { matchLabels: { app: 'web' } } });
+    expect(refusedApply('Deployment', asObject(manifest), neverSet)).toBeUndefined();
+    const dropped = lastApplied({ selector: { matchLabels: { app: 'web', team: 'ml' } } });
+    expect(refusedApply('Deployment', asObject(manifest), dropped)?.rule).toBe('immutable');
+  });
+});
+
+describe("a StatefulSet's fixed fields", () => {
+  const sized = (size: string) => {
+    const sts = makeStatefulSet('db');
+    sts.spec.volumeClaimTemplates = [
+      {
+        metadata: { name: 'data' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: size } } },
+      },
+    ];
+    return sts;
+  };
+
+  it('a claim template asking for more storage is forbidden; the same size written another way is not', () => {
+    const refusal = refusedApply('StatefulSet', asObject(sized('20Gi')), asObject(sized('10Gi')));
+    expect(refusal).toMatchObject({ rule: 'forbidden', fields: ['spec.volumeClaimTemplates'] });
+    expect(refusal?.message).toContain("updates to statefulset spec for fields other than 'replicas'");
+    expect(refusedApply('StatefulSet', asObject(sized('10240Mi')), asObject(sized('10Gi')))).toBeUndefined();
+  });
+
+  it('the stored defaults of a claim template (volumeMode, status) are no change', () => {
+    const stored = sized('10Gi');
+    const template = stored.spec.volumeClaimTemplates?.[0];
+    if (!template?.spec) throw new Error('no template');
+    template.spec.volumeMode = 'Filesystem';
+    (template as { status?: object }).status = { phase: 'Pending' };
+    expect(refusedApply('StatefulSet', asObject(sized('10Gi')), asObject(stored))).toBeUndefined();
+  });
+
+  it('serviceName and podManagementPolicy are forbidden; replicas, template and updateStrategy may change', () => {
+    const live = makeStatefulSet('db');
+    const renamed = copy(live);
+    renamed.spec.serviceName = 'db-headless';
+    renamed.spec.podManagementPolicy = 'Parallel';
+    expect(refusedApply('StatefulSet', asObject(renamed), asObject(live))).toMatchObject({
+      fields: ['spec.podManagementPolicy', 'spec.serviceName'],
+    });
+    const allowed = copy(live);
+    allowed.spec.replicas = 5;
+    allowed.spec.updateStrategy = { type: 'OnDelete' };
+    allowed.spec.template.spec.containers = [{ name: 'db', image: 'registry.example/db:4' }];
+    allowed.spec.minReadySeconds = 10;
+    expect(refusedApply('StatefulSet', asObject(allowed), asObject(live))).toBeUndefined();
+  });
+
+  it('podManagementPolicy left unset reads as OrderedReady', () => {
+    const live = makeStatefulSet('db', { policy: 'OrderedReady' });
+    const manifest = copy(live);
+    delete manifest.spec.podManagementPolicy;
+    const lastApplied = copy(live);
+    lastApplied.metadata.annotations = {
+      'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ spec: lastApplied.spec }),
+    };
+    expect(refusedApply('StatefulSet', asObject(manifest), asObject(lastApplied))).toBeUndefined();
+    const parallel = makeStatefulSet('db', { policy: 'Parallel' });
+    parallel.metadata.annotations = lastApplied.metadata.annotations;
+    expect(refusedApply('StatefulSet', asObject(manifest), asObject(parallel))?.rule).toBe('forbidden');
+  });
+});
+
+describe('check on a refused apply', () => {
+  const DUMP = join(import.meta.dirname, '../fixtures/dumps/check-created-objects.json');
+  const dir = mkdtempSync(join(tmpdir(), 'rd-check-refused-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (app: string, image: string): string => {
+    const file = join(dir, `${app}-${image.replace(/\W/g, '-')}.yaml`);
+    writeFileSync(
+      file,
+      `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: ml}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: ${app}}}
+  template:
+    metadata: {labels: {app: ${app}}}
+    spec:
+      containers:
+        - name: app
+          image: ${image}
+`,
+    );
+    return file;
+  };
+
+  it('a changed selector: APPLY REFUSED, exit 1, even with the template unchanged; the same selector: will finish', async () => {
+    for (const image of ['reg/app:1', 'reg/app:2']) {
+      const io = fakeIo();
+      const status = await runCli(['check', '-f', write('web2', image), '--from-file', DUMP], io.io);
+      expect(status).toBe(1);
+      expect(io.stdout()).toContain('APPLY REFUSED');
+      expect(io.stdout()).toContain('AdmissionDenied: The API server refuses this apply of deployment/web');
+    }
+    const io = fakeIo();
+    const status = await runCli(
+      ['check', '-f', write('web', 'reg/app:2'), '--from-file', DUMP, '-o', 'json'],
+      io.io,
+    );
+    expect(status).toBe(0);
+    expect(JSON.parse(io.stdout()).results[0].verdict).toBe('finishes');
+  });
+
+  it('in Korean', async () => {
+    const io = fakeIo();
+    await runCli(['check', '-f', write('web2', 'reg/app:2'), '--from-file', DUMP, '--lang', 'ko'], io.io);
+    expect(io.stdout()).toContain('API 서버가 적용을 거부합니다');
+    expect(io.stdout()).toContain('selector는 객체가 있는 동안 바꿀 수 없습니다');
+  });
+});
