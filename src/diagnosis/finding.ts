@@ -176,4 +176,10 @@ export interface Finding {
   remediations: string[];
   /** The headline as keyed data, for readers of other languages (finding-words.ts); absent: English only. */
   says?: FindingWords;
+  /**
+   * What the blocked rollout waits for where it goes on by itself once they go
+   * (forward/job-wait.ts): running Jobs, or neighbour Deployments' rollouts under way
+   * ("ml/beta"); `some`: enough of them, not each. Every plan for it then says waiting may be enough.
+   */
+  waitsFor?: { holders: 'jobs' | 'rollouts'; names: string[]; some: boolean };
 }

@@ -19,6 +19,7 @@ import { orderByDrift } from '../remediation/plan-order.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 import { planRefusal } from './plan-gate.js';
 import { offerProved } from './proved-offer.js';
+import { withWaitWarning } from './wait-warning.js';
 
 export interface DiagnoseOptions extends AnalyzeOptions {
   planBuilders?: Partial<Record<string, PlanBuilder>>;
@@ -50,7 +51,9 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
           if (refused) note(plan.kind, refused);
           return !refused;
         });
-        const offered = options.proofs === false ? gated : offerProved(context, gated, note);
+        const proved = options.proofs === false ? gated : offerProved(context, gated, note);
+        const { waitsFor } = finding;
+        const offered = waitsFor ? proved.map((plan) => withWaitWarning(plan, waitsFor)) : proved;
         for (const plan of offered) {
           ids.push(plan.id);
           if (!planIds.has(plan.id)) {

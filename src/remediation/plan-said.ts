@@ -79,6 +79,13 @@ export interface PlanParams {
   deleteCrashingRollout: PlanParams['deleteCrashing'];
   deleteCrashingOrdered: PlanParams['deleteCrashing'];
   deleteCrashingParallel: PlanParams['deleteCrashing'];
+  /**
+   * Any plan for a rollout that goes on by itself once running Jobs end (`waitJobs`) or a
+   * neighbour Deployment's rollout removes its old pods (`waitRollouts`): `names` of them,
+   * `one` of them, `some`: enough of them, not each.
+   */
+  waitJobs: { names: string; one: boolean; some: boolean };
+  waitRollouts: PlanParams['waitJobs'];
   /** rollout-restart of a paused Deployment; `resume` the command. */
   restartPaused: { recreate: boolean; replicas: number; resume: string };
   restartRecreate: { replicas: number };

@@ -293,6 +293,18 @@ const PLAN_WORDS = registerCatalogue(
       ko: (p: PlanParams['taintDevice']) =>
         `클러스터 범위의 DeviceTaintRule 하나를 만든 뒤 이 Deployment의 파드 ${p.pods}개를 삭제합니다. ReplicaSet이 파드를 다시 만들고, 새 클레임에는 ${p.node} 노드나 다른 노드에서 ${p.device} 장치가 아닌 장치가 할당됩니다. 그 노드의 다른 장치는 계속 쓰입니다. 맞는 빈 장치가 없는 대체 파드는 Pending으로 남습니다. Deployment 스펙은 바꾸지 않습니다. 되돌리면 이 규칙을 삭제합니다.`,
     },
+    waitJobs: {
+      en: (p: PlanParams['waitJobs']) =>
+        `Waiting may be enough: the rollout goes on by itself once ${p.some ? 'enough of ' : ''}${p.one ? 'Job' : 'Jobs'} ${p.names} ${p.one ? 'ends' : 'end'} (run forward with their pods gone). This plan acts now, at the cost its impact says.`,
+      ko: (p: PlanParams['waitJobs']) =>
+        `기다리는 것으로 충분할 수 있습니다: ${p.names} Job이${p.some ? ' 충분히' : ''} 끝나면 롤아웃이 스스로 이어집니다(그 파드가 없다고 보고 따라가 확인했습니다). 이 조치는 지금 적용되고, 영향에 적힌 대가가 따릅니다.`,
+    },
+    waitRollouts: {
+      en: (p: PlanParams['waitJobs']) =>
+        `Waiting may be enough: the rollout goes on by itself once the rollout${p.one ? '' : 's'} of ${p.names} ${p.one ? 'removes its' : 'remove their'} old pods, as ${p.one ? 'its' : 'their'} Deployment controller does while ${p.one ? 'it goes' : 'they go'} on (run forward with those pods gone), unless ${p.one ? 'its' : 'their'} new pods take the room first. This plan acts now, at the cost its impact says.`,
+      ko: (p: PlanParams['waitJobs']) =>
+        `기다리는 것으로 충분할 수 있습니다: ${p.names}의 롤아웃이 기존 파드를 내리면 이 롤아웃이 스스로 이어집니다. 그 롤아웃이 진행되면서 Deployment 컨트롤러가 기존 파드를 내립니다(그 파드가 없다고 보고 따라가 확인했습니다). 다만 그 롤아웃의 새 파드가 먼저 자리를 차지하면 이어지지 않습니다. 이 조치는 지금 적용되고, 영향에 적힌 대가가 따릅니다.`,
+    },
     deleteCrashing: deleteCrashing('replicaSet'),
     deleteCrashingRollout: deleteCrashing('rolloutReplicaSet'),
     deleteCrashingOrdered: deleteCrashing('orderedReady'),
@@ -400,6 +412,14 @@ const PLAN_WORDS = registerCatalogue(
       { from: 4, newReady: 2 },
     ],
     scaleOldStepped: [{ replicas: 3 }],
+    waitJobs: [
+      { names: 'batch/nightly-report', one: true, some: false },
+      { names: 'batch/a, batch/b', one: false, some: true },
+    ],
+    waitRollouts: [
+      { names: 'deployment ml/beta', one: true, some: false },
+      { names: 'deployments ml/beta, ml/gamma', one: false, some: false },
+    ],
     deleteCrashing: [
       { count: 1, nodes: 'node-07' },
       { count: 2, nodes: 'node-07, node-09' },

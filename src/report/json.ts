@@ -90,6 +90,7 @@ export function toJson(diagnosis: Diagnosis): JsonDiagnosis {
       ...(f.explanation ? { explanation: f.explanation } : {}),
       evidence: f.evidence,
       remediations: f.remediations,
+      ...(f.waitsFor ? { waitsFor: f.waitsFor } : {}),
     })),
     remediations: diagnosis.remediations.map((p) => ({
       id: p.id,

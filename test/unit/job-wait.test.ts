@@ -222,5 +222,27 @@ describe('a rollout that waits for Jobs to end', () => {
     );
     expect(summary).toMatch(/It goes on by itself once enough of them end\.$/);
     expect(notes.join(' ')).toContain('Not each of them must end');
+    // Each plan says first that waiting may be enough; with a ReplicaSet's pod there, none does.
+    const result = diagnose(snapshot);
+    const lead = result.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(lead?.waitsFor).toEqual({ holders: 'jobs', names: ['batch/backup', 'batch/scrub'], some: true });
+    const plans = result.remediations.filter((p) => lead?.remediations.includes(p.id));
+    expect(plans.length).toBeGreaterThan(0);
+    for (const plan of plans)
+      expect(plan.warnings[0]).toBe(
+        'Waiting may be enough: the rollout goes on by itself once enough of Jobs batch/backup, batch/scrub end (run forward with their pods gone). This plan acts now, at the cost its impact says.',
+      );
+    const kept = diagnose(
+      fourthNodeHeld(
+        neighbour('cache', 'edge-4', PORT_8080, {
+          kind: 'ReplicaSet',
+          apiVersion: 'apps/v1',
+          name: 'cache-5d9c',
+        }),
+      ),
+    );
+    expect(kept.remediations.length).toBeGreaterThan(0);
+    for (const plan of kept.remediations)
+      expect(plan.warnings.join(' ')).not.toContain('Waiting may be enough');
   });
 });

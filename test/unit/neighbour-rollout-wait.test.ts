@@ -18,7 +18,15 @@ const dir = mkdtempSync(join(tmpdir(), 'rd-neighbour-rollout-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 type Report = {
-  findings: { code: string; severity: string; summary: string; evidence: { text?: string }[] }[];
+  findings: {
+    code: string;
+    severity: string;
+    summary: string;
+    evidence: { text?: string }[];
+    remediations: string[];
+    waitsFor?: { holders: string; names: string[] };
+  }[];
+  remediations: { id: string; warnings: string[] }[];
 };
 
 async function diagnose(file: string): Promise<{ status: number; report: Report }> {
@@ -64,5 +72,23 @@ describe('a neighbour Deployment whose rollout is under way', () => {
     const lead = report.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
     expect(lead?.summary).toContain('can never finish');
     expect(lead?.summary).not.toContain('deployment ml/beta');
+    expect(lead?.waitsFor).toBeUndefined();
+    for (const plan of report.remediations)
+      expect(plan.warnings.join(' ')).not.toContain('Waiting may be enough');
+  });
+
+  it('every plan for it says first that waiting may be enough, in English and in Korean', async () => {
+    const { report } = await diagnose(DUMP);
+    const lead = report.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(lead?.waitsFor).toEqual({ holders: 'rollouts', names: ['ml/beta'], some: false });
+    const plans = report.remediations.filter((p) => lead?.remediations.includes(p.id));
+    expect(plans.length).toBeGreaterThan(0);
+    for (const plan of plans)
+      expect(plan.warnings[0]).toBe(
+        'Waiting may be enough: the rollout goes on by itself once the rollout of deployment ml/beta removes its old pods, as its Deployment controller does while it goes on (run forward with those pods gone), unless its new pods take the room first. This plan acts now, at the cost its impact says.',
+      );
+    const io = fakeIo();
+    await runCli(['diagnose', 'deployment/alpha', '-n', 'ml', '--from-file', DUMP, '--lang', 'ko'], io.io);
+    expect(io.stdout()).toContain('기다리는 것으로 충분할 수 있습니다: deployment ml/beta의 롤아웃이');
   });
 });

@@ -306,6 +306,11 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
   return {
     ...rest,
     summary,
+    waitsFor: {
+      holders: wait.holders,
+      names: wait.jobs,
+      some: wait.needs === 'some' && wait.jobs.length > 1,
+    },
     ...(rest.explanation !== undefined
       ? {
           explanation: `Only ${whileRuns}: run forward with ${one ? 'its' : 'their'} pods gone, the controllers finish the rollout (the note says how). ${rest.explanation}`,

@@ -1,0 +1,36 @@
+/**
+ * A rollout that goes on by itself once running Jobs end or a neighbour's rollout removes
+ * its old pods (diagnosis/forward/job-wait.ts, `Finding.waitsFor`) may need no plan at
+ * all: each plan for it says first that waiting may be enough, so that an approver weighs
+ * an outage against a wait. Pure.
+ */
+import type { Finding } from '../diagnosis/finding.js';
+import { warningsFrom, type PlanSaid } from '../remediation/plan-words.js';
+import type { RemediationPlan } from '../remediation/plan.js';
+
+/** `plan` with the wait said ahead of its own warnings. */
+export function withWaitWarning(
+  plan: RemediationPlan,
+  waitsFor: NonNullable<Finding['waitsFor']>,
+): RemediationPlan {
+  const one = waitsFor.names.length === 1;
+  const said: PlanSaid =
+    waitsFor.holders === 'jobs'
+      ? { key: 'waitJobs', params: { names: named(waitsFor.names), one, some: waitsFor.some } }
+      : {
+          key: 'waitRollouts',
+          params: { names: `deployment${one ? '' : 's'} ${named(waitsFor.names)}`, one, some: waitsFor.some },
+        };
+  const { warnings, warningsSaid } = warningsFrom([said]);
+  return {
+    ...plan,
+    warnings: [...warnings, ...plan.warnings],
+    warningsSaid: [...(warningsSaid ?? []), ...(plan.warningsSaid ?? [])],
+  };
+}
+
+/** "a, b, c, d, e and 3 more", as the finding names them. */
+function named(items: readonly string[]): string {
+  const shown = items.slice(0, 5).join(', ');
+  return items.length > 5 ? `${shown} and ${items.length - 5} more` : shown;
+}
