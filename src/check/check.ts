@@ -99,8 +99,9 @@ export async function checkOne(
   const changes = live.object
     ? templateChanges(module.podTemplate(item.object), module.podTemplate(live.object))
     : [];
-  // The API server's own validation runs before any admission: a refused apply stores nothing.
-  const refusal = refusedApply(item.kind, item.object, live.object);
+  // The API server's own validation: a refused apply stores nothing. An admission review
+  // (old object or create) comes after it, so what it holds has passed.
+  const refusal = item.old || item.isNew ? undefined : refusedApply(item.kind, item.object, live.object);
   if (refusal) {
     const ref = `${typeOfKind(item.kind)}/${name}`;
     return {

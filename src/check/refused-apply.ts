@@ -1,5 +1,6 @@
 /**
- * Whether kube-apiserver refuses the apply itself, before any admission webhook: a changed
+ * Whether kube-apiserver refuses the apply itself, in its validation (after mutating
+ * admission, before any validating webhook, which therefore never sees such an object): a changed
  * selector, a StatefulSet field an update may not change, a selector that does not
  * select the template (workloads/api-validation.ts). Judged on the object as the apply
  * stores it: a spec field (or a selector label) the manifest leaves out keeps its live
@@ -7,7 +8,7 @@
  * apply really makes is called refused. Pure.
  */
 import type { ApiRefusal } from '../diagnosis/workloads/api-validation.js';
-import type { LabelSelector } from '../diagnosis/k8s.js';
+import type { LabelSelector, PodTemplateSpec } from '../diagnosis/k8s.js';
 import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
@@ -27,7 +28,7 @@ export function refusedApply(
   return module.apiRefusal(live ? asStored(kind, manifest, live) : manifest, live);
 }
 
-type Spec = Record<string, unknown> & { selector?: LabelSelector };
+type Spec = Record<string, unknown> & { selector?: LabelSelector; template?: unknown };
 
 /** The manifest's spec with what the apply keeps of the live one where the manifest is silent. */
 function asStored(kind: WorkloadKind, manifest: WorkloadObject, live: WorkloadObject): WorkloadObject {
@@ -36,15 +37,43 @@ function asStored(kind: WorkloadKind, manifest: WorkloadObject, live: WorkloadOb
   const spec: Spec = { ...written };
   for (const [field, value] of Object.entries(held))
     if (spec[field] === undefined && storedOf(kind, live, [field]) !== 'default') spec[field] = value;
-  const labels = written.selector?.matchLabels;
-  if (labels && held.selector?.matchLabels) {
-    const kept = Object.entries(held.selector.matchLabels).filter(
-      ([key]) => !(key in labels) && storedOf(kind, live, ['selector', 'matchLabels', key]) !== 'default',
-    );
-    if (kept.length > 0)
-      spec.selector = { ...written.selector, matchLabels: { ...Object.fromEntries(kept), ...labels } };
-  }
+  const selector = keptLabels(
+    kind,
+    live,
+    ['selector', 'matchLabels'],
+    written.selector?.matchLabels,
+    held.selector?.matchLabels,
+  );
+  if (selector) spec.selector = { ...written.selector, matchLabels: selector };
+  // The template's labels merge the same way (a map): the selector is matched against them as stored.
+  const template = written.template as PodTemplateSpec | undefined;
+  const labels = keptLabels(
+    kind,
+    live,
+    ['template', 'metadata', 'labels'],
+    template?.metadata?.labels,
+    (held.template as PodTemplateSpec | undefined)?.metadata?.labels,
+  );
+  if (template && labels) spec.template = { ...template, metadata: { ...template.metadata, labels } };
   return { ...manifest, spec } as unknown as WorkloadObject;
+}
+
+/**
+ * The labels a map field holds once applied, where the apply keeps any of the live ones
+ * the manifest leaves out (kept where their owner never set them); undefined: as written.
+ */
+function keptLabels(
+  kind: WorkloadKind,
+  live: WorkloadObject,
+  path: readonly string[],
+  written: Record<string, string> | undefined,
+  held: Record<string, string> | undefined,
+): Record<string, string> | undefined {
+  if (!written || !held) return undefined;
+  const kept = Object.entries(held).filter(
+    ([key]) => !(key in written) && storedOf(kind, live, [...path, key]) !== 'default',
+  );
+  return kept.length > 0 ? { ...Object.fromEntries(kept), ...written } : undefined;
 }
 
 /** check's finding for a refused apply: the API server's message, what it means and how to make the change. */

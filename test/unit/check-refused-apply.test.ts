@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { refusedApply } from '../../src/check/refused-apply.js';
+import { checkOne } from '../../src/check/check.js';
+import { dumpSource } from '../../src/check/dump-source.js';
 import type { WorkloadObject } from '../../src/diagnosis/snapshot/types.js';
+import type { KubeObject } from '../../src/diagnosis/k8s.js';
 import { makeDeployment } from '../support/k8s-builders.js';
 import { makeDaemonSet } from '../support/daemonset-builders.js';
 import { makeStatefulSet } from '../support/statefulset-builders.js';
@@ -51,7 +54,39 @@ describe('the selector', () => {
     const stsChanged = copy(sts);
     stsChanged.spec.selector = { matchLabels: { app: 'db2' } };
     stsChanged.spec.template.metadata = { labels: { app: 'db2' } };
-    expect(refusedApply('StatefulSet', asObject(stsChanged), asObject(sts))?.rule).toBe('immutable');
+    // A StatefulSet's selector is among the fields ValidateStatefulSetUpdate keeps: its message.
+    expect(refusedApply('StatefulSet', asObject(stsChanged), asObject(sts))).toMatchObject({
+      rule: 'forbidden',
+      fields: ['spec.selector'],
+    });
+  });
+
+  it("a DaemonSet needs no selector, but then selects nothing: the mismatch, not 'Required'", () => {
+    const ds = makeDaemonSet('agent');
+    delete (ds.spec as { selector?: unknown }).selector;
+    expect(refusedApply('DaemonSet', asObject(ds), undefined)?.rule).toBe('selectorMismatch');
+    const deployment = makeDeployment('web');
+    delete (deployment.spec as { selector?: unknown }).selector;
+    expect(refusedApply('Deployment', asObject(deployment), undefined)?.message).toBe(
+      'spec.selector: Required value',
+    );
+  });
+
+  it("the template's labels the manifest leaves out stay as the selector's do: no mismatch", () => {
+    const live = makeDeployment('web');
+    live.spec.selector = { matchLabels: { app: 'web', team: 'ml' } };
+    live.spec.template.metadata = { labels: { app: 'web', team: 'ml' } };
+    live.metadata.annotations = {
+      'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({
+        spec: {
+          selector: { matchLabels: { app: 'web' } },
+          template: { metadata: { labels: { app: 'web' } } },
+        },
+      }),
+    };
+    const manifest = makeDeployment('web');
+    manifest.spec.template.spec.containers = [{ name: 'web', image: 'reg/web:2' }];
+    expect(refusedApply('Deployment', asObject(manifest), asObject(live))).toBeUndefined();
   });
 
   it('a selector that does not select the template is refused on a create; one that does passes', () => {
@@ -117,8 +152,38 @@ describe("a StatefulSet's fixed fields", () => {
     const template = stored.spec.volumeClaimTemplates?.[0];
     if (!template?.spec) throw new Error('no template');
     template.spec.volumeMode = 'Filesystem';
-    (template as { status?: object }).status = { phase: 'Pending' };
+    Object.assign(template, {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      status: { phase: 'Pending' },
+    });
+    Object.assign(template.metadata, { creationTimestamp: null });
     expect(refusedApply('StatefulSet', asObject(sized('10Gi')), asObject(stored))).toBeUndefined();
+  });
+
+  it('a claim template whose storage class is dropped, labels change or limits change is forbidden', () => {
+    const stored = sized('10Gi');
+    const template = stored.spec.volumeClaimTemplates?.[0];
+    if (!template?.spec) throw new Error('no template');
+    template.spec.storageClassName = 'fast';
+    expect(refusedApply('StatefulSet', asObject(sized('10Gi')), asObject(stored))?.rule).toBe('forbidden');
+    const labelled = sized('10Gi');
+    const written = labelled.spec.volumeClaimTemplates?.[0];
+    if (!written?.spec) throw new Error('no template');
+    written.metadata = { name: 'data', labels: { chart: 'db-1.2.0' } };
+    expect(refusedApply('StatefulSet', asObject(labelled), asObject(sized('10Gi')))?.rule).toBe('forbidden');
+    written.metadata = { name: 'data' };
+    written.spec.resources = { requests: { storage: '10Gi' }, limits: { storage: '20Gi' } };
+    expect(refusedApply('StatefulSet', asObject(labelled), asObject(sized('10Gi')))?.rule).toBe('forbidden');
+  });
+
+  it('an empty serviceName is no serviceName, and a field the API does not know is not compared', () => {
+    const live = makeStatefulSet('db');
+    delete live.spec.serviceName;
+    const manifest = copy(live);
+    manifest.spec.serviceName = '';
+    (manifest.spec as Record<string, unknown>).strategy = { type: 'RollingUpdate' };
+    expect(refusedApply('StatefulSet', asObject(manifest), asObject(live))).toBeUndefined();
   });
 
   it('serviceName and podManagementPolicy are forbidden; replicas, template and updateStrategy may change', () => {
@@ -194,9 +259,34 @@ spec:
     expect(JSON.parse(io.stdout()).results[0].verdict).toBe('finishes');
   });
 
+  it('an admission review (the old object, or a create) has passed validation already: judged as a rollout', async () => {
+    const live = makeDeployment('web', { namespace: 'ml' });
+    const changed = copy(live);
+    changed.spec.selector = { matchLabels: { app: 'web2' } };
+    changed.spec.template.metadata = { labels: { app: 'web2' } };
+    const source = dumpSource([]);
+    for (const item of [
+      { kind: 'Deployment' as const, object: asObject(changed), old: asObject(live) },
+      { kind: 'Deployment' as const, object: asObject(changed), isNew: true },
+    ]) {
+      const result = await checkOne(item, source, 'ml');
+      expect(result.findings.map((f) => f.says?.key)).not.toContain('applyRefused');
+    }
+    const fromFile = await checkOne(
+      { kind: 'Deployment', object: asObject(changed) },
+      dumpSource([live as unknown as KubeObject]),
+      'ml',
+    );
+    expect(fromFile.findings[0]?.says?.key).toBe('applyRefused');
+  });
+
   it('in Korean', async () => {
     const io = fakeIo();
-    await runCli(['check', '-f', write('web2', 'reg/app:2'), '--from-file', DUMP, '--lang', 'ko'], io.io);
+    const status = await runCli(
+      ['check', '-f', write('web2', 'reg/app:2'), '--from-file', DUMP, '--lang', 'ko'],
+      io.io,
+    );
+    expect(status).toBe(1);
     expect(io.stdout()).toContain('API 서버가 적용을 거부합니다');
     expect(io.stdout()).toContain('selector는 객체가 있는 동안 바꿀 수 없습니다');
   });

@@ -1,10 +1,12 @@
 /**
- * What kube-apiserver's own validation of an apps/v1 workload refuses, before any
- * admission webhook sees the object (pkg/apis/apps/validation/validation.go and the
- * registries' ValidateUpdate, pkg/registry/apps/<kind>/strategy.go): the apply then fails
- * as a whole, nothing is stored and no rollout starts. The kind modules say which of
- * these rules hold for them (`refusedUpdate`); an Argo Rollout is a custom resource,
- * which the API server checks against its schema only. Pure.
+ * What kube-apiserver's own validation of an apps/v1 workload refuses, after mutating
+ * admission and before any validating webhook sees the object
+ * (pkg/apis/apps/validation/validation.go and the registries' ValidateUpdate,
+ * pkg/registry/apps/<kind>/strategy.go): the apply then fails as a whole, nothing is
+ * stored and no rollout starts. The kind modules say which of these rules hold for them
+ * (`apiRefusal`); an Argo Rollout is a custom resource, which the API server checks
+ * against its schema only. Messages read as the API server's, their values shown as JSON
+ * (the API server prints Go values); only the first refusal is said. Pure.
  */
 import { semanticEqual } from '../base/semantic-equal.js';
 import { matchesLabelSelector } from '../base/pod-constraints.js';
@@ -12,8 +14,8 @@ import { isQuantity, quantityMilli } from '../base/quantity.js';
 import type { LabelSelector, PodTemplateSpec } from '../k8s.js';
 
 /**
- * One refusal: the rule, the path the API server names and its message as kubectl prints
- * it (after "The Deployment "web" is invalid: ").
+ * One refusal: the rule, the path the API server names and its message (what kubectl
+ * prints after "The Deployment "web" is invalid: ", values as JSON).
  * - selectorEmpty: no selector, or one with no label and no expression;
  * - selectorMismatch: the selector does not select the template's own labels;
  * - immutable: an update changes the selector (apps/v1 keeps it for the object's life);
@@ -37,9 +39,11 @@ export function selectorRefusal(
   kind: string,
   spec: { selector?: LabelSelector; template: PodTemplateSpec },
   old: { selector?: LabelSelector } | undefined,
+  options: { required: boolean },
 ): ApiRefusal | undefined {
   const { selector } = spec;
-  if (isEmptySelector(selector))
+  // A DaemonSet's spec does not require one: without it, it selects nothing and the mismatch below says so.
+  if (isEmptySelector(selector) && (selector || options.required))
     return {
       rule: 'selectorEmpty',
       path: 'spec.selector',
@@ -48,7 +52,7 @@ export function selectorRefusal(
         : 'spec.selector: Required value',
     };
   const labels = spec.template.metadata?.labels ?? {};
-  if (!matchesLabelSelector(labels, selector as LabelSelector))
+  if (!selector || !matchesLabelSelector(labels, selector))
     return {
       rule: 'selectorMismatch',
       path: 'spec.template.metadata.labels',
@@ -63,82 +67,74 @@ export function selectorRefusal(
   return undefined;
 }
 
-/** The StatefulSet spec fields an update may change (ValidateStatefulSetUpdate copies them over before comparing). */
-const STATEFULSET_UPDATABLE = new Set([
-  'replicas',
-  'ordinals',
-  'template',
-  'updateStrategy',
-  'revisionHistoryLimit',
-  'persistentVolumeClaimRetentionPolicy',
-  'minReadySeconds',
-]);
+/**
+ * The StatefulSet spec fields ValidateStatefulSetUpdate keeps as stored, as the API knows
+ * them: every field but replicas, ordinals, template, updateStrategy, revisionHistoryLimit
+ * (allowed by newer servers; older ones refuse it, which is not said here),
+ * persistentVolumeClaimRetentionPolicy and minReadySeconds. A field the schema does not
+ * know is dropped or refused as unknown, never compared.
+ */
+const STATEFULSET_FIXED = ['selector', 'serviceName', 'podManagementPolicy', 'volumeClaimTemplates'] as const;
 
 const STATEFULSET_FORBIDDEN =
   "spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
 
-/** A storage size's milli-units (Semantic.DeepEqual compares quantities by amount: "10Gi" is "10240Mi"). */
-function amount(value: unknown): unknown {
-  if (typeof value !== 'string' && typeof value !== 'number') return value;
-  return isQuantity(value) ? quantityMilli(value) : value;
+/** Quantities by amount in milli-units (Semantic.DeepEqual compares them so: "10Gi" is "10240Mi"). */
+function amounts(list: unknown): Record<string, unknown> {
+  if (typeof list !== 'object' || list === null) return {};
+  return Object.fromEntries(
+    Object.entries(list).map(([name, value]) => [
+      name,
+      (typeof value === 'string' || typeof value === 'number') && isQuantity(value)
+        ? quantityMilli(value)
+        : value,
+    ]),
+  );
 }
 
+type ClaimTemplate = {
+  metadata?: Record<string, unknown>;
+  spec?: Record<string, unknown> & { resources?: { requests?: unknown; limits?: unknown } };
+};
+
 /**
- * A claim template as the API server stores it, for comparing with a manifest's: the
- * defaults it writes (apiVersion, kind, volumeMode, an empty status) left out and
- * storage sizes compared by amount. Only what `written` sets is compared: a field the
- * stored template has and the manifest leaves out is not taken as a change.
+ * A claim template as written, to compare with the stored one: what the API server adds
+ * left out (apiVersion, kind, an empty status, creationTimestamp, volumeMode Filesystem)
+ * and quantities by amount. The list is replaced whole by an apply (no merge key), so a
+ * field the manifest drops is a change.
  */
-function claimTemplateDiffers(written: unknown, stored: unknown): boolean {
-  const w = (written ?? {}) as { metadata?: { name?: string }; spec?: Record<string, unknown> };
-  const s = (stored ?? {}) as { metadata?: { name?: string }; spec?: Record<string, unknown> };
-  if ((w.metadata?.name ?? '') !== (s.metadata?.name ?? '')) return true;
-  const wSpec = w.spec ?? {};
-  const sSpec = s.spec ?? {};
-  for (const [field, value] of Object.entries(wSpec)) {
-    if (field === 'resources') {
-      const sizes = (r: unknown) => (r as { requests?: Record<string, unknown> } | undefined)?.requests ?? {};
-      const wr = sizes(value);
-      const sr = sizes(sSpec.resources);
-      for (const name of new Set([...Object.keys(wr), ...Object.keys(sr)]))
-        if (amount(wr[name]) !== amount(sr[name])) return true;
-      continue;
-    }
-    if (field === 'volumeMode' && value === 'Filesystem' && sSpec[field] === undefined) continue;
-    if (!semanticEqual(value, sSpec[field])) return true;
-  }
-  return false;
+function asWritten(template: unknown): unknown {
+  const { metadata = {}, spec = {} } = (template ?? {}) as ClaimTemplate;
+  const { creationTimestamp: _created, ...meta } = metadata;
+  const { volumeMode, resources, ...rest } = spec;
+  return {
+    metadata: meta,
+    spec: {
+      ...rest,
+      ...(volumeMode !== undefined && volumeMode !== 'Filesystem' ? { volumeMode } : {}),
+      resources: { requests: amounts(resources?.requests), limits: amounts(resources?.limits) },
+    },
+  };
 }
 
 /**
- * ValidateStatefulSetUpdate: every spec field but the updatable ones must stay as stored.
- * `spec` is the object as the apply stores it; the fields compared are serviceName,
- * podManagementPolicy (OrderedReady when unset), the selector and volumeClaimTemplates.
+ * ValidateStatefulSetUpdate: the fixed fields of the object as the apply stores it
+ * (`spec`) against the stored ones, by Semantic.DeepEqual (a string left empty is the
+ * string not set; podManagementPolicy unset is OrderedReady).
  */
 export function statefulSetUpdateRefusal(
   spec: Record<string, unknown>,
   old: Record<string, unknown>,
 ): ApiRefusal | undefined {
-  const changed: string[] = [];
-  const policy = (s: Record<string, unknown>) => s.podManagementPolicy ?? 'OrderedReady';
-  const fixed = new Set(
-    [...Object.keys(spec), ...Object.keys(old)].filter((f) => !STATEFULSET_UPDATABLE.has(f)),
+  const read = (s: Record<string, unknown>, field: (typeof STATEFULSET_FIXED)[number]): unknown => {
+    const value = s[field];
+    if (field === 'podManagementPolicy') return value === undefined || value === '' ? 'OrderedReady' : value;
+    if (field === 'volumeClaimTemplates') return (Array.isArray(value) ? value : []).map(asWritten);
+    return value === '' ? undefined : value;
+  };
+  const changed = STATEFULSET_FIXED.filter((f) => !semanticEqual(read(spec, f), read(old, f))).map(
+    (f) => `spec.${f}`,
   );
-  for (const field of fixed) {
-    const differs =
-      field === 'podManagementPolicy'
-        ? policy(spec) !== policy(old)
-        : field === 'volumeClaimTemplates'
-          ? claimTemplatesDiffer(spec[field], old[field])
-          : !semanticEqual(spec[field], old[field]);
-    if (differs) changed.push(`spec.${field}`);
-  }
   if (changed.length === 0) return undefined;
   return { rule: 'forbidden', path: 'spec', message: STATEFULSET_FORBIDDEN, fields: changed.sort() };
-}
-
-function claimTemplatesDiffer(written: unknown, stored: unknown): boolean {
-  const w = Array.isArray(written) ? written : [];
-  const s = Array.isArray(stored) ? stored : [];
-  return w.length !== s.length || w.some((t, i) => claimTemplateDiffers(t, s[i]));
 }

@@ -45,7 +45,8 @@ export const daemonSetKind: WorkloadKindModule<DaemonSet, ControllerRevision> = 
   recreate: false,
   progressDeadline: false,
   deletedPodsReturn: true,
-  apiRefusal: (object, old) => selectorRefusal(daemonSetApi.title, object.spec, old?.spec),
+  apiRefusal: (object, old) =>
+    selectorRefusal(daemonSetApi.title, object.spec, old?.spec, { required: false }),
   pinnedToNodes: true,
   pauseHoldsTemplate: false,
   claimTemplates: () => [],

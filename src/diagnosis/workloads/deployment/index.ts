@@ -40,7 +40,8 @@ export const deploymentKind: WorkloadKindModule<Deployment, ReplicaSet> = {
   recreate: true,
   progressDeadline: true,
   deletedPodsReturn: false,
-  apiRefusal: (object, old) => selectorRefusal(deploymentApi.title, object.spec, old?.spec),
+  apiRefusal: (object, old) =>
+    selectorRefusal(deploymentApi.title, object.spec, old?.spec, { required: true }),
   pinnedToNodes: false,
   pauseHoldsTemplate: true,
   claimTemplates: () => [],

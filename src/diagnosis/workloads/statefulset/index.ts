@@ -43,8 +43,9 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
   recreate: false,
   progressDeadline: false,
   deletedPodsReturn: true,
+  // A changed selector is among the fields ValidateStatefulSetUpdate keeps, and refused as they are.
   apiRefusal: (object, old) =>
-    selectorRefusal(statefulSetApi.title, object.spec, old?.spec) ??
+    selectorRefusal(statefulSetApi.title, object.spec, undefined, { required: true }) ??
     (old
       ? statefulSetUpdateRefusal(
           object.spec as unknown as Record<string, unknown>,
