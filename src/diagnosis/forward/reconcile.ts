@@ -31,6 +31,7 @@ import { strategyPhrase } from '../rollout/strategy-words.js';
 import { pendingForGood } from './pending-for-good.js';
 import { withQuotaNeighboursSaid } from './quota-neighbours.js';
 import { withJobWaitSaid } from './job-wait.js';
+import { progressingInRace, queueRace, withRaceSaid } from './queue-race.js';
 import { currentStepIndex, stableScalesDownOnceStarted, stepNeverReached } from './canary-verdicts.js';
 
 type Draft = Omit<Finding, 'remediations'>;
@@ -93,6 +94,8 @@ function reconcileVerdicts(ctx: AnalysisContext, findings: readonly Draft[]): Dr
       // it waits for: "No problem found" alone left the person who asked why it is not
       // done without an answer.
       const unexplained = !paused && asIs.steps.length > 0 && !findings.some(explainsTheWait);
+      const race = paused || asIs.result !== 'completes' ? undefined : queueRace(ctx);
+      if (race) return [...findings, progressingInRace(progressing(ctx, asIs), race)];
       return nodeComing || unexplained ? [...findings, progressing(ctx, asIs)] : [...findings];
     }
     if (asIs.steps.length === 0) return [...findings];
@@ -114,6 +117,9 @@ function reconcileVerdicts(ctx: AnalysisContext, findings: readonly Draft[]): Dr
           (forGood && f.code === 'Unschedulable'),
       );
     }
+    // Finishing only if our pods go first: the stuck verdicts stand, saying the race.
+    const race = paused || asIs.result !== 'completes' ? undefined : queueRace(ctx);
+    if (race) return withRaceSaid(findings, STUCK_CODES, race);
     // Paused: the RolloutPaused the caller adds says it finishes once resumed.
     return [...findings.filter((f) => !STUCK_CODES.has(f.code)), ...(paused ? [] : [progressing(ctx, asIs)])];
   }

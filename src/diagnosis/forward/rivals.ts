@@ -4,7 +4,8 @@
  *   priority and then by when each was queued (PrioritySort): a rival of higher priority
  *   takes room first, one of lower priority after ours, and at equal priority the order
  *   is not ours to know. A verdict that the rollout can never finish is held to the order
- *   that favours it (ours first); a plan is proved in both, or says it depends on them;
+ *   that favours it (ours first); one that it finishes by itself holds in both, or says
+ *   the race (queue-race.ts); a plan is proved in both, or says it depends on them;
  * - their terminating pods (not past their deadline, on a node whose kubelet reports)
  *   are gone at the first step, as ours are: room a neighbour's progress frees is room;
  *   but a StatefulSet's or a DaemonSet's pod comes back (WorkloadKindModule

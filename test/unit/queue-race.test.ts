@@ -1,0 +1,85 @@
+/**
+ * A rollout that finishes only if the scheduler takes our pods first
+ * (src/diagnosis/forward/queue-race.ts, DESIGN.md §4e). Deployment web (1 replica,
+ * surge 1, unavailable 0) waits for a GPU; terminating pod batch-c1-z1 frees gpu-4; the
+ * Pending pod of deployment/other wants a GPU at the same priority. With ours first the
+ * rollout finishes, with theirs first it stops for good: "may never finish", with the race
+ * said, exit 1, never "No problem found". Without the rival (or with a rival that outranks
+ * ours, which goes first in any order) the verdict is the one order gives.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { progressingInRace } from '../../src/diagnosis/forward/queue-race.js';
+import { fakeIo } from '../support/cli-io.js';
+
+const DUMP = join(import.meta.dirname, '../fixtures/dumps/terminating-frees-room-race.json');
+const dir = mkdtempSync(join(tmpdir(), 'rd-queue-race-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Item = { kind: string; metadata: { name?: string }; spec?: { priority?: number } };
+
+/** The dump with `edit` applied to its items, written to a file. */
+function variant(name: string, edit: (items: Item[]) => Item[]): string {
+  const dump = JSON.parse(readFileSync(DUMP, 'utf8')) as { items: Item[] };
+  const file = join(dir, `${name}.json`);
+  writeFileSync(file, JSON.stringify({ ...dump, items: edit(dump.items) }));
+  return file;
+}
+
+async function diagnose(file: string): Promise<{ status: number; text: string }> {
+  const io = fakeIo();
+  const status = await runCli(['diagnose', 'deployment/web', '-n', 'ml', '--from-file', file], io.io);
+  return { status, text: io.stdout() };
+}
+
+describe('a terminating pod frees the room, and another workload waits for it too', () => {
+  it('at the same priority: it may never finish, the race and the rival said, exit 1', async () => {
+    const { status, text } = await diagnose(DUMP);
+    expect(status).toBe(1);
+    expect(text).not.toContain('No problem found');
+    expect(text).toContain('Rollout of web may never finish');
+    expect(text).toContain(
+      "Whether it finishes turns on the scheduler's queue: the Pending pods of deployment/other want the same room at the same priority",
+    );
+  });
+
+  it('with no rival: it finishes by itself once the pod is gone, exit 0', async () => {
+    const file = variant('no-rival', (items) => items.filter((i) => i.metadata.name !== 'other-o1-c'));
+    const { status, text } = await diagnose(file);
+    expect(status).toBe(0);
+    expect(text).toContain('will finish by itself once terminating pod batch-c1-z1 is gone');
+    expect(text).not.toContain("scheduler's queue");
+  });
+
+  it('with a rival that outranks ours: it goes first in any order, so no race is said', async () => {
+    const file = variant('outranked', (items) =>
+      items.map((i) =>
+        i.metadata.name === 'other-o1-c' ? { ...i, spec: { ...i.spec, priority: 1000 } } : i,
+      ),
+    );
+    const { status, text } = await diagnose(file);
+    expect(status).toBe(1);
+    expect(text).toContain('can never finish');
+    expect(text).not.toContain("scheduler's queue");
+  });
+
+  it('where nothing called it stuck, "will finish by itself" becomes a warning that says the race', () => {
+    const said = progressingInRace(
+      {
+        code: 'RolloutProgressing',
+        severity: 'info',
+        summary:
+          'The rollout is moving and will finish by itself once pod x is gone; nothing needs changing.',
+        evidence: [],
+      },
+      { rivals: 'deployment/other' },
+    );
+    expect(said.severity).toBe('warning');
+    expect(said.summary).toBe(
+      "The rollout is moving and can finish by itself once pod x is gone. Whether it finishes turns on the scheduler's queue: the Pending pods of deployment/other want the same room at the same priority; placed first (the queue takes the pod that entered it first), they take it and the rollout stops here; placed after ours, it finishes by itself.",
+    );
+  });
+});
