@@ -29,6 +29,8 @@ function ledger(options: {
   stuckAt: 'good' | 'bad';
   partition?: number;
   policy?: 'OrderedReady' | 'Parallel';
+  /** ledger-2 Pending, not scheduled, instead of crash-looping. */
+  pending?: boolean;
 }) {
   const revisionName = (which: 'good' | 'bad'): string => `ledger-${which === 'good' ? GOOD : BAD}`;
   const sts = makeStatefulSet('ledger', {
@@ -50,7 +52,13 @@ function ledger(options: {
   const pods = [
     makeStsPod(sts, good, 0, 'node-a', { phase: 'Running' }),
     makeStsPod(sts, good, 1, 'node-b', { phase: 'Running' }),
-    makeStsPod(sts, options.stuckAt === 'good' ? good : bad, 2, 'node-c', crashing),
+    makeStsPod(
+      sts,
+      options.stuckAt === 'good' ? good : bad,
+      2,
+      'node-c',
+      options.pending ? { phase: 'Pending' } : crashing,
+    ),
   ];
   return makeStatefulSetSnapshot({ statefulSet: sts, controllerRevisions: [good, bad], pods, nodes });
 }
@@ -92,6 +100,18 @@ describe('StatefulSet rollout', () => {
     expect(diagnosis.findings[0]?.code).toBe('RolloutStuck');
     expect(diagnosis.findings[0]?.explanation).toContain('Fix the template first');
     expect(diagnosis.remediations.map((p) => p.kind)).not.toContain('delete-pods');
+  });
+
+  it('a pod of the update revision Pending, not scheduled: held until it is placed, not "forever", room before any revert', () => {
+    const stuck = diagnose(ledger({ update: 'bad', stuckAt: 'bad', pending: true })).findings[0];
+    expect(stuck?.code).toBe('RolloutStuck');
+    expect(stuck?.summary).toBe(
+      'Rollout of ledger is held at pod ledger-2 of the update revision ledger-5f8cdcfd98: it is Pending, not scheduled, and the controller goes no further until it is Running and Ready.',
+    );
+    expect(stuck?.summary).not.toContain('never');
+    expect(stuck?.explanation).toContain('waits for this one until the scheduler places it');
+    expect(stuck?.explanation).toContain('It waits for room, not for its template to be fixed');
+    expect(stuck?.explanation).not.toContain('Fix the template first');
   });
 
   it('after the revert (forced rollback): delete-pods for exactly the stuck pod', () => {

@@ -57,9 +57,11 @@ function finding(ctx: AnalysisContext, block: OrderedBlock): Draft {
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);
   const signals = kind.misleadingSignals(object, kind.strategy(object), kind.desiredReplicas(object));
+  // Pending and not scheduled: it waits for room (or for a template some node can take), not for ever.
+  const unscheduled = block.pod.status?.phase === 'Pending' && !block.pod.spec.nodeName;
   const waits =
     block.policy === 'OrderedReady'
-      ? 'The StatefulSet controller (OrderedReady) stops at the first pod that is not Running and Ready and replaces only Failed or Succeeded pods, so it waits for this one forever.'
+      ? `The StatefulSet controller (OrderedReady) stops at the first pod that is not Running and Ready and replaces only Failed or Succeeded pods, so it waits for this one ${unscheduled ? 'until the scheduler places it and it becomes Ready' : 'forever'}.`
       : 'The StatefulSet controller (Parallel) updates one pod at a time from the highest ordinal and waits for each updated pod to be Running and Ready.';
   const partition =
     block.partition > 0
@@ -68,12 +70,16 @@ function finding(ctx: AnalysisContext, block: OrderedBlock): Draft {
   const images = imageWords(block);
   const summary = block.needsDeletion
     ? `Rollout of ${name} is stuck at pod ${podName}: it still runs revision ${block.revision}${images ? ` (image ${images.from})` : ''}, not the update revision ${block.updateRevision}${images ? ` (image ${images.to})` : ''} the template now asks for, and never becomes Ready (${why}); only deleting ${podName} lets it be recreated at ${block.updateRevision}.`
-    : `Rollout of ${name} is stuck at pod ${podName} of the update revision ${block.updateRevision}${images ? ` (image ${images.to}; the current revision runs ${images.from})` : ''}: it never becomes Running and Ready (${why}).`;
+    : unscheduled
+      ? `Rollout of ${name} is held at pod ${podName} of the update revision ${block.updateRevision}${images ? ` (image ${images.to}; the current revision runs ${images.from})` : ''}: ${why}, and the controller goes no further until it is Running and Ready.`
+      : `Rollout of ${name} is stuck at pod ${podName} of the update revision ${block.updateRevision}${images ? ` (image ${images.to}; the current revision runs ${images.from})` : ''}: it never becomes Running and Ready (${why}).`;
   const wayOut = block.needsDeletion
     ? block.updateRevisionProven
       ? `The template was reverted or changed after ${podName} was created (a "forced rollback" in the StatefulSet documentation): ${block.updateRevision} is known to work (the current pods run it, or one of its pods is Ready), so deleting exactly ${podName} lets the controller recreate it there and carry on.`
       : `The template changed after ${podName} was created, but no pod of ${block.updateRevision} has been Ready yet: make sure that template works before deleting ${podName}, or the recreated pod fails the same way.`
-    : `Deleting the pod would only recreate it from the same template. Fix the template first (kubectl rollout undo ${ref} -n ${namespace}, or an image that starts), then delete ${podName}: the controller does not replace it on its own, even after the revert.`;
+    : unscheduled
+      ? `It waits for room, not for its template to be fixed, unless no node can ever take what the template asks for: the scheduler places it once a node has it free (the scheduler's message says what is short), so make room or wait for it to be freed. Deleting it only makes the same pod again. Where the template asks for what no node has (a node selection, a resource), change it and then delete ${podName}: the controller does not replace a Pending pod on its own, even after the change.`
+      : `Deleting the pod would only recreate it from the same template. Fix the template first (kubectl rollout undo ${ref} -n ${namespace}, or an image that starts), then delete ${podName}: the controller does not replace it on its own, even after the revert.`;
   return {
     code: 'RolloutStuck',
     severity: 'critical',
