@@ -17,6 +17,8 @@ const DUMP = join(import.meta.dirname, '../fixtures/dumps/neighbour-rollout-unde
 const dir = mkdtempSync(join(tmpdir(), 'rd-neighbour-rollout-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+type DumpItem = { kind: string; metadata: { name?: string }; spec?: Record<string, unknown> };
+
 type Report = {
   findings: {
     code: string;
@@ -75,6 +77,31 @@ describe('a neighbour Deployment whose rollout is under way', () => {
     expect(lead?.waitsFor).toBeUndefined();
     for (const plan of report.remediations)
       expect(plan.warnings.join(' ')).not.toContain('Waiting may be enough');
+  });
+
+  it('paused, its controller removes no old pod: nothing is promised; not read, the words say it may be paused', async () => {
+    const edited = (name: string, edit: (items: DumpItem[]) => DumpItem[]): string => {
+      const dump = JSON.parse(readFileSync(DUMP, 'utf8')) as { items: DumpItem[] };
+      const file = join(dir, `${name}.json`);
+      writeFileSync(file, JSON.stringify({ ...dump, items: edit(dump.items) }));
+      return file;
+    };
+    const isBeta = (i: DumpItem): boolean => i.kind === 'Deployment' && i.metadata.name === 'beta';
+    const paused = edited('beta-paused', (items) =>
+      items.map((i) => (isBeta(i) ? { ...i, spec: { ...i.spec, paused: true } } : i)),
+    );
+    const { report: held } = await diagnose(paused);
+    const lead = held.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(lead?.summary).toContain('can never finish');
+    expect(lead?.waitsFor).toBeUndefined();
+    const unread = edited('beta-not-read', (items) => items.filter((i) => !isBeta(i)));
+    const { report } = await diagnose(unread);
+    expect(report.findings.find((f) => f.code === 'RolloutSurgeDeadlock')?.summary).toContain(
+      'unless new pods of that rollout take the room first or it is paused (its Deployment was not read: a paused one removes no old pod).',
+    );
+    // Read and not paused: no such clause.
+    const { report: read } = await diagnose(DUMP);
+    expect(read.findings.find((f) => f.code === 'RolloutSurgeDeadlock')?.summary).not.toContain('not read');
   });
 
   it('every plan for it says first that waiting may be enough, in English and in Korean', async () => {

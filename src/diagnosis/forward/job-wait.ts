@@ -67,6 +67,8 @@ interface JobWait {
    * ('some': another Job's pods could free the same room).
    */
   needs: 'all' | 'some';
+  /** A rollout holder whose Deployment was not read: whether it is paused is not known. */
+  unread?: true;
 }
 
 /** The blocked verdicts reworded where the rollout finishes once some running Jobs end. */
@@ -128,7 +130,11 @@ function jobWait(ctx: AnalysisContext): JobWait | undefined {
   if (paused || asIs.result !== 'blocked' || asIs.step || asIs.ticks === 0) return undefined;
   const run = (othersGone: readonly Pod[], order: QueueOrder): Outcome =>
     runWithChange(ctx, { othersGone }, order).outcome;
-  return jobWaitFor(ctx, run) ?? holdersWait(ctx, rollingNeighbourPods(ctx), 'rollouts', run);
+  const jobs = jobWaitFor(ctx, run);
+  if (jobs) return jobs;
+  const rollouts = holdersWait(ctx, rollingNeighbourPods(ctx), 'rollouts', run);
+  const read = new Set((snapshot.neighbourDeployments ?? []).map((d) => d.name));
+  return rollouts?.jobs.some((d) => !read.has(d)) ? { ...rollouts, unread: true } : rollouts;
 }
 
 /** "ml/beta": the Deployment whose ReplicaSet controls the pod (its name less the pod-template-hash), or undefined. */
@@ -174,8 +180,10 @@ function rollingNeighbourPods(ctx: AnalysisContext): Map<string, Pod[]> {
     Math.min(...pods.map((p) => Date.parse(p.metadata.creationTimestamp ?? '') || 0));
   const holding = new Set(holdingPods(ctx));
   const old = new Map<string, Pod[]>();
+  // A paused Deployment's controller only scales (sync), it removes no old pod: no wait on it.
+  const paused = new Set((snapshot.neighbourDeployments ?? []).filter((d) => d.paused).map((d) => d.name));
   for (const [deployment, sets] of byDeployment) {
-    if (sets.size < 2) continue;
+    if (sets.size < 2 || paused.has(deployment)) continue;
     const [newest] = [...sets].sort(([, a], [, b]) => firstMade(b) - firstMade(a));
     if (!newest || !newest[1].every((p) => p.spec.nodeName && isReady(p))) continue;
     const going = [...sets].filter(([name]) => name !== newest[0]).flatMap(([, pods]) => pods);
@@ -263,13 +271,16 @@ const NEVER = /can never finish/;
 function waitWords(wait: JobWait): { whileRuns: string; once: string; added: string; holdsNote: string } {
   const { jobs, names, one, some } = jobWaitWords(wait);
   if (wait.holders === 'rollouts') {
+    const unread = wait.unread
+      ? ` or ${one ? 'it is' : 'they are'} paused (${one ? 'its Deployment was' : 'their Deployments were'} not read: a paused one removes no old pod)`
+      : '';
     const rollouts = `the rollout${one ? '' : 's'} of deployment${one ? '' : 's'} ${names}`;
     return {
       whileRuns: some
         ? `while ${rollouts} hold the room`
         : `while ${rollouts} ${one ? 'holds its' : 'hold their'} old pods`,
-      once: `It can go on by itself once ${one ? 'that rollout removes its old pods' : some ? 'enough of them remove their old pods' : 'those rollouts remove their old pods'}, unless new pods of ${one ? 'that rollout' : 'theirs'} take the room first.`,
-      added: `It can go on by itself once ${rollouts} ${one ? 'removes its' : 'remove their'} old pods, unless new pods of ${one ? 'that rollout' : 'theirs'} take the room first.`,
+      once: `It can go on by itself once ${one ? 'that rollout removes its old pods' : some ? 'enough of them remove their old pods' : 'those rollouts remove their old pods'}, unless new pods of ${one ? 'that rollout' : 'theirs'} take the room first${unread}.`,
+      added: `It can go on by itself once ${rollouts} ${one ? 'removes its' : 'remove their'} old pods, unless new pods of ${one ? 'that rollout' : 'theirs'} take the room first${unread}.`,
       holdsNote: `Old pods of ${rollouts} hold room or quota the new pods need: `,
     };
   }

@@ -136,6 +136,13 @@ export interface SnapshotCommon {
    * frees (DESIGN.md §4e; forward/rivals.ts). Absent: not read.
    */
   pendingPods?: Pod[];
+  /**
+   * Other Deployments read ("namespace/name"), and whether each is paused: a neighbour
+   * mid-rollout gives its old pods back only while it is not paused (forward/job-wait.ts).
+   * Absent: none read (a live read does not list them); a Deployment missing from the
+   * list was not read.
+   */
+  neighbourDeployments?: { name: string; paused: boolean }[];
   /** Previous-container log tails of crashing containers, keyed `pod/container`. */
   logs: Record<string, string>;
   /** Reads that failed for lack of permission; empty when everything was readable. */

@@ -143,8 +143,25 @@ export function assembleSnapshot(
     ...(quotas ? { resourceQuotas: quotas } : {}),
     // Read when the dump holds any (a cluster always has the system classes).
     ...(byKind.has('PriorityClass') ? { priorityClasses: ofKind<PriorityClass>('PriorityClass') } : {}),
+    ...(byKind.has('Deployment')
+      ? { neighbourDeployments: neighbourDeployments(ref, ofKind('Deployment'), found) }
+      : {}),
     guards: guarded.guards,
   };
+}
+
+/** The dump's Deployments other than the workload (the object found, when it is one), by "namespace/name", and whether each is paused. */
+function neighbourDeployments(
+  ref: WorkloadRef,
+  deployments: readonly Deployment[],
+  workload: unknown,
+): { name: string; paused: boolean }[] {
+  return deployments
+    .filter((d) => d !== workload)
+    .map((d) => ({
+      name: `${d.metadata.namespace ?? ref.namespace}/${d.metadata.name ?? ''}`,
+      paused: d.spec.paused === true,
+    }));
 }
 
 /** The owner's settings object when the dump holds it (kind, API group, namespace and name), else not in the dump. */
