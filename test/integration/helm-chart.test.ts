@@ -686,6 +686,12 @@ describe('settings that cannot work are refused before anything is installed', (
     [['worker.earlyWarning.namespaces={shop}'], /'\/app\/alertChannel': minLength/],
     [['app.alertmanager.enabled=true'], /'\/app\/alertChannel': minLength/],
     [['worker.drainGraceSeconds=40'], /must be longer than worker.drainGraceSeconds/],
+    // The shutdown bound (drain + 3 by default) inside the pod's grace period, set or not.
+    [
+      ['worker.drainGraceSeconds=27'],
+      /shutdown bound \(30 s.*shorter than worker.terminationGracePeriodSeconds \(30\)/,
+    ],
+    [['worker.env.ROLLOUT_DOCTOR_SHUTDOWN_SECONDS=30'], /shutdown bound \(30 s/],
     [['cluster=Prod_EU'], /cluster/],
     [
       ['app.env.ROLLOUT_DOCTOR_PLAN_SEAL_KEY=x'],
