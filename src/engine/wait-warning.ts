@@ -19,7 +19,12 @@ export function withWaitWarning(
       ? { key: 'waitJobs', params: { names: named(waitsFor.names), one, some: waitsFor.some } }
       : {
           key: 'waitRollouts',
-          params: { names: `deployment${one ? '' : 's'} ${named(waitsFor.names)}`, one, some: waitsFor.some },
+          params: {
+            names: `deployment${one ? '' : 's'} ${named(waitsFor.names)}`,
+            one,
+            some: waitsFor.some,
+            unread: waitsFor.unread === true,
+          },
         };
   const { warnings, warningsSaid } = warningsFrom([said]);
   return {

@@ -85,7 +85,8 @@ export interface PlanParams {
    * `one` of them, `some`: enough of them, not each.
    */
   waitJobs: { names: string; one: boolean; some: boolean };
-  waitRollouts: PlanParams['waitJobs'];
+  /** …`unread`: a neighbour's Deployment was not read, so whether it is paused is not known. */
+  waitRollouts: PlanParams['waitJobs'] & { unread: boolean };
   /** rollout-restart of a paused Deployment; `resume` the command. */
   restartPaused: { recreate: boolean; replicas: number; resume: string };
   restartRecreate: { replicas: number };

@@ -79,7 +79,7 @@ describe('a neighbour Deployment whose rollout is under way', () => {
       expect(plan.warnings.join(' ')).not.toContain('Waiting may be enough');
   });
 
-  it('paused, its controller removes no old pod: nothing is promised; not read, the words say it may be paused', async () => {
+  it('paused, it removes its old pods only once its newest ReplicaSet holds every replica; not read, the words say it may be paused', async () => {
     const edited = (name: string, edit: (items: DumpItem[]) => DumpItem[]): string => {
       const dump = JSON.parse(readFileSync(DUMP, 'utf8')) as { items: DumpItem[] };
       const file = join(dir, `${name}.json`);
@@ -87,18 +87,31 @@ describe('a neighbour Deployment whose rollout is under way', () => {
       return file;
     };
     const isBeta = (i: DumpItem): boolean => i.kind === 'Deployment' && i.metadata.name === 'beta';
-    const paused = edited('beta-paused', (items) =>
-      items.map((i) => (isBeta(i) ? { ...i, spec: { ...i.spec, paused: true } } : i)),
-    );
-    const { report: held } = await diagnose(paused);
+    const pausedAt = (replicas: number): string =>
+      edited(`beta-paused-${replicas}`, (items) =>
+        items.map((i) => (isBeta(i) ? { ...i, spec: { ...i.spec, paused: true, replicas } } : i)),
+      );
+    // Paused at 1 replica, its newest ReplicaSet holds it: sync's scale() still removes the old pod.
+    const { report: saturated } = await diagnose(pausedAt(1));
+    expect(saturated.findings.find((f) => f.code === 'RolloutSurgeDeadlock')?.waitsFor).toMatchObject({
+      holders: 'rollouts',
+    });
+    // Paused at 2, its newest ReplicaSet holds 1: nothing removes the old pod until it is resumed.
+    const { report: held } = await diagnose(pausedAt(2));
     const lead = held.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
     expect(lead?.summary).toContain('can never finish');
     expect(lead?.waitsFor).toBeUndefined();
     const unread = edited('beta-not-read', (items) => items.filter((i) => !isBeta(i)));
     const { report } = await diagnose(unread);
-    expect(report.findings.find((f) => f.code === 'RolloutSurgeDeadlock')?.summary).toContain(
+    const hedged = report.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(hedged?.summary).toContain(
       'unless new pods of that rollout take the room first or it is paused (its Deployment was not read: a paused one removes no old pod).',
     );
+    // The plans say the same hedge.
+    const plans = report.remediations.filter((p) => hedged?.remediations.includes(p.id));
+    expect(plans.length).toBeGreaterThan(0);
+    for (const plan of plans)
+      expect(plan.warnings[0]).toContain('unless it is paused (its Deployment was not read)');
     // Read and not paused: no such clause.
     const { report: read } = await diagnose(DUMP);
     expect(read.findings.find((f) => f.code === 'RolloutSurgeDeadlock')?.summary).not.toContain('not read');

@@ -44,6 +44,9 @@ describe('a terminating pod frees the room, and another workload waits for it to
     expect(text).toContain(
       "Whether it finishes turns on the scheduler's queue: the Pending pods of deployment/other want the same room at the same priority",
     );
+    expect(text).toContain('Only if the Pending pods of deployment/other take the room first');
+    // Plans that finish it whatever the order are offered, each with what it costs.
+    expect(text).toMatch(/\[1\] (set-rolling-update|set-recreate|scale-old-replicaset) /);
   });
 
   it('with no rival: it finishes by itself once the pod is gone, exit 0', async () => {
@@ -66,6 +69,42 @@ describe('a terminating pod frees the room, and another workload waits for it to
     expect(text).not.toContain("scheduler's queue");
   });
 
+  it('a rival of lower priority goes after ours, and one that wants other room is no contender: neither is named', async () => {
+    const cpuOnly = (item: Item, priority: number): Item => {
+      const pod = structuredClone(item) as Item & {
+        metadata: { name?: string; uid?: string; ownerReferences?: { name: string; uid: string }[] };
+        spec: { nodeSelector?: object; containers: { resources?: object }[]; priority?: number };
+      };
+      pod.metadata = {
+        ...pod.metadata,
+        name: 'cruncher-r1-a',
+        uid: 'p-cruncher',
+        ownerReferences: [
+          { ...pod.metadata.ownerReferences?.[0], name: 'cruncher-r1', uid: 'rs-cruncher' } as never,
+        ],
+      };
+      delete pod.spec.nodeSelector;
+      pod.spec.containers = [{ ...pod.spec.containers[0], resources: { requests: { cpu: '1' } } }];
+      pod.spec.priority = priority;
+      return pod;
+    };
+    const rival = (items: Item[]): Item => {
+      const found = items.find((i) => i.metadata.name === 'other-o1-c');
+      if (!found) throw new Error('no rival in the fixture');
+      return found;
+    };
+    const beside = variant('cpu-rival', (items) => [...items, cpuOnly(rival(items), 0)]);
+    const { text } = await diagnose(beside);
+    expect(text).toContain('the Pending pods of deployment/other want the same room');
+    expect(text).not.toContain('cruncher');
+    const lower = variant('lower-rival', (items) =>
+      items.map((i) => (i.metadata.name === 'other-o1-c' ? { ...i, spec: { ...i.spec, priority: -10 } } : i)),
+    );
+    const alone = await diagnose(lower);
+    expect(alone.status).toBe(0);
+    expect(alone.text).not.toContain("scheduler's queue");
+  });
+
   it('where nothing called it stuck, "will finish by itself" becomes a warning that says the race', () => {
     const said = progressingInRace(
       {
@@ -79,7 +118,7 @@ describe('a terminating pod frees the room, and another workload waits for it to
     );
     expect(said.severity).toBe('warning');
     expect(said.summary).toBe(
-      "The rollout is moving and can finish by itself once pod x is gone. Whether it finishes turns on the scheduler's queue: the Pending pods of deployment/other want the same room at the same priority; placed first (the queue takes the pod that entered it first), they take it and the rollout stops here; placed after ours, it finishes by itself.",
+      "The rollout is moving and can finish by itself once pod x is gone. Whether it finishes turns on the scheduler's queue: the Pending pods of deployment/other want the same room at the same priority, and which goes first is not known from here; placed first, they take it and the rollout stops here; placed after ours, it finishes by itself.",
     );
   });
 });

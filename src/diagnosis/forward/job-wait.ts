@@ -180,12 +180,17 @@ function rollingNeighbourPods(ctx: AnalysisContext): Map<string, Pod[]> {
     Math.min(...pods.map((p) => Date.parse(p.metadata.creationTimestamp ?? '') || 0));
   const holding = new Set(holdingPods(ctx));
   const old = new Map<string, Pod[]>();
-  // A paused Deployment's controller only scales (sync), it removes no old pod: no wait on it.
-  const paused = new Set((snapshot.neighbourDeployments ?? []).filter((d) => d.paused).map((d) => d.name));
+  // A paused Deployment's controller only scales (sync.go scale): it removes the old pods
+  // only once its newest ReplicaSet is saturated, every replica there and available.
+  const paused = new Map(
+    (snapshot.neighbourDeployments ?? []).filter((d) => d.paused).map((d) => [d.name, d.replicas]),
+  );
   for (const [deployment, sets] of byDeployment) {
-    if (sets.size < 2 || paused.has(deployment)) continue;
+    if (sets.size < 2) continue;
     const [newest] = [...sets].sort(([, a], [, b]) => firstMade(b) - firstMade(a));
     if (!newest || !newest[1].every((p) => p.spec.nodeName && isReady(p))) continue;
+    const replicas = paused.get(deployment);
+    if (replicas !== undefined && newest[1].length < replicas) continue;
     const going = [...sets].filter(([name]) => name !== newest[0]).flatMap(([, pods]) => pods);
     const held = going.filter((p) => holding.has(p));
     if (held.length > 0) old.set(deployment, held);
@@ -321,6 +326,7 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
       holders: wait.holders,
       names: wait.jobs,
       some: wait.needs === 'some' && wait.jobs.length > 1,
+      ...(wait.unread ? { unread: true as const } : {}),
     },
     ...(rest.explanation !== undefined
       ? {

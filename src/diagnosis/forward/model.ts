@@ -64,6 +64,8 @@ export interface Intervention {
   promoted?: true;
   /** Other workloads' pods gone at the first step (a running Job's, once it ends: job-wait.ts). */
   othersGone?: readonly Pod[];
+  /** Only these of the other workloads' Pending pods wait in the queue (queue-race.ts asks one at a time). */
+  rivalsOnly?: readonly Rival[];
 }
 
 /** What happened on the way (first occurrence of each), in the model's words. */

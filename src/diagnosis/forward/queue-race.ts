@@ -2,33 +2,55 @@
  * A rollout that finishes only if the scheduler takes our pods first (DESIGN.md §4e):
  * run forward with this workload's pending pods ahead of other workloads' pods of the
  * same priority it finishes, but with theirs ahead (the scheduler's queue sorts by
- * priority, then by the time each pod entered it: PrioritySort.Less) they take the room a
+ * priority, then by the time each pod last entered it, reset on every requeue:
+ * PrioritySort.Less; not known from a snapshot) they take the room a
  * terminating pod frees and the rollout stops. Neither "will finish by itself" nor "can
  * never finish" is true: the verdict says the race and who it is against. Pure.
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Finding, FindingCode } from '../finding.js';
+import { admittedSpec } from '../workloads/admitted-spec.js';
 import { rivalsOf } from './rivals.js';
-import { runForward } from './run.js';
+import { runForward, runWithChange } from './run.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
-/** The workloads whose Pending pods, placed first, stop the rollout that finishes with ours first. */
+/**
+ * The workloads whose Pending pods, placed first, stop the rollout that finishes with ours
+ * first: only rivals of our pods' priority (a higher one goes first in either order, a
+ * lower one after ours), and only those the two orders place differently (a rival that
+ * takes room ours never wanted is no contender). Named as kubectl does, with the
+ * namespace where it is not ours.
+ */
 export function queueRace(ctx: AnalysisContext): { rivals: string } | undefined {
   return ctx.once('forward-queue-race', () => {
-    if (rivalsOf(ctx).length === 0) return undefined;
-    const theirs = runForward(ctx, 'as-is', 'theirs-first');
-    if (theirs.result !== 'blocked') return undefined;
-    const owners = [...new Set(theirs.steps.flatMap((s) => (s.kind === 'rival-placed' ? [s.owner] : [])))];
-    return owners.length > 0 ? { rivals: owners.join(', ') } : undefined;
+    const priority = admittedSpec(ctx.snapshot).spec.priority ?? 0;
+    const tied = rivalsOf(ctx).filter((r) => (r.pod.spec.priority ?? 0) === priority);
+    if (tied.length === 0 || runForward(ctx, 'as-is', 'theirs-first').result !== 'blocked') return undefined;
+    // Each tied rival alone ahead of ours: only those that stop the rollout by themselves are named.
+    const namespace = ctx.snapshot.target.namespace;
+    const owners = tied
+      .slice(0, TRIED)
+      .filter((r) => runWithChange(ctx, { rivalsOnly: [r] }, 'theirs-first').outcome.result === 'blocked')
+      .map((r) =>
+        r.pod.metadata.namespace === namespace
+          ? r.owner
+          : `${r.owner} (namespace ${r.pod.metadata.namespace ?? ''})`,
+      );
+    // Where none stops it alone, several together do: all of them are named.
+    const named = owners.length > 0 ? owners : tied.slice(0, TRIED).map((r) => r.owner);
+    return { rivals: [...new Set(named)].join(', ') };
   });
 }
+
+/** Tied rivals tried one by one (a few: each is one run). */
+const TRIED = 5;
 
 const NEVER = /can never finish/;
 
 /** The race, in one sentence after the verdict. */
 function raceWords(rivals: string): string {
-  return `Whether it finishes turns on the scheduler's queue: the Pending pods of ${rivals} want the same room at the same priority; placed first (the queue takes the pod that entered it first), they take it and the rollout stops here; placed after ours, it finishes by itself.`;
+  return `Whether it finishes turns on the scheduler's queue: the Pending pods of ${rivals} want the same room at the same priority, and which goes first is not known from here; placed first, they take it and the rollout stops here; placed after ours, it finishes by itself.`;
 }
 
 /**
@@ -48,6 +70,11 @@ export function withRaceSaid(
     return {
       ...rest,
       summary: `${f.summary.replace(NEVER, 'may never finish')} ${raceWords(race.rivals)}`,
+      ...(rest.explanation !== undefined
+        ? {
+            explanation: `Only if the Pending pods of ${race.rivals} take the room first: run forward with ours placed first, the controllers finish the rollout. Then: ${rest.explanation}`,
+          }
+        : {}),
     };
   });
 }

@@ -320,7 +320,7 @@ function buildModel(
     // Other workloads' pods on their way out are gone at the first step (rivals.ts).
     leaving: [...leavingNeighbours(ctx), ...(change?.othersGone ?? [])],
     changes: 0,
-    rivals: [...rivalsOf(ctx)],
+    rivals: [...(change?.rivalsOnly ?? rivalsOf(ctx))],
     deletionRanks: new WeakMap(),
     deletionQueues: {},
     order,

@@ -7,6 +7,7 @@
  *   is Unschedulable or QuotaExceeded, and removing serving pods only loses capacity.
  */
 import type { AnalysisContext } from '../analysis-context.js';
+import { queueRace } from './queue-race.js';
 import { runForward, runWithChange, type Outcome } from './run.js';
 import { canaryOrderShortfall } from './canary-order.js';
 import { workloadKind } from '../workloads/index.js';
@@ -55,7 +56,10 @@ export function nextRolloutOutcome(ctx: AnalysisContext): Outcome {
  * analyzers' own proof stands.
  */
 export function availabilityMayBeSpent(ctx: AnalysisContext): boolean {
-  const { asIs, withoutOld } = forwardVerdict(ctx);
+  const { asIs, withoutOld, paused } = forwardVerdict(ctx);
+  // Finishing only if our pods win the scheduler's queue (queue-race.ts): a plan may spend
+  // availability to finish whatever the order; the proof says what it costs.
+  if (asIs.result === 'completes' && !paused && queueRace(ctx)) return true;
   if (asIs.result === 'completes' || asIs.result === 'moving') return false;
   if (asIs.result === 'blocked' && withoutOld?.result === 'blocked') return false;
   return true;

@@ -137,12 +137,12 @@ export interface SnapshotCommon {
    */
   pendingPods?: Pod[];
   /**
-   * Other Deployments read ("namespace/name"), and whether each is paused: a neighbour
-   * mid-rollout gives its old pods back only while it is not paused (forward/job-wait.ts).
-   * Absent: none read (a live read does not list them); a Deployment missing from the
-   * list was not read.
+   * Other Deployments read ("namespace/name"), whether each is paused and its replicas: a
+   * paused neighbour mid-rollout gives its old pods back only once its newest ReplicaSet
+   * holds every replica (forward/job-wait.ts). Absent: none read (a live read does not
+   * list them); a Deployment missing from the list was not read.
    */
-  neighbourDeployments?: { name: string; paused: boolean }[];
+  neighbourDeployments?: { name: string; paused: boolean; replicas: number }[];
   /** Previous-container log tails of crashing containers, keyed `pod/container`. */
   logs: Record<string, string>;
   /** Reads that failed for lack of permission; empty when everything was readable. */

@@ -150,17 +150,18 @@ export function assembleSnapshot(
   };
 }
 
-/** The dump's Deployments other than the workload (the object found, when it is one), by "namespace/name", and whether each is paused. */
+/** The dump's Deployments other than the workload (the object found, when it is one), by "namespace/name": paused, and replicas. */
 function neighbourDeployments(
   ref: WorkloadRef,
   deployments: readonly Deployment[],
   workload: unknown,
-): { name: string; paused: boolean }[] {
+): { name: string; paused: boolean; replicas: number }[] {
   return deployments
     .filter((d) => d !== workload)
     .map((d) => ({
       name: `${d.metadata.namespace ?? ref.namespace}/${d.metadata.name ?? ''}`,
       paused: d.spec.paused === true,
+      replicas: d.spec.replicas ?? 1,
     }));
 }
 
