@@ -5,6 +5,7 @@
  * an outage against a wait. Pure.
  */
 import type { Finding } from '../diagnosis/finding.js';
+import { named } from '../diagnosis/forward/job-wait.js';
 import { warningsFrom, type PlanSaid } from '../remediation/plan-words.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 
@@ -32,10 +33,4 @@ export function withWaitWarning(
     warnings: [...warnings, ...plan.warnings],
     warningsSaid: [...(warningsSaid ?? []), ...(plan.warningsSaid ?? [])],
   };
-}
-
-/** "a, b, c, d, e and 3 more", as the finding names them. */
-function named(items: readonly string[]): string {
-  const shown = items.slice(0, 5).join(', ');
-  return items.length > 5 ? `${shown} and ${items.length - 5} more` : shown;
 }

@@ -265,7 +265,7 @@ export function jobWaitWords(wait: JobWait): {
 }
 
 /** "a, b, c, d, e and 3 more". */
-function named(items: readonly string[]): string {
+export function named(items: readonly string[]): string {
   const shown = items.slice(0, NAMED).join(', ');
   return items.length > NAMED ? `${shown} and ${items.length - NAMED} more` : shown;
 }

@@ -18,28 +18,27 @@ type Draft = Omit<Finding, 'remediations'>;
 /**
  * The workloads whose Pending pods, placed first, stop the rollout that finishes with ours
  * first: only rivals of our pods' priority (a higher one goes first in either order, a
- * lower one after ours), and only those the two orders place differently (a rival that
- * takes room ours never wanted is no contender). Named as kubectl does, with the
- * namespace where it is not ours.
+ * lower one after ours), and of those the ones that stop it alone ahead of ours (a rival
+ * that takes room ours never wanted is no contender); where none does alone, all of them.
+ * Named as kubectl does, with the namespace where it is not ours.
  */
 export function queueRace(ctx: AnalysisContext): { rivals: string } | undefined {
   return ctx.once('forward-queue-race', () => {
     const priority = admittedSpec(ctx.snapshot).spec.priority ?? 0;
-    const tied = rivalsOf(ctx).filter((r) => (r.pod.spec.priority ?? 0) === priority);
+    const tied = rivalsOf(ctx)
+      .filter((r) => (r.pod.spec.priority ?? 0) === priority)
+      .slice(0, TRIED);
     if (tied.length === 0 || runForward(ctx, 'as-is', 'theirs-first').result !== 'blocked') return undefined;
-    // Each tied rival alone ahead of ours: only those that stop the rollout by themselves are named.
+    const alone = tied.filter(
+      (r) => runWithChange(ctx, { rivalsOnly: [r] }, 'theirs-first').outcome.result === 'blocked',
+    );
     const namespace = ctx.snapshot.target.namespace;
-    const owners = tied
-      .slice(0, TRIED)
-      .filter((r) => runWithChange(ctx, { rivalsOnly: [r] }, 'theirs-first').outcome.result === 'blocked')
-      .map((r) =>
-        r.pod.metadata.namespace === namespace
-          ? r.owner
-          : `${r.owner} (namespace ${r.pod.metadata.namespace ?? ''})`,
-      );
-    // Where none stops it alone, several together do: all of them are named.
-    const named = owners.length > 0 ? owners : tied.slice(0, TRIED).map((r) => r.owner);
-    return { rivals: [...new Set(named)].join(', ') };
+    const names = (alone.length > 0 ? alone : tied).map((r) =>
+      r.pod.metadata.namespace === namespace
+        ? r.owner
+        : `${r.owner} (namespace ${r.pod.metadata.namespace ?? ''})`,
+    );
+    return { rivals: [...new Set(names)].join(', ') };
   });
 }
 
@@ -55,7 +54,7 @@ function raceWords(rivals: string): string {
 
 /**
  * The analyzers' stuck verdicts kept where the race may stop the rollout: the first
- * critical one says it may never finish and why, with the run as a note.
+ * critical one says it may never finish, and why.
  */
 export function withRaceSaid(
   findings: readonly Draft[],

@@ -86,6 +86,8 @@ function reconcileVerdicts(ctx: AnalysisContext, findings: readonly Draft[]): Dr
   if (!underWay) return notAtRisk(ctx, findings);
   const { asIs, withoutOld, paused } = forwardVerdict(ctx);
   if (asIs.result === 'completes' || asIs.result === 'moving') {
+    // Finishing only if our pods win the scheduler's queue (queue-race.ts).
+    const race = paused || asIs.result !== 'completes' ? undefined : queueRace(ctx);
     if (!findings.some((f) => STUCK_CODES.has(f.code))) {
       // A node the cluster autoscaler is adding is said even where no verdict called it
       // stuck: the scheduler's own words read "no room", and nothing else explains the wait.
@@ -94,7 +96,6 @@ function reconcileVerdicts(ctx: AnalysisContext, findings: readonly Draft[]): Dr
       // it waits for: "No problem found" alone left the person who asked why it is not
       // done without an answer.
       const unexplained = !paused && asIs.steps.length > 0 && !findings.some(explainsTheWait);
-      const race = paused || asIs.result !== 'completes' ? undefined : queueRace(ctx);
       if (race) return [...findings, progressingInRace(progressing(ctx, asIs), race)];
       return nodeComing || unexplained ? [...findings, progressing(ctx, asIs)] : [...findings];
     }
@@ -118,7 +119,6 @@ function reconcileVerdicts(ctx: AnalysisContext, findings: readonly Draft[]): Dr
       );
     }
     // Finishing only if our pods go first: the stuck verdicts stand, saying the race.
-    const race = paused || asIs.result !== 'completes' ? undefined : queueRace(ctx);
     if (race) return withRaceSaid(findings, STUCK_CODES, race);
     // Paused: the RolloutPaused the caller adds says it finishes once resumed.
     return [...findings.filter((f) => !STUCK_CODES.has(f.code)), ...(paused ? [] : [progressing(ctx, asIs)])];
