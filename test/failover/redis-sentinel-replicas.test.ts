@@ -87,29 +87,44 @@ const said = (app: Child): string[] =>
  * member), any message whose first Approve button names the stored plan with its shown
  * digest. A plan id is stable for the same cluster state, so an older message names the
  * same plan; only the digest tells whether a later run re-made it (then "superseded").
+ * A plan the failover lost is written again by the worker's guard once it sees the loss
+ * (src/worker/guarded-writes.ts), so this waits for the store to hold what a message
+ * shows, and names what each message's plan is in the store if it never does.
  */
 async function latestResultMessage(): Promise<StoredMessage> {
   const master = await set.master();
   const redis = new Redis({ port: master.port, host: '127.0.0.1', maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined);
+  const plans = createPlanStore(redis);
+  let seen: string[] = [];
+  /** The message's plan as the store holds it: 'stored', 'absent' or 'other digest'. */
+  const inStore = async (m: StoredMessage): Promise<string> => {
+    const value = buttonsOf(m).find((b) => b.action_id === 'approve_plan.0')?.value;
+    if (value === undefined) return 'no Approve';
+    const button = parsePlanButtonValue(value);
+    const stored = await plans.get(button.planId);
+    if (stored === undefined) return `${button.planId} absent`;
+    return shownDigest(stored) === button.shown ? 'stored' : `${button.planId} other digest`;
+  };
   try {
     const keys = redisKeys.run('default', diagnoseJobId(NS, NAME));
-    const members = await redis.smembers(keys.delivered);
-    const shown = members.map((m) => m.split('/').slice(0, 2).join('/'));
-    const plans = createPlanStore(redis);
-    const showsStored = async (m: StoredMessage): Promise<boolean> => {
-      const value = buttonsOf(m).find((b) => b.action_id === 'approve_plan.0')?.value;
-      if (value === undefined) return false;
-      const button = parsePlanButtonValue(value);
-      const stored = await plans.get(button.planId);
-      return stored !== undefined && shownDigest(stored) === button.shown;
-    };
-    const candidates = [
-      ...results().filter((m) => shown.includes(`${m.channel}/${m.ts}`)),
-      ...results().filter((m) => !shown.includes(`${m.channel}/${m.ts}`)),
-    ];
-    for (const m of candidates) if (await showsStored(m)) return m;
-    throw new Error(`no result message shows the stored plan; the latest run's: ${shown.join(' ')}`);
+    return await waitUntil('a result message that shows the plan as stored now', async () => {
+      const members = await redis.smembers(keys.delivered);
+      const shown = members.map((m) => m.split('/').slice(0, 2).join('/'));
+      const candidates = [
+        ...results().filter((m) => shown.includes(`${m.channel}/${m.ts}`)),
+        ...results().filter((m) => !shown.includes(`${m.channel}/${m.ts}`)),
+      ];
+      seen = [`latest run's: ${shown.join(' ')}`];
+      for (const m of candidates) {
+        const state = await inStore(m);
+        if (state === 'stored') return m;
+        seen.push(`${m.ts}: ${state}`);
+      }
+      return undefined;
+    }).catch((error: unknown) => {
+      throw new Error(`${String(error)}; ${seen.join('; ')}`);
+    });
   } finally {
     redis.disconnect();
   }
