@@ -17,7 +17,10 @@ export function withWaitWarning(
   const one = waitsFor.names.length === 1;
   const said: PlanSaid =
     waitsFor.holders === 'jobs'
-      ? { key: 'waitJobs', params: { names: named(waitsFor.names), one, some: waitsFor.some } }
+      ? {
+          key: 'waitJobs',
+          params: { names: named(waitsFor.names), one, some: waitsFor.some, bound: waitsFor.bound === true },
+        }
       : {
           key: 'waitRollouts',
           params: {
@@ -25,6 +28,7 @@ export function withWaitWarning(
             one,
             some: waitsFor.some,
             unread: waitsFor.unread === true,
+            bound: waitsFor.bound === true,
           },
         };
   const { warnings, warningsSaid } = warningsFrom([said]);

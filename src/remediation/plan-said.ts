@@ -82,9 +82,10 @@ export interface PlanParams {
   /**
    * Any plan for a rollout that goes on by itself once running Jobs end (`waitJobs`) or a
    * neighbour Deployment's rollout removes its old pods (`waitRollouts`): `names` of them,
-   * `one` of them, `some`: enough of them, not each.
+   * `one` of them, `some`: enough of them, not each; `bound`: judged by a bound on room
+   * (an Argo canary's steps, an end state), not a run.
    */
-  waitJobs: { names: string; one: boolean; some: boolean };
+  waitJobs: { names: string; one: boolean; some: boolean; bound: boolean };
   /** …`unread`: a neighbour's Deployment was not read, so whether it is paused is not known. */
   waitRollouts: PlanParams['waitJobs'] & { unread: boolean };
   /** rollout-restart of a paused Deployment; `resume` the command. */

@@ -46,11 +46,13 @@ interface Shortfall {
 /**
  * What keeps the end state from existing, or undefined: it may fit, or no claim is made.
  * 'without-old': as if the old pods were gone (blue-green's stable pods too), to tell a
- * rollout the old pods block from one no node could ever hold.
+ * rollout the old pods block from one no node could ever hold. `othersGone`: other
+ * workloads' pods left out of the room (a Job's once it ends: job-wait.ts).
  */
 export function finalStateShortfall(
   ctx: AnalysisContext,
   variant: 'as-is' | 'without-old' = 'as-is',
+  othersGone: ReadonlySet<Pod> = new Set(),
 ): Shortfall | undefined {
   const { snapshot } = ctx;
   const kind = workloadKind(snapshot);
@@ -88,7 +90,7 @@ export function finalStateShortfall(
   const placement = placementContext(ctx);
   const room = snapshot.nodes
     .filter((node) => isEligible(node, spec))
-    .reduce((sum, node) => sum + podsThatFit(placement, incoming, node, staying), 0);
+    .reduce((sum, node) => sum + podsThatFit(placement, incoming, node, staying, othersGone), 0);
   if (room < needed)
     return { pending: Array.from({ length: needed - room }, () => incoming), refused: false };
   return (
@@ -96,7 +98,7 @@ export function finalStateShortfall(
     canaryStepShortfall(
       ctx,
       incoming,
-      (node) => podsThatFit(placement, incoming, node, new Set()),
+      (node) => podsThatFit(placement, incoming, node, new Set(), othersGone),
       (count) =>
         quotaShortfall(ctx, incoming, count, [], 'refusal') ??
         quotaShortfall(ctx, incoming, count, [], 'status'),
@@ -150,12 +152,14 @@ function podsThatFit(
   incoming: Pod,
   node: Node,
   staying: ReadonlySet<Pod>,
+  othersGone: ReadonlySet<Pod>,
 ): number {
   const priority = incoming.spec.priority ?? 0;
   const preempts = incoming.spec.preemptionPolicy !== 'Never';
   const occupants = (placement.occupantsByNode.get(node.metadata.name ?? '') ?? []).filter(
     (p) =>
-      (placement.ours.has(p) ? staying.has(p) : true) && !(preempts && (p.spec.priority ?? 0) < priority),
+      (placement.ours.has(p) ? staying.has(p) : !othersGone.has(p)) &&
+      !(preempts && (p.spec.priority ?? 0) < priority),
   );
   const allocatable = placement.allocatable(node);
   const need: [string, number][] = Object.entries(nonZero(podRequests(incoming.spec)));

@@ -29,10 +29,12 @@ import { isReady, isTerminal, isTerminating } from '../base/pods.js';
 import { isEligible } from '../base/node-match.js';
 import { workloadKind } from '../workloads/index.js';
 import { nextPod } from '../rollout/surge-proof.js';
+import { mayBePinned } from '../rollout/volume-pin.js';
 import { kubeletReports } from './pod-phase.js';
 import { runWithChange, type Outcome } from './run.js';
 import { rivalsOf, type QueueOrder } from './rivals.js';
 import { forwardVerdict } from './verdict.js';
+import { finalStateShortfall } from './final-state.js';
 import { stepsInPlainWords } from './step-words.js';
 
 type Draft = Omit<Finding, 'remediations'>;
@@ -69,6 +71,11 @@ interface JobWait {
   needs: 'all' | 'some';
   /** A rollout holder whose Deployment was not read: whether it is paused is not known. */
   unread?: true;
+  /**
+   * Judged by the bound, not a run (final-state.ts: an Argo canary's steps, an end state
+   * no node holds): with the pods gone the nodes have room for it; no step was run.
+   */
+  bound?: true;
 }
 
 /** The blocked verdicts reworded where the rollout finishes once some running Jobs end. */
@@ -126,15 +133,34 @@ function jobWait(ctx: AnalysisContext): JobWait | undefined {
   const { snapshot } = ctx;
   if (workloadKind(snapshot).underWay(snapshot) === undefined) return undefined;
   const { asIs, paused } = forwardVerdict(ctx);
-  // A run that followed the controllers step by step (not a bound on an end state).
-  if (paused || asIs.result !== 'blocked' || asIs.step || asIs.ticks === 0) return undefined;
+  if (paused || asIs.result !== 'blocked') return undefined;
+  // A bound (no step run: an end state or an Argo canary's step no node can hold,
+  // final-state.ts) is tried again with the pods gone; a run that followed the
+  // controllers is run again with them gone.
+  const bound = asIs.ticks === 0;
+  // The bound places pods wherever they fit: a volume that may tie one to nodes says no more.
+  if (bound && mayBePinned(ctx)) return undefined;
   const run = (othersGone: readonly Pod[], order: QueueOrder): Outcome =>
-    runWithChange(ctx, { othersGone }, order).outcome;
-  const jobs = jobWaitFor(ctx, run);
-  if (jobs) return jobs;
-  const rollouts = holdersWait(ctx, rollingNeighbourPods(ctx), 'rollouts', run);
+    bound ? boundWithout(ctx, othersGone, asIs) : runWithChange(ctx, { othersGone }, order).outcome;
+  const found = jobWaitFor(ctx, run) ?? holdersWait(ctx, rollingNeighbourPods(ctx), 'rollouts', run);
+  if (!found) return undefined;
   const read = new Set((snapshot.neighbourDeployments ?? []).map((d) => d.name));
-  return rollouts?.jobs.some((d) => !read.has(d)) ? { ...rollouts, unread: true } : rollouts;
+  const unread = found.holders === 'rollouts' && found.jobs.some((d) => !read.has(d));
+  return {
+    ...found,
+    ...(bound ? { bound: true as const } : {}),
+    ...(unread ? { unread: true as const } : {}),
+  };
+}
+
+/**
+ * The bound with `othersGone` left out of the room: no shortfall reads as 'completes'
+ * (no step run: `JobWait.bound` words it as room, never as a run that finishes).
+ */
+function boundWithout(ctx: AnalysisContext, othersGone: readonly Pod[], asIs: Outcome): Outcome {
+  return finalStateShortfall(ctx, 'as-is', new Set(othersGone))
+    ? asIs
+    : { result: 'completes', ticks: 0, steps: [] };
 }
 
 /** "ml/beta": the Deployment whose ReplicaSet controls the pod (its name less the pod-template-hash), or undefined. */
@@ -289,10 +315,12 @@ function waitWords(wait: JobWait): { whileRuns: string; once: string; added: str
       holdsNote: `Old pods of ${rollouts} hold room or quota the new pods need: `,
     };
   }
+  // A bound says there is room, not that each step is taken: "can".
+  const goes = wait.bound ? 'can go on' : 'goes on';
   return {
     whileRuns: some ? `while ${jobs} hold the room` : `while ${jobs} ${one ? 'runs' : 'run'}`,
-    once: `It goes on by itself once ${one ? 'that Job ends' : some ? 'enough of them end' : 'those Jobs end'}.`,
-    added: `It goes on by itself once ${some ? `enough of ${jobs} end` : `${jobs} ${one ? 'ends' : 'end'}`}.`,
+    once: `It ${goes} by itself once ${one ? 'that Job ends' : some ? 'enough of them end' : 'those Jobs end'}.`,
+    added: `It ${goes} by itself once ${some ? `enough of ${jobs} end` : `${jobs} ${one ? 'ends' : 'end'}`}.`,
     holdsNote: `Pods of ${jobs} hold room or quota the new pods need: `,
   };
 }
@@ -312,6 +340,10 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
       ? { steps: wait.outcome.steps.filter((s) => !(s.kind === 'gone' && gone.has(s.pod))) }
       : {}),
   });
+  // A bound was not run step by step: it says the nodes have the room, no more.
+  const proof = wait.bound
+    ? 'With them gone, the nodes have room for every step ahead and for the end state (a bound on room: the steps are not run one by one).'
+    : `Run forward with them gone, the controllers finish the rollout, whichever pending pod the scheduler takes first: ${steps.slice(0, 6).join('; ')}.`;
   const cron =
     wait.holders === 'jobs' && wait.jobs.some((j) => CRONJOB_RUN.test(j))
       ? " A Job named like a CronJob's run may be followed by the next run, which can take the room again."
@@ -327,10 +359,13 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
       names: wait.jobs,
       some: wait.needs === 'some' && wait.jobs.length > 1,
       ...(wait.unread ? { unread: true as const } : {}),
+      ...(wait.bound ? { bound: true as const } : {}),
     },
     ...(rest.explanation !== undefined
       ? {
-          explanation: `Only ${whileRuns}: run forward with ${one ? 'its' : 'their'} pods gone, the controllers finish the rollout (the note says how). ${rest.explanation}`,
+          explanation: wait.bound
+            ? `Only ${whileRuns}: with ${one ? 'its' : 'their'} pods gone, the nodes have room for it (the note says which pods). ${rest.explanation}`
+            : `Only ${whileRuns}: run forward with ${one ? 'its' : 'their'} pods gone, the controllers finish the rollout (the note says how). ${rest.explanation}`,
         }
       : {}),
     evidence: [
@@ -343,7 +378,7 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
                 wait.holders === 'rollouts'
                   ? `${one ? 'Its' : 'Their'} newest pods are Ready, so ${one ? 'its' : 'each'} Deployment controller removes the old ones as the rollout goes on (once the new ones are available, within maxUnavailable), and they give the room back.`
                   : "A Job's pods go once it ends (it completes, or fails for good), and give them back."
-              }${some ? ' Not each of them must end: the pods of some could free the room the others hold.' : ''}${cron} Run forward with them gone, the controllers finish the rollout, whichever pending pod the scheduler takes first: ${steps.slice(0, 6).join('; ')}.`,
+              }${some ? ' Not each of them must end: the pods of some could free the room the others hold.' : ''}${cron} ${proof}`,
             },
           ]
         : []),

@@ -146,7 +146,7 @@ function run(
 ): { outcome: Outcome; trace?: Trace } {
   // A manifest's StatefulSet or Argo Rollout: an end state or a canary step no node can
   // hold is proved first (final-state.ts); the stand-in run says the rest.
-  const short = asManifest(variant, change) ? unheldEndState(ctx) : undefined;
+  const short = asManifest(variant, change) ? unheldEndState(ctx, change?.othersGone) : undefined;
   if (short) return { outcome: { result: 'blocked', ticks: 0, steps: [], ...short } };
   const built = buildModel(ctx, variant, change, order);
   if ('why' in built) {
@@ -175,11 +175,17 @@ function withNodesComing(ctx: AnalysisContext, variant: Variant, outcome: Outcom
   return steps.length > 0 ? { result: 'moving', steps } : outcome;
 }
 
-/** The end state (or a canary step) of a StatefulSet's or Argo Rollout's manifest that no node can hold. */
-function unheldEndState(ctx: AnalysisContext): ReturnType<typeof finalStateShortfall> {
+/**
+ * The end state (or a canary step) of a StatefulSet's or Argo Rollout's manifest that no
+ * node can hold, with `othersGone` (other workloads' pods that end: job-wait.ts) left out.
+ */
+function unheldEndState(
+  ctx: AnalysisContext,
+  othersGone: readonly Pod[] = [],
+): ReturnType<typeof finalStateShortfall> {
   const kind = workloadKind(ctx.snapshot);
   if (!kind.orderedBlock && !kind.strategy(kind.object(ctx.snapshot)).argo) return undefined;
-  return finalStateShortfall(ctx, 'as-is');
+  return finalStateShortfall(ctx, 'as-is', new Set(othersGone));
 }
 
 function unbuilt(ctx: AnalysisContext, variant: Variant, { why, unread }: Unbuilt): Outcome {

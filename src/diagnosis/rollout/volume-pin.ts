@@ -45,6 +45,30 @@ export function pinnedReplacement(ctx: AnalysisContext): PinnedPod | undefined {
   return undefined;
 }
 
+/**
+ * Whether a pod of the workload may be tied to nodes by a volume: one of its claims is
+ * not read, its volume is not read, or the volume has node affinity. A bound on room
+ * (forward/final-state.ts) places pods anywhere they fit, so it cannot say such a pod
+ * finds room once other pods go.
+ */
+export function mayBePinned(ctx: AnalysisContext): boolean {
+  const { snapshot } = ctx;
+  return snapshot.pods.some((pod) =>
+    claimNames(pod.spec).some((claim) => {
+      const pvc = snapshot.pvcs.find(
+        (p) =>
+          p.metadata.name === claim &&
+          (p.metadata.namespace ?? pod.metadata.namespace) === pod.metadata.namespace,
+      );
+      if (!pvc) return true;
+      // Not bound yet: a WaitForFirstConsumer claim follows the pod, wherever it is placed.
+      if (!pvc.spec.volumeName) return false;
+      const volume = snapshot.guards?.persistentVolumes?.find((v) => v.metadata.name === pvc.spec.volumeName);
+      return !volume || (volume.spec?.nodeAffinity?.required?.nodeSelectorTerms ?? []).length > 0;
+    }),
+  );
+}
+
 /** A StatefulSet's pods below the partition keep their revision: they are never replaced. */
 function belowPartition(pod: Pod, partition: number): boolean {
   if (partition === 0) return false;
