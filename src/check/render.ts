@@ -31,9 +31,15 @@ export interface CheckReport {
   notes: string[];
 }
 
-function counts(results: readonly CheckResult[]): Record<CheckResult['verdict'], number> {
-  const tally = { finishes: 0, 'never-finishes': 0, unknown: 0, 'no-rollout': 0 };
-  for (const r of results) tally[r.verdict] += 1;
+/**
+ * Each result counted once, as its label reads: a refused apply and a rollout that waits
+ * for Jobs are not "can never finish", though their verdict is `never-finishes` for the gate.
+ */
+function counts(
+  results: readonly CheckResult[],
+): Record<CheckResult['verdict'] | 'waiting' | 'refused', number> {
+  const tally = { finishes: 0, 'never-finishes': 0, waiting: 0, refused: 0, unknown: 0, 'no-rollout': 0 };
+  for (const r of results) tally[waitsForJobs(r) ? 'waiting' : refusesApply(r) ? 'refused' : r.verdict] += 1;
   return tally;
 }
 
@@ -88,6 +94,8 @@ export function renderText(report: CheckReport, color = false, lang: Lang = DEFA
     w.tally({
       total: report.results.length,
       never: tally['never-finishes'],
+      waiting: tally.waiting,
+      refused: tally.refused,
       unknown: tally.unknown,
       finishes: tally.finishes,
       none: tally['no-rollout'],

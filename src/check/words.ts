@@ -63,7 +63,12 @@ type ApplyRefused = { ref: string; message: string; fields: string };
 /** The counts of check's last line, by verdict. */
 interface Tally {
   total: number;
+  /** Can never finish (not those below). */
   never: number;
+  /** Cannot finish while running Jobs hold their room (job-wait.ts). */
+  waiting: number;
+  /** Refused by the API server: nothing is stored, no rollout (refused-apply.ts). */
+  refused: number;
   unknown: number;
   finishes: number;
   none: number;
@@ -131,9 +136,9 @@ export const CHECK_WORDS = registerCatalogue(
     },
     tally: {
       en: (p: Tally) =>
-        `${p.total} workload(s): ${p.never} can never finish, ${p.unknown} not known, ${p.finishes} will finish, ${p.none} start no rollout${p.others > 0 ? ` (${p.others} other object(s) not judged)` : ''}.`,
+        `${p.total} workload(s): ${p.never} can never finish, ${p.waiting > 0 ? `${p.waiting} cannot finish while Jobs run, ` : ''}${p.refused > 0 ? `${p.refused} refused by the API server, ` : ''}${p.unknown} not known, ${p.finishes} will finish, ${p.none} start no rollout${p.others > 0 ? ` (${p.others} other object(s) not judged)` : ''}.`,
       ko: (p: Tally) =>
-        `워크로드 ${p.total}개: 끝나지 않음 ${p.never}개, 알 수 없음 ${p.unknown}개, 끝남 ${p.finishes}개, 롤아웃 없음 ${p.none}개${p.others > 0 ? ` (판정하지 않은 다른 객체 ${p.others}개)` : ''}.`,
+        `워크로드 ${p.total}개: 끝나지 않음 ${p.never}개, ${p.waiting > 0 ? `Job이 끝나야 끝남 ${p.waiting}개, ` : ''}${p.refused > 0 ? `API 서버가 거부함 ${p.refused}개, ` : ''}알 수 없음 ${p.unknown}개, 끝남 ${p.finishes}개, 롤아웃 없음 ${p.none}개${p.others > 0 ? ` (판정하지 않은 다른 객체 ${p.others}개)` : ''}.`,
     },
     note: { en: (p: { text: string }) => `Note: ${p.text}`, ko: (p: { text: string }) => `참고: ${p.text}` },
     notRead: {
@@ -414,8 +419,9 @@ export const CHECK_WORDS = registerCatalogue(
     fix: [{ words: 'maxSurge 0, maxUnavailable 1' }],
     noWorkloads: [{ titles: 'Deployment, Argo Rollout' }],
     tally: [
-      { total: 2, never: 1, unknown: 0, finishes: 1, none: 0, others: 3 },
-      { total: 1, never: 0, unknown: 1, finishes: 0, none: 0, others: 0 },
+      { total: 2, never: 1, waiting: 0, refused: 0, unknown: 0, finishes: 1, none: 0, others: 3 },
+      { total: 1, never: 0, waiting: 0, refused: 0, unknown: 1, finishes: 0, none: 0, others: 0 },
+      { total: 3, never: 0, waiting: 1, refused: 1, unknown: 0, finishes: 1, none: 0, others: 0 },
     ],
     note: [{ text: 'baseline entry vision/Deployment/tracker:Unschedulable matched no finding' }],
     notRead: [{ text: 'nodes: forbidden' }],

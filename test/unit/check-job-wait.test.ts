@@ -103,6 +103,7 @@ describe('check: a new pod that waits for a Job to end', () => {
     });
     expect(text).toContain('CANNOT FINISH WHILE JOBS RUN');
     expect(text).not.toContain('CAN NEVER FINISH');
+    expect(text).toContain('1 workload(s): 0 can never finish, 1 cannot finish while Jobs run,');
     // The webhook's first warning says the same; its second, the reason.
     expect(warningsFor(r, { dryRun: true })).toEqual([
       'rollout-doctor: rollout of deployment/tracker cannot finish while running Jobs hold its room',

@@ -249,6 +249,8 @@ spec:
       expect(status).toBe(1);
       expect(io.stdout()).toContain('APPLY REFUSED');
       expect(io.stdout()).toContain('AdmissionDenied: The API server refuses this apply of deployment/web');
+      // Counted as refused, not as a rollout that can never finish.
+      expect(io.stdout()).toContain('1 workload(s): 0 can never finish, 1 refused by the API server,');
     }
     const io = fakeIo();
     const status = await runCli(
@@ -289,5 +291,6 @@ spec:
     expect(status).toBe(1);
     expect(io.stdout()).toContain('API 서버가 적용을 거부합니다');
     expect(io.stdout()).toContain('selector는 객체가 있는 동안 바꿀 수 없습니다');
+    expect(io.stdout()).toContain('워크로드 1개: 끝나지 않음 0개, API 서버가 거부함 1개,');
   });
 });
