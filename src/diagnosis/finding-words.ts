@@ -8,26 +8,12 @@
 export type FindingWords =
   | {
       readonly key: 'surge-deadlock';
-      readonly params: {
-        /** The workload, the new Pending pod, the node and what it needs there (a resource name, "host port 8080"). */
-        readonly name: string;
-        readonly kind: string;
-        readonly pod: string;
-        readonly node: string;
-        readonly need: string;
-        /** The old pods holding it, joined with ", ". */
-        readonly holders: string;
-        readonly maxSurge: number;
-        readonly maxUnavailable: number;
-        /** Likely, not proved (a read is missing). */
-        readonly likely: boolean;
-        /**
-         * The new pod's priority equals the old pods' (the usual case): the scheduler's
-         * preemption takes only pods of lower priority. Else it does not preempt them for
-         * another reason (a lower priority, preemptionPolicy Never, its own "no victim").
-         */
-        readonly samePriority?: boolean;
-      };
+      readonly params: SurgeDeadlockParams;
+    }
+  | {
+      /** A surge deadlock that holds only while running Jobs or neighbour rollouts keep the room. */
+      readonly key: 'surge-deadlock-waits';
+      readonly params: SurgeDeadlockParams & WaitParams;
     }
   | {
       readonly key: 'crash-loop-on-node';
@@ -137,3 +123,40 @@ export type PausedResume =
     }
   | { readonly result: 'failing'; readonly codes: string }
   | { readonly result: 'unknown' };
+
+/** A surge deadlock's headline facts (analyzers/surge-deadlock.ts). */
+interface SurgeDeadlockParams {
+  /** The workload, the new Pending pod, the node and what it needs there (a resource name, "host port 8080"). */
+  readonly name: string;
+  readonly kind: string;
+  readonly pod: string;
+  readonly node: string;
+  readonly need: string;
+  /** The old pods holding it, joined with ", ". */
+  readonly holders: string;
+  readonly maxSurge: number;
+  readonly maxUnavailable: number;
+  /** Likely, not proved (a read is missing). */
+  readonly likely: boolean;
+  /**
+   * The new pod's priority equals the old pods' (the usual case): the scheduler's
+   * preemption takes only pods of lower priority. Else it does not preempt them for
+   * another reason (a lower priority, preemptionPolicy Never, its own "no victim").
+   */
+  readonly samePriority?: boolean;
+}
+
+/**
+ * What a blocked rollout waits for (forward/job-wait.ts, `Finding.waitsFor`), for its
+ * headline in another language: `waitNames` the Jobs' or Deployments' names joined with
+ * ", "; `rollouts`: neighbour rollouts' old pods, not Jobs; `bound`: judged by a bound on
+ * room, not a run; `unread`: a neighbour's Deployment was not read.
+ */
+interface WaitParams {
+  readonly waitNames: string;
+  readonly rollouts: boolean;
+  readonly one: boolean;
+  readonly some: boolean;
+  readonly bound: boolean;
+  readonly unread: boolean;
+}

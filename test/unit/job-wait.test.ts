@@ -73,9 +73,12 @@ describe('a rollout that waits for Jobs to end', () => {
     expect(proof).toMatch(
       /Run forward with them gone, the controllers finish the rollout, whichever pending pod the scheduler takes first: .*becomes Ready/,
     );
-    // A Korean reader gets the headline that names the Job, not the keyed one without it.
+    // A Korean reader gets the headline that names the Job, in Korean, with the wait.
     const lead = diagnose(fourthNodeHeld(neighbour('nightly-report', 'edge-4', PORT_8080))).findings[0];
-    expect(lead && findingSummary(lead, 'ko')).toContain('batch/nightly-report');
+    expect(lead && findingSummary(lead, 'ko')).toContain(
+      'batch/nightly-report Job이 실행되는 동안에는 끝나지 않습니다',
+    );
+    expect(lead && findingSummary(lead, 'ko')).toContain('Job이 끝나면 스스로 이어집니다.');
   });
 
   it('the same room held by a ReplicaSet pod: it stays, and no Job is named', () => {

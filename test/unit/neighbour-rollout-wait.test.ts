@@ -130,5 +130,11 @@ describe('a neighbour Deployment whose rollout is under way', () => {
     const io = fakeIo();
     await runCli(['diagnose', 'deployment/alpha', '-n', 'ml', '--from-file', DUMP, '--lang', 'ko'], io.io);
     expect(io.stdout()).toContain('기다리는 것으로 충분할 수 있습니다: deployment ml/beta의 롤아웃이');
+    // The headline too, from the catalogue with the wait in it; not the English one.
+    expect(io.stdout()).toContain(
+      'alpha 롤아웃은 Deployment ml/beta의 롤아웃이 기존 파드를 점유하는 동안에는 끝나지 않습니다',
+    );
+    expect(io.stdout()).toContain('그 롤아웃이 기존 파드를 내리면 스스로 이어질 수 있습니다.');
+    expect(io.stdout()).not.toContain('cannot finish while');
   });
 });

@@ -24,6 +24,7 @@
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Finding, FindingCode } from '../finding.js';
+import type { FindingWords } from '../finding-words.js';
 import type { Pod } from '../k8s.js';
 import { isReady, isTerminal, isTerminating } from '../base/pods.js';
 import { isEligible } from '../base/node-match.js';
@@ -348,11 +349,27 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
     wait.holders === 'jobs' && wait.jobs.some((j) => CRONJOB_RUN.test(j))
       ? " A Job named like a CronJob's run may be followed by the next run, which can take the room again."
       : '';
-  // Keyed words (`says`) would give another language the headline without the Jobs:
-  // it reads this English one instead.
-  const { says: _english, ...rest } = finding;
+  // A surge deadlock's keyed words (`says`) gain the wait; other keyed words would give
+  // another language the headline without it: that reader gets this English one instead.
+  const { says: headline, ...rest } = finding;
+  const says: FindingWords | undefined =
+    headline?.key === 'surge-deadlock'
+      ? {
+          key: 'surge-deadlock-waits',
+          params: {
+            ...headline.params,
+            waitNames: jobWaitWords(wait).names,
+            rollouts: wait.holders === 'rollouts',
+            one,
+            some,
+            bound: wait.bound === true,
+            unread: wait.unread === true,
+          },
+        }
+      : undefined;
   return {
     ...rest,
+    ...(says ? { says } : {}),
     summary,
     waitsFor: {
       holders: wait.holders,

@@ -17,6 +17,8 @@ import type { RemediationKind, RemediationPlan } from '../../remediation/plan.js
 import { argoPausedWords, deploymentPausedWords } from './paused.js';
 
 type Surge = Extract<FindingWords, { key: 'surge-deadlock' }>['params'];
+type SurgeWaits = Extract<FindingWords, { key: 'surge-deadlock-waits' }>['params'];
+type Waits = Pick<SurgeWaits, 'waitNames' | 'rollouts' | 'one' | 'some' | 'bound' | 'unread'>;
 type CrashOnNode = Extract<FindingWords, { key: 'crash-loop-on-node' }>['params'];
 /** What the explanations say: fewer facts than the headlines. */
 type SurgeWhy = Pick<Surge, 'need' | 'node' | 'maxSurge' | 'maxUnavailable' | 'likely' | 'samePriority'>;
@@ -29,6 +31,30 @@ const waitsAtEn = (p: QuotaWaitsHead): string =>
   p.step === undefined ? 'its promotion after the last step' : `step ${p.step} (${p.action ?? ''})`;
 const waitsAtKo = (p: QuotaWaitsHead): string =>
   p.step === undefined ? '마지막 단계 다음의 프로모션' : `${p.step}단계(${p.action ?? ''})`;
+
+/** "while Job batch/etl runs", "while the rollout of deployment ml/beta holds its old pods". */
+const whileEn = (p: Waits): string => {
+  if (p.rollouts) {
+    const of = `the rollout${p.one ? '' : 's'} of deployment${p.one ? '' : 's'} ${p.waitNames}`;
+    return p.some
+      ? `while ${of} hold the room`
+      : `while ${of} ${p.one ? 'holds its' : 'hold their'} old pods`;
+  }
+  const jobs = `Job${p.one ? '' : 's'} ${p.waitNames}`;
+  return p.some ? `while ${jobs} hold the room` : `while ${jobs} ${p.one ? 'runs' : 'run'}`;
+};
+const whileKo = (p: Waits): string =>
+  p.rollouts
+    ? `Deployment ${p.waitNames}의 롤아웃이 ${p.some ? '자리를' : '기존 파드를'} 점유하는 동안`
+    : `${p.waitNames} Job이 ${p.some ? '자리를 점유하는' : '실행되는'} 동안`;
+const onceEn = (p: Waits): string =>
+  p.rollouts
+    ? `It can go on by itself once ${p.one ? 'that rollout removes its' : 'those rollouts remove their'} old pods, unless new pods of ${p.one ? 'that rollout' : 'theirs'} take the room first${p.unread ? ` or ${p.one ? 'it is' : 'they are'} paused (not read)` : ''}.`
+    : `It ${p.bound ? 'can go' : 'goes'} on by itself once ${p.one ? 'that Job ends' : p.some ? 'enough of them end' : 'those Jobs end'}.`;
+const onceKo = (p: Waits): string =>
+  p.rollouts
+    ? `그 롤아웃이 기존 파드를 내리면 스스로 이어질 수 있습니다. 다만 그 롤아웃의 새 파드가 먼저 자리를 차지하면 이어지지 않습니다.${p.unread ? ' 그 Deployment는 읽지 않아서 일시 중지되어 있는지 알 수 없습니다.' : ''}`
+    : `${p.some ? '그중 충분한 수의 Job이' : 'Job이'} 끝나면 스스로 이어${p.bound ? '질 수 있습니다' : '집니다'}.`;
 
 const exitEn = (p: CrashOnNode): string =>
   p.exitCode === undefined ? '' : `, last exit code ${p.exitCode}${p.reason ? ` (${p.reason})` : ''}`;
@@ -43,6 +69,18 @@ const FINDING_WORDS = registerCatalogue(
         `Rollout of ${p.name} ${p.likely ? 'probably can never finish' : 'can never finish'}: new pod ${p.pod} needs ${p.need} on ${p.node}, held by old pod(s) ${p.holders} of this ${p.kind}, and maxSurge ${p.maxSurge}, maxUnavailable ${p.maxUnavailable} keeps old pods until new ones are Ready.`,
       ko: (p: Surge) =>
         `${p.name} 롤아웃이 ${p.likely ? '끝나지 않을 가능성이 높습니다' : '끝나지 않습니다'}: 새 파드(${p.pod})에 필요한 ${p.node} 노드의 ${p.need} 자원을 이 ${p.kind}의 기존 파드(${p.holders})가 점유하고 있습니다. maxSurge ${p.maxSurge}, maxUnavailable ${p.maxUnavailable} 설정에서는 새 파드가 Ready가 되기 전에 기존 파드가 삭제되지 않습니다.`,
+    },
+    'surge-deadlock-waits': {
+      en: (p: SurgeWaits) =>
+        `Rollout of ${p.name} ${p.likely ? 'probably cannot' : 'cannot'} finish ${whileEn(p)}: new pod ${p.pod} needs ${p.need} on ${p.node}, held by old pod(s) ${p.holders} of this ${p.kind}, and maxSurge ${p.maxSurge}, maxUnavailable ${p.maxUnavailable} keeps old pods until new ones are Ready. ${onceEn(p)}`,
+      ko: (p: SurgeWaits) =>
+        `${p.name} 롤아웃은 ${whileKo(p)}에는 ${p.likely ? '끝나지 않을 가능성이 높습니다' : '끝나지 않습니다'}: 새 파드(${p.pod})에 필요한 ${p.node} 노드의 ${p.need} 자원을 이 ${p.kind}의 기존 파드(${p.holders})가 점유하고 있습니다. maxSurge ${p.maxSurge}, maxUnavailable ${p.maxUnavailable} 설정에서는 새 파드가 Ready가 되기 전에 기존 파드가 삭제되지 않습니다. ${onceKo(p)}`,
+    },
+    'waits-why': {
+      en: (p: Waits) =>
+        `Only ${whileEn(p)}: ${p.bound ? `with ${p.one ? 'its' : 'their'} pods gone, the nodes have room for it (the note says which pods).` : `run forward with ${p.one ? 'its' : 'their'} pods gone, the controllers finish the rollout (the note says how).`}`,
+      ko: (p: Waits) =>
+        `${whileKo(p)}에만 그렇습니다. ${p.bound ? '그 파드가 없으면 노드에 자리가 있습니다(참고에 어떤 파드인지 있습니다).' : '그 파드가 없다고 보고 따라가면 컨트롤러가 롤아웃을 끝냅니다(참고에 과정이 있습니다).'}`,
     },
     'surge-deadlock-why': {
       en: (p: SurgeWhy) =>
@@ -138,6 +176,47 @@ const FINDING_WORDS = registerCatalogue(
         likely: true,
       },
     ],
+    'surge-deadlock-waits': [
+      {
+        name: 'tracker',
+        kind: 'Deployment',
+        pod: 'tracker-new',
+        node: 'gpu-node-1',
+        need: 'nvidia.com/gpu',
+        holders: 'tracker-old',
+        maxSurge: 1,
+        maxUnavailable: 0,
+        likely: false,
+        waitNames: 'batch/train',
+        rollouts: false,
+        one: true,
+        some: false,
+        bound: false,
+        unread: false,
+      },
+      {
+        name: 'tracker',
+        kind: 'Rollout',
+        pod: 'tracker-new',
+        node: 'gpu-node-1',
+        need: 'nvidia.com/gpu',
+        holders: 'tracker-old',
+        maxSurge: 1,
+        maxUnavailable: 0,
+        likely: false,
+        waitNames: 'ml/beta',
+        rollouts: true,
+        one: true,
+        some: false,
+        bound: true,
+        unread: true,
+      },
+    ],
+    'waits-why': [
+      { waitNames: 'batch/train', rollouts: false, one: true, some: false, bound: false, unread: false },
+      { waitNames: 'batch/a, batch/b', rollouts: false, one: false, some: true, bound: true, unread: false },
+      { waitNames: 'ml/beta, ml/gamma', rollouts: true, one: false, some: false, bound: false, unread: true },
+    ],
     'surge-deadlock-why': [
       { node: 'gpu-node-1', need: 'nvidia.com/gpu', maxSurge: 1, maxUnavailable: 0, likely: false },
       { node: 'gpu-node-1', need: 'nvidia.com/gpu', maxSurge: 1, maxUnavailable: 0, likely: true },
@@ -229,6 +308,11 @@ function findingWords(says: FindingWords, lang: Lang): { summary: string; explan
       return {
         summary: translate(FINDING_WORDS, lang, 'surge-deadlock', says.params),
         explanation: translate(FINDING_WORDS, lang, 'surge-deadlock-why', says.params),
+      };
+    case 'surge-deadlock-waits':
+      return {
+        summary: translate(FINDING_WORDS, lang, 'surge-deadlock-waits', says.params),
+        explanation: `${translate(FINDING_WORDS, lang, 'waits-why', says.params)} ${translate(FINDING_WORDS, lang, 'surge-deadlock-why', says.params)}`,
       };
     case 'crash-loop-on-node':
       return {
