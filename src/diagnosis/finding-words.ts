@@ -11,6 +11,14 @@ export type FindingWords =
       readonly params: SurgeDeadlockParams;
     }
   | {
+      /**
+       * A surge deadlock that stops the rollout only if another workload's Pending pods of
+       * the same priority are placed first (forward/queue-race.ts): `rivals`, named.
+       */
+      readonly key: 'surge-deadlock-race';
+      readonly params: SurgeDeadlockParams & { readonly rivals: string };
+    }
+  | {
       /** A surge deadlock that holds only while running Jobs or neighbour rollouts keep the room. */
       readonly key: 'surge-deadlock-waits';
       readonly params: SurgeDeadlockParams & WaitParams;

@@ -49,6 +49,17 @@ describe('a terminating pod frees the room, and another workload waits for it to
     expect(text).toMatch(/\[1\] (set-rolling-update|set-recreate|scale-old-replicaset) /);
   });
 
+  it('in Korean: "끝나지 않을 수 있습니다" with the race, never the keyed "끝나지 않습니다" without it', async () => {
+    const io = fakeIo();
+    await runCli(['diagnose', 'deployment/web', '-n', 'ml', '--from-file', DUMP, '--lang', 'ko'], io.io);
+    const text = io.stdout();
+    expect(text).toContain('web 롤아웃이 끝나지 않을 수 있습니다');
+    expect(text).toContain('끝날지는 스케줄러 큐의 순서에 달려 있습니다. deployment/other의 Pending 파드가');
+    expect(text).toContain('deployment/other의 Pending 파드가 먼저 자리를 차지할 때만 그렇습니다.');
+    expect(text).not.toContain('web 롤아웃이 끝나지 않습니다');
+    expect(text).not.toContain('may never finish');
+  });
+
   it('with no rival: it finishes by itself once the pod is gone, exit 0', async () => {
     const file = variant('no-rival', (items) => items.filter((i) => i.metadata.name !== 'other-o1-c'));
     const { status, text } = await diagnose(file);

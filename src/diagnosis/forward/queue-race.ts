@@ -9,6 +9,7 @@
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Finding, FindingCode } from '../finding.js';
+import type { FindingWords } from '../finding-words.js';
 import { admittedSpec } from '../workloads/admitted-spec.js';
 import { rivalsOf } from './rivals.js';
 import { runForward, runWithChange } from './run.js';
@@ -64,10 +65,16 @@ export function withRaceSaid(
   const lead = findings.find((f) => stuck.has(f.code) && f.severity === 'critical');
   return findings.map((f) => {
     if (f !== lead) return f;
-    // Keyed words would give another language the headline without the race.
-    const { says: _english, ...rest } = f;
+    // A surge deadlock's keyed words gain the race; other keyed words would give another
+    // language the headline without it: that reader gets this English one instead.
+    const { says: headline, ...rest } = f;
+    const says: FindingWords | undefined =
+      headline?.key === 'surge-deadlock'
+        ? { key: 'surge-deadlock-race', params: { ...headline.params, rivals: race.rivals } }
+        : undefined;
     return {
       ...rest,
+      ...(says ? { says } : {}),
       summary: `${f.summary.replace(NEVER, 'may never finish')} ${raceWords(race.rivals)}`,
       ...(rest.explanation !== undefined
         ? {

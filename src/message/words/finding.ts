@@ -18,6 +18,7 @@ import { argoPausedWords, deploymentPausedWords } from './paused.js';
 
 type Surge = Extract<FindingWords, { key: 'surge-deadlock' }>['params'];
 type SurgeWaits = Extract<FindingWords, { key: 'surge-deadlock-waits' }>['params'];
+type SurgeRace = Extract<FindingWords, { key: 'surge-deadlock-race' }>['params'];
 type Waits = Pick<SurgeWaits, 'waitNames' | 'rollouts' | 'one' | 'some' | 'bound' | 'unread'>;
 type CrashOnNode = Extract<FindingWords, { key: 'crash-loop-on-node' }>['params'];
 /** What the explanations say: fewer facts than the headlines. */
@@ -75,6 +76,18 @@ const FINDING_WORDS = registerCatalogue(
         `Rollout of ${p.name} ${p.likely ? 'probably cannot' : 'cannot'} finish ${whileEn(p)}: new pod ${p.pod} needs ${p.need} on ${p.node}, held by old pod(s) ${p.holders} of this ${p.kind}, and maxSurge ${p.maxSurge}, maxUnavailable ${p.maxUnavailable} keeps old pods until new ones are Ready. ${onceEn(p)}`,
       ko: (p: SurgeWaits) =>
         `${p.name} 롤아웃은 ${whileKo(p)}에는 ${p.likely ? '끝나지 않을 가능성이 높습니다' : '끝나지 않습니다'}: 새 파드(${p.pod})에 필요한 ${p.node} 노드의 ${p.need} 자원을 이 ${p.kind}의 기존 파드(${p.holders})가 점유하고 있습니다. maxSurge ${p.maxSurge}, maxUnavailable ${p.maxUnavailable} 설정에서는 새 파드가 Ready가 되기 전에 기존 파드가 삭제되지 않습니다. ${onceKo(p)}`,
+    },
+    'surge-deadlock-race': {
+      en: (p: SurgeRace) =>
+        `Rollout of ${p.name} may never finish: new pod ${p.pod} needs ${p.need} on ${p.node}, held by old pod(s) ${p.holders} of this ${p.kind}, and maxSurge ${p.maxSurge}, maxUnavailable ${p.maxUnavailable} keeps old pods until new ones are Ready. Whether it finishes turns on the scheduler's queue: the Pending pods of ${p.rivals} want the same room at the same priority, and which goes first is not known from here; placed first, they take it and the rollout stops here; placed after ours, it finishes by itself.`,
+      ko: (p: SurgeRace) =>
+        `${p.name} 롤아웃이 끝나지 않을 수 있습니다: 새 파드(${p.pod})에 필요한 ${p.node} 노드의 ${p.need} 자원을 이 ${p.kind}의 기존 파드(${p.holders})가 점유하고 있습니다. maxSurge ${p.maxSurge}, maxUnavailable ${p.maxUnavailable} 설정에서는 새 파드가 Ready가 되기 전에 기존 파드가 삭제되지 않습니다. 끝날지는 스케줄러 큐의 순서에 달려 있습니다. ${p.rivals}의 Pending 파드가 같은 우선순위로 같은 자리를 기다리고, 어느 쪽이 먼저인지는 여기서 알 수 없습니다. 그 파드가 먼저 배치되면 자리를 차지해서 롤아웃이 여기서 멈추고, 이 롤아웃의 파드가 먼저 배치되면 스스로 끝납니다.`,
+    },
+    'race-why': {
+      en: (p: { rivals: string }) =>
+        `Only if the Pending pods of ${p.rivals} take the room first: run forward with ours placed first, the controllers finish the rollout. Then:`,
+      ko: (p: { rivals: string }) =>
+        `${p.rivals}의 Pending 파드가 먼저 자리를 차지할 때만 그렇습니다. 이 롤아웃의 파드를 먼저 배치하고 따라가면 컨트롤러가 롤아웃을 끝냅니다. 그 경우:`,
     },
     'waits-why': {
       en: (p: Waits) =>
@@ -212,6 +225,21 @@ const FINDING_WORDS = registerCatalogue(
         unread: true,
       },
     ],
+    'surge-deadlock-race': [
+      {
+        name: 'alpha',
+        kind: 'Deployment',
+        pod: 'alpha-new',
+        node: 'gpu-1',
+        need: 'nvidia.com/gpu',
+        holders: 'alpha-old',
+        maxSurge: 1,
+        maxUnavailable: 0,
+        likely: false,
+        rivals: 'deployment ml/beta',
+      },
+    ],
+    'race-why': [{ rivals: 'deployment ml/beta' }],
     'waits-why': [
       { waitNames: 'batch/train', rollouts: false, one: true, some: false, bound: false, unread: false },
       { waitNames: 'batch/a, batch/b', rollouts: false, one: false, some: true, bound: true, unread: false },
@@ -313,6 +341,11 @@ function findingWords(says: FindingWords, lang: Lang): { summary: string; explan
       return {
         summary: translate(FINDING_WORDS, lang, 'surge-deadlock-waits', says.params),
         explanation: `${translate(FINDING_WORDS, lang, 'waits-why', says.params)} ${translate(FINDING_WORDS, lang, 'surge-deadlock-why', says.params)}`,
+      };
+    case 'surge-deadlock-race':
+      return {
+        summary: translate(FINDING_WORDS, lang, 'surge-deadlock-race', says.params),
+        explanation: `${translate(FINDING_WORDS, lang, 'race-why', says.params)} ${translate(FINDING_WORDS, lang, 'surge-deadlock-why', says.params)}`,
       };
     case 'crash-loop-on-node':
       return {
