@@ -37,6 +37,30 @@ describe('the selector', () => {
     expect(refusedApply('Deployment', asObject(copy(live)), asObject(live))).toBeUndefined();
   });
 
+  it('several refusals are said together, as the API server aggregates them, the spec rule first', () => {
+    const live = makeDeployment('web');
+    const manifest = copy(live);
+    // A changed selector that does not select the template either: both, in upstream's order.
+    manifest.spec.selector = { matchLabels: { app: 'web2' } };
+    const both = refusedApply('Deployment', asObject(manifest), asObject(live));
+    expect(both?.rule).toBe('selectorMismatch');
+    expect(both?.message).toMatch(
+      /^\[spec\.template\.metadata\.labels: Invalid value: .*does not match template `labels`, spec\.selector: Invalid value: \{"matchLabels":\{"app":"web2"\}\}: field is immutable\]$/,
+    );
+    // A StatefulSet whose selector misses its template and whose serviceName changes.
+    const sts = makeStatefulSet('db');
+    const stsChanged = copy(sts);
+    stsChanged.spec.template.metadata = { labels: { app: 'other' } };
+    stsChanged.spec.serviceName = 'db-headless';
+    const stsBoth = refusedApply('StatefulSet', asObject(stsChanged), asObject(sts));
+    expect(stsBoth?.rule).toBe('selectorMismatch');
+    expect(stsBoth?.message).toContain(
+      'does not match template `labels`, spec: Forbidden: updates to statefulset spec',
+    );
+    // One refusal alone keeps its own message, unbracketed.
+    expect(refusedApply('StatefulSet', asObject(stsChanged), undefined)?.message).toMatch(/^spec\.template/);
+  });
+
   it('empty and absent lists are the same selector (Semantic.DeepEqual)', () => {
     const live = makeDeployment('web');
     const manifest = copy(live);

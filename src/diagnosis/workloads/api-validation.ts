@@ -6,7 +6,8 @@
  * stored and no rollout starts. The kind modules say which of these rules hold for them
  * (`apiRefusal`); an Argo Rollout is a custom resource, which the API server checks
  * against its schema only. Messages read as the API server's, their values shown as JSON
- * (the API server prints Go values); only the first refusal is said. Pure.
+ * (the API server prints Go values). Where several rules refuse, the API server says them
+ * all at once ("[a, b]"), and so does `allRefusals`. Pure.
  */
 import { semanticEqual } from '../base/semantic-equal.js';
 import { matchesLabelSelector } from '../base/pod-constraints.js';
@@ -42,29 +43,46 @@ export function selectorRefusal(
   options: { required: boolean },
 ): ApiRefusal | undefined {
   const { selector } = spec;
-  // A DaemonSet's spec does not require one: without it, it selects nothing and the mismatch below says so.
-  if (isEmptySelector(selector) && (selector || options.required))
-    return {
-      rule: 'selectorEmpty',
-      path: 'spec.selector',
-      message: selector
-        ? `spec.selector: Invalid value: ${JSON.stringify(selector)}: empty selector is invalid for ${kind.toLowerCase()}`
-        : 'spec.selector: Required value',
-    };
   const labels = spec.template.metadata?.labels ?? {};
-  if (!selector || !matchesLabelSelector(labels, selector))
-    return {
-      rule: 'selectorMismatch',
-      path: 'spec.template.metadata.labels',
-      message: `spec.template.metadata.labels: Invalid value: ${JSON.stringify(labels)}: \`selector\` does not match template \`labels\``,
-    };
-  if (old && !semanticEqual(selector, old.selector))
-    return {
-      rule: 'immutable',
-      path: 'spec.selector',
-      message: `spec.selector: Invalid value: ${JSON.stringify(selector)}: field is immutable`,
-    };
-  return undefined;
+  // A DaemonSet's spec does not require one: without it, it selects nothing and the mismatch below says so.
+  const empty = isEmptySelector(selector) && (Boolean(selector) || options.required);
+  return allRefusals([
+    empty
+      ? {
+          rule: 'selectorEmpty',
+          path: 'spec.selector',
+          message: selector
+            ? `spec.selector: Invalid value: ${JSON.stringify(selector)}: empty selector is invalid for ${kind.toLowerCase()}`
+            : 'spec.selector: Required value',
+        }
+      : !selector || !matchesLabelSelector(labels, selector)
+        ? {
+            rule: 'selectorMismatch',
+            path: 'spec.template.metadata.labels',
+            message: `spec.template.metadata.labels: Invalid value: ${JSON.stringify(labels)}: \`selector\` does not match template \`labels\``,
+          }
+        : undefined,
+    // The registry's ValidateUpdate, after the spec's own rules.
+    old && !semanticEqual(selector, old.selector)
+      ? {
+          rule: 'immutable',
+          path: 'spec.selector',
+          message: `spec.selector: Invalid value: ${JSON.stringify(selector)}: field is immutable`,
+        }
+      : undefined,
+  ]);
+}
+
+/**
+ * The refusals in the order the API server finds them, as one: the first one's rule (what
+ * the finding explains) with every message, bracketed and joined with ", " as the API
+ * server aggregates a field.ErrorList where there are several.
+ */
+export function allRefusals(found: readonly (ApiRefusal | undefined)[]): ApiRefusal | undefined {
+  const refusals = found.filter((r): r is ApiRefusal => r !== undefined);
+  const [first] = refusals;
+  if (!first || refusals.length === 1) return first;
+  return { ...first, message: `[${refusals.map((r) => r.message).join(', ')}]` };
 }
 
 /**

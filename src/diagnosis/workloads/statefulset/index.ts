@@ -13,7 +13,7 @@ import type { ControllerRevision, StatefulSet } from '../../k8s-workloads.js';
 import type { Pod } from '../../k8s.js';
 import { isStatefulSetObjects, type StatefulSetObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import { statefulSetApi } from './api.js';
-import { selectorRefusal, statefulSetUpdateRefusal } from '../api-validation.js';
+import { allRefusals, selectorRefusal, statefulSetUpdateRefusal } from '../api-validation.js';
 import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
 import { orderedBlock, replacedByUpdate } from './ordered-block.js';
@@ -45,13 +45,15 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
   deletedPodsReturn: true,
   // A changed selector is among the fields ValidateStatefulSetUpdate keeps, and refused as they are.
   apiRefusal: (object, old) =>
-    selectorRefusal(statefulSetApi.title, object.spec, undefined, { required: true }) ??
-    (old
-      ? statefulSetUpdateRefusal(
-          object.spec as unknown as Record<string, unknown>,
-          old.spec as unknown as Record<string, unknown>,
-        )
-      : undefined),
+    allRefusals([
+      selectorRefusal(statefulSetApi.title, object.spec, undefined, { required: true }),
+      old
+        ? statefulSetUpdateRefusal(
+            object.spec as unknown as Record<string, unknown>,
+            old.spec as unknown as Record<string, unknown>,
+          )
+        : undefined,
+    ]),
   pinnedToNodes: false,
   pauseHoldsTemplate: false,
   claimTemplates: (object) => (object.spec.volumeClaimTemplates ?? []).map((t) => t.metadata.name ?? ''),
