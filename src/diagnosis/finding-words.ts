@@ -167,4 +167,6 @@ interface WaitParams {
   readonly some: boolean;
   readonly bound: boolean;
   readonly unread: boolean;
+  /** A neighbour's newest pods are still starting, not Ready yet. */
+  readonly starting: boolean;
 }

@@ -181,8 +181,16 @@ export interface Finding {
    * (forward/job-wait.ts): running Jobs, or neighbour Deployments' rollouts under way
    * ("ml/beta"); `some`: enough of them, not each; `unread`: a neighbour's Deployment was
    * not read (whether it is paused is not known); `bound`: judged by a bound on room (an
-   * Argo canary's steps, an end state), not a run, so it "can" go on. Every plan for it
+   * Argo canary's steps, an end state), not a run, so it "can" go on; `starting`: a
+   * neighbour's newest pods are not Ready yet (they are starting). Every plan for it
    * then says waiting may be enough.
    */
-  waitsFor?: { holders: 'jobs' | 'rollouts'; names: string[]; some: boolean; unread?: true; bound?: true };
+  waitsFor?: {
+    holders: 'jobs' | 'rollouts';
+    names: string[];
+    some: boolean;
+    unread?: true;
+    bound?: true;
+    starting?: true;
+  };
 }

@@ -29,6 +29,7 @@ export function withWaitWarning(
             some: waitsFor.some,
             unread: waitsFor.unread === true,
             bound: waitsFor.bound === true,
+            starting: waitsFor.starting === true,
           },
         };
   const { warnings, warningsSaid } = warningsFrom([said]);

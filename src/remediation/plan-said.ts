@@ -86,8 +86,11 @@ export interface PlanParams {
    * (an Argo canary's steps, an end state), not a run.
    */
   waitJobs: { names: string; one: boolean; some: boolean; bound: boolean };
-  /** …`unread`: a neighbour's Deployment was not read, so whether it is paused is not known. */
-  waitRollouts: PlanParams['waitJobs'] & { unread: boolean };
+  /**
+   * …`unread`: a neighbour's Deployment was not read, so whether it is paused is not
+   * known; `starting`: its newest pods are not Ready yet.
+   */
+  waitRollouts: PlanParams['waitJobs'] & { unread: boolean; starting: boolean };
   /** rollout-restart of a paused Deployment; `resume` the command. */
   restartPaused: { recreate: boolean; replicas: number; resume: string };
   restartRecreate: { replicas: number };

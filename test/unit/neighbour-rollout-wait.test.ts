@@ -26,7 +26,7 @@ type Report = {
     summary: string;
     evidence: { text?: string }[];
     remediations: string[];
-    waitsFor?: { holders: string; names: string[] };
+    waitsFor?: { holders: string; names: string[]; starting?: boolean };
   }[];
   remediations: { id: string; warnings: string[] }[];
 };
@@ -57,26 +57,66 @@ describe('a neighbour Deployment whose rollout is under way', () => {
     expect(status).toBe(1);
   });
 
-  it('whose new pod is not Ready: its rollout may not go on, so nothing is promised', async () => {
-    const dump = JSON.parse(readFileSync(DUMP, 'utf8')) as {
-      items: {
-        kind: string;
-        metadata: { name?: string };
-        status?: { conditions?: { type: string; status: string }[] };
-      }[];
+  it('whose new pod is still starting: the wait holds once it is Ready; failing or long not Ready, nothing is promised', async () => {
+    type PodItem = {
+      kind: string;
+      metadata: { name?: string };
+      status?: {
+        startTime?: string;
+        conditions?: { type: string; status: string }[];
+        containerStatuses?: {
+          name: string;
+          ready: boolean;
+          restartCount?: number;
+          state?: Record<string, unknown>;
+        }[];
+      };
     };
-    for (const item of dump.items)
-      if (item.kind === 'Pod' && item.metadata.name === 'beta-b2-y1')
-        item.status = { ...item.status, conditions: [{ type: 'Ready', status: 'False' }] };
-    const file = join(dir, 'beta-not-ready.json');
-    writeFileSync(file, JSON.stringify(dump));
-    const { report } = await diagnose(file);
-    const lead = report.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
-    expect(lead?.summary).toContain('can never finish');
-    expect(lead?.summary).not.toContain('deployment ml/beta');
-    expect(lead?.waitsFor).toBeUndefined();
-    for (const plan of report.remediations)
-      expect(plan.warnings.join(' ')).not.toContain('Waiting may be enough');
+    const notReady = (name: string, edit: (status: NonNullable<PodItem['status']>) => void): string => {
+      const dump = JSON.parse(readFileSync(DUMP, 'utf8')) as { items: PodItem[] };
+      for (const item of dump.items)
+        if (item.kind === 'Pod' && item.metadata.name === 'beta-b2-y1') {
+          item.status = { ...item.status, conditions: [{ type: 'Ready', status: 'False' }] };
+          edit(item.status);
+        }
+      const file = join(dir, `${name}.json`);
+      writeFileSync(file, JSON.stringify(dump));
+      return file;
+    };
+    // Started a minute before the read, nothing failing: starting, as our own pods are judged.
+    const { report: starting } = await diagnose(notReady('beta-starting', () => undefined));
+    const waits = starting.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(waits?.summary).toContain(
+      'It can go on by itself once that rollout removes its old pods once its new pods are Ready,',
+    );
+    expect(waits?.waitsFor).toMatchObject({ names: ['ml/beta'], starting: true });
+    const note = waits?.evidence.map((e) => e.text ?? '').find((t) => t.startsWith('Old pods of'));
+    expect(note).toContain('Its newest pods are starting (bound, nothing failing, not Ready yet)');
+    for (const plan of starting.remediations.filter((p) => waits?.remediations.includes(p.id)))
+      expect(plan.warnings[0]).toContain('once its new pods, still starting, are Ready');
+    // A restart, a container waiting on an error, or not Ready for 20 minutes: it may never be Ready.
+    const failing = [
+      notReady('beta-restarted', (status) => {
+        status.containerStatuses = [{ name: 'beta', ready: false, restartCount: 2, state: { running: {} } }];
+      }),
+      notReady('beta-pull-error', (status) => {
+        status.containerStatuses = [
+          { name: 'beta', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff' } } },
+        ];
+      }),
+      notReady('beta-long', (status) => {
+        status.startTime = '2026-11-22T02:40:00Z';
+      }),
+    ];
+    for (const file of failing) {
+      const { report } = await diagnose(file);
+      const lead = report.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+      expect(lead?.summary).toContain('can never finish');
+      expect(lead?.summary).not.toContain('deployment ml/beta');
+      expect(lead?.waitsFor).toBeUndefined();
+      for (const plan of report.remediations)
+        expect(plan.warnings.join(' ')).not.toContain('Waiting may be enough');
+    }
   });
 
   it('paused, it removes its old pods only once its newest ReplicaSet holds every replica; not read, the words say it may be paused', async () => {

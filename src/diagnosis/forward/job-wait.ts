@@ -31,7 +31,7 @@ import { isEligible } from '../base/node-match.js';
 import { workloadKind } from '../workloads/index.js';
 import { nextPod } from '../rollout/surge-proof.js';
 import { mayBePinned } from '../rollout/volume-pin.js';
-import { kubeletReports } from './pod-phase.js';
+import { kubeletReports, startingNow } from './pod-phase.js';
 import { runWithChange, type Outcome } from './run.js';
 import { rivalsOf, type QueueOrder } from './rivals.js';
 import { forwardVerdict } from './verdict.js';
@@ -72,6 +72,8 @@ interface JobWait {
   needs: 'all' | 'some';
   /** A rollout holder whose Deployment was not read: whether it is paused is not known. */
   unread?: true;
+  /** A rollout holder whose newest pods are still starting (bound, nothing failing, not Ready yet). */
+  starting?: true;
   /**
    * Judged by the bound, not a run (final-state.ts: an Argo canary's steps, an end state
    * no node holds): with the pods gone the nodes have room for it; no step was run.
@@ -143,14 +145,17 @@ function jobWait(ctx: AnalysisContext): JobWait | undefined {
   if (bound && mayBePinned(ctx)) return undefined;
   const run = (othersGone: readonly Pod[], order: QueueOrder): Outcome =>
     bound ? boundWithout(ctx, othersGone, asIs) : runWithChange(ctx, { othersGone }, order).outcome;
-  const found = jobWaitFor(ctx, run) ?? holdersWait(ctx, rollingNeighbourPods(ctx), 'rollouts', run);
+  const rolling = rollingNeighbourPods(ctx);
+  const found = jobWaitFor(ctx, run) ?? holdersWait(ctx, rolling.old, 'rollouts', run);
   if (!found) return undefined;
   const read = new Set((snapshot.neighbourDeployments ?? []).map((d) => d.name));
   const unread = found.holders === 'rollouts' && found.jobs.some((d) => !read.has(d));
+  const starting = found.holders === 'rollouts' && found.jobs.some((d) => rolling.starting.has(d));
   return {
     ...found,
     ...(bound ? { bound: true as const } : {}),
     ...(unread ? { unread: true as const } : {}),
+    ...(starting ? { starting: true as const } : {}),
   };
 }
 
@@ -185,7 +190,7 @@ function deploymentOf(pod: Pod): { deployment: string; replicaSet: string } | un
  * eviction does not make it the newest). Only the old pods that can hold what the new
  * pods need, on a node whose kubelet reports. By Deployment.
  */
-function rollingNeighbourPods(ctx: AnalysisContext): Map<string, Pod[]> {
+function rollingNeighbourPods(ctx: AnalysisContext): { old: Map<string, Pod[]>; starting: Set<string> } {
   const { snapshot } = ctx;
   const byDeployment = new Map<string, Map<string, Pod[]>>();
   const seen = new Set<string>();
@@ -212,17 +217,23 @@ function rollingNeighbourPods(ctx: AnalysisContext): Map<string, Pod[]> {
   const paused = new Map(
     (snapshot.neighbourDeployments ?? []).filter((d) => d.paused).map((d) => [d.name, d.replicas]),
   );
+  const now = Date.parse(snapshot.capturedAt);
+  const starting = new Set<string>();
   for (const [deployment, sets] of byDeployment) {
     if (sets.size < 2) continue;
     const [newest] = [...sets].sort(([, a], [, b]) => firstMade(b) - firstMade(a));
-    if (!newest || !newest[1].every((p) => p.spec.nodeName && isReady(p))) continue;
+    // Ready, or starting by the rule our own pods are judged by (pod-phase.ts): its
+    // controller goes on once they are available; a failing or waiting one may never be.
+    if (!newest || !newest[1].every((p) => p.spec.nodeName && (isReady(p) || startingNow(p, now)))) continue;
     const replicas = paused.get(deployment);
-    if (replicas !== undefined && newest[1].length < replicas) continue;
+    if (replicas !== undefined && (newest[1].length < replicas || !newest[1].every(isReady))) continue;
     const going = [...sets].filter(([name]) => name !== newest[0]).flatMap(([, pods]) => pods);
     const held = going.filter((p) => holding.has(p));
-    if (held.length > 0) old.set(deployment, held);
+    if (held.length === 0) continue;
+    old.set(deployment, held);
+    if (!newest[1].every(isReady)) starting.add(deployment);
   }
-  return old;
+  return { old, starting };
 }
 
 /**
@@ -303,6 +314,8 @@ const NEVER = /can never finish/;
 function waitWords(wait: JobWait): { whileRuns: string; once: string; added: string; holdsNote: string } {
   const { jobs, names, one, some } = jobWaitWords(wait);
   if (wait.holders === 'rollouts') {
+    // New pods still starting: the wait holds once they become Ready, which is not yet seen.
+    const ready = wait.starting ? ` once ${one ? 'its' : 'their'} new pods are Ready` : '';
     const unread = wait.unread
       ? ` or ${one ? 'it is' : 'they are'} paused (${one ? 'its Deployment was' : 'their Deployments were'} not read: a paused one removes no old pod)`
       : '';
@@ -311,8 +324,8 @@ function waitWords(wait: JobWait): { whileRuns: string; once: string; added: str
       whileRuns: some
         ? `while ${rollouts} hold the room`
         : `while ${rollouts} ${one ? 'holds its' : 'hold their'} old pods`,
-      once: `It can go on by itself once ${one ? 'that rollout removes its old pods' : some ? 'enough of them remove their old pods' : 'those rollouts remove their old pods'}, unless new pods of ${one ? 'that rollout' : 'theirs'} take the room first${unread}.`,
-      added: `It can go on by itself once ${rollouts} ${one ? 'removes its' : 'remove their'} old pods, unless new pods of ${one ? 'that rollout' : 'theirs'} take the room first${unread}.`,
+      once: `It can go on by itself once ${one ? 'that rollout removes its old pods' : some ? 'enough of them remove their old pods' : 'those rollouts remove their old pods'}${ready}, unless new pods of ${one ? 'that rollout' : 'theirs'} take the room first${unread}.`,
+      added: `It can go on by itself once ${rollouts} ${one ? 'removes its' : 'remove their'} old pods${ready}, unless new pods of ${one ? 'that rollout' : 'theirs'} take the room first${unread}.`,
       holdsNote: `Old pods of ${rollouts} hold room or quota the new pods need: `,
     };
   }
@@ -364,6 +377,7 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
             some,
             bound: wait.bound === true,
             unread: wait.unread === true,
+            starting: wait.starting === true,
           },
         }
       : undefined;
@@ -377,6 +391,7 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
       some: wait.needs === 'some' && wait.jobs.length > 1,
       ...(wait.unread ? { unread: true as const } : {}),
       ...(wait.bound ? { bound: true as const } : {}),
+      ...(wait.starting ? { starting: true as const } : {}),
     },
     ...(rest.explanation !== undefined
       ? {
@@ -393,7 +408,11 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
               type: 'note' as const,
               text: `${holdsNote}${where}. ${
                 wait.holders === 'rollouts'
-                  ? `${one ? 'Its' : 'Their'} newest pods are Ready, so ${one ? 'its' : 'each'} Deployment controller removes the old ones as the rollout goes on (once the new ones are available, within maxUnavailable), and they give the room back.`
+                  ? `${
+                      wait.starting
+                        ? `${one ? 'Its' : 'Their'} newest pods are starting (bound, nothing failing, not Ready yet); once they are available`
+                        : `${one ? 'Its' : 'Their'} newest pods are Ready, so`
+                    } ${one ? 'its' : 'each'} Deployment controller removes the old ones as the rollout goes on (once the new ones are available, within maxUnavailable), and they give the room back.`
                   : "A Job's pods go once it ends (it completes, or fails for good), and give them back."
               }${some ? ' Not each of them must end: the pods of some could free the room the others hold.' : ''}${cron} ${proof}`,
             },

@@ -15,7 +15,7 @@
  *   reporting: what it holds is not about to be freed.
  */
 import type { AnalysisContext } from '../analysis-context.js';
-import type { Node, Pod } from '../k8s.js';
+import type { ContainerStatus, Node, Pod } from '../k8s.js';
 import { isReady, isStuckTerminating, isTerminating, isUnscheduled } from '../base/pods.js';
 import { classifyContainers } from '../crash/container-failures.js';
 import { workloadObject } from '../workloads/index.js';
@@ -82,6 +82,33 @@ function phaseOf(
   if (Number.isFinite(started) && Number.isFinite(facts.now) && facts.now - started > STARTING_FOR_MS)
     return 'failing';
   return 'starting';
+}
+
+/** Waiting reasons of a container that is still being made, not failing. */
+const MAKING = new Set(['ContainerCreating', 'PodInitializing']);
+
+/**
+ * Another workload's pod that is 'starting' by the same rule as ours: bound to a node,
+ * not Ready, started less than ten minutes ago, no container restarted, terminated or
+ * waiting for any reason but being made. Its status alone says so (the containers'
+ * classification is of the workload's own pods).
+ */
+export function startingNow(pod: Pod, now: number): boolean {
+  if (isTerminating(pod) || isUnscheduled(pod) || isReady(pod) || pod.status?.phase !== 'Running')
+    return false;
+  // An init container that ran to completion (exit 0) is done, not failing.
+  const done = (c: ContainerStatus, init: boolean): boolean => init && c.state?.terminated?.exitCode === 0;
+  const failing = [
+    ...(pod.status.initContainerStatuses ?? []).map((c) => [c, true] as const),
+    ...(pod.status.containerStatuses ?? []).map((c) => [c, false] as const),
+  ].some(
+    ([c, init]) =>
+      (c.restartCount ?? 0) > 0 ||
+      (c.state?.terminated !== undefined && !done(c, init)) ||
+      (c.state?.waiting !== undefined && !MAKING.has(c.state.waiting.reason ?? '')),
+  );
+  const started = Date.parse(pod.status.startTime ?? pod.metadata.creationTimestamp ?? '');
+  return !failing && Number.isFinite(started) && Number.isFinite(now) && now - started <= STARTING_FOR_MS;
 }
 
 /**

@@ -19,7 +19,7 @@ import { argoPausedWords, deploymentPausedWords } from './paused.js';
 type Surge = Extract<FindingWords, { key: 'surge-deadlock' }>['params'];
 type SurgeWaits = Extract<FindingWords, { key: 'surge-deadlock-waits' }>['params'];
 type SurgeRace = Extract<FindingWords, { key: 'surge-deadlock-race' }>['params'];
-type Waits = Pick<SurgeWaits, 'waitNames' | 'rollouts' | 'one' | 'some' | 'bound' | 'unread'>;
+type Waits = Pick<SurgeWaits, 'waitNames' | 'rollouts' | 'one' | 'some' | 'bound' | 'unread' | 'starting'>;
 type CrashOnNode = Extract<FindingWords, { key: 'crash-loop-on-node' }>['params'];
 /** What the explanations say: fewer facts than the headlines. */
 type SurgeWhy = Pick<Surge, 'need' | 'node' | 'maxSurge' | 'maxUnavailable' | 'likely' | 'samePriority'>;
@@ -50,11 +50,11 @@ const whileKo = (p: Waits): string =>
     : `${p.waitNames} Job이 ${p.some ? '자리를 점유하는' : '실행되는'} 동안`;
 const onceEn = (p: Waits): string =>
   p.rollouts
-    ? `It can go on by itself once ${p.one ? 'that rollout removes its' : 'those rollouts remove their'} old pods, unless new pods of ${p.one ? 'that rollout' : 'theirs'} take the room first${p.unread ? ` or ${p.one ? 'it is' : 'they are'} paused (not read)` : ''}.`
+    ? `It can go on by itself once ${p.one ? 'that rollout removes its' : 'those rollouts remove their'} old pods${p.starting ? ` once ${p.one ? 'its' : 'their'} new pods are Ready` : ''}, unless new pods of ${p.one ? 'that rollout' : 'theirs'} take the room first${p.unread ? ` or ${p.one ? 'it is' : 'they are'} paused (not read)` : ''}.`
     : `It ${p.bound ? 'can go' : 'goes'} on by itself once ${p.one ? 'that Job ends' : p.some ? 'enough of them end' : 'those Jobs end'}.`;
 const onceKo = (p: Waits): string =>
   p.rollouts
-    ? `그 롤아웃이 기존 파드를 내리면 스스로 이어질 수 있습니다. 다만 그 롤아웃의 새 파드가 먼저 자리를 차지하면 이어지지 않습니다.${p.unread ? ' 그 Deployment는 읽지 않아서 일시 중지되어 있는지 알 수 없습니다.' : ''}`
+    ? `그 롤아웃이${p.starting ? ' 새 파드가 Ready가 된 뒤' : ''} 기존 파드를 내리면 스스로 이어질 수 있습니다. 다만 그 롤아웃의 새 파드가 먼저 자리를 차지하면 이어지지 않습니다.${p.unread ? ' 그 Deployment는 읽지 않아서 일시 중지되어 있는지 알 수 없습니다.' : ''}`
     : `${p.some ? '그중 충분한 수의 Job이' : 'Job이'} 끝나면 스스로 이어${p.bound ? '질 수 있습니다' : '집니다'}.`;
 
 const exitEn = (p: CrashOnNode): string =>
@@ -206,6 +206,7 @@ const FINDING_WORDS = registerCatalogue(
         some: false,
         bound: false,
         unread: false,
+        starting: false,
       },
       {
         name: 'tracker',
@@ -223,6 +224,7 @@ const FINDING_WORDS = registerCatalogue(
         some: false,
         bound: true,
         unread: true,
+        starting: true,
       },
     ],
     'surge-deadlock-race': [
@@ -241,9 +243,33 @@ const FINDING_WORDS = registerCatalogue(
     ],
     'race-why': [{ rivals: 'deployment ml/beta' }],
     'waits-why': [
-      { waitNames: 'batch/train', rollouts: false, one: true, some: false, bound: false, unread: false },
-      { waitNames: 'batch/a, batch/b', rollouts: false, one: false, some: true, bound: true, unread: false },
-      { waitNames: 'ml/beta, ml/gamma', rollouts: true, one: false, some: false, bound: false, unread: true },
+      {
+        waitNames: 'batch/train',
+        rollouts: false,
+        one: true,
+        some: false,
+        bound: false,
+        unread: false,
+        starting: false,
+      },
+      {
+        waitNames: 'batch/a, batch/b',
+        rollouts: false,
+        one: false,
+        some: true,
+        bound: true,
+        unread: false,
+        starting: false,
+      },
+      {
+        waitNames: 'ml/beta, ml/gamma',
+        rollouts: true,
+        one: false,
+        some: false,
+        bound: false,
+        unread: true,
+        starting: true,
+      },
     ],
     'surge-deadlock-why': [
       { node: 'gpu-node-1', need: 'nvidia.com/gpu', maxSurge: 1, maxUnavailable: 0, likely: false },
