@@ -187,10 +187,18 @@ describe('a rollout judged by a bound, beside a neighbour whose rollout removes 
     expect(lead(statefulSetBeside({ ready: false }), 'RolloutStuck').finding?.waitsFor).toBeUndefined();
   });
 
-  it('a StatefulSet whose Pending pod has a volume tied to a node: a bound places pods anywhere, so nothing is said', () => {
+  it('a StatefulSet whose Pending pod has a volume tied to a node: no wait is said (a bound places pods anywhere), and only that node is its to use', () => {
     const { finding } = lead(statefulSetBeside({ ready: true, pinned: true }), 'RolloutStuck');
     expect(finding).toBeDefined();
     expect(finding?.waitsFor).toBeUndefined();
     expect(finding?.summary).not.toContain('It can go on by itself');
+    // The volume rules the other nodes out as the scheduler's VolumeBinding does: node-c is
+    // the only node db-1 may use, and what holds it there is beta's new pod, not the old one.
+    const unschedulable = lead(statefulSetBeside({ ready: true, pinned: true }), 'Unschedulable').finding;
+    expect(unschedulable?.summary).toContain('node-c, the only node it may use, has no room for it');
+    expect(unschedulable?.explanation).toContain('free what other workloads hold (beta-b2-y1)');
+    expect(unschedulable?.explanation).not.toContain('beta-b1-x1');
+    // Unpinned, node-b is its to use too (beta's old pod goes): no such claim.
+    expect(lead(statefulSetBeside({ ready: true }), 'Unschedulable').finding).toBeUndefined();
   });
 });

@@ -198,16 +198,34 @@ function quotaAtRisk(ctx: AnalysisContext, finding: Draft, quota: QuotaRef | und
   };
 }
 
+/**
+ * Other workloads' pods the run preempts (their names): the scheduler deletes them to make
+ * room, a PodDisruptionBudget notwithstanding where no victim keeps one (preemption
+ * prefers victims whose budget allows it, SelectVictimsOnNode), and a replacement that
+ * finds no room stays Pending. Not free, so never "nothing needs changing".
+ */
+function othersPreempted(ctx: AnalysisContext, steps: readonly Step[]): string[] {
+  const ours = new Set(ctx.snapshot.pods.map((p) => p.metadata.name ?? ''));
+  return [
+    ...new Set(steps.flatMap((s) => (s.kind === 'preempted' ? s.victims.filter((v) => !ours.has(v)) : []))),
+  ];
+}
+
 function progressing(ctx: AnalysisContext, outcome: Extract<Outcome, { steps: Step[] }>): Draft {
   const words = stepsInPlainWords(outcome);
   const first = words.slice(0, 2).join(', then ');
+  const victims = othersPreempted(ctx, outcome.steps);
+  const cost =
+    victims.length === 0
+      ? '; nothing needs changing.'
+      : `. It preempts pods of other workloads on the way (${victims.slice(0, 5).join(', ')}${victims.length > 5 ? ` and ${victims.length - 5} more` : ''}): the scheduler deletes them before their replacements have room, a PodDisruptionBudget notwithstanding where every choice breaks one, so their workloads may go short or down.`;
   return {
     code: 'RolloutProgressing',
     severity: 'info',
     summary:
       outcome.result === 'completes'
-        ? `The rollout is moving and will finish by itself once ${first}; nothing needs changing.`
-        : `The rollout is moving: next, ${first}. Nothing is stuck yet; diagnose again if it stops there.`,
+        ? `The rollout is moving and will finish by itself once ${first}${cost}`
+        : `The rollout is moving: next, ${first}. Nothing is stuck yet; diagnose again if it stops there.${victims.length > 0 ? ` On the way it preempts pods of other workloads (${victims.slice(0, 5).join(', ')}${victims.length > 5 ? ` and ${victims.length - 5} more` : ''}).` : ''}`,
     explanation:
       (outcome.result === 'completes'
         ? 'Run forward, the controllers finish it'

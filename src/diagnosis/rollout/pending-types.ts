@@ -30,7 +30,7 @@ export type PendingVerdict =
 
 export interface IneligibleNode {
   node: Node;
-  /** "nodeSelector/affinity", "taint gpu=true:NoSchedule", "cordoned". */
+  /** "nodeSelector/affinity", "taint gpu=true:NoSchedule", "cordoned", "volume node affinity (pv-1)". */
   reasons: string[];
 }
 

@@ -29,6 +29,7 @@ import { occupancyKnown, type WorkloadSnapshot } from '../snapshot/types.js';
 import { eventsOfPod, latestSchedulingFailure } from '../base/pod-events.js';
 import { isReady, isTerminating, isUnscheduled } from '../base/pods.js';
 import type { IneligibleNode, Judged, PendingAssessment } from './pending-types.js';
+import { volumePins } from '../base/volume-node-affinity.js';
 import { pendingVerdict } from './pending-verdict.js';
 import { preemptionUnderWay } from '../scheduling/preemption.js';
 import { scaleUpUnderWay } from '../scheduling/scale-up.js';
@@ -150,9 +151,12 @@ function assessPending(
   const parsed = failure ? safeParse(failure.message) : null;
   const eligibleNodes: Node[] = [];
   const ineligible: IneligibleNode[] = [];
+  // Its bound volumes' node affinity rules nodes out as the scheduler's VolumeBinding does.
+  const pins = volumePins(pod, snapshot.pvcs, snapshot.guards?.persistentVolumes);
   for (const node of snapshot.nodes) {
-    if (isEligible(node, pod.spec)) eligibleNodes.push(node);
-    else ineligible.push({ node, reasons: ineligibility(node, pod) });
+    const pinnedOut = pins.filter((p) => !p.allows(node)).map((p) => `volume node affinity (${p.volume})`);
+    if (isEligible(node, pod.spec) && pinnedOut.length === 0) eligibleNodes.push(node);
+    else ineligible.push({ node, reasons: [...ineligibility(node, pod), ...pinnedOut] });
   }
   const releasable = (holder: Pod): boolean => isNew && oldPods.has(holder);
   const eligible = eligibleNodes.map((node) => assessNode(ctx, pod, node, releasable));
