@@ -36,6 +36,8 @@ function fakeCluster(initial: Deployment) {
   let stored = structuredClone(initial);
   const calls: ApiCall[] = [];
   const beforeWrite: (() => void)[] = [];
+  /** Run before the next dry-run patch, once each (a write that lands between the read and the dry run). */
+  const beforeDryRun: (() => void)[] = [];
   const pods = new Map<string, string>();
   const client: KubeClient = {
     server: 'fake',
@@ -55,6 +57,7 @@ function fakeCluster(initial: Deployment) {
       if (call.verb === 'get') return structuredClone(stored) as T;
       if (call.verb === 'patch') {
         if (call.query?.dryRun !== 'All') beforeWrite.shift()?.();
+        else beforeDryRun.shift()?.();
         const body = call.body as Record<string, unknown> & { metadata?: { resourceVersion?: string } };
         if (body.metadata?.resourceVersion !== stored.metadata.resourceVersion) {
           throw new KubeApiError('conflict', 409, desc, 'Conflict');
@@ -84,6 +87,7 @@ function fakeCluster(initial: Deployment) {
       stored = d;
     },
     beforeWrite,
+    beforeDryRun,
   };
 }
 
@@ -277,6 +281,38 @@ describe('applyPlan', () => {
     const result = await applyPlan(other.client, surgePlan(deployment));
     expect(result).toMatchObject({ status: 'refused', reason: expect.stringContaining('spec changed') });
     expect(other.get().spec.strategy).toEqual({ type: 'Recreate' });
+  });
+
+  it('a dry run that meets a 409 reads again: a status write passes, a spec change is refused, endless writes say so', async () => {
+    const deployment = makeDeployment('tracker', { namespace: 'vision' });
+    const bump = (cluster: ReturnType<typeof fakeCluster>, change?: (d: Deployment) => void) => () => {
+      const next = structuredClone(cluster.get());
+      next.metadata.resourceVersion = String(Number(next.metadata.resourceVersion ?? '0') + 7);
+      change?.(next);
+      cluster.set(next);
+    };
+    // The controller's status write between the read and the dry run (seen in CI on the simulator).
+    const status = fakeCluster(deployment);
+    status.beforeDryRun.push(bump(status));
+    expect(await dryRunPlan(status.client, surgePlan(deployment))).toMatchObject({ ok: true });
+    expect(status.calls.filter((c) => c.verb === 'patch')).toHaveLength(2);
+    // Someone changed the strategy meanwhile: the second read's check refuses.
+    const spec = fakeCluster(deployment);
+    spec.beforeDryRun.push(
+      bump(spec, (d) => {
+        d.metadata.generation = 3;
+        d.spec.strategy = { type: 'Recreate' };
+      }),
+    );
+    const refused = await dryRunPlan(spec.client, surgePlan(deployment));
+    expect(refused).toMatchObject({ ok: false, reason: expect.stringContaining('spec changed') });
+    // A write before every dry run: it gives up after three rounds and says why.
+    const busy = fakeCluster(deployment);
+    busy.beforeDryRun.push(bump(busy), bump(busy), bump(busy));
+    expect(await dryRunPlan(busy.client, surgePlan(deployment))).toEqual({
+      ok: false,
+      reason: 'the Deployment kept changing under us (repeated 409 Conflict)',
+    });
   });
 
   it('deletes pods with a uid precondition and skips replaced ones', async () => {

@@ -6,7 +6,9 @@
 import { KubeApiError } from '../errors.js';
 import type { FieldChange } from './patch-effect.js';
 
-export type DryRunResult = { ok: true; changes: FieldChange[] } | { ok: false; reason: string };
+/** `conflict`: a 409, the object written between the read and the dry run (read again and retry). */
+export type DryRunResult =
+  { ok: true; changes: FieldChange[] } | { ok: false; reason: string; conflict?: true };
 
 export type ApplyResult =
   | {

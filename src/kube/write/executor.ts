@@ -170,16 +170,22 @@ export async function dryRunPlan(
   plan: RemediationPlan,
   options: ExecutorOptions = {},
 ): Promise<DryRunResult> {
-  const prepared = await prepare(client, plan);
-  if (prepared.kind === 'done') return { ok: false, reason: prepared.result.reason };
-  const now = options.now?.() ?? new Date();
-  return writerOf(plan).dryRun(plan, {
-    client,
-    live: prepared.live,
-    now,
-    progress: () => undefined,
-    options,
-  });
+  // As executePlan: a 409 (a status write between the read and the dry run) reads again
+  // and checks again, so a benign write never reads as a refusal.
+  for (let round = 0; round < MAX_CONFLICT_ROUNDS; round += 1) {
+    const prepared = await prepare(client, plan);
+    if (prepared.kind === 'done') return { ok: false, reason: prepared.result.reason };
+    const now = options.now?.() ?? new Date();
+    const result = await writerOf(plan).dryRun(plan, {
+      client,
+      live: prepared.live,
+      now,
+      progress: () => undefined,
+      options,
+    });
+    if (result.ok || !result.conflict) return result;
+  }
+  return { ok: false, reason: `the ${plan.target.kind} kept changing under us (repeated 409 Conflict)` };
 }
 
 /**

@@ -73,7 +73,8 @@ export async function dryRunPatch(
     const result = await sendPatch(client, plan, patchToSend(plan, live, now), true, subresource);
     return { ok: true, changes: diffTouched(live, result, plan.patch) };
   } catch (error) {
-    return { ok: false, reason: failure(error).reason };
+    const conflict = error instanceof KubeApiError && error.status === 409;
+    return { ok: false, reason: failure(error).reason, ...(conflict ? { conflict: true as const } : {}) };
   }
 }
 
