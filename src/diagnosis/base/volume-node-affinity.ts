@@ -15,6 +15,24 @@ interface VolumePin {
   allows(node: Node): boolean;
 }
 
+/** The claim of `pod` named `claim` as read, and the volume bound to it as read (either may be absent). */
+export function claimVolume(
+  pod: Pod,
+  claim: string,
+  pvcs: readonly PersistentVolumeClaim[],
+  volumes: readonly PersistentVolume[] | undefined,
+): { pvc?: PersistentVolumeClaim; volume?: PersistentVolume } {
+  const pvc = pvcs.find(
+    (p) =>
+      p.metadata.name === claim &&
+      (p.metadata.namespace ?? pod.metadata.namespace) === pod.metadata.namespace,
+  );
+  const volume = pvc?.spec.volumeName
+    ? volumes?.find((v) => v.metadata.name === pvc.spec.volumeName)
+    : undefined;
+  return { ...(pvc ? { pvc } : {}), ...(volume ? { volume } : {}) };
+}
+
 /** The pins of `pod`'s bound claims, from the claims and volumes read. */
 export function volumePins(
   pod: Pod,
@@ -23,14 +41,7 @@ export function volumePins(
 ): VolumePin[] {
   const pins: VolumePin[] = [];
   for (const claim of claimNames(pod.spec)) {
-    const pvc = pvcs.find(
-      (p) =>
-        p.metadata.name === claim &&
-        (p.metadata.namespace ?? pod.metadata.namespace) === pod.metadata.namespace,
-    );
-    const volume = pvc?.spec.volumeName
-      ? volumes?.find((v) => v.metadata.name === pvc.spec.volumeName)
-      : undefined;
+    const { volume } = claimVolume(pod, claim, pvcs, volumes);
     const terms = volume?.spec?.nodeAffinity?.required?.nodeSelectorTerms;
     if (!volume || !terms || terms.length === 0) continue;
     pins.push({ volume: volume.metadata.name ?? '', allows: (node) => matchesTerms(node, terms) });

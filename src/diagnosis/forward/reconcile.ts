@@ -30,7 +30,7 @@ import type { QuotaRef } from './world.js';
 import { strategyPhrase } from '../rollout/strategy-words.js';
 import { pendingForGood } from './pending-for-good.js';
 import { withQuotaNeighboursSaid } from './quota-neighbours.js';
-import { withJobWaitSaid } from './job-wait.js';
+import { named, withJobWaitSaid } from './job-wait.js';
 import { progressingInRace, queueRace, withRaceSaid } from './queue-race.js';
 import { currentStepIndex, stableScalesDownOnceStarted, stepNeverReached } from './canary-verdicts.js';
 
@@ -218,14 +218,14 @@ function progressing(ctx: AnalysisContext, outcome: Extract<Outcome, { steps: St
   const cost =
     victims.length === 0
       ? '; nothing needs changing.'
-      : `. It preempts pods of other workloads on the way (${victims.slice(0, 5).join(', ')}${victims.length > 5 ? ` and ${victims.length - 5} more` : ''}): the scheduler deletes them before their replacements have room, a PodDisruptionBudget notwithstanding where every choice breaks one, so their workloads may go short or down.`;
+      : `. It preempts pods of other workloads on the way (${named(victims)}): the scheduler deletes them before their replacements have room, a PodDisruptionBudget notwithstanding where every choice breaks one, so their workloads may go short or down.`;
   return {
     code: 'RolloutProgressing',
     severity: 'info',
     summary:
       outcome.result === 'completes'
         ? `The rollout is moving and will finish by itself once ${first}${cost}`
-        : `The rollout is moving: next, ${first}. Nothing is stuck yet; diagnose again if it stops there.${victims.length > 0 ? ` On the way it preempts pods of other workloads (${victims.slice(0, 5).join(', ')}${victims.length > 5 ? ` and ${victims.length - 5} more` : ''}).` : ''}`,
+        : `The rollout is moving: next, ${first}. Nothing is stuck yet; diagnose again if it stops there.${victims.length > 0 ? ` On the way it preempts pods of other workloads (${named(victims)}).` : ''}`,
     explanation:
       (outcome.result === 'completes'
         ? 'Run forward, the controllers finish it'

@@ -15,6 +15,7 @@ import type { PersistentVolume } from '../k8s-storage.js';
 import { isEligible, matchesTerms } from '../base/node-match.js';
 import { isTerminating } from '../base/pods.js';
 import { claimNames } from '../base/pod-constraints.js';
+import { claimVolume } from '../base/volume-node-affinity.js';
 import { nextPod } from './surge-proof.js';
 import { workloadKind } from '../workloads/index.js';
 
@@ -55,15 +56,10 @@ export function mayBePinned(ctx: AnalysisContext): boolean {
   const { snapshot } = ctx;
   return snapshot.pods.some((pod) =>
     claimNames(pod.spec).some((claim) => {
-      const pvc = snapshot.pvcs.find(
-        (p) =>
-          p.metadata.name === claim &&
-          (p.metadata.namespace ?? pod.metadata.namespace) === pod.metadata.namespace,
-      );
+      const { pvc, volume } = claimVolume(pod, claim, snapshot.pvcs, snapshot.guards?.persistentVolumes);
       if (!pvc) return true;
       // Not bound yet: a WaitForFirstConsumer claim follows the pod, wherever it is placed.
       if (!pvc.spec.volumeName) return false;
-      const volume = snapshot.guards?.persistentVolumes?.find((v) => v.metadata.name === pvc.spec.volumeName);
       return !volume || (volume.spec?.nodeAffinity?.required?.nodeSelectorTerms ?? []).length > 0;
     }),
   );
@@ -81,14 +77,7 @@ function pinnedNowhere(ctx: AnalysisContext, pod: Pod, incoming: Pod): Omit<Pinn
   const { snapshot } = ctx;
   const spec = { ...incoming.spec, volumes: pod.spec.volumes ?? [] };
   for (const claim of claimNames(pod.spec)) {
-    const pvc = snapshot.pvcs.find(
-      (p) =>
-        p.metadata.name === claim &&
-        (p.metadata.namespace ?? pod.metadata.namespace) === pod.metadata.namespace,
-    );
-    const volume = pvc?.spec.volumeName
-      ? snapshot.guards?.persistentVolumes?.find((v) => v.metadata.name === pvc.spec.volumeName)
-      : undefined;
+    const { volume } = claimVolume(pod, claim, snapshot.pvcs, snapshot.guards?.persistentVolumes);
     const terms = volume?.spec?.nodeAffinity?.required?.nodeSelectorTerms;
     if (!volume || !terms || terms.length === 0) continue;
     const allowed = snapshot.nodes.filter((n) => matchesTerms(n, terms));

@@ -62,6 +62,19 @@ const exitEn = (p: CrashOnNode): string =>
 const exitKo = (p: CrashOnNode): string =>
   p.exitCode === undefined ? '' : `(마지막 종료 코드 ${p.exitCode}${p.reason ? `, ${p.reason}` : ''})`;
 
+/** A surge deadlock's facts, the samples of its keys start from. */
+const SURGE_SAMPLE: Surge = {
+  name: 'tracker',
+  kind: 'Deployment',
+  pod: 'tracker-new',
+  node: 'gpu-node-1',
+  need: 'nvidia.com/gpu',
+  holders: 'tracker-old',
+  maxSurge: 1,
+  maxUnavailable: 0,
+  likely: false,
+};
+
 const FINDING_WORDS = registerCatalogue(
   'finding',
   defineMessages({
@@ -165,41 +178,10 @@ const FINDING_WORDS = registerCatalogue(
     },
   }),
   {
-    'surge-deadlock': [
-      {
-        name: 'tracker',
-        kind: 'Deployment',
-        pod: 'tracker-new',
-        node: 'gpu-node-1',
-        need: 'nvidia.com/gpu',
-        holders: 'tracker-old',
-        maxSurge: 1,
-        maxUnavailable: 0,
-        likely: false,
-      },
-      {
-        name: 'tracker',
-        kind: 'Deployment',
-        pod: 'tracker-new',
-        node: 'gpu-node-1',
-        need: 'nvidia.com/gpu',
-        holders: 'tracker-old',
-        maxSurge: 1,
-        maxUnavailable: 0,
-        likely: true,
-      },
-    ],
+    'surge-deadlock': [SURGE_SAMPLE, { ...SURGE_SAMPLE, likely: true }],
     'surge-deadlock-waits': [
       {
-        name: 'tracker',
-        kind: 'Deployment',
-        pod: 'tracker-new',
-        node: 'gpu-node-1',
-        need: 'nvidia.com/gpu',
-        holders: 'tracker-old',
-        maxSurge: 1,
-        maxUnavailable: 0,
-        likely: false,
+        ...SURGE_SAMPLE,
         waitNames: 'batch/train',
         rollouts: false,
         one: true,
@@ -209,15 +191,8 @@ const FINDING_WORDS = registerCatalogue(
         starting: false,
       },
       {
-        name: 'tracker',
+        ...SURGE_SAMPLE,
         kind: 'Rollout',
-        pod: 'tracker-new',
-        node: 'gpu-node-1',
-        need: 'nvidia.com/gpu',
-        holders: 'tracker-old',
-        maxSurge: 1,
-        maxUnavailable: 0,
-        likely: false,
         waitNames: 'ml/beta',
         rollouts: true,
         one: true,
@@ -227,20 +202,7 @@ const FINDING_WORDS = registerCatalogue(
         starting: true,
       },
     ],
-    'surge-deadlock-race': [
-      {
-        name: 'alpha',
-        kind: 'Deployment',
-        pod: 'alpha-new',
-        node: 'gpu-1',
-        need: 'nvidia.com/gpu',
-        holders: 'alpha-old',
-        maxSurge: 1,
-        maxUnavailable: 0,
-        likely: false,
-        rivals: 'deployment ml/beta',
-      },
-    ],
+    'surge-deadlock-race': [{ ...SURGE_SAMPLE, rivals: 'deployment ml/beta' }],
     'race-why': [{ rivals: 'deployment ml/beta' }],
     'waits-why': [
       {
