@@ -191,6 +191,46 @@ describe('Unavailable', () => {
     expect(diagnose(snapshotAt('2026-11-22T02:50:00Z')).findings.map((f) => f.code)).toContain('Unavailable');
   });
 
+  it('a new pod Ready inside minReadySeconds is said to become available, not Ready, in the run forward', () => {
+    const deployment = makeDeployment('web', {
+      namespace: 'shop',
+      replicas: 2,
+      generation: 2,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+      status: {
+        observedGeneration: 2,
+        replicas: 3,
+        updatedReplicas: 1,
+        readyReplicas: 3,
+        availableReplicas: 2,
+        conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated' }],
+      },
+    });
+    deployment.spec.minReadySeconds = 120;
+    const old = makeReplicaSet(deployment, '1a2b3c4d5e', { revision: 1, replicas: 2 });
+    const fresh = makeReplicaSet(deployment, '6c7d8e9f0a', { revision: 2, replicas: 1 });
+    const pods = [
+      makePod(old, 'aaaaa', 'node-a', { phase: 'Running' }),
+      makePod(old, 'bbbbb', 'node-b', { phase: 'Running' }),
+    ];
+    const starting = makePod(fresh, 'ccccc', 'node-c', { phase: 'Running' });
+    // Ready 30 s before the capture (03:00:00), 120 s needed.
+    starting.status = {
+      ...starting.status,
+      conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-11-22T02:59:30Z' }],
+    };
+    const snapshot = makeSnapshot({
+      deployment,
+      replicaSets: [old, fresh],
+      pods: [...pods, starting],
+      nodes: [makeNode('node-a'), makeNode('node-b'), makeNode('node-c')],
+    });
+    const progressing = diagnose(snapshot).findings.find((f) => f.code === 'RolloutProgressing');
+    expect(progressing?.summary).toContain(
+      'new pod web-6c7d8e9f0a-ccccc, Ready, becomes available (minReadySeconds)',
+    );
+  });
+
   it('a rollout the controller reports as progressing may be short for a while', () => {
     const deployment = makeDeployment('web', {
       namespace: 'shop',

@@ -455,7 +455,9 @@ function tick(model: Model): void {
     model.pods.setPhase(pod, crashes ? 'failing' : 'ready');
     if (!crashes && pod.revision === 'new') model.stepAwaits = false;
     const name = pod.pod.metadata.name ?? '';
-    model.steps.push(crashes ? { kind: 'crashed', pod: name, node } : { kind: 'ready', pod: name });
+    // A pod Ready already (not available until minReadySeconds pass) is said as such.
+    const waits = !crashes && isReady(pod.pod) ? { waitsMinReady: true as const } : {};
+    model.steps.push(crashes ? { kind: 'crashed', pod: name, node } : { kind: 'ready', pod: name, ...waits });
     model.changes += 1;
   }
   const { shape } = model;
