@@ -31,6 +31,7 @@ import { isEligible } from '../base/node-match.js';
 import { workloadKind } from '../workloads/index.js';
 import { nextPod } from '../rollout/surge-proof.js';
 import { mayBePinned } from '../rollout/volume-pin.js';
+import { neighbourReplicaSets } from '../base/neighbour-deployments.js';
 import { kubeletReports, startingNow } from './pod-phase.js';
 import { runWithChange, type Outcome } from './run.js';
 import { rivalsOf, type QueueOrder } from './rivals.js';
@@ -169,19 +170,6 @@ function boundWithout(ctx: AnalysisContext, othersGone: readonly Pod[], asIs: Ou
     : { result: 'completes', ticks: 0, steps: [] };
 }
 
-/** "ml/beta": the Deployment whose ReplicaSet controls the pod (its name less the pod-template-hash), or undefined. */
-function deploymentOf(pod: Pod): { deployment: string; replicaSet: string } | undefined {
-  const owner = (pod.metadata.ownerReferences ?? []).find((o) => o.controller);
-  const hash = pod.metadata.labels?.['pod-template-hash'];
-  if (owner?.kind !== 'ReplicaSet' || !(owner.apiVersion ?? '').startsWith('apps/') || !hash)
-    return undefined;
-  if (!owner.name.endsWith(`-${hash}`)) return undefined;
-  return {
-    deployment: `${pod.metadata.namespace ?? ''}/${owner.name.slice(0, -hash.length - 1)}`,
-    replicaSet: owner.name,
-  };
-}
-
 /**
  * The old pods of neighbour Deployments whose rollout is under way and will remove them:
  * pods of two or more of its ReplicaSets run, and every pod of the newest one is Ready,
@@ -192,22 +180,8 @@ function deploymentOf(pod: Pod): { deployment: string; replicaSet: string } | un
  */
 function rollingNeighbourPods(ctx: AnalysisContext): { old: Map<string, Pod[]>; starting: Set<string> } {
   const { snapshot } = ctx;
-  const byDeployment = new Map<string, Map<string, Pod[]>>();
-  const seen = new Set<string>();
   // Every neighbour pod read, bound or not, to judge each ReplicaSet whole.
-  for (const pod of [
-    ...snapshot.otherPods,
-    ...(snapshot.namespacePods ?? []),
-    ...(snapshot.pendingPods ?? []),
-  ]) {
-    const owner = deploymentOf(pod);
-    const key = pod.metadata.uid ?? `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`;
-    if (!owner || seen.has(key) || isTerminal(pod) || isTerminating(pod)) continue;
-    seen.add(key);
-    const sets = byDeployment.get(owner.deployment) ?? new Map<string, Pod[]>();
-    sets.set(owner.replicaSet, [...(sets.get(owner.replicaSet) ?? []), pod]);
-    byDeployment.set(owner.deployment, sets);
-  }
+  const byDeployment = neighbourReplicaSets(snapshot);
   const firstMade = (pods: readonly Pod[]): number =>
     Math.min(...pods.map((p) => Date.parse(p.metadata.creationTimestamp ?? '') || 0));
   const holding = new Set(holdingPods(ctx));

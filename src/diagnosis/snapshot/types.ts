@@ -139,8 +139,9 @@ export interface SnapshotCommon {
   /**
    * Other Deployments read ("namespace/name"), whether each is paused and its replicas: a
    * paused neighbour mid-rollout gives its old pods back only once its newest ReplicaSet
-   * holds every replica (forward/job-wait.ts). Absent: none read (a live read does not
-   * list them); a Deployment missing from the list was not read.
+   * holds every replica (forward/job-wait.ts). A dump's Deployments; live, those of
+   * neighbours mid-rollout (kube/read/neighbour-deployments-read.ts). Absent: none read;
+   * a Deployment missing from the list was not read.
    */
   neighbourDeployments?: { name: string; paused: boolean; replicas: number }[];
   /** Previous-container log tails of crashing containers, keyed `pod/container`. */

@@ -29,6 +29,9 @@
  *      With no constraint and a crash loop that may be node-local, they are listed in
  *      round 3 too (the exclusion's impact counts the nodes the template may use),
  *      with no fourth round: other pods are read where our healthy pods run.
+ *   5. only where a neighbour Deployment is mid-rollout (its pods under two ReplicaSets):
+ *      one GET per such Deployment, at most 8 (neighbour-deployments-read.ts), whether
+ *      it is paused and its replicas.
  *
  * What guards the workload (guard-reads.ts) is read in round 2 as well: the namespace's
  * PodDisruptionBudgets and HorizontalPodAutoscalers (always), the StorageClasses (when the
@@ -64,6 +67,7 @@ import { readClaims } from './claim-reads.js';
 import { coverageOf } from './collect-coverage.js';
 import { readsFor, type CollectOptions } from './collect-reads.js';
 import { readGuards } from './guard-reads.js';
+import { readNeighbourDeployments } from './neighbour-deployments-read.js';
 import { readOurObjects } from './our-objects-read.js';
 import { ourSideOf } from './our-side.js';
 import { templatePlan } from './template-plan.js';
@@ -117,10 +121,13 @@ export async function collectSnapshot(
     },
     { capturedAt, coverage, logs: around.logs, accessProblems: reads.problems },
   );
+  // A neighbour mid-rollout: whether it is paused decides whether its old pods go.
+  const neighbourDeployments = await readNeighbourDeployments(reads, snapshot);
   progress('snapshot complete');
   return {
     ...snapshot,
     target: ref,
+    ...(neighbourDeployments ? { neighbourDeployments, accessProblems: [...reads.problems] } : {}),
     ...(around.deviceTaintRules ? { deviceTaintRules: around.deviceTaintRules } : {}),
     ...(second.ownerSettings ? { ownerSettings: second.ownerSettings } : {}),
     ...(second.serverVersion ? { serverVersion: second.serverVersion } : {}),

@@ -39,6 +39,7 @@ import { readPodsOnNodes } from './node-reads.js';
 import { namespacedListState, neighboursGap, nodeListState } from './read-coverage.js';
 import { buildScanSnapshot, type NamespaceObjects, type NodeObjects } from './scan-snapshot.js';
 import { secondaryRead } from './secondary-read.js';
+import { readNeighbourDeployments } from './neighbour-deployments-read.js';
 import { liveExclusionOf, scanExclusion, type ScanExclusion } from './exclusion-reads.js';
 
 export interface ScanEntry {
@@ -276,10 +277,14 @@ async function scanNamespace(
       scan.podsOnNode,
       accessProblems,
     );
-    const snapshot = buildScanSnapshot(kind, object, objects, nodeList, neighbours, accessProblems, {
+    const cut = buildScanSnapshot(kind, object, objects, nodeList, neighbours, accessProblems, {
       ...(dra?.dra ? { objects: dra.dra } : {}),
       ...(dra?.coverage ? { coverage: dra.coverage } : {}),
     });
+    const optional = <T>(read: () => Promise<T>): Promise<T | undefined> =>
+      secondaryRead(accessProblems, undefined as T | undefined, read);
+    const neighbourDeployments = await readNeighbourDeployments({ client, optional }, cut);
+    const snapshot = neighbourDeployments ? { ...cut, neighbourDeployments } : cut;
     // Findings only: a scan lists verdicts and builds no plans it would throw away.
     const diagnosis = analyze(snapshot);
     scan.diagnosed += 1;

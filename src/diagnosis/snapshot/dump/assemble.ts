@@ -12,6 +12,8 @@ import type { PriorityClass, ResourceQuota } from '../../k8s-policy.js';
 import { claimNames } from '../../base/pod-constraints.js';
 import { claimsNamedBy } from '../../dra/pod-claims.js';
 import { isTerminal } from '../../base/pods.js';
+import type { NeighbourDeployment } from '../../base/neighbour-deployments.js';
+import { neighbourEntry } from '../../workloads/deployment/neighbours.js';
 import { selectWorkload } from '../../workloads/select-workload.js';
 import { asCoreEvent } from '../../base/event-shape.js';
 import type {
@@ -150,19 +152,13 @@ export function assembleSnapshot(
   };
 }
 
-/** The dump's Deployments other than the workload (the object found, when it is one), by "namespace/name": paused, and replicas. */
+/** The dump's Deployments other than the workload (the object found, when it is one). */
 function neighbourDeployments(
   ref: WorkloadRef,
   deployments: readonly Deployment[],
   workload: unknown,
-): { name: string; paused: boolean; replicas: number }[] {
-  return deployments
-    .filter((d) => d !== workload)
-    .map((d) => ({
-      name: `${d.metadata.namespace ?? ref.namespace}/${d.metadata.name ?? ''}`,
-      paused: d.spec.paused === true,
-      replicas: d.spec.replicas ?? 1,
-    }));
+): NeighbourDeployment[] {
+  return deployments.filter((d) => d !== workload).map((d) => neighbourEntry(d, ref.namespace));
 }
 
 /** The owner's settings object when the dump holds it (kind, API group, namespace and name), else not in the dump. */

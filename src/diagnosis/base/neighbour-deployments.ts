@@ -1,0 +1,56 @@
+/**
+ * Other Deployments seen through their pods: each live neighbour pod read (on a node the
+ * template may use, in the namespace, or waiting for a node) under its Deployment and
+ * ReplicaSet. A Deployment with pods of two or more ReplicaSets is mid-rollout; whether it
+ * is paused, and its replicas, only its object says (forward/job-wait.ts reads them from
+ * `neighbourDeployments`: a dump's Deployments, or the collector's GETs; kept as
+ * workloads/deployment/neighbours.ts says).
+ */
+import type { Pod } from '../k8s.js';
+import type { WorkloadSnapshot } from '../snapshot/types.js';
+import { isTerminal, isTerminating } from './pods.js';
+
+export type NeighbourDeployment = NonNullable<WorkloadSnapshot['neighbourDeployments']>[number];
+
+/** "namespace/name" of the Deployment whose ReplicaSet (`<deployment>-<pod-template-hash>`) controls the pod. */
+function deploymentOf(pod: Pod): { deployment: string; replicaSet: string } | undefined {
+  const owner = (pod.metadata.ownerReferences ?? []).find((o) => o.controller);
+  const hash = pod.metadata.labels?.['pod-template-hash'];
+  if (owner?.kind !== 'ReplicaSet' || !(owner.apiVersion ?? '').startsWith('apps/') || !hash)
+    return undefined;
+  if (!owner.name.endsWith(`-${hash}`)) return undefined;
+  return {
+    deployment: `${pod.metadata.namespace ?? ''}/${owner.name.slice(0, -hash.length - 1)}`,
+    replicaSet: owner.name,
+  };
+}
+
+/** Every live neighbour pod read, each once, by Deployment and then ReplicaSet. */
+export function neighbourReplicaSets(
+  snapshot: Pick<WorkloadSnapshot, 'otherPods' | 'namespacePods' | 'pendingPods'>,
+): Map<string, Map<string, Pod[]>> {
+  const byDeployment = new Map<string, Map<string, Pod[]>>();
+  const seen = new Set<string>();
+  for (const pod of [
+    ...snapshot.otherPods,
+    ...(snapshot.namespacePods ?? []),
+    ...(snapshot.pendingPods ?? []),
+  ]) {
+    const owner = deploymentOf(pod);
+    // The same pod may be read twice (on a node the template may use, and in the namespace).
+    const key = pod.metadata.uid ?? `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`;
+    if (!owner || seen.has(key) || isTerminal(pod) || isTerminating(pod)) continue;
+    seen.add(key);
+    const sets = byDeployment.get(owner.deployment) ?? new Map<string, Pod[]>();
+    sets.set(owner.replicaSet, [...(sets.get(owner.replicaSet) ?? []), pod]);
+    byDeployment.set(owner.deployment, sets);
+  }
+  return byDeployment;
+}
+
+/** The neighbour Deployments whose pods run under two or more ReplicaSets: mid-rollout. */
+export function neighboursMidRollout(
+  snapshot: Pick<WorkloadSnapshot, 'otherPods' | 'namespacePods' | 'pendingPods'>,
+): string[] {
+  return [...neighbourReplicaSets(snapshot)].filter(([, sets]) => sets.size >= 2).map(([name]) => name);
+}

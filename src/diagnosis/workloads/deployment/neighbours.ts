@@ -1,0 +1,15 @@
+/**
+ * What the engine keeps of another Deployment, a neighbour of the workload diagnosed
+ * (snapshot `neighbourDeployments`; forward/job-wait.ts): paused, and its replicas.
+ */
+import type { Deployment } from '../../k8s-workloads.js';
+import type { NeighbourDeployment } from '../../base/neighbour-deployments.js';
+
+/** "namespace/name", paused or not, and spec.replicas (1 where unset, as the API server defaults it). */
+export function neighbourEntry(deployment: Deployment, namespace: string): NeighbourDeployment {
+  return {
+    name: `${deployment.metadata.namespace ?? namespace}/${deployment.metadata.name ?? ''}`,
+    paused: deployment.spec.paused === true,
+    replicas: deployment.spec.replicas ?? 1,
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * A live diagnosis reads the Deployment of a neighbour mid-rollout (collector.ts round 5,
+ * neighbour-deployments-read.ts), as a dump holds it: whether it is paused decides whether
+ * its old pods go (forward/job-wait.ts). Read, the verdict waits for it without a hedge;
+ * paused short of its replicas, it promises no wait; refused, it says the Deployment was
+ * not read. A neighbour not mid-rollout costs no request.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startSimulator } from '../../sim/index.js';
+import { diagnose } from '../../src/engine/diagnose.js';
+import { createKubeClient } from '../../src/kube/client.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
+
+const DUMP = join(import.meta.dirname, '../fixtures/dumps/neighbour-rollout-under-way.json');
+const ALPHA: WorkloadRef = { kind: 'Deployment', namespace: 'ml', name: 'alpha' };
+const dir = mkdtempSync(join(tmpdir(), 'rd-neighbour-live-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Item = { kind: string; metadata: { name?: string }; spec?: Record<string, unknown> };
+
+const items = (edit: (items: Item[]) => Item[] = (i) => i): object[] =>
+  edit((JSON.parse(readFileSync(DUMP, 'utf8')) as { items: Item[] }).items);
+const isBeta = (i: Item): boolean => i.kind === 'Deployment' && i.metadata.name === 'beta';
+
+/** Collects alpha live from a simulator holding `scenario`; `refuse` answers beta's GET with 403. */
+async function live(scenario: object[], refuse = false) {
+  const sim = await startSimulator({ scenario, controllers: false });
+  try {
+    const file = join(dir, `kubeconfig-${String(Math.random()).slice(2)}`);
+    writeFileSync(file, sim.kubeconfig);
+    const client = createKubeClient({ kubeconfig: file, retry: { attempts: 1, baseMs: 5, maxMs: 5 } });
+    if (refuse) sim.addFault({ match: { verb: 'get', resource: 'deployments', name: 'beta' }, status: 403 });
+    sim.clearRequests();
+    const snapshot = await collectSnapshot(client, ALPHA);
+    const gets = sim.requests
+      .filter((r) => r.verb === 'get' && r.resource === 'deployments')
+      .map((r) => `${r.namespace ?? ''}/${r.name ?? ''}`);
+    const lead = diagnose(snapshot).findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    return { snapshot, gets, lead };
+  } finally {
+    await sim.close();
+  }
+}
+
+describe('a neighbour Deployment mid-rollout, diagnosed live', () => {
+  it('is read with one GET and the wait is said without the not-read hedge, as from a dump', async () => {
+    const { snapshot, gets, lead } = await live(items());
+    expect(gets).toEqual(['ml/alpha', 'ml/beta']);
+    expect(snapshot.neighbourDeployments).toEqual([{ name: 'ml/beta', paused: false, replicas: 1 }]);
+    expect(lead?.waitsFor).toEqual({ holders: 'rollouts', names: ['ml/beta'], some: false });
+    expect(lead?.summary).not.toContain('not read');
+  });
+
+  it('paused with its newest ReplicaSet short of its replicas: no wait is promised', async () => {
+    const paused = items((all) =>
+      all.map((i) => (isBeta(i) ? { ...i, spec: { ...i.spec, paused: true, replicas: 2 } } : i)),
+    );
+    const { lead } = await live(paused);
+    expect(lead?.waitsFor).toBeUndefined();
+    expect(lead?.summary).toContain('can never finish');
+  });
+
+  it('refused: an access problem, and the words say its Deployment was not read', async () => {
+    const { snapshot, lead } = await live(items(), true);
+    expect(snapshot.neighbourDeployments).toEqual([]);
+    expect(snapshot.accessProblems).toMatchObject([{ verb: 'get', resource: 'deployments', status: 403 }]);
+    expect(lead?.summary).toContain('its Deployment was not read');
+  });
+
+  it('a neighbour with pods of one ReplicaSet only costs no request', async () => {
+    // beta's old ReplicaSet and pod gone: its rollout is over.
+    const done = items((all) =>
+      all.filter((i) => !['beta-b1', 'beta-b1-x1'].includes(i.metadata.name ?? '')),
+    );
+    const { snapshot, gets } = await live(done);
+    expect(gets).toEqual(['ml/alpha']);
+    expect(snapshot.neighbourDeployments).toBeUndefined();
+  });
+});
