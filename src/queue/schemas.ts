@@ -380,8 +380,13 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
         /** One step of a stepped scale-old-replicaset (`step` says which); the walk goes on. */
         'progress',
       ]),
-      /** A sentence for the thread. */
+      /** A sentence for the thread, in English. */
       detail: z.string().max(2_000),
+      /**
+       * The same sentence in the other languages (src/worker/remediate-words.ts): the app
+       * shows the thread's, else `detail`. Absent (older workers): `detail` in every language.
+       */
+      detailIn: z.partialRecord(z.enum(LANGS), z.string().max(2_000)).optional().catch(undefined),
       /** Plan id of the stored inverse, offered as an Undo button. */
       undoPlanId: z.string().optional(),
       /**

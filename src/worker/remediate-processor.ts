@@ -14,7 +14,7 @@ import { remediateJobSchema, type NotifyJobInput, type RemediateJob } from '../q
 import { watchScopeOf, watchingWords, type WatchScope } from '../remediation/watch-scope.js';
 import type { PlanTrust } from './plan-trust.js';
 import { errorMessage, isLastAttempt } from './progress.js';
-import { remediateWords as words } from './remediate-words.js';
+import { detailInEvery, remediateWords as words, type Detail } from './remediate-words.js';
 import { platformTag } from '../platforms/chat-refs.js';
 import { JobLostError, remediationFence, type FenceRef } from './job-fence.js';
 import type { AttemptWrites } from './outbox.js';
@@ -93,7 +93,7 @@ interface Run {
   writes: AttemptWrites;
   requester?: string;
   now: () => number;
-  say(stage: Stage, detail: string, extra?: SayExtra): Promise<void>;
+  say(stage: Stage, detail: Detail, extra?: SayExtra): Promise<void>;
   audit(outcome: AuditOutcome, detail?: string): void;
 }
 
@@ -140,10 +140,14 @@ function replier(
     messageTs: data.messageTs,
   };
   const approval = createHash('sha256').update(data.approval.claims.nonce).digest('hex').slice(0, 16);
+  // "applied" and "already applied" are one report of the write per approval: a run whose
+  // start count a failover lost finds this approval's own change in place as a first attempt
+  // would, and must not tell a thread that heard "applied" that it was "already applied".
+  const slot = (stage: Stage): Stage => (stage === 'already-applied' ? 'applied' : stage);
   return (stage, detail, extra = {}) =>
     writes.notify(
-      { kind: 'remediation-outcome', ...where, attempt, stage, detail, ...extra },
-      { deduplication: { id: `outcome-${data.planId}-${approval}-${stage}`, ttl: deps.planTtlMs } },
+      { kind: 'remediation-outcome', ...where, attempt, stage, ...detailInEvery(detail), ...extra },
+      { deduplication: { id: `outcome-${data.planId}-${approval}-${slot(stage)}`, ttl: deps.planTtlMs } },
     );
 }
 
@@ -264,9 +268,9 @@ function chosenDuration(run: Run, lasts: string | undefined): 'refused' | undefi
 }
 
 /** How long the exclusion a plan writes lasts, for its applied reply; undefined for any other plan. */
-function lastsNote(plan: RemediationPlan): string | undefined {
+function lastsNote(plan: RemediationPlan): Detail | undefined {
   const ttl = plan.patch ? plannedTtl(plan.patch) : undefined;
-  return ttl === undefined ? undefined : lastsClause(ttl);
+  return ttl === undefined ? undefined : (lang) => lastsClause(ttl, lang);
 }
 
 /**
@@ -298,7 +302,7 @@ function stepReplies(run: Run): { onStep: (event: StepEvent) => void; posted: Pr
             ...where,
             attempt,
             stage: 'progress',
-            detail: words.step(event),
+            ...detailInEvery(words.step(event)),
             step,
           },
           { deduplication: { id: `step-${data.planId}-${event.step}-${event.phase}`, ttl: deps.planTtlMs } },
@@ -370,18 +374,18 @@ async function watchAfter(
 async function applied(
   run: Run,
   change: { generation: number; changes: FieldChange[]; noUndo?: string },
-  given?: string,
+  given?: Detail,
 ): Promise<string> {
   // A stepped walk the Deployment moved on under says why its Undo would be wrong.
-  const note =
-    [lastsNote(run.plan), given, change.noUndo ? `no Undo: ${change.noUndo}` : undefined]
-      .filter(Boolean)
-      .join('; ') || undefined;
-  run.audit('applied', note);
+  const notes = [lastsNote(run.plan), given, change.noUndo ? words.noUndo(change.noUndo) : undefined].filter(
+    (n): n is Detail => n !== undefined,
+  );
+  run.audit('applied', notes.map((n) => n('en')).join('; ') || undefined);
   const undo = await storeUndo(run, change);
-  const changed = change.changes.map((c) => readablePath(c.path)).join(', ') || 'no field changes';
+  const changed = change.changes.map((c) => readablePath(c.path));
   const scope = watchScopeOf(run.plan);
-  await run.say('applied', words.applied(run.plan, note, changed, watchingWords(scope)), {
+  const watching: Detail = (lang) => watchingWords(scope, lang);
+  await run.say('applied', words.applied(run.plan, notes, changed, watching), {
     approvedBy: [...run.approvers],
     ...(undo ? { undoPlanId: undo.id } : {}),
     ...(undo && run.requester ? { requester: run.requester } : {}),
@@ -409,8 +413,7 @@ async function settle(run: Run, result: ApplyResult): Promise<string> {
       // worker died after writing) finds its own change in place: that is the
       // outcome of this approval, so it gets its Undo and its rollout watch. On a
       // first attempt the change was made by someone else: only say so.
-      if (job.attemptsStarted > 1)
-        return applied(run, result, 'found in place on this retry: the earlier attempt wrote it');
+      if (job.attemptsStarted > 1) return applied(run, result, words.foundOnRetry());
       run.audit('already-applied', result.reason);
       await run.say('already-applied', words.about(ref, result.reason));
       return 'already-applied';

@@ -13,6 +13,8 @@ import { createPlanTrust } from '../../src/worker/plan-trust.js';
 import { createRemediateProcessor, type RemediateDeps } from '../../src/worker/remediate-processor.js';
 import { JobLostError } from '../../src/worker/job-fence.js';
 import { ephemeralPlanKeys, testKeys } from '../support/plan-keys.js';
+import { outcomeMessage } from '../../src/chat/use-cases/outcome.js';
+import { plainText } from '../../src/message/rich.js';
 
 const plan: WorkloadPatchPlan = {
   id: 'set-recreate-0123456789abcdef',
@@ -290,6 +292,41 @@ describe('remediate processor', () => {
     });
   });
 
+  it('writes each reply in every language: English in detail, Korean beside it, and a Korean thread shows the Korean', async () => {
+    const h = harness('prod', inPlace);
+    await expect(h.process(h.job('prod', 2))).resolves.toBe('rolled-out');
+    const [applied] = h.notes;
+    expect(applied).toMatchObject({
+      stage: 'applied',
+      detail:
+        'Switch to Recreate (found in place on this retry: the earlier attempt wrote it; changed spec.strategy.type). Watching the rollout…',
+      detailIn: {
+        ko: '전략을 Recreate로 바꿉니다. (재시도에서 이미 적용된 것을 확인했습니다: 앞선 시도가 썼습니다. 바뀐 필드: spec.strategy.type) 롤아웃을 지켜봅니다…',
+      },
+    });
+    const refused = harness('staging');
+    await expect(refused.process(refused.job('prod'))).rejects.toThrow('another cluster');
+    expect(refused.notes[0]).toMatchObject({
+      stage: 'refused',
+      detailIn: {
+        ko: expect.stringContaining(
+          '적용하지 않았습니다: 이 조치는 prod 클러스터가 아니라 staging 클러스터용입니다.',
+        ),
+      },
+    });
+    // The app: the thread's language where the worker wrote it, else the English detail.
+    if (applied?.kind !== 'remediation-outcome') throw new Error('no applied reply');
+    const job = { ...applied, messageTs: '1764212345.000100' };
+    const text = (lang: 'en' | 'ko', j = job) =>
+      outcomeMessage(j, 'slack', undefined, 0, {}, lang).parts.flatMap((p) =>
+        p.kind === 'paragraph' ? [plainText(p.text)] : [],
+      )[0];
+    expect(text('ko')).toContain('재시도에서 이미 적용된 것을 확인했습니다');
+    expect(text('en')).toContain('found in place on this retry');
+    const { detailIn: _older, ...olderWorker } = job;
+    expect(text('ko', olderWorker)).toContain('found in place on this retry');
+  });
+
   it('applies a plan made for the cluster it serves', async () => {
     const h = harness('prod');
     await expect(h.process(h.job('prod'))).resolves.toBe('rolled-out');
@@ -364,6 +401,13 @@ describe('remediate processor', () => {
     h.dedupIds.length = 0;
     await h.process(h.job('prod', 2));
     expect(h.dedupIds).toEqual(first);
+    // Taken again with its start count lost too (a Sentinel failover to a replica that never
+    // saw the start): it finds its own change in place as a first attempt would, and its
+    // "already applied" goes under the id of the approval's one report of the write, so a
+    // thread that was told "applied" is not told "already applied" as well.
+    h.dedupIds.length = 0;
+    await h.process(h.job('prod', 1));
+    expect(h.dedupIds).toEqual([first[0]]);
     // The plan approved again (say after a failed attempt released it): new replies.
     h.dedupIds.length = 0;
     results.push({ status: 'applied', changes: [], generation: 4, resourceVersion: '10' });

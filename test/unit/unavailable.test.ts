@@ -231,6 +231,70 @@ describe('Unavailable', () => {
     );
   });
 
+  it('a passed progress deadline on a rollout that still finishes is a note; where it does not finish, it stays critical', () => {
+    // minReadySeconds 900 > progressDeadlineSeconds 600: the new pod, Ready for 700 s, passed
+    // the deadline but becomes available in 200 s, and the controller goes on.
+    const at = (readySince: string, ready: boolean) => {
+      const deployment = makeDeployment('api', {
+        namespace: 'shop',
+        replicas: 2,
+        generation: 2,
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+        status: {
+          observedGeneration: 2,
+          replicas: 3,
+          updatedReplicas: 1,
+          readyReplicas: ready ? 3 : 2,
+          availableReplicas: 2,
+          conditions: [
+            {
+              type: 'Progressing',
+              status: 'False',
+              reason: 'ProgressDeadlineExceeded',
+              message: 'ReplicaSet "api-6c7d8e9f0a" has timed out progressing.',
+            },
+          ],
+        },
+      });
+      deployment.spec.minReadySeconds = 900;
+      // The old ReplicaSet runs the template before the bump (upstream takes the oldest equal one as new).
+      const before = structuredClone(deployment.spec.template);
+      const [container] = before.spec?.containers ?? [];
+      if (container) container.image = 'registry.example/api:0.9';
+      const old = makeReplicaSet(deployment, '1a2b3c4d5e', { revision: 1, replicas: 2, template: before });
+      const fresh = makeReplicaSet(deployment, '6c7d8e9f0a', { revision: 2, replicas: 1 });
+      const pods = [
+        makePod(old, 'aaaaa', 'node-a', { phase: 'Running' }),
+        makePod(old, 'bbbbb', 'node-b', { phase: 'Running' }),
+      ];
+      const newPod = makePod(fresh, 'ccccc', 'node-c', { phase: 'Running' });
+      newPod.status = {
+        ...newPod.status,
+        startTime: readySince,
+        conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: readySince }],
+      };
+      const snapshot = makeSnapshot({
+        deployment,
+        replicaSets: [old, fresh],
+        pods: [...pods, newPod],
+        nodes: [makeNode('node-a'), makeNode('node-b'), makeNode('node-c')],
+      });
+      return diagnose(snapshot).findings;
+    };
+    // Ready 700 s before the capture (03:00:00).
+    const moving = at('2026-11-22T02:48:20Z', true);
+    const deadline = moving.find((f) => f.code === 'ProgressDeadlineExceeded');
+    expect(deadline?.severity).toBe('info');
+    expect(deadline?.summary).toBe(
+      'Rollout of api passed its progress deadline (600s, 1 of 2 new pods ready) but is still moving: run forward, the controllers finish it.',
+    );
+    expect(moving.filter((f) => f.severity !== 'info')).toEqual([]);
+    expect(moving.map((f) => f.code)).toContain('RolloutProgressing');
+    // Not Ready for 700 s: nothing says it ever will, and the deadline stays what it said.
+    const stuck = at('2026-11-22T02:48:20Z', false);
+    expect(stuck.find((f) => f.code === 'ProgressDeadlineExceeded')?.severity).toBe('critical');
+  });
+
   it('a rollout the controller reports as progressing may be short for a while', () => {
     const deployment = makeDeployment('web', {
       namespace: 'shop',

@@ -278,13 +278,15 @@ export function outcomeMessage(
   const words = translate(OUTCOME_STAGE_WORDS, lang, job.stage);
   const w = wordsIn(OUTCOME_WORDS, lang);
   // `names`: the approval policy's names of approvers (approvers.ts).
+  // The worker's sentence in the thread's language where it wrote one (remediate-words.ts).
+  const detail = job.detailIn?.[lang] ?? job.detail;
   const by = job.approvedBy?.length
     ? w.approvedBy({ who: approversText(platform, job.approvedBy, names) })
     : say``;
   const parts: Part[] = [
     {
       kind: 'paragraph',
-      text: say`${icon(head.icon)} ${strong(words)}: ${multiline(clip(job.detail, 1500))}${by}`,
+      text: say`${icon(head.icon)} ${strong(words)}: ${multiline(clip(detail, 1500))}${by}`,
     },
     { kind: 'note', text: w.note({ plan: job.planId, cluster: job.cluster }) },
   ];
@@ -317,7 +319,7 @@ export function outcomeMessage(
   if (options.postmortem && DRAFT_STAGES.has(job.stage))
     buttons.push({ label: translate(RESULT_WORDS, lang, 'draftPostmortem'), action: { kind: 'postmortem' } });
   if (buttons.length > 0) parts.push({ kind: 'actions', buttons });
-  return { summary: say`${words}: ${clip(job.detail, 500)}${by}`, parts };
+  return { summary: say`${words}: ${clip(detail, 500)}${by}`, parts };
 }
 
 /** Stages after which the incident is over: the message stops reading as an open incident. */

@@ -32,6 +32,7 @@ import { pendingForGood } from './pending-for-good.js';
 import { withQuotaNeighboursSaid } from './quota-neighbours.js';
 import { named, withJobWaitSaid } from './job-wait.js';
 import { progressingInRace, queueRace, withRaceSaid } from './queue-race.js';
+import { deadlinePassedWhileMoving } from './deadline-passed.js';
 import { currentStepIndex, stableScalesDownOnceStarted, stepNeverReached } from './canary-verdicts.js';
 
 type Draft = Omit<Finding, 'remediations'>;
@@ -80,11 +81,14 @@ export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Dr
   );
 }
 
-function reconcileVerdicts(ctx: AnalysisContext, findings: readonly Draft[]): Draft[] {
+function reconcileVerdicts(ctx: AnalysisContext, analyzed: readonly Draft[]): Draft[] {
+  let findings = analyzed;
   const { snapshot } = ctx;
   const underWay = workloadKind(snapshot).underWay(snapshot) !== undefined;
   if (!underWay) return notAtRisk(ctx, findings);
   const { asIs, withoutOld, paused } = forwardVerdict(ctx);
+  // A passed progress deadline only reports: run forward to the end, the rollout is not stuck.
+  if (asIs.result === 'completes' && !paused) findings = deadlinePassedWhileMoving(ctx, findings);
   if (asIs.result === 'completes' || asIs.result === 'moving') {
     // Finishing only if our pods win the scheduler's queue (queue-race.ts).
     const race = paused || asIs.result !== 'completes' ? undefined : queueRace(ctx);
