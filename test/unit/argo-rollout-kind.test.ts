@@ -297,6 +297,10 @@ describe("the controller's phase, as it wrote it", () => {
     // No pod waits: the canary ran.
     snapshot.pods = snapshot.pods.filter((p) => p.status?.phase === 'Running');
     snapshot.events = [];
+    // Room for the promotion's surge pod beside the stable one (on one GPU its way into the
+    // promotion never finishes: canary-surge-entry.test.ts).
+    for (const node of snapshot.nodes)
+      node.status = { ...node.status, allocatable: { ...node.status?.allocatable, 'nvidia.com/gpu': '2' } };
     const diagnosis = diagnose(snapshot);
     expect(diagnosis.findings.map((f) => [f.code, f.severity])).toEqual([['RolloutPaused', 'info']]);
     expect(diagnosis.findings[0]?.summary).toBe(

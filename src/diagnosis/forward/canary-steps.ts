@@ -16,6 +16,7 @@ import { holdsResources, isTerminating } from '../base/pods.js';
 import { isRolloutObjects } from '../snapshot/types.js';
 import { stepsAhead, type CanaryCounts, type StepCounts } from '../workloads/rollout/basic-canary.js';
 import { workloadKind } from '../workloads/index.js';
+import { desiredReplicas, resolveStrategy } from '../workloads/rollout/rollout-strategy.js';
 import { readyDeletionOrder } from './deletion-queue.js';
 import { podPhases } from './pod-phase.js';
 import type { QuotaRef } from './world.js';
@@ -52,8 +53,10 @@ export interface StepShortfall {
    * `surgeOnly`: the step fits with maxSurge 0 (its counts then total spec.replicas);
    * only the surge's one more pod does not. A strategy change gets past it.
    * `order`: the counts fit, the order the stable pods go in does not (canary-order.ts).
+   * `transition`: the step's counts fit, the way into it does not: its next canary pod
+   * beside the stable pods maxUnavailable keeps (surgeInto); counts are that moment's.
    */
-  step: StepCounts & { room: number; surgeOnly: boolean; order?: RemovalOrder };
+  step: StepCounts & { room: number; surgeOnly: boolean; order?: RemovalOrder; transition?: true };
   pending: Pod[];
   refused: boolean;
   quota?: QuotaRef;
@@ -80,7 +83,8 @@ export function canaryStepShortfall(
   // replacement: with the old pods gone the question is the end state alone.
   if (argo === 'trafficRouted' && variant === 'without-old') return undefined;
   const ahead = stepsAhead(snapshot.rollout);
-  if (ahead.length === 0) return undefined;
+  const into = variant === 'as-is' ? surgeInto(ctx, argo, ahead) : [];
+  if (ahead.length === 0 && into.length === 0) return undefined;
   const stable = runningStable(ctx);
   if (stable.some((p) => !alike(p.spec, incoming.spec))) return undefined;
   const eligible = snapshot.nodes.filter((node) => isEligible(node, incoming.spec));
@@ -111,6 +115,14 @@ export function canaryStepShortfall(
     return onRoom(counts, inOrder) > room ? {} : undefined;
   };
   for (const step of ahead) {
+    const entering = into.find((t) => t.index === step.index);
+    if (entering && short(entering))
+      return transitionShort(
+        entering,
+        room + keptElsewhere(entering.stable, true),
+        onRoom(entering) - room,
+        incoming,
+      );
     const over = short(step);
     if (!over) continue;
     const surgeOnly = short(step.withoutSurge) === undefined;
@@ -129,7 +141,82 @@ export function canaryStepShortfall(
       ...(over.quota ? { quota: over.quota } : {}),
     };
   }
+  // A basic canary's promotion (to every replica) is entered the same way; its end state is final-state.ts's.
+  const promotion = into.find((t) => t.promotion);
+  if (promotion && short(promotion))
+    return transitionShort(
+      promotion,
+      room + keptElsewhere(promotion.stable, true),
+      onRoom(promotion) - room,
+      incoming,
+    );
   return undefined;
+}
+
+/**
+ * What a basic canary holds at once on its way into each step that adds canary pods
+ * (CalculateReplicaCountsForBasicCanary): the controller adds a canary pod first, up to
+ * spec.replicas + maxSurge, and scales the stable ReplicaSet down only as far as the pods
+ * available allow (spec.replicas - maxUnavailable). So the first new canary pod runs
+ * beside every stable pod the available count still needs: with maxUnavailable 0, as many
+ * pods as spec.replicas + 1. Each entry has the step's index (the promotion: past the last),
+ * the canary pods so far plus that one, and the stable pods kept beside it.
+ */
+function surgeInto(
+  ctx: AnalysisContext,
+  argo: string,
+  ahead: readonly StepCounts[],
+): (StepCounts & { transition: true })[] {
+  const { snapshot } = ctx;
+  if (argo !== 'canary' || !isRolloutObjects(snapshot)) return [];
+  const { rollout } = snapshot;
+  const status = rollout.status ?? {};
+  // Not mid-update (as stepsAhead): aborted, promoted in full, or at its stable revision.
+  if (status.abort || status.promoteFull || !status.stableRS || status.currentPodHash === status.stableRS)
+    return [];
+  const strategy = resolveStrategy(rollout);
+  const surge = strategy.maxSurge?.value ?? 0;
+  if (surge < 1) return [];
+  const replicas = desiredReplicas(rollout);
+  const unavailable = strategy.maxUnavailable?.value ?? 0;
+  const current = workloadKind(snapshot).revisions(snapshot).current?.pods ?? [];
+  let before = current.filter((p) => holdsResources(p) && !isTerminating(p)).length;
+  const steps = rollout.spec.strategy?.canary?.steps ?? [];
+  const full = { canary: replicas, stable: 0 };
+  const targets: StepCounts[] = [
+    ...ahead,
+    {
+      index: steps.length,
+      weight: 100,
+      action: 'promotion',
+      promotion: true,
+      ...full,
+      withoutSurge: full,
+    },
+  ];
+  const into: (StepCounts & { transition: true })[] = [];
+  for (const target of targets) {
+    if (target.canary > before) {
+      const stable = Math.max(target.stable, replicas - unavailable - before);
+      into.push({ ...target, canary: before + 1, stable, transition: true });
+    }
+    before = Math.max(before, target.canary);
+  }
+  return into;
+}
+
+/** The shortfall of entering a step: the fix is to let stable pods go first (maxSurge 0, maxUnavailable 1). */
+function transitionShort(
+  entering: StepCounts & { transition: true },
+  room: number,
+  missing: number,
+  incoming: Pod,
+): StepShortfall {
+  return {
+    step: { ...entering, room, surgeOnly: true },
+    pending: Array.from({ length: Math.max(1, missing) }, () => incoming),
+    refused: false,
+  };
 }
 
 /**

@@ -25,6 +25,7 @@ export function stepNeverReached(
   step: StepShortfall['step'],
 ): Draft {
   if (step.order) return orderNeverReached(ctx, step, step.order);
+  if (step.transition) return entryNeverPassed(ctx, asIs, step);
   const { index, action, canary, stable, room, surgeOnly, withoutSurge } = step;
   const name = ctx.snapshot.target.name;
   const pods = (n: number, what: string): string => `${n} ${what} pod${n === 1 ? '' : 's'}`;
@@ -52,6 +53,36 @@ export function stepNeverReached(
         ? `The rollout can never finish its canary steps: at step ${index + 1} (${action}) the controller first scales the stable ReplicaSet back up to ${pods(stable, 'stable')} (with dynamicStableScale a setCanaryScale replicas step asks for every stable pod), and only then the canary to ${canary}, so the stable pods take the room first; ${limit}. The end state alone would fit.`
         : `The rollout can never finish its canary steps: step ${index + 1} (${action}) needs ${pods(canary, 'canary')} running beside ${pods(stable, 'stable')} before the controller moves on, and ${limit}. The end state alone would fit.`,
     explanation: `Argo Rollouts passes a setWeight or setCanaryScale step only once the canary is available at the step's count with the stable ReplicaSet at its own, so both run at once. ${ways}`,
+    evidence: [podsAsTheyAre(ctx)],
+  };
+}
+
+/**
+ * The step's counts fit, the way into it does not (canary-steps.ts surgeInto): a basic
+ * canary adds its next canary pod before it scales the stable ReplicaSet down, and keeps
+ * the stable pods maxUnavailable asks for until that pod is available. A surge deadlock
+ * between the canary and its stable pods: letting a stable pod go first gets past it.
+ */
+function entryNeverPassed(
+  ctx: AnalysisContext,
+  asIs: Extract<Outcome, { result: 'blocked' }>,
+  step: StepShortfall['step'],
+): Draft {
+  const { name } = ctx.snapshot.target;
+  const kind = workloadKind(ctx.snapshot);
+  const unavailable = kind.strategy(kind.object(ctx.snapshot)).maxUnavailable?.value ?? 0;
+  const pods = (n: number, what: string): string => `${n} ${what} pod${n === 1 ? '' : 's'}`;
+  const at = step.promotion
+    ? 'on its way to the promotion after the last step'
+    : `on its way into step ${step.index + 1} (${step.action})`;
+  const limit = asIs.quota
+    ? `${quotaRefuses(asIs.quota)} that many`
+    : `the nodes hold at most ${step.room} such pods, whatever is moved`;
+  return {
+    code: 'RolloutStuck',
+    severity: 'critical',
+    summary: `The rollout can never finish: ${at} the controller adds canary pod number ${step.canary} before it scales the stable ReplicaSet down, and with maxUnavailable ${unavailable} it keeps ${pods(step.stable, 'stable')} until that pod is available, so ${step.canary + step.stable} pods must run at once; ${limit}. The end state alone would fit.`,
+    explanation: `Argo Rollouts scales a basic canary as a rolling update (CalculateReplicaCountsForBasicCanary): the canary ReplicaSet grows up to spec.replicas + maxSurge, and the stable ReplicaSet shrinks only as far as the available pods allow (spec.replicas - maxUnavailable). Set the canary's maxSurge to 0 and maxUnavailable to 1: a stable pod then goes before each canary pod comes, and the end state fits. Or make room for one more pod, or abort (kubectl argo rollouts abort ${name}: the stable pods serve).`,
     evidence: [podsAsTheyAre(ctx)],
   };
 }

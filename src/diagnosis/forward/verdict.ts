@@ -38,7 +38,12 @@ export function forwardVerdict(ctx: AnalysisContext): ForwardVerdict {
     const run = runForward(ctx, 'as-is');
     // A basic canary the model does not follow step by step, settled: the order its
     // stable pods go in may stop a step ahead that fits in count (canary-order.ts).
-    const asIs = (run.result === 'unknown' && canaryOrderShortfall(ctx)) || run;
+    // Where only the way into a step is short (canary-steps.ts surgeInto), the order comes
+    // first too: it stops the canary at a step before that.
+    const entry = run.result === 'blocked' && run.step?.transition === true;
+    const order = (run.result === 'unknown' || entry) && canaryOrderShortfall(ctx);
+    const earlier = order && (!entry || (order.step?.index ?? 0) <= (run.step?.index ?? 0));
+    const asIs = (earlier && order) || run;
     if (asIs.result !== 'blocked') return { asIs };
     return { asIs, withoutOld: runForward(ctx, 'without-old') };
   });

@@ -1,0 +1,78 @@
+/**
+ * A basic Argo canary enters each step as a rolling update (CalculateReplicaCountsForBasicCanary):
+ * the canary grows first, up to spec.replicas + maxSurge, and the stable ReplicaSet shrinks only as
+ * far as spec.replicas - maxUnavailable allows. With maxUnavailable 0 the next canary pod runs
+ * beside every stable pod: rec (2 replicas, maxSurge 1) paused before setWeight 100 on two nodes
+ * that hold two such pods can never get there, though its end state would fit. It used to read
+ * "No problem found" (exit 0) at its timed pause. With a third node, or maxUnavailable 1, it goes on.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { fakeIo } from '../support/cli-io.js';
+
+const DUMP = join(import.meta.dirname, '../fixtures/dumps/argo-canary-full-step-surge.json');
+const dir = mkdtempSync(join(tmpdir(), 'rd-canary-entry-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Item = { kind: string; metadata: { name?: string }; spec?: Record<string, unknown> };
+type Report = { findings: { code: string; severity: string; summary: string }[] };
+
+async function diagnose(edit?: (items: Item[]) => Item[]): Promise<{ status: number; report: Report }> {
+  let file = DUMP;
+  if (edit) {
+    const dump = JSON.parse(readFileSync(DUMP, 'utf8')) as { items: Item[] };
+    file = join(dir, `${String(Math.random()).slice(2)}.json`);
+    writeFileSync(file, JSON.stringify({ ...dump, items: edit(dump.items) }));
+  }
+  const io = fakeIo();
+  const status = await runCli(
+    ['diagnose', 'rollout/rec', '-n', 'shop', '--from-file', file, '-o', 'json'],
+    io.io,
+  );
+  return { status, report: JSON.parse(io.stdout()) as Report };
+}
+
+describe('a basic canary on its way into a step', () => {
+  it('that needs one pod more than the nodes hold, with maxUnavailable 0: can never finish, said at the pause', async () => {
+    const { status, report } = await diagnose();
+    expect(report.findings.map((f) => [f.code, f.severity])).toEqual([
+      ['RolloutPaused', 'info'],
+      ['RolloutStuck', 'critical'],
+    ]);
+    expect(report.findings[1]?.summary).toBe(
+      'The rollout can never finish: on its way to the promotion after the last step the controller adds canary pod number 2 before it scales the stable ReplicaSet down, and with maxUnavailable 0 it keeps 1 stable pod until that pod is available, so 3 pods must run at once; the nodes hold at most 2 such pods, whatever is moved. The end state alone would fit.',
+    );
+    expect(status).toBe(1);
+  });
+
+  it('with maxUnavailable 1 a stable pod goes first: nothing is stuck', async () => {
+    const { status, report } = await diagnose((items) =>
+      items.map((i) => {
+        if (i.kind !== 'Rollout') return i;
+        const spec = i.spec as { strategy: { canary: Record<string, unknown> } };
+        return {
+          ...i,
+          spec: { ...spec, strategy: { canary: { ...spec.strategy.canary, maxUnavailable: 1 } } },
+        };
+      }),
+    );
+    expect(report.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+    expect(status).toBe(0);
+  });
+
+  it('with a third node that holds the surge pod: nothing is stuck', async () => {
+    const { status, report } = await diagnose((items) => {
+      const node = items.find((i) => i.kind === 'Node' && i.metadata.name === 'n-2');
+      const third = {
+        ...structuredClone(node),
+        metadata: { ...structuredClone(node?.metadata), name: 'n-3' },
+      };
+      return [third as Item, ...items];
+    });
+    expect(report.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+    expect(status).toBe(0);
+  });
+});
