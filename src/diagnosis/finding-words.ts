@@ -78,6 +78,11 @@ export type FindingWords =
         readonly resume: PausedResume;
         /** Its Progressing condition still reads ProgressDeadlineExceeded from before the pause. */
         readonly deadlineExceeded: boolean;
+        /**
+         * Its new ReplicaSet holds every replica, each Ready or starting: once all are
+         * available the controller scales the old ones to 0 while paused (scale(), IsSaturated).
+         */
+        readonly saturating: boolean;
       };
     }
   | {

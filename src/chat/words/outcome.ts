@@ -1,8 +1,9 @@
 /**
  * What follows an approval, in every language: the thread reply's headline for each
  * outcome stage, who approved, and the reply's small print
- * (src/chat/use-cases/outcome.ts). The outcome's detail is the worker's sentence and
- * stays as it wrote it. English entries are the wording before the catalogue.
+ * (src/chat/use-cases/outcome.ts). The outcome's detail is the worker's sentence, in
+ * the thread's language where the worker wrote it (src/worker/remediate-words.ts).
+ * English entries are the wording before the catalogue.
  */
 import type { Rich } from '../model.js';
 import { icon, say } from '../../message/rich.js';

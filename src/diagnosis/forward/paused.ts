@@ -70,6 +70,22 @@ function whatThePauseHolds(ctx: AnalysisContext): string {
   ].join('; ');
 }
 
+/**
+ * Whether the new ReplicaSet will be saturated while paused (deploymentutil.IsSaturated:
+ * spec.replicas and its desired-replicas at the Deployment's, every one available): it
+ * holds every replica and each pod is Ready or starting. Then scale() scales every old
+ * ReplicaSet to 0 even while paused, and the rollout completes without the resume.
+ */
+function saturating(ctx: AnalysisContext): boolean {
+  const kind = workloadKind(ctx.snapshot);
+  const { current, old } = kind.revisions(ctx.snapshot);
+  const desired = kind.desiredReplicas(kind.object(ctx.snapshot));
+  if (!current || current.desired !== desired || current.pods.length !== desired) return false;
+  if (!old.some((r) => r.pods.length > 0)) return false;
+  const phases = podPhases(ctx);
+  return current.pods.every((p) => phases.get(p) === 'ready' || phases.get(p) === 'starting');
+}
+
 /** What the pause holds and what resuming does, as data (finding-words.ts `deployment-paused`). */
 function pausedSays(
   ctx: AnalysisContext,
@@ -150,13 +166,23 @@ function whatResumingDoes(ctx: AnalysisContext, others: readonly Draft[]): strin
   }
 }
 
-function explanation(ctx: AnalysisContext, asIs: Outcome, progressing: Condition | undefined): string {
+function explanation(
+  ctx: AnalysisContext,
+  asIs: Outcome,
+  progressing: Condition | undefined,
+  saturates: boolean,
+): string {
   const { kind, name, namespace } = ctx.snapshot.target;
   const ref = `${kind.toLowerCase()}/${name}`;
   const words = workloadKind(ctx.snapshot).words.kind;
   const resume = codeSpan(`kubectl rollout resume ${ref} -n ${namespace}`);
   return [
     `A paused ${words} rolls no new template out: its controller only keeps each ReplicaSet at its size (and spreads a replicas change over them), so no old pod is removed and no new pod added until someone runs ${resume}; pods already created still start, and a Pending one is still scheduled where room appears.`,
+    ...(saturates
+      ? [
+          'The one exception: a new ReplicaSet that holds every replica, all available, is saturated, and scale() then scales every old ReplicaSet to 0 while paused.',
+        ]
+      : []),
     ...(progressing?.reason === 'ProgressDeadlineExceeded'
       ? [
           'Its Progressing condition still reads ProgressDeadlineExceeded from before the pause: the controller keeps that condition while paused and checks no deadline until the rollout moves again.',
@@ -181,6 +207,7 @@ function pausedFinding(ctx: AnalysisContext, others: readonly Draft[]): Draft {
     ? `${progress.available} of ${desired} replicas available${desired > progress.available ? `, ${desired - progress.available} unavailable` : ''}`
     : `${desired} replicas wanted`;
   const ref = `${snapshot.target.kind.toLowerCase()}/${snapshot.target.name}`;
+  const saturates = saturating(ctx);
   const { asIs } = forwardVerdict(ctx);
   const steps = 'steps' in asIs ? stepsInPlainWords(asIs) : [];
   const conditions = (object as { status?: { conditions?: Condition[] } }).status?.conditions ?? [];
@@ -205,8 +232,12 @@ function pausedFinding(ctx: AnalysisContext, others: readonly Draft[]): Draft {
   return {
     code: 'RolloutPaused',
     severity: 'info',
-    summary: `${ref} is paused mid-rollout (spec.paused), ${counts}: ${whatThePauseHolds(ctx)}. Nothing rolls on until it is resumed; ${whatResumingDoes(ctx, others)}.`,
-    explanation: explanation(ctx, asIs, progressing),
+    summary: `${ref} is paused mid-rollout (spec.paused), ${counts}: ${whatThePauseHolds(ctx)}. ${
+      saturates
+        ? `Its new ReplicaSet already holds all ${desired} replicas: once they are available the controller removes the old pods while paused (it still scales), and the rollout completes without the resume`
+        : `Nothing rolls on until it is resumed; ${whatResumingDoes(ctx, others)}`
+    }.`,
+    explanation: explanation(ctx, asIs, progressing, saturates),
     evidence,
     says: {
       key: 'deployment-paused',
@@ -218,6 +249,7 @@ function pausedFinding(ctx: AnalysisContext, others: readonly Draft[]): Draft {
         ...(progress.statusRead ? { available: progress.available } : {}),
         ...pausedSays(ctx, others),
         deadlineExceeded: progressing?.reason === 'ProgressDeadlineExceeded',
+        saturating: saturates,
       },
     },
   };

@@ -22,6 +22,8 @@ type Timed = ArgoHead & { lasts: string; endsAt: string; gap: string };
 type Commands = { promote: string; abort: string; resume: string };
 type Decide = Pick<Commands, 'promote' | 'abort'>;
 type Counts = { desired: number; available?: number };
+/** A paused Deployment's headline: `saturating`, its new ReplicaSet holds every replica (the old pods go while paused). */
+type DeploymentHead = Counts & { ref: string; holds: string; resume: string; saturating: boolean };
 
 const atEn = (p: At): string =>
   `${p.step !== undefined && p.steps !== undefined ? ` at step ${p.step} of ${p.steps}` : ''}${p.since ? ` since ${p.since}` : ''}`;
@@ -122,18 +124,26 @@ const PAUSED_WORDS = registerCatalogue(
         `Argo Rollouts 컨트롤러는 시간이 지정된 일시 중지 단계가 끝나면 스스로 다음 단계로 진행합니다(그 시각에 Rollout을 다시 처리하도록 예약해 둡니다). 시간이 지났는데도 멈춰 있다면 컨트롤러를 확인해야 합니다: 컨트롤러 파드가 실행 중인지, 로그에 이 Rollout에 대해 무엇이 남았는지 봅니다. ${p.promote} 명령으로 직접 진행하고, ${p.abort} 명령으로 업데이트를 중단합니다.`,
     },
     deployment: {
-      en: (p: Counts & { ref: string; holds: string; resume: string }) =>
+      en: (p: DeploymentHead) =>
         `${p.ref} is paused mid-rollout (spec.paused), ${
           p.available !== undefined
             ? `${p.available} of ${p.desired} replicas available${p.desired > p.available ? `, ${p.desired - p.available} unavailable` : ''}`
             : `${p.desired} replicas wanted`
-        }: ${p.holds}. Nothing rolls on until it is resumed; ${p.resume}.`,
-      ko: (p: Counts & { ref: string; holds: string; resume: string }) =>
+        }: ${p.holds}. ${
+          p.saturating
+            ? `Its new ReplicaSet already holds all ${p.desired} replicas: once they are available the controller removes the old pods while paused (it still scales), and the rollout completes without the resume`
+            : `Nothing rolls on until it is resumed; ${p.resume}`
+        }.`,
+      ko: (p: DeploymentHead) =>
         `${p.ref} 롤아웃이 진행 도중 일시 중지되어 있습니다(spec.paused). ${
           p.available !== undefined
             ? `레플리카 ${p.desired}개 중 ${p.available}개가 사용 가능합니다${p.desired > p.available ? `(${p.desired - p.available}개 사용 불가)` : ''}`
             : `원하는 레플리카는 ${p.desired}개입니다`
-        }. ${p.holds}. 재개하기 전에는 롤아웃이 진행되지 않습니다. ${p.resume}.`,
+        }. ${p.holds}. ${
+          p.saturating
+            ? `새 ReplicaSet이 이미 레플리카 ${p.desired}개를 모두 갖고 있습니다. 모두 사용 가능해지면 컨트롤러가 일시 중지 중에도 기존 파드를 삭제하므로(크기 조정은 계속합니다) 재개하지 않아도 롤아웃이 끝납니다`
+            : `재개하기 전에는 롤아웃이 진행되지 않습니다. ${p.resume}`
+        }.`,
     },
     hold: {
       en: (p: PausedHold) =>
@@ -186,9 +196,20 @@ const PAUSED_WORDS = registerCatalogue(
       ko: () => '롤아웃을 막는 원인(다른 판정)을 재개하기 전에, 또는 재개와 함께 고칩니다.',
     },
     deploymentWhy: {
-      en: (p: { kind: string; resume: string; deadlineExceeded: boolean; then: string }) =>
+      en: (p: {
+        kind: string;
+        resume: string;
+        deadlineExceeded: boolean;
+        saturating: boolean;
+        then: string;
+      }) =>
         [
           `A paused ${p.kind} rolls no new template out: its controller only keeps each ReplicaSet at its size (and spreads a replicas change over them), so no old pod is removed and no new pod added until someone runs ${p.resume}; pods already created still start, and a Pending one is still scheduled where room appears.`,
+          ...(p.saturating
+            ? [
+                'The one exception: a new ReplicaSet that holds every replica, all available, is saturated, and scale() then scales every old ReplicaSet to 0 while paused.',
+              ]
+            : []),
           ...(p.deadlineExceeded
             ? [
                 'Its Progressing condition still reads ProgressDeadlineExceeded from before the pause: the controller keeps that condition while paused and checks no deadline until the rollout moves again.',
@@ -197,9 +218,20 @@ const PAUSED_WORDS = registerCatalogue(
           p.then,
           'Do not scale the old ReplicaSet to 0 by hand to get around the pause: the controller then scales the new one to spec.replicas at once (scale() with one active ReplicaSet), which rolls the whole new template out while paused.',
         ].join(' '),
-      ko: (p: { kind: string; resume: string; deadlineExceeded: boolean; then: string }) =>
+      ko: (p: {
+        kind: string;
+        resume: string;
+        deadlineExceeded: boolean;
+        saturating: boolean;
+        then: string;
+      }) =>
         [
           `일시 중지된 ${p.kind}는 새 템플릿을 배포하지 않습니다. 컨트롤러는 각 ReplicaSet의 크기만 유지하고(replicas가 바뀌면 ReplicaSet들에 나눠 반영합니다), 누군가 ${p.resume} 명령을 실행하기 전까지 기존 파드를 삭제하지도, 새 파드를 추가하지도 않습니다. 이미 만들어진 파드는 계속 시작되고, Pending 상태인 파드도 자리가 생기면 스케줄됩니다.`,
+          ...(p.saturating
+            ? [
+                '예외가 하나 있습니다: 새 ReplicaSet이 모든 레플리카를 갖고 모두 사용 가능하면 포화 상태가 되어, 컨트롤러가 일시 중지 중에도 기존 ReplicaSet을 모두 0으로 줄입니다.',
+              ]
+            : []),
           ...(p.deadlineExceeded
             ? [
                 'Progressing 조건에는 일시 중지 전에 기록된 ProgressDeadlineExceeded가 그대로 남아 있습니다. 컨트롤러는 일시 중지 중에 이 조건을 유지하고, 롤아웃이 다시 움직이기 전까지 기한을 확인하지 않습니다.',
@@ -261,8 +293,24 @@ const PAUSED_WORDS = registerCatalogue(
         available: 2,
         holds: 'old ReplicaSet web-5c6b: 2 pods',
         resume: 'once resumed',
+        saturating: false,
       },
-      { ref: 'deployment/web', desired: 3, holds: 'new ReplicaSet web-7d9f: 1 pod', resume: 'once resumed' },
+      {
+        ref: 'deployment/web',
+        desired: 3,
+        holds: 'new ReplicaSet web-7d9f: 1 pod',
+        resume: 'once resumed',
+        saturating: false,
+      },
+      {
+        ref: 'deployment/web',
+        desired: 3,
+        available: 2,
+        holds: 'new ReplicaSet web-7d9f: 3 pods',
+        // Saturating, what resuming does is not said: the rollout completes without it.
+        resume: '',
+        saturating: true,
+      },
     ],
     hold: [
       { old: true, name: 'web-5c6b', pods: 2, ready: 2, starting: 0, pending: 0, failing: 0, terminating: 0 },
@@ -298,10 +346,11 @@ const PAUSED_WORDS = registerCatalogue(
     thenFinishes: [{}],
     thenUnknown: [{}],
     thenStops: [{}],
-    deploymentWhy: [true, false].map((deadlineExceeded) => ({
+    deploymentWhy: [true, false].map((flag) => ({
       kind: 'Deployment',
       resume: '`kubectl rollout resume deployment/web -n shop`',
-      deadlineExceeded,
+      deadlineExceeded: flag,
+      saturating: !flag,
       then: 'Fix what stops it.',
     })),
   },
@@ -377,11 +426,13 @@ export function deploymentPausedWords(p: Paused, lang: Lang): { summary: string;
       ...(p.available !== undefined ? { available: p.available } : {}),
       holds,
       resume: resumeWords(w, p.resume),
+      saturating: p.saturating,
     }),
     explanation: w.deploymentWhy({
       kind: p.kind,
       resume: codeSpan(`kubectl rollout resume ${p.ref} -n ${p.namespace}`),
       deadlineExceeded: p.deadlineExceeded,
+      saturating: p.saturating,
       then,
     }),
   };

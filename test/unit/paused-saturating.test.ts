@@ -1,0 +1,59 @@
+/**
+ * A paused Deployment still scales (sync.go sync → scale): once its new ReplicaSet holds
+ * every replica, all available (deploymentutil.IsSaturated), the controller scales every old
+ * ReplicaSet to 0 while paused. api's new ReplicaSet holds both replicas (one Ready, one
+ * inside minReadySeconds): its old pod goes without the resume, and the finding says so
+ * instead of "nothing rolls on until it is resumed". With the new ReplicaSet short of its
+ * replicas, nothing moves until the resume, as before.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { fakeIo } from '../support/cli-io.js';
+
+const DUMP = join(import.meta.dirname, '../fixtures/dumps/paused-saturating.json');
+const dir = mkdtempSync(join(tmpdir(), 'rd-paused-saturating-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Item = { kind: string; metadata: { name?: string }; spec?: Record<string, unknown> };
+
+async function paused(args: string[], edit?: (items: Item[]) => Item[]): Promise<string> {
+  let file = DUMP;
+  if (edit) {
+    const dump = JSON.parse(readFileSync(DUMP, 'utf8')) as { items: Item[] };
+    file = join(dir, `${String(Math.random()).slice(2)}.json`);
+    writeFileSync(file, JSON.stringify({ ...dump, items: edit(dump.items) }));
+  }
+  const io = fakeIo();
+  await runCli(['diagnose', 'deployment/api', '-n', 'shop', '--from-file', file, ...args], io.io);
+  return io.stdout();
+}
+
+describe('a paused Deployment whose new ReplicaSet holds every replica', () => {
+  it('removes its old pods while paused once they are available: said in English and in Korean', async () => {
+    const en = await paused([]);
+    expect(en).toContain(
+      'Its new ReplicaSet already holds all 2 replicas: once they are available the controller removes the old pods while paused (it still scales), and the rollout completes without the resume.',
+    );
+    expect(en).not.toContain('Nothing rolls on until it is resumed');
+    const ko = await paused(['--lang', 'ko']);
+    expect(ko).toContain('재개하지 않아도 롤아웃이 끝납니다');
+    expect(ko).not.toContain('재개하기 전에는 롤아웃이 진행되지 않습니다');
+  });
+
+  it('short of its replicas (one new pod of two): nothing rolls on until it is resumed', async () => {
+    const out = await paused([], (items) =>
+      items
+        .filter((i) => i.metadata.name !== 'api-a2-y2')
+        .map((i) =>
+          i.kind === 'ReplicaSet' && i.metadata.name === 'api-a2'
+            ? { ...i, spec: { ...i.spec, replicas: 1 } }
+            : i,
+        ),
+    );
+    expect(out).toContain('Nothing rolls on until it is resumed');
+    expect(out).not.toContain('already holds all');
+  });
+});
