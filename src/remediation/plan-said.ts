@@ -16,7 +16,12 @@ export interface PlanParams {
   scaleOldStepped: { replicas: number };
   restartedAt: { paused: boolean; quota?: string; stuck?: string };
   undoPrevious: { previous: string };
-  pausedStrategy: { restart: boolean; command: string };
+  /**
+   * `scalesNow`: pods the controller removes as soon as the change is applied, paused or
+   * not (sync.go scale: the ReplicaSets may hold spec.replicas + maxSurge; 0: none), of
+   * `holding` the ReplicaSets hold now.
+   */
+  pausedStrategy: { restart: boolean; command: string; scalesNow: number; holding: number };
   fromManifest: { kind: string };
   recreateLater: Record<string, never>;
   /** exclude-node of crashing nodes by name, every node read; `ttl` absent: until removed. */

@@ -127,9 +127,13 @@ const PLAN_WORDS = registerCatalogue(
     },
     pausedStrategy: {
       en: (p: PlanParams['pausedStrategy']) =>
-        `The Deployment is paused: the strategy${p.restart ? ' and the restart' : ''} only take effect at ${p.command}; until then no pod is replaced${p.restart ? ' and the stuck pod stays Pending' : ''}.`,
+        p.scalesNow > 0
+          ? `The Deployment is paused, but it still scales: with maxSurge 0 its ReplicaSets may hold ${p.holding - p.scalesNow} pod${p.holding - p.scalesNow === 1 ? '' : 's'}, not the ${p.holding} they hold, so the controller removes ${p.scalesNow} as soon as this is applied (in proportion to each ReplicaSet's size, the rest from the largest, the older where they tie), not at the resume; a Pending new pod may then take the room.${p.restart ? ` The restart takes effect only at ${p.command}.` : ''}`
+          : `The Deployment is paused: the strategy${p.restart ? ' and the restart' : ''} only take effect at ${p.command}; until then no pod is replaced${p.restart ? ' and the stuck pod stays Pending' : ''}.`,
       ko: (p: PlanParams['pausedStrategy']) =>
-        `Deployment가 일시 중지되어 있습니다: 전략${p.restart ? '과 재시작' : ''}은 ${p.command} 뒤에야 적용됩니다. 그때까지는 어떤 파드도 교체되지 않습니다${p.restart ? '(멈춘 파드는 Pending 상태로 남습니다)' : ''}.`,
+        p.scalesNow > 0
+          ? `Deployment가 일시 중지되어 있지만 크기 조정은 계속됩니다: maxSurge 0이면 ReplicaSet들이 지금의 파드 ${p.holding}개가 아니라 ${p.holding - p.scalesNow}개까지만 가질 수 있으므로, 적용하는 즉시(재개할 때가 아니라) 컨트롤러가 파드 ${p.scalesNow}개를 삭제합니다(각 ReplicaSet 크기에 비례해서, 나머지는 가장 큰 ReplicaSet에서, 크기가 같으면 기존 것부터). 그러면 Pending 상태인 새 파드가 그 자리를 얻을 수 있습니다.${p.restart ? ` 재시작은 ${p.command} 뒤에야 적용됩니다.` : ''}`
+          : `Deployment가 일시 중지되어 있습니다: 전략${p.restart ? '과 재시작' : ''}은 ${p.command} 뒤에야 적용됩니다. 그때까지는 어떤 파드도 교체되지 않습니다${p.restart ? '(멈춘 파드는 Pending 상태로 남습니다)' : ''}.`,
     },
     fromManifest: {
       en: (p: PlanParams['fromManifest']) =>
@@ -400,8 +404,9 @@ const PLAN_WORDS = registerCatalogue(
     ],
     undoPrevious: [{ previous: 'server default: RollingUpdate 25%/25%' }],
     pausedStrategy: [
-      { restart: true, command: '`kubectl rollout resume`' },
-      { restart: false, command: '`kubectl rollout resume`' },
+      { restart: true, command: '`kubectl rollout resume`', scalesNow: 0, holding: 2 },
+      { restart: false, command: '`kubectl rollout resume`', scalesNow: 0, holding: 2 },
+      { restart: true, command: '`kubectl rollout resume`', scalesNow: 1, holding: 2 },
     ],
     fromManifest: [{ kind: 'Deployment' }],
     recreateLater: [{}],

@@ -117,7 +117,7 @@ describe('scale-old-replicaset plan', () => {
     ]);
   });
 
-  it('paused: the strategy plans and the finding say nothing rolls out until the resume', () => {
+  it('paused: the restart waits for the resume; a lower maxSurge scales the ReplicaSets down at once, Recreate does not', () => {
     const paused = seedIncidentA();
     paused.deployment.spec.paused = true;
     const result = diagnose(paused);
@@ -126,9 +126,21 @@ describe('scale-old-replicaset plan', () => {
     for (const kind of ['set-rolling-update', 'set-recreate'] as const) {
       const plan = result.remediations.find((p) => p.kind === kind);
       expect(plan?.summary, kind).toContain('once the Deployment is resumed (it is paused)');
-      expect(plan?.impact, kind).toMatch(/^Nothing rolls out while the Deployment is paused/);
       expect(plan?.warnings.join(' '), kind).not.toMatch(/a new rollout starts and replaces/);
     }
+    // scale() keeps the ReplicaSets (1 old + 1 new) to spec.replicas + maxSurge = 1: one pod
+    // goes as soon as maxSurge 0 is applied, paused or not (sync.go scale).
+    const rolling = result.remediations.find((p) => p.kind === 'set-rolling-update');
+    expect(rolling?.impact).toMatch(/^Now and in every later rollout/);
+    expect(rolling?.warnings).toContainEqual(
+      expect.stringContaining(
+        'The Deployment is paused, but it still scales: with maxSurge 0 its ReplicaSets may hold 1 pod, not the 2 they hold, so the controller removes 1 as soon as this is applied',
+      ),
+    );
+    // Recreate: scale() leaves a Recreate Deployment's ReplicaSets alone while paused.
+    const recreatePlan = result.remediations.find((p) => p.kind === 'set-recreate');
+    expect(recreatePlan?.impact).toMatch(/^Nothing rolls out while the Deployment is paused/);
+    expect(recreatePlan?.warnings.join(' ')).not.toContain('it still scales');
     // A plain restart (Recreate: no surge deadlock stands) promises nothing while paused either.
     const recreate = seedIncidentA();
     recreate.deployment.spec.paused = true;

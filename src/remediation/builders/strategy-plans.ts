@@ -54,7 +54,8 @@ export function buildSetRollingUpdatePlans(
     ...(s.restart ? { restart: true } : {}),
   };
   const patch = strategyPatch(change);
-  const worded = commonWarnings(deployment, s, describePrevious(deployment), paused);
+  const scaling = paused ? pausedScaling(ctx, replicas) : { scalesNow: 0, holding: 0 };
+  const worded = commonWarnings(deployment, s, describePrevious(deployment), paused, scaling);
   const { warnings, ...words } = warningsFrom(worded);
   if (unavailable > 1) {
     warnings.push(
@@ -79,7 +80,13 @@ export function buildSetRollingUpdatePlans(
       summary: `Let old pods go first: RollingUpdate maxSurge 0, maxUnavailable ${unavailable}${s.restart ? (paused ? ', and restart the rollout, which replaces the stuck pod once the Deployment is resumed (it is paused)' : `, and restart the rollout so ${replacesWhat(s.proof)}`) : ' (no restart)'}.`,
       ...withImpact({
         key: 'rollingOldFirst',
-        params: { paused, restart: s.restart, down: Math.min(unavailable, replicas), replicas },
+        // Pods removed at once are not "from the resume on": the impact is now.
+        params: {
+          paused: paused && scaling.scalesNow === 0,
+          restart: s.restart,
+          down: Math.min(unavailable, replicas),
+          replicas,
+        },
       }),
       warnings,
       ...words,
@@ -89,6 +96,22 @@ export function buildSetRollingUpdatePlans(
       addresses: finding.code,
     },
   ];
+}
+
+/**
+ * What maxSurge 0 does to a paused Deployment at once: it still runs sync() → scale(), and
+ * with more than one active ReplicaSet scale() keeps them to spec.replicas + maxSurge in
+ * all, removing the excess now (proportionally, the leftover from the largest). `holding`:
+ * the active ReplicaSets' replicas; `scalesNow`: how many go.
+ */
+function pausedScaling(ctx: AnalysisContext, replicas: number): { scalesNow: number; holding: number } {
+  const { current, old } = workloadKind(ctx.snapshot).revisions(ctx.snapshot);
+  const active = [...(current ? [current] : []), ...old]
+    .map((r) => r.desired ?? r.pods.length)
+    .filter((n) => n > 0);
+  if (active.length < 2 || replicas <= 0) return { scalesNow: 0, holding: 0 };
+  const holding = active.reduce((sum, n) => sum + n, 0);
+  return { scalesNow: Math.max(0, holding - replicas), holding };
 }
 
 /** Recreate: stop every old pod, then start the new ones (plus the restart for a stuck rollout). */

@@ -51,6 +51,8 @@ export function commonWarnings(
   s: Situation,
   previous: string,
   paused = false,
+  /** While paused: pods the change removes at once, of those the ReplicaSets hold (pausedScaling). */
+  scaling: { scalesNow: number; holding: number } = { scalesNow: 0, holding: 0 },
 ): PlanSaid[] {
   const warnings: PlanSaid[] = [];
   if (s.restart) {
@@ -64,7 +66,7 @@ export function commonWarnings(
   if (paused)
     warnings.push({
       key: 'pausedStrategy',
-      params: { restart: s.restart, command: codeSpan('kubectl rollout resume') },
+      params: { restart: s.restart, command: codeSpan('kubectl rollout resume'), ...scaling },
     });
   // Whether its owner reverts the change is the plan's drift (drift.ts), per field.
   if (deployment.metadata.annotations?.[LAST_APPLIED])

@@ -90,9 +90,10 @@ export function nativeSignalsNote(
 /**
  * A paused Deployment (spec.paused) runs only sync() upstream: the controller scales
  * existing ReplicaSets but takes no rollout step and creates no ReplicaSet, so a
- * strategy change or a restart waits for the resume, while scaling a ReplicaSet acts.
+ * restart waits for the resume, while scaling a ReplicaSet acts, and so does a lower
+ * maxSurge (scale() keeps the ReplicaSets to spec.replicas + maxSurge).
  */
 export function pausedNote(deployment: { spec: { paused?: boolean } }): string {
   if (deployment.spec.paused !== true) return '';
-  return 'The Deployment is also paused (spec.paused): the controller takes no rollout step until `kubectl rollout resume`, so the stuck pod stays Pending either way and the deadlock stands again at the resume. A strategy change or restart written now takes effect only at the resume; scaling the old ReplicaSet to 0 acts now, since pausing stops rollouts, not scaling.';
+  return 'The Deployment is also paused (spec.paused): the controller takes no rollout step until `kubectl rollout resume`, so the stuck pod stays Pending either way and the deadlock stands again at the resume. A restart written now takes effect only at the resume; scaling the old ReplicaSet to 0 acts now, and so does a lower maxSurge (the ReplicaSets may then hold fewer pods in all), since pausing stops rollouts, not scaling.';
 }
