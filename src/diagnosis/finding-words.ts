@@ -157,6 +157,11 @@ interface SurgeDeadlockParams {
    * another reason (a lower priority, preemptionPolicy Never, its own "no victim").
    */
   readonly samePriority?: boolean;
+  /**
+   * A traffic-routed Argo canary: the stable ReplicaSet keeps every pod until promotion
+   * and the canary's pods start beside them; maxSurge and maxUnavailable do not apply.
+   */
+  readonly routed?: boolean;
 }
 
 /**

@@ -163,6 +163,13 @@ describe('Argo Rollout surge deadlock', () => {
     expect(codes).toContain('RolloutSurgeDeadlock');
     expect(codes).not.toContain('Unschedulable');
     expect(diagnosis.remediations.map((p) => p.kind)).toEqual(['abort-rollout']);
+    // Its stable pods stay until promotion whatever maxSurge says: the why says so, not "maxSurge 2".
+    const lead = diagnosis.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(lead?.explanation).toMatch(/^A traffic-routed canary keeps every stable pod until it is promoted/);
+    expect(lead?.explanation).not.toContain('creates new pods first');
+    // A basic canary's why keeps the surge bounds.
+    const basic = diagnose(trackerMidUpdate()).findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(basic?.explanation).toMatch(/^The controller creates new pods first \(maxSurge 1\)/);
   });
 
   it('an aborted traffic-routed canary whose canary pod still waits is no deadlock: it is not trying to finish', () => {

@@ -75,6 +75,8 @@ function schedulingDeadlock(
   const eligibleCount = pending.eligible.length;
   const samePriority = holderPods.every((p) => (p.spec.priority ?? 0) === (pending.pod.spec.priority ?? 0));
   const strategy = strategyPhrase(assessment.strategy, assessment.replicas);
+  // A traffic-routed canary's stable pods stay until promotion: no surge bound applies.
+  const routed = assessment.strategy.argo === 'trafficRouted';
   const verdict = pending.proof === 'likely' ? 'probably can never finish' : 'can never finish';
   const summary = `Rollout of ${name} ${verdict}: new pod ${podName} needs ${what} on ${nodeName}, held by old pod${holders.length === 1 ? '' : 's'} ${holders.join(', ')} of this ${kind.kind}, and ${strategy} keeps old pods until new ones are Ready.`;
   const where = fromMessage
@@ -85,7 +87,9 @@ function schedulingDeadlock(
       ? `The new pod may run only on ${nodeName}, where an old pod of this same ${kind.kind} holds it.`
       : `The new pod may run on ${eligibleCount} nodes and on every one of them what it needs is taken; on ${freeing.map((a) => a.node.metadata.name).join(', ')} old pods of this same ${kind.kind} hold it.`;
   const explanation = [
-    `The controller creates new pods first (maxSurge ${assessment.strategy.maxSurge?.value ?? 0}) and removes an old pod only after a new one is Ready (maxUnavailable ${assessment.strategy.maxUnavailable?.value ?? 0}).`,
+    routed
+      ? 'A traffic-routed canary keeps every stable pod until it is promoted, and its canary pods start beside them (maxSurge and maxUnavailable do not apply).'
+      : `The controller creates new pods first (maxSurge ${assessment.strategy.maxSurge?.value ?? 0}) and removes an old pod only after a new one is Ready (maxUnavailable ${assessment.strategy.maxUnavailable?.value ?? 0}).`,
     where,
     `So each side waits for the other: the new pod for the old pod's ${blocker ? shortWhat(blocker) : fromMessage ? messageNeed(analysis, pending).replace(/^an? /, '') : 'resources'}, the old pod for the new pod to become Ready. ${samePriority ? 'The scheduler cannot preempt the old pod, which has the same priority.' : 'The scheduler does not preempt the old pod for it.'}`,
     pending.proof === 'likely'
@@ -142,6 +146,7 @@ function schedulingDeadlock(
       maxUnavailable: assessment.strategy.maxUnavailable?.value ?? 0,
       likely: pending.proof === 'likely',
       ...(samePriority ? {} : { samePriority: false }),
+      ...(routed ? { routed: true } : {}),
     },
   };
   return { code: 'RolloutSurgeDeadlock', severity: 'critical', summary, explanation, evidence, says };

@@ -22,7 +22,10 @@ type SurgeRace = Extract<FindingWords, { key: 'surge-deadlock-race' }>['params']
 type Waits = Pick<SurgeWaits, 'waitNames' | 'rollouts' | 'one' | 'some' | 'bound' | 'unread' | 'starting'>;
 type CrashOnNode = Extract<FindingWords, { key: 'crash-loop-on-node' }>['params'];
 /** What the explanations say: fewer facts than the headlines. */
-type SurgeWhy = Pick<Surge, 'need' | 'node' | 'maxSurge' | 'maxUnavailable' | 'likely' | 'samePriority'>;
+type SurgeWhy = Pick<
+  Surge,
+  'need' | 'node' | 'maxSurge' | 'maxUnavailable' | 'likely' | 'samePriority' | 'routed'
+>;
 type CrashWhy = Pick<CrashOnNode, 'badNodes'>;
 type QuotaWaits = Extract<FindingWords, { key: 'quota-waits' }>['params'];
 type QuotaWaitsHead = Omit<QuotaWaits, 'edit' | 'abort'>;
@@ -110,12 +113,12 @@ const FINDING_WORDS = registerCatalogue(
     },
     'surge-deadlock-why': {
       en: (p: SurgeWhy) =>
-        `The controller creates new pods first (maxSurge ${p.maxSurge}) and removes an old pod only after a new one is Ready (maxUnavailable ${p.maxUnavailable}). So each side waits for the other: the new pod for the old pod's ${p.need}, the old pod for the new pod to become Ready. ${p.samePriority === false ? 'The scheduler does not preempt the old pod for it.' : 'The scheduler cannot preempt the old pod, which has the same priority.'} ` +
+        `${p.routed ? 'A traffic-routed canary keeps every stable pod until it is promoted, and its canary pods start beside them (maxSurge and maxUnavailable do not apply).' : `The controller creates new pods first (maxSurge ${p.maxSurge}) and removes an old pod only after a new one is Ready (maxUnavailable ${p.maxUnavailable}).`} So each side waits for the other: the new pod for the old pod's ${p.need}, the old pod for the new pod to become Ready. ${p.samePriority === false ? 'The scheduler does not preempt the old pod for it.' : 'The scheduler cannot preempt the old pod, which has the same priority.'} ` +
         (p.likely
           ? `It is likely, not proved: some of what holds room on ${p.node} was not read, and no strategy change is offered until it is.`
           : `Letting the old pods go first frees room on ${p.node} (maxSurge 0, maxUnavailable 1, or Recreate); then restart the rollout so the stuck Pending pod is replaced.`),
       ko: (p: SurgeWhy) =>
-        `컨트롤러는 새 파드를 먼저 만들고(maxSurge ${p.maxSurge}), 새 파드가 Ready가 된 뒤에야 기존 파드를 삭제합니다(maxUnavailable ${p.maxUnavailable}). 새 파드는 기존 파드가 점유한 ${p.need} 자원을 기다리고, 기존 파드는 새 파드가 Ready가 되기를 기다립니다. 서로를 기다리는 교착 상태(deadlock)입니다. ${p.samePriority === false ? '스케줄러는 새 파드를 위해 기존 파드를 선점하지 않습니다.' : '두 파드의 우선순위가 같아서 스케줄러가 기존 파드를 선점할 수도 없습니다.'} ` +
+        `${p.routed ? '트래픽 라우팅을 쓰는 카나리는 프로모션할 때까지 안정 버전 파드를 모두 유지하고, 카나리 파드는 그 옆에서 시작합니다(maxSurge와 maxUnavailable은 적용되지 않습니다).' : `컨트롤러는 새 파드를 먼저 만들고(maxSurge ${p.maxSurge}), 새 파드가 Ready가 된 뒤에야 기존 파드를 삭제합니다(maxUnavailable ${p.maxUnavailable}).`} 새 파드는 기존 파드가 점유한 ${p.need} 자원을 기다리고, 기존 파드는 새 파드가 Ready가 되기를 기다립니다. 서로를 기다리는 교착 상태(deadlock)입니다. ${p.samePriority === false ? '스케줄러는 새 파드를 위해 기존 파드를 선점하지 않습니다.' : '두 파드의 우선순위가 같아서 스케줄러가 기존 파드를 선점할 수도 없습니다.'} ` +
         (p.likely
           ? `다만 ${p.node} 노드에서 읽지 못한 정보가 있어 아직 추정입니다. 확인되기 전에는 전략 변경을 제안하지 않습니다.`
           : `기존 파드를 먼저 내리면(maxSurge 0, maxUnavailable 1 또는 Recreate) ${p.node} 노드에 자리가 생깁니다. 그다음 롤아웃을 재시작해서 Pending 상태로 멈춘 새 파드를 교체합니다.`),
@@ -243,6 +246,14 @@ const FINDING_WORDS = registerCatalogue(
         maxUnavailable: 0,
         likely: false,
         samePriority: false,
+      },
+      {
+        node: 'gpu-node-1',
+        need: 'nvidia.com/gpu',
+        maxSurge: 2,
+        maxUnavailable: 0,
+        likely: false,
+        routed: true,
       },
     ],
     'crash-loop-on-node': [
