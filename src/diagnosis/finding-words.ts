@@ -83,6 +83,12 @@ export type FindingWords =
          * available the controller scales the old ones to 0 while paused (scale(), IsSaturated).
          */
         readonly saturating: boolean;
+        /**
+         * The HorizontalPodAutoscaler that sets a new replica count at its next sync, and the
+         * count: the paused controller spreads it over the ReplicaSets (proportional scaling).
+         */
+        readonly autoscaler?: string;
+        readonly scaledTo?: number;
       };
     }
   | {

@@ -57,3 +57,37 @@ describe('a paused Deployment whose new ReplicaSet holds every replica', () => {
     expect(out).not.toContain('already holds all');
   });
 });
+
+describe('a paused Deployment its autoscaler is about to scale', () => {
+  it('says the controller spreads the new count over old and new ReplicaSets while paused; without a new count, it does not', async () => {
+    const file = join(import.meta.dirname, '../fixtures/dumps/paused-autoscaled.json');
+    const run = async (path: string, lang: string): Promise<string> => {
+      const io = fakeIo();
+      await runCli(['diagnose', 'deployment/web', '-n', 'shop', '--from-file', path, '--lang', lang], io.io);
+      return io.stdout();
+    };
+    expect(await run(file, 'en')).toContain(
+      'Nothing rolls on until it is resumed, but HorizontalPodAutoscaler web sets 8 replicas at its next sync and the controller spreads that over the old and new ReplicaSets while paused',
+    );
+    expect(await run(file, 'ko')).toContain(
+      'HorizontalPodAutoscaler(web)의 설정으로 레플리카가 8개로 바뀌면',
+    );
+    // The autoscaler already at the count it wants: nothing is spread.
+    const dump = JSON.parse(readFileSync(file, 'utf8')) as {
+      items: (Item & { status?: Record<string, unknown> })[];
+    };
+    const steady = join(dir, 'autoscaler-steady.json');
+    writeFileSync(
+      steady,
+      JSON.stringify({
+        ...dump,
+        items: dump.items.map((i) =>
+          i.kind === 'HorizontalPodAutoscaler' ? { ...i, status: { ...i.status, desiredReplicas: 4 } } : i,
+        ),
+      }),
+    );
+    const out = await run(steady, 'en');
+    expect(out).toContain('Nothing rolls on until it is resumed;');
+    expect(out).not.toContain('spreads that over');
+  });
+});

@@ -15,6 +15,7 @@ import type { FindingWords, PausedHold, PausedResume } from '../finding-words.js
 import type { Condition, Pod } from '../k8s.js';
 import type { Revision } from '../workload-kind.js';
 import { workloadKind } from '../workloads/index.js';
+import { workloadAutoscaler } from '../guards/autoscaler.js';
 import { codeSpan } from '../../text/code-span.js';
 import { podPhases, type PodPhase } from './pod-phase.js';
 import { podsAsTheyAre } from './pods-as-they-are.js';
@@ -208,6 +209,10 @@ function pausedFinding(ctx: AnalysisContext, others: readonly Draft[]): Draft {
     : `${desired} replicas wanted`;
   const ref = `${snapshot.target.kind.toLowerCase()}/${snapshot.target.name}`;
   const saturates = saturating(ctx);
+  // scale() runs while paused: a new count from the autoscaler is spread over the ReplicaSets.
+  const autoscaler = workloadAutoscaler(ctx);
+  const scaled =
+    autoscaler?.next === undefined ? undefined : { name: autoscaler.name, next: autoscaler.next };
   const { asIs } = forwardVerdict(ctx);
   const steps = 'steps' in asIs ? stepsInPlainWords(asIs) : [];
   const conditions = (object as { status?: { conditions?: Condition[] } }).status?.conditions ?? [];
@@ -235,7 +240,7 @@ function pausedFinding(ctx: AnalysisContext, others: readonly Draft[]): Draft {
     summary: `${ref} is paused mid-rollout (spec.paused), ${counts}: ${whatThePauseHolds(ctx)}. ${
       saturates
         ? `Its new ReplicaSet already holds all ${desired} replicas: once they are available the controller removes the old pods while paused (it still scales), and the rollout completes without the resume`
-        : `Nothing rolls on until it is resumed; ${whatResumingDoes(ctx, others)}`
+        : `Nothing rolls on until it is resumed${scaled ? `, but HorizontalPodAutoscaler ${scaled.name} sets ${scaled.next} replicas at its next sync and the controller spreads that over the old and new ReplicaSets while paused, so the new template gets pods of its own share too` : ''}; ${whatResumingDoes(ctx, others)}`
     }.`,
     explanation: explanation(ctx, asIs, progressing, saturates),
     evidence,
@@ -250,6 +255,7 @@ function pausedFinding(ctx: AnalysisContext, others: readonly Draft[]): Draft {
         ...pausedSays(ctx, others),
         deadlineExceeded: progressing?.reason === 'ProgressDeadlineExceeded',
         saturating: saturates,
+        ...(scaled ? { autoscaler: scaled.name, scaledTo: scaled.next } : {}),
       },
     },
   };

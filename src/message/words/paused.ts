@@ -23,7 +23,15 @@ type Commands = { promote: string; abort: string; resume: string };
 type Decide = Pick<Commands, 'promote' | 'abort'>;
 type Counts = { desired: number; available?: number };
 /** A paused Deployment's headline: `saturating`, its new ReplicaSet holds every replica (the old pods go while paused). */
-type DeploymentHead = Counts & { ref: string; holds: string; resume: string; saturating: boolean };
+type DeploymentHead = Counts & {
+  ref: string;
+  holds: string;
+  resume: string;
+  saturating: boolean;
+  /** Its autoscaler's name and the count it sets next (spread over the ReplicaSets while paused). */
+  autoscaler?: string;
+  scaledTo?: number;
+};
 
 const atEn = (p: At): string =>
   `${p.step !== undefined && p.steps !== undefined ? ` at step ${p.step} of ${p.steps}` : ''}${p.since ? ` since ${p.since}` : ''}`;
@@ -132,7 +140,7 @@ const PAUSED_WORDS = registerCatalogue(
         }: ${p.holds}. ${
           p.saturating
             ? `Its new ReplicaSet already holds all ${p.desired} replicas: once they are available the controller removes the old pods while paused (it still scales), and the rollout completes without the resume`
-            : `Nothing rolls on until it is resumed; ${p.resume}`
+            : `Nothing rolls on until it is resumed${p.autoscaler && p.scaledTo !== undefined ? `, but HorizontalPodAutoscaler ${p.autoscaler} sets ${p.scaledTo} replicas at its next sync and the controller spreads that over the old and new ReplicaSets while paused, so the new template gets pods of its own share too` : ''}; ${p.resume}`
         }.`,
       ko: (p: DeploymentHead) =>
         `${p.ref} 롤아웃이 진행 도중 일시 중지되어 있습니다(spec.paused). ${
@@ -142,7 +150,7 @@ const PAUSED_WORDS = registerCatalogue(
         }. ${p.holds}. ${
           p.saturating
             ? `새 ReplicaSet이 이미 레플리카 ${p.desired}개를 모두 갖고 있습니다. 모두 사용 가능해지면 컨트롤러가 일시 중지 중에도 기존 파드를 삭제하므로(크기 조정은 계속합니다) 재개하지 않아도 롤아웃이 끝납니다`
-            : `재개하기 전에는 롤아웃이 진행되지 않습니다. ${p.resume}`
+            : `재개하기 전에는 롤아웃이 진행되지 않습니다.${p.autoscaler && p.scaledTo !== undefined ? ` 다만 다음 동기화에서 HorizontalPodAutoscaler(${p.autoscaler})의 설정으로 레플리카가 ${p.scaledTo}개로 바뀌면 컨트롤러가 일시 중지 중에도 이를 기존 ReplicaSet과 새 ReplicaSet에 나눠 반영하므로, 새 템플릿의 파드도 그 몫만큼 늘어납니다.` : ''} ${p.resume}`
         }.`,
     },
     hold: {
@@ -311,6 +319,16 @@ const PAUSED_WORDS = registerCatalogue(
         resume: '',
         saturating: true,
       },
+      {
+        ref: 'deployment/web',
+        desired: 3,
+        available: 3,
+        holds: 'old ReplicaSet web-5c6b: 2 pods',
+        resume: 'once resumed',
+        saturating: false,
+        autoscaler: 'web-hpa',
+        scaledTo: 8,
+      },
     ],
     hold: [
       { old: true, name: 'web-5c6b', pods: 2, ready: 2, starting: 0, pending: 0, failing: 0, terminating: 0 },
@@ -427,6 +445,8 @@ export function deploymentPausedWords(p: Paused, lang: Lang): { summary: string;
       holds,
       resume: resumeWords(w, p.resume),
       saturating: p.saturating,
+      ...(p.autoscaler !== undefined ? { autoscaler: p.autoscaler } : {}),
+      ...(p.scaledTo !== undefined ? { scaledTo: p.scaledTo } : {}),
     }),
     explanation: w.deploymentWhy({
       kind: p.kind,
