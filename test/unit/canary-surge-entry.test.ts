@@ -75,4 +75,26 @@ describe('a basic canary on its way into a step', () => {
     expect(report.findings.filter((f) => f.severity !== 'info')).toEqual([]);
     expect(status).toBe(0);
   });
+
+  it('with room on a third node but a pod quota that holds 2: the quota refuses the way in, said as the quota', async () => {
+    const quota = {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'shop-pods', namespace: 'shop' },
+      spec: { hard: { pods: '2' } },
+      status: { hard: { pods: '2' }, used: { pods: '2' } },
+    };
+    const { status, report } = await diagnose((items) => {
+      const node = items.find((i) => i.kind === 'Node' && i.metadata.name === 'n-2');
+      const third = {
+        ...structuredClone(node),
+        metadata: { ...structuredClone(node?.metadata), name: 'n-3' },
+      };
+      return [third as Item, quota as Item, ...items];
+    });
+    const stuck = report.findings.find((f) => f.code === 'RolloutStuck');
+    expect(stuck?.summary).toContain('so 3 pods must run at once; ResourceQuota shop-pods');
+    expect(stuck?.summary).not.toContain('the nodes hold at most');
+    expect(status).toBe(1);
+  });
 });

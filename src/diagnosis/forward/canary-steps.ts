@@ -114,42 +114,42 @@ export function canaryStepShortfall(
     if (quota) return { quota };
     return onRoom(counts, inOrder) > room ? {} : undefined;
   };
+  // One report for a step and for the way into it: a quota's shortfall refuses the pods
+  // (nothing is pending for the nodes), the nodes' leaves the ones beyond the room Pending.
+  const shortfall = (
+    counts: StepCounts & { transition?: true },
+    over: { quota?: QuotaRef },
+    surgeOnly: boolean,
+    order?: RemovalOrder,
+  ): StepShortfall => ({
+    step: {
+      ...counts,
+      room: room + keptElsewhere(counts.stable, true),
+      surgeOnly,
+      ...(order ? { order } : {}),
+    },
+    pending: over.quota ? [] : Array.from({ length: Math.max(1, onRoom(counts) - room) }, () => incoming),
+    refused: over.quota !== undefined,
+    ...(over.quota ? { quota: over.quota } : {}),
+  });
   for (const step of ahead) {
-    const entering = into.find((t) => t.index === step.index);
-    if (entering && short(entering))
-      return transitionShort(
-        entering,
-        room + keptElsewhere(entering.stable, true),
-        onRoom(entering) - room,
-        incoming,
-      );
     const over = short(step);
+    const surgeOnly = over !== undefined && short(step.withoutSurge) === undefined;
+    // The way into a step is entered first; a step no strategy fits is the finding instead
+    // (letting a stable pod go first, the way past the entry, would not get past it).
+    const entering = into.find((t) => t.index === step.index);
+    const entry = entering && (!over || surgeOnly) ? short(entering) : undefined;
+    if (entering && entry) return shortfall(entering, entry, true);
     if (!over) continue;
-    const surgeOnly = short(step.withoutSurge) === undefined;
     if (surgeOnly && variant !== 'as-is') continue;
     // Short only in the controller's order: the best order would fit.
     const order = !over.quota && short(step, false) === undefined ? ordered?.order(step.stable) : undefined;
-    return {
-      step: {
-        ...step,
-        room: room + keptElsewhere(step.stable, true),
-        surgeOnly: order ? false : surgeOnly,
-        ...(order ? { order } : {}),
-      },
-      pending: over.quota ? [] : Array.from({ length: onRoom(step) - room }, () => incoming),
-      refused: over.quota !== undefined,
-      ...(over.quota ? { quota: over.quota } : {}),
-    };
+    return shortfall(step, over, order ? false : surgeOnly, order);
   }
   // A basic canary's promotion (to every replica) is entered the same way; its end state is final-state.ts's.
   const promotion = into.find((t) => t.promotion);
-  if (promotion && short(promotion))
-    return transitionShort(
-      promotion,
-      room + keptElsewhere(promotion.stable, true),
-      onRoom(promotion) - room,
-      incoming,
-    );
+  const entry = promotion && short(promotion);
+  if (promotion && entry) return shortfall(promotion, entry, true);
   return undefined;
 }
 
@@ -203,20 +203,6 @@ function surgeInto(
     before = Math.max(before, target.canary);
   }
   return into;
-}
-
-/** The shortfall of entering a step: the fix is to let stable pods go first (maxSurge 0, maxUnavailable 1). */
-function transitionShort(
-  entering: StepCounts & { transition: true },
-  room: number,
-  missing: number,
-  incoming: Pod,
-): StepShortfall {
-  return {
-    step: { ...entering, room, surgeOnly: true },
-    pending: Array.from({ length: Math.max(1, missing) }, () => incoming),
-    refused: false,
-  };
 }
 
 /**

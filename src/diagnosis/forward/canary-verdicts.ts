@@ -82,7 +82,7 @@ function entryNeverPassed(
     code: 'RolloutStuck',
     severity: 'critical',
     summary: `The rollout can never finish: ${at} the controller adds canary pod number ${step.canary} before it scales the stable ReplicaSet down, and with maxUnavailable ${unavailable} it keeps ${pods(step.stable, 'stable')} until that pod is available, so ${step.canary + step.stable} pods must run at once; ${limit}. The end state alone would fit.`,
-    explanation: `Argo Rollouts scales a basic canary as a rolling update (CalculateReplicaCountsForBasicCanary): the canary ReplicaSet grows up to spec.replicas + maxSurge, and the stable ReplicaSet shrinks only as far as the available pods allow (spec.replicas - maxUnavailable). Set the canary's maxSurge to 0 and maxUnavailable to 1: a stable pod then goes before each canary pod comes, and the end state fits. Or make room for one more pod, or abort (kubectl argo rollouts abort ${name}: the stable pods serve).`,
+    explanation: `Argo Rollouts scales a basic canary as a rolling update (CalculateReplicaCountsForBasicCanary): the canary ReplicaSet grows up to spec.replicas + maxSurge, and the stable ReplicaSet shrinks only as far as the available pods allow (spec.replicas - maxUnavailable). Set the canary's maxSurge to 0 and maxUnavailable to 1: a stable pod then goes before each canary pod comes, and the end state fits. Or ${asIs.quota ? 'raise the quota by one pod' : 'make room for one more pod'}, or abort (kubectl argo rollouts abort ${name}: the stable pods serve).`,
     evidence: [podsAsTheyAre(ctx)],
   };
 }
