@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { remediationOutcomeMessage } from '../support/slack-run.js';
 import { notifyJobSchema, type NotifyJob } from '../../src/queue/schemas.js';
+import { outcomeMessage } from '../../src/chat/use-cases/outcome.js';
+import { renderMessage } from '../../src/chat/slack/render.js';
 
 const base = {
   kind: 'remediation-outcome',
@@ -173,5 +175,64 @@ describe('stepped walk progress in the thread', () => {
     const all = JSON.stringify(message);
     expect(all).not.toContain('<!channel>');
     expect(all).not.toContain('rs`x');
+  });
+
+  it("in a Korean thread, every step's reply is Korean, with the same names and counts", () => {
+    const ko = (step: unknown) => {
+      const job = notifyJobSchema.parse({ ...base, step }) as Extract<
+        NotifyJob,
+        { kind: 'remediation-outcome' }
+      >;
+      return renderMessage(outcomeMessage(job, 'slack', undefined, Date.now(), {}, 'ko'));
+    };
+    const started = ko({
+      phase: 'waiting-ready',
+      step: 1,
+      of: 3,
+      replicaSet: 'edge-7f9',
+      pod: 'edge-7f9-abc',
+    });
+    expect(started.text).toBe(
+      '3단계 중 1단계 시작: edge-7f9-abc 파드 내보냄, ReplicaSet(edge-7f9) 레플리카 2',
+    );
+    expect(JSON.stringify(started.blocks)).toContain('새 파드가 Ready가 되기를 기다립니다');
+    expect(JSON.stringify(started.blocks)).toContain('조치 p1 · 클러스터 prod');
+    const instead = ko({
+      phase: 'ready',
+      step: 2,
+      of: 3,
+      replicaSet: 'edge-7f9',
+      pod: 'edge-7f9-b',
+      marked: 'edge-7f9-a',
+    });
+    expect(instead.text).toBe('3단계 중 2단계: edge-7f9-b 파드 내보냄, ReplicaSet(edge-7f9) 레플리카 1');
+    expect(JSON.stringify(instead.blocks)).toContain('ReplicaSet 컨트롤러가 이 파드를 골랐습니다');
+    const stopped = ko({
+      phase: 'stopped',
+      step: 2,
+      of: 3,
+      replicaSet: 'edge-7f9',
+      reason: 'deployment-changed',
+      change: 'rolled-back',
+      generation: 7,
+    });
+    expect(stopped.text).toBe(
+      '3단계 중 2단계에서 멈춤: 진행 중에 Deployment가 바뀌었습니다 (generation 값 7): 이 ReplicaSet의 템플릿으로 롤백되어 이 ReplicaSet이 다시 새 ReplicaSet이 되었습니다. Deployment 컨트롤러가 직접 다시 늘리므로 되돌리기는 제공하지 않습니다',
+    );
+    const marks = ko({
+      phase: 'marks-left',
+      step: 2,
+      of: 3,
+      replicaSet: 'edge-7f9',
+      namespace: 'ml',
+      pods: ['edge-7f9-a'],
+    });
+    expect(marks.text).toBe(
+      'edge-7f9-a 파드에 controller.kubernetes.io/pod-deletion-cost 표시가 남아 있습니다',
+    );
+    expect(JSON.stringify(marks.blocks)).toContain('표시를 지우려면:');
+    expect(JSON.stringify(marks.blocks)).toContain(
+      'kubectl annotate pod edge-7f9-a -n ml controller.kubernetes.io/pod-deletion-cost-',
+    );
   });
 });

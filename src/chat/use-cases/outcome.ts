@@ -19,6 +19,7 @@ import { approversText } from './approvers.js';
 import { translate, wordsIn } from '../../i18n/catalogue.js';
 import type { Lang } from '../../i18n/lang.js';
 import { OUTCOME_STAGE_WORDS, OUTCOME_WORDS } from '../words/outcome.js';
+import { STEP_WORDS, stopReason } from '../words/step-progress.js';
 import { RESULT_WORDS } from '../words/result.js';
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
@@ -121,60 +122,26 @@ export function stateLine(
   return say`${icon(i)} ${strong(fix.what)} approved by ${approversText(fix.platform, fix.approvers, fix.names)} at ${messageTime(fix.approvedAt)}; ${words}${when}`;
 }
 
-const STOP_WORDS: Record<Extract<StepProgress, { phase: 'stopped' }>['reason'], string> = {
-  'deployment-changed': 'the Deployment changed under the walk',
-  'replicaset-changed': 'the old ReplicaSet changed under the walk',
-  'nothing-blocked': 'no new pod is blocked by an old one any more',
-  'other-pod-first':
-    'an old pod that is not Ready (or not scheduled) would go first, before any marked pod, and it frees nothing the new pod needs',
-  'not-released': 'the ReplicaSet controller released no old pod within the step time limit',
-  'released-elsewhere':
-    "another old pod than the marked one went (deleted by someone else during the scale, or first in the ReplicaSet controller's order) where it frees nothing the new pod needs, and the marked pod still runs: the new pod stays Pending; diagnose again for the next step",
-  'ready-timeout': 'no new pod became Ready within the step time limit',
-  'api-error': 'the API server refused or failed a request',
-};
-
-/** How the Deployment changed under the walk, and what its Undo does then. */
-const CHANGE_WORDS: Record<NonNullable<Extract<StepProgress, { phase: 'stopped' }>['change']>, string> = {
-  'rolled-back':
-    "it was rolled back to this ReplicaSet's template, which makes it the new ReplicaSet again: the Deployment controller scales it back up itself, so no Undo is offered",
-  'new-rollout':
-    'a new rollout started (a template neither ReplicaSet runs): the Deployment controller only scales this old ReplicaSet down now, so no Undo is offered',
-  spec: 'another spec field changed (replicas, strategy or pause), not the template: the Undo still scales this ReplicaSet back while the new one is not fully available',
-};
-
-function stopWords(step: Extract<StepProgress, { phase: 'stopped' }>): string {
-  const base = STOP_WORDS[step.reason];
-  if (step.reason !== 'deployment-changed' || !step.change) return base;
-  const generation = step.generation !== undefined ? ` (generation ${step.generation})` : '';
-  return `${base}${generation}: ${CHANGE_WORDS[step.change]}`;
-}
-
-/** "old pod `a` released" and, when the controller released another than the marked one, says so. */
-function releasedWords(step: Extract<StepProgress, { pod: string }>): Rich {
-  return step.marked
-    ? say`old pod ${code(step.pod)} released (the ReplicaSet controller chose it over ${code(step.marked)}, the pod marked to go first)`
-    : say`old pod ${code(step.pod)} released (the pod marked to go first)`;
-}
-
 /**
  * One reply per step of a stepped scale-old-replicaset, rendered from the step's data
  * (names are text spans; nothing else comes from the cluster). The pod named as
  * released is the one the walk saw go after the scale.
  */
-function stepProgressMessage(job: Outcome, step: StepProgress): ChatMessage {
-  const where: Part = { kind: 'note', text: say`plan ${job.planId} · cluster ${job.cluster}` };
-  if (step.phase === 'waiting-ready')
+function stepProgressMessage(job: Outcome, step: StepProgress, lang: Lang): ChatMessage {
+  const w = wordsIn(STEP_WORDS, lang);
+  const where: Part = {
+    kind: 'note',
+    text: wordsIn(OUTCOME_WORDS, lang).note({ plan: job.planId, cluster: job.cluster }),
+  };
+  const released = (s: Extract<StepProgress, { pod: string }>): Rich =>
+    s.marked ? w.releasedInstead({ pod: s.pod, marked: s.marked }) : w.released({ pod: s.pod });
+  if (step.phase === 'waiting-ready') {
+    const walk = { of: step.of, replicaSet: step.replicaSet, left: step.of - 1 };
     return {
-      summary: say`step 1 of ${step.of} started: ${step.pod} released, ReplicaSet ${step.replicaSet} at ${step.of - 1}`,
-      parts: [
-        {
-          kind: 'paragraph',
-          text: say`${icon('waiting')} ${strong(`step 1 of ${step.of} started`)}: ${releasedWords(step)}, ReplicaSet ${code(step.replicaSet)} scaled to ${step.of - 1}; waiting for the new pod to be Ready. Each later step replies here when its new pod is Ready.`,
-        },
-        where,
-      ],
+      summary: w.startedSummary({ ...walk, pod: step.pod }),
+      parts: [{ kind: 'paragraph', text: w.started({ ...walk, released: released(step) }) }, where],
     };
+  }
   if (step.phase === 'marks-left') {
     const pods = join(
       step.pods.map((p) => rich(code(p))),
@@ -184,37 +151,26 @@ function stepProgressMessage(job: Outcome, step: StepProgress): ChatMessage {
       (p) => `kubectl annotate pod ${p} -n ${step.namespace} controller.kubernetes.io/pod-deletion-cost-`,
     );
     return {
-      summary: say`${step.pods.join(', ')} still marked with controller.kubernetes.io/pod-deletion-cost`,
+      summary: w.marksLeftSummary({ pods: step.pods.join(', ') }),
       parts: [
-        {
-          kind: 'paragraph',
-          text: say`${icon('warning')} pod-deletion-cost left on ${pods}: the walk could not take its mark (controller.kubernetes.io/pod-deletion-cost=-2147483648) off again, so ReplicaSet ${code(step.replicaSet)} would delete these pods first when it next shrinks.`,
-        },
-        { kind: 'code', title: say`To take the mark off:`, body: commands.join('\n') },
+        { kind: 'paragraph', text: w.marksLeft({ pods, replicaSet: step.replicaSet }) },
+        { kind: 'code', title: say`${w.marksTitle({})}`, body: commands.join('\n') },
         where,
       ],
     };
   }
-  if (step.phase === 'ready')
+  const steps = { step: step.step, of: step.of };
+  if (step.phase === 'ready') {
+    const walk = { ...steps, replicaSet: step.replicaSet, left: step.of - step.step };
     return {
-      summary: say`step ${step.step} of ${step.of}: ${step.pod} released, ReplicaSet ${step.replicaSet} at ${step.of - step.step}`,
-      parts: [
-        {
-          kind: 'paragraph',
-          text: say`${icon('more')} ${strong(`step ${step.step} of ${step.of}`)}: ${releasedWords(step)}, ReplicaSet ${code(step.replicaSet)} scaled to ${step.of - step.step}; the next new pod is Ready.`,
-        },
-        where,
-      ],
+      summary: w.readySummary({ ...walk, pod: step.pod }),
+      parts: [{ kind: 'paragraph', text: w.ready({ ...walk, released: released(step) }) }, where],
     };
+  }
+  const why = stopReason(step, lang);
   return {
-    summary: say`stopped at step ${step.step} of ${step.of}: ${stopWords(step)}`,
-    parts: [
-      {
-        kind: 'paragraph',
-        text: say`${icon('paused')} ${strong(`stopped at step ${step.step} of ${step.of}`)}: ${stopWords(step)}. ReplicaSet ${code(step.replicaSet)} keeps what the earlier steps did; the result follows.`,
-      },
-      where,
-    ],
+    summary: w.stoppedSummary({ ...steps, why }),
+    parts: [{ kind: 'paragraph', text: w.stopped({ ...steps, why, replicaSet: step.replicaSet }) }, where],
   };
 }
 
@@ -273,7 +229,7 @@ export function outcomeMessage(
   /** `postmortem`: offer Draft post-mortem on a stage of DRAFT_STAGES (the app keeps what it drafts). */
   options: { postmortem?: boolean } = {},
 ): ChatMessage {
-  if (job.stage === 'progress' && job.step) return stepProgressMessage(job, job.step);
+  if (job.stage === 'progress' && job.step) return stepProgressMessage(job, job.step, lang);
   const head = HEADLINE[job.stage];
   const words = translate(OUTCOME_STAGE_WORDS, lang, job.stage);
   const w = wordsIn(OUTCOME_WORDS, lang);
