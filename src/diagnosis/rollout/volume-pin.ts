@@ -5,7 +5,7 @@
  * or the template's), so no node takes it ("volume node affinity conflict", DESIGN.md
  * §4d). From what was read only: a volume not read, or nodes not all read, make no claim.
  */
-import { remadePods } from '../workloads/remade-words.js';
+import { remadePods, type RemadeBy } from '../workloads/remade-words.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Finding } from '../finding.js';
 import { typeOfKind } from '../workload-ref.js';
@@ -25,6 +25,8 @@ interface PinnedPod {
   claim: string;
   /** The nodes the volume allows, none of which takes the replacement. */
   nodes: Node[];
+  /** Where the replacement order is known (a StatefulSet's): the old pods replaced before it. */
+  before?: Pod[];
 }
 
 /** The first pod still to be replaced whose replacement no node takes for its volume, or undefined. */
@@ -37,14 +39,24 @@ export function pinnedReplacement(ctx: AnalysisContext): PinnedPod | undefined {
   const incoming = nextPod(snapshot);
   const fresh = new Set(kind.revisions(snapshot).current?.pods ?? []);
   const partition = kind.strategy(kind.object(snapshot)).partition ?? 0;
-  for (const pod of snapshot.pods) {
-    if (fresh.has(pod) || isTerminating(pod) || !pod.spec.nodeName || belowPartition(pod, partition))
-      continue;
+  const byOrdinal = ordinalOrder(kind.remadeBy(kind.object(snapshot)));
+  const toReplace = snapshot.pods.filter(
+    (pod) => !fresh.has(pod) && !isTerminating(pod) && pod.spec.nodeName && !belowPartition(pod, partition),
+  );
+  // A StatefulSet's rolling update replaces its pods from the highest ordinal down
+  // (stateful_set_control.go, updateStatefulSet): the first pinned pod it reaches is the one.
+  if (byOrdinal) toReplace.sort((a, b) => ordinal(b) - ordinal(a));
+  for (const [at, pod] of toReplace.entries()) {
     const pinned = pinnedNowhere(ctx, pod, incoming);
-    if (pinned) return { pod, ...pinned };
+    if (pinned) return { pod, ...pinned, ...(byOrdinal ? { before: toReplace.slice(0, at) } : {}) };
   }
   return undefined;
 }
+
+/** Pods named by ordinal, made again under the same name: a StatefulSet's. */
+const ordinalOrder = (by: RemadeBy): boolean => by === 'orderedReady' || by === 'parallel';
+
+const ordinal = (pod: Pod): number => Number(/-(\d+)$/.exec(pod.metadata.name ?? '')?.[1] ?? -1);
 
 /**
  * Whether a pod of the workload may be tied to nodes by a volume: one of its claims is
@@ -68,8 +80,8 @@ export function mayBePinned(ctx: AnalysisContext): boolean {
 /** A StatefulSet's pods below the partition keep their revision: they are never replaced. */
 function belowPartition(pod: Pod, partition: number): boolean {
   if (partition === 0) return false;
-  const ordinal = Number(/-(\d+)$/.exec(pod.metadata.name ?? '')?.[1]);
-  return Number.isInteger(ordinal) && ordinal < partition;
+  const at = ordinal(pod);
+  return at >= 0 && at < partition;
 }
 
 /** The replacement's claims are the pod's own: one bound to a volume no node it allows takes. */
@@ -104,6 +116,7 @@ export function pinnedFinding(ctx: AnalysisContext, pinned: PinnedPod): Omit<Fin
   const { snapshot } = ctx;
   const { name, namespace } = snapshot.target;
   const kind = workloadKind(snapshot);
+  const object = kind.object(snapshot);
   const ref = `${typeOfKind(snapshot.target.kind)}/${name}`;
   const podName = pod.metadata.name ?? '';
   const volume = pinned.volume.metadata.name ?? '';
@@ -115,16 +128,36 @@ export function pinnedFinding(ctx: AnalysisContext, pinned: PinnedPod): Omit<Fin
           .map((n) => `${n.metadata.name ?? ''} (${why(n)})`)
           .join(', ');
   const first = pinned.nodes[0]?.metadata.name ?? '';
+  const held = `its claim ${pinned.claim} is bound to volume ${volume}, usable only on ${nodes}`;
+  const ways = `${first ? `${codeSpan(`kubectl uncordon ${first}`)} if the node is meant to serve again, or ` : ''}move the data and delete the claim so a new volume binds elsewhere (${codeSpan(`kubectl delete pvc ${pinned.claim} -n ${namespace}`)} loses the data on it). ${ref} itself needs no change.`;
+  const evidence: Finding['evidence'] = [
+    {
+      type: 'note',
+      text: `Volume ${volume} (claim ${pinned.claim}): spec.nodeAffinity allows ${pinned.nodes.map((n) => n.metadata.name ?? '').join(', ') || 'no node'}.`,
+    },
+  ];
+  // OnDelete: the controller replaces no pod by itself (stateful_set_control.go and the
+  // DaemonSet controller return before any update): nothing is stuck until someone deletes it.
+  if (kind.strategy(object).type === 'OnDelete')
+    return {
+      code: 'RolloutAtRisk',
+      severity: 'warning',
+      summary: `Pod ${podName} still runs the old revision, and ${held}. Its update waits for someone to delete it (OnDelete); once deleted, the new ${podName} keeps that claim and no node takes it (volume node affinity conflict): it stays Pending for good.`,
+      explanation: `With updateStrategy OnDelete the controller replaces a pod only after someone deletes it, so nothing is stuck yet. Do not delete ${podName} for the update before its volume has a node again: ${ways}`,
+      evidence,
+    };
+  const before = pinned.before;
+  const order =
+    before === undefined
+      ? `The rollout moves until the controller replaces ${podName}. ${remadePods(kind.remadeBy(object), 1)}`
+      : before.length === 0
+        ? `The controller replaces pods from the highest ordinal down, and ${podName} is next: it deletes ${podName} and creates it again under the same name at the update revision`
+        : `The controller replaces pods from the highest ordinal down: ${before.map((p) => p.metadata.name ?? '').join(', ')} first, then ${podName}, which it deletes and creates again under the same name at the update revision`;
   return {
     code: 'RolloutStuck',
     severity: 'critical',
-    summary: `The rollout can never finish: pod ${podName} still runs the old revision, and its claim ${pinned.claim} is bound to volume ${volume}, usable only on ${nodes}. When the controller replaces ${podName}, the new pod keeps that claim and no node takes it (volume node affinity conflict): it waits for good.`,
-    explanation: `The rollout moves until it reaches ${podName}. ${remadePods(kind.remadeBy(kind.object(snapshot)), 1)}, mounting the same claim, and the volume's node affinity leaves only ${nodes}. Before it gets there: ${first ? `${codeSpan(`kubectl uncordon ${first}`)} if the node is meant to serve again, or ` : ''}move the data and delete the claim so a new volume binds elsewhere (${codeSpan(`kubectl delete pvc ${pinned.claim} -n ${namespace}`)} loses the data on it). ${ref} itself needs no change.`,
-    evidence: [
-      {
-        type: 'note',
-        text: `Volume ${volume} (claim ${pinned.claim}): spec.nodeAffinity allows ${pinned.nodes.map((n) => n.metadata.name ?? '').join(', ') || 'no node'}.`,
-      },
-    ],
+    summary: `The rollout can never finish: pod ${podName} still runs the old revision, and ${held}. When the controller replaces ${podName}, the new pod keeps that claim and no node takes it (volume node affinity conflict): it waits for good.`,
+    explanation: `${order}, mounting the same claim, and the volume's node affinity leaves only ${nodes}. Before it gets there: ${ways}`,
+    evidence,
   };
 }
