@@ -355,13 +355,17 @@ function noEligibleNode(
   snapshot: WorkloadSnapshot,
   pending: PendingAssessment,
 ): { cause: string; change: string } {
-  const seen = `${pending.ineligible.length}${snapshot.nodesComplete ? '' : ' inspected'}`;
+  // The nodes read are those that matter (the template's selection, where its pods run), not
+  // the cluster's: with all of them read, no node matches; else only the inspected ones are said.
+  const noneOf = snapshot.nodesComplete
+    ? 'no node matches'
+    : `none of the ${pending.ineligible.length} inspected nodes matches`;
   const bySelector = pending.ineligible.filter((n) => n.reasons.includes('nodeSelector/affinity'));
   const selected = pending.ineligible.filter((n) => !n.reasons.includes('nodeSelector/affinity'));
   const selector = describeSelector(pending);
   if (selected.length === 0) {
     return {
-      cause: `none of the ${seen} nodes matches its ${selector}`,
+      cause: `${noneOf} its ${selector}`,
       change: `point the ${selector} at an existing node (or label a node to match it)`,
     };
   }
