@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PATCH_POINTER } from '../../src/chat/use-cases/confirm-text.js';
+import { undoParts } from '../../src/chat/use-cases/outcome.js';
+import { plainText } from '../../src/message/rich.js';
+import type { StoredPlan } from '../../src/queue/plan-store.js';
 import { compactPatch, patchText } from '../../src/chat/use-cases/plan-text.js';
 import { confirmDialogText, planButton, renderDiagnosis } from '../support/slack-run.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
@@ -255,5 +258,44 @@ describe('confirm dialog text', () => {
     );
     expect(text).toContain('a new rollout starts');
     expect(text.length).toBeLessThanOrEqual(300);
+  });
+
+  it("says it in the thread's language in the reply that offers the Undo", () => {
+    const strategy = plan('set-rolling-update', 'web', 'shop', [], 'x');
+    strategy.addresses = 'RolloutSurgeDeadlock';
+    strategy.patch = {
+      type: 'strategic-merge',
+      body: {
+        spec: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } } },
+      },
+    };
+    const said = (p: RemediationPlan, lang: 'en' | 'ko'): string =>
+      undoParts({ plan: p } as StoredPlan, lang)
+        .map((part) =>
+          part.kind === 'paragraph'
+            ? plainText(part.text)
+            : part.kind === 'code'
+              ? `${part.title ? plainText(part.title) : ''}\n${part.body}`
+              : '',
+        )
+        .join('\n');
+    const ko = said(strategy, 'ko');
+    expect(ko).toContain(
+      '되돌리기: deployment/web 대상의 롤아웃 전략(RollingUpdate maxSurge 1, maxUnavailable 0) 설정을 되돌립니다.',
+    );
+    expect(ko).toContain('롤아웃은 시작하지 않습니다.');
+    expect(ko).toContain('다음 롤아웃은 다시 교착 상태(deadlock)에 빠집니다.');
+    expect(ko).toContain('되돌리기가 보내는 패치 그대로(strategic-merge)');
+    expect(ko).not.toMatch(/restores|rollout starts|deadlock again/);
+    // English as before, the deadlock warning read from the same words.
+    const en = said(strategy, 'en');
+    expect(en).toContain(
+      'Undo restores the rollout strategy (RollingUpdate maxSurge 1, maxUnavailable 0) of deployment/web.',
+    );
+    expect(en).toContain('The next rollout would deadlock again.');
+    const affinity = plan('exclude-node', 'web', 'shop', ['node-b'], 'x');
+    affinity.patch = { type: 'json', body: [{ op: 'remove', path: '/spec/template/spec/affinity' }] };
+    expect(said(affinity, 'ko')).toContain('이전 nodeAffinity 설정(노드 제외를 없앰)');
+    expect(said(affinity, 'ko')).toContain('새 롤아웃이 시작되어 파드를 교체합니다.');
   });
 });

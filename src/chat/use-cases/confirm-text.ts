@@ -2,6 +2,7 @@ import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import { findKind } from '../../remediation/kinds/index.js';
 import { restoredByPatch, rolloutByPatch } from '../../remediation/kinds/workload-patch.js';
 import type { RemediationPlan } from '../../remediation/plan.js';
+import type { Lang } from '../../i18n/lang.js';
 
 /**
  * Where the exact patch really is: the thread report under the result message (and,
@@ -11,14 +12,14 @@ import type { RemediationPlan } from '../../remediation/plan.js';
 export const PATCH_POINTER = 'The exact patch and the server dry run are in the thread.';
 
 /** What an undo puts back, in words, as its kind says it ("the rollout strategy (RollingUpdate maxSurge 25%, maxUnavailable 25%)"). */
-export function restoredInWords(plan: RemediationPlan): string {
+export function restoredInWords(plan: RemediationPlan, lang: Lang = 'en'): string {
   // A kind that is none (a plan altered in Redis): what its patch says.
-  return findKind(plan.kind)?.words.restores(plan) ?? restoredByPatch(plan);
+  return findKind(plan.kind)?.words.restores(plan, lang) ?? restoredByPatch(plan, lang);
 }
 
 /** One sentence: whether an undo (or any plan) starts a rollout, and why. */
-export function rolloutInWords(plan: RemediationPlan): string {
-  return findKind(plan.kind)?.words.rollout(plan) ?? rolloutByPatch(plan);
+export function rolloutInWords(plan: RemediationPlan, lang: Lang = 'en'): string {
+  return findKind(plan.kind)?.words.rollout(plan, lang) ?? rolloutByPatch(plan, lang);
 }
 
 /**

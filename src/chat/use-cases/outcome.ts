@@ -188,23 +188,23 @@ const OFFERS_UNDO: ReadonlySet<Outcome['stage']> = new Set(['applied', 'already-
  * a change to the pod template does; the strategy is not part of it), the exact patch
  * it writes and the server's dry run when there is one.
  */
-export function undoParts(undo: StoredPlan): Part[] {
+export function undoParts(undo: StoredPlan, lang: Lang = 'en'): Part[] {
   const plan = undo.plan;
   const t = plan.target;
+  const w = wordsIn(OUTCOME_WORDS, lang);
+  const said = { what: restoredInWords(plan, lang), target: `${typeOfKind(t.kind)}/${t.name}` };
   const lines = [
-    undoPatchesBack(plan)
-      ? say`${icon('undo')} ${strong('Undo')} restores ${restoredInWords(plan)} of ${typeOfKind(t.kind)}/${t.name}.`
-      : say`${icon('undo')} ${strong('Undo')} restores ${restoredInWords(plan)}; ${typeOfKind(t.kind)}/${t.name} is not changed.`,
-    say`${rolloutInWords(plan)}`,
+    undoPatchesBack(plan) ? w.undoRestores(said) : w.undoRestoresBeside(said),
+    say`${rolloutInWords(plan, lang)}`,
   ];
   // Putting a surging strategy back on the Deployment that deadlocked brings the deadlock back.
   if (plan.addresses === 'RolloutSurgeDeadlock' && /maxSurge (?!0\b)/.test(restoredInWords(plan)))
-    lines.push(say`${icon('warning')} The next rollout would deadlock again.`);
+    lines.push(w.deadlockAgain({}));
   return [
     { kind: 'paragraph', text: join(lines, '\n') },
     {
       kind: 'code',
-      title: say`Exact patch of the undo (${plan.patch?.type ?? 'delete'})`,
+      title: w.undoPatchTitle({ type: plan.patch?.type ?? 'delete' }),
       body: `${undo.dryRun ? `${dryRunText(undo.dryRun)}\n` : ''}${patchText(plan)}`,
       whole: true,
     },
@@ -249,7 +249,7 @@ export function outcomeMessage(
   const buttons: Button[] = [];
   if (undo && undo.expiresAt > now) {
     if (OFFERS_UNDO.has(job.stage)) {
-      parts.push(...undoParts(undo));
+      parts.push(...undoParts(undo, lang));
       buttons.push(
         planButton(
           undo,

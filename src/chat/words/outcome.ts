@@ -6,7 +6,7 @@
  * English entries are the wording before the catalogue.
  */
 import type { Rich } from '../model.js';
-import { icon, say } from '../../message/rich.js';
+import { icon, say, strong } from '../../message/rich.js';
 import { defineMessages, registerCatalogue } from '../../i18n/catalogue.js';
 
 const word = (en: string, ko: string) => ({ en: (): string => en, ko: (): string => ko });
@@ -54,6 +54,26 @@ export const OUTCOME_WORDS = registerCatalogue(
       en: (p: { plan: string; cluster: string }) => say`plan ${p.plan} · cluster ${p.cluster}`,
       ko: (p: { plan: string; cluster: string }) => say`조치 ${p.plan} · 클러스터 ${p.cluster}`,
     },
+    undoRestores: {
+      en: (p: { what: string; target: string }) =>
+        say`${icon('undo')} ${strong('Undo')} restores ${p.what} of ${p.target}.`,
+      ko: (p: { what: string; target: string }) =>
+        say`${icon('undo')} ${strong('되돌리기')}: ${p.target} 대상의 ${p.what} 설정을 되돌립니다.`,
+    },
+    undoRestoresBeside: {
+      en: (p: { what: string; target: string }) =>
+        say`${icon('undo')} ${strong('Undo')} restores ${p.what}; ${p.target} is not changed.`,
+      ko: (p: { what: string; target: string }) =>
+        say`${icon('undo')} ${strong('되돌리기')}: ${p.what}. ${p.target} 자체는 바뀌지 않습니다.`,
+    },
+    deadlockAgain: {
+      en: () => say`${icon('warning')} The next rollout would deadlock again.`,
+      ko: () => say`${icon('warning')} 다음 롤아웃은 다시 교착 상태(deadlock)에 빠집니다.`,
+    },
+    undoPatchTitle: {
+      en: (p: { type: string }) => say`Exact patch of the undo (${p.type})`,
+      ko: (p: { type: string }) => say`되돌리기가 보내는 패치 그대로(${p.type})`,
+    },
     undoAbove: {
       en: () => say`${icon('undo')} Undo is offered in the "applied" reply above.`,
       ko: () => say`${icon('undo')} 되돌리기 버튼은 위의 "적용됨" 답글에 있습니다.`,
@@ -62,6 +82,10 @@ export const OUTCOME_WORDS = registerCatalogue(
   {
     approvedBy: [{ who: say`Dana` }],
     note: [{ plan: 'set-rolling-update-fbad', cluster: 'prod' }],
+    undoRestores: [{ what: 'the rollout strategy (Recreate)', target: 'deployment/tracker' }],
+    undoRestoresBeside: [{ what: 'device gpu-0 to new claims', target: 'deployment/tracker' }],
+    deadlockAgain: [{}],
+    undoPatchTitle: [{ type: 'strategic-merge' }],
     undoAbove: [{}],
   },
 );

@@ -10,6 +10,7 @@ import { PATCH_CONTENT_TYPES } from '../plan.js';
 import { buildAbortRolloutPlans } from '../builders/abort-rollout.js';
 import { workloadPatchKind } from './workload-patch.js';
 import { currentTemplateCrash } from '../../diagnosis/forward/crash-model.js';
+import { UNDO_WORDS } from './undo-words.js';
 
 const base = workloadPatchKind({
   kind: 'abort-rollout',
@@ -57,8 +58,8 @@ export const abortRollout: typeof base = {
   }),
   words: {
     ...base.words,
-    restores: () => 'the update (a retry starts it again)',
-    rollout: () => 'It starts no rollout: the stable pods keep serving.',
+    restores: (_plan, lang) => UNDO_WORDS.aborted[lang](),
+    rollout: (_plan, lang) => UNDO_WORDS.abortedRollout[lang](),
     write: (plan) => [
       `Patch (${PATCH_CONTENT_TYPES[plan.patch.type]}) to ${WORKLOAD_NAMES[plan.target.kind].resource}/${plan.target.name}/status in namespace ${plan.target.namespace}:`,
       JSON.stringify(plan.patch.body, null, 2),

@@ -11,6 +11,7 @@ import type { Intervention } from '../../diagnosis/forward/model.js';
 import type { ResolvedStrategy } from '../../diagnosis/resolved-strategy.js';
 import type { WorkloadRef } from '../../diagnosis/snapshot/types.js';
 import type { NotOffered, PlanOf, PodRef, RemediationKind, RemediationPlan, UncheckedPlan } from '../plan.js';
+import type { Lang } from '../../i18n/lang.js';
 
 /** The workload kinds a plan's target can be (the registry's: src/diagnosis/workloads/kinds.ts). */
 export type WorkloadKind = WorkloadRef['kind'];
@@ -121,10 +122,10 @@ export interface Applied {
 export interface KindWords<P> {
   /** The confirm dialog: the change, for a target phrase such as "deployment/web in ns shop", within `room` characters (best effort). */
   change(plan: P, target: string, room: number): string;
-  /** An Undo of this kind: what it puts back ("the rollout strategy (Recreate)"). */
-  restores(plan: P): string;
-  /** An Undo of this kind: one sentence on whether it starts a rollout, and why. */
-  rollout(plan: P): string;
+  /** An Undo of this kind: what it puts back ("the rollout strategy (Recreate)"), in `lang` (undo-words.ts). */
+  restores(plan: P, lang: Lang): string;
+  /** An Undo of this kind: one sentence on whether it starts a rollout, and why, in `lang`. */
+  rollout(plan: P, lang: Lang): string;
   /** `cli apply`: the write, exactly (the object it patches, creates or deletes, and the patch). */
   write(plan: P): string[];
   /** `cli apply`: the first line after a successful write. */

@@ -15,6 +15,7 @@ import type { ReplicaSetScalePlan } from '../plan.js';
 import type { Applied, RemediationKindModule } from './kind.js';
 import { restoredByPatch } from './workload-patch.js';
 import { checkScalePayload, SCALE_PATHS, scaleCliWords, scaleDrift } from './replicaset-scale.js';
+import { UNDO_WORDS } from './undo-words.js';
 
 /** The Undo of an applied scale-old-replicaset, or null when there is nothing to put back. */
 export function scaleBackPlan(plan: ReplicaSetScalePlan, applied: Applied): ReplicaSetScalePlan | null {
@@ -69,14 +70,13 @@ export const scaleBackOldReplicaSet: RemediationKindModule<ReplicaSetScalePlan> 
       const named = rs ? `Scale old ReplicaSet ${rs.name}` : '';
       return `${rs && named.length + tail.length <= room ? named : 'Scale the old ReplicaSet'}${tail}`;
     },
-    restores: (plan) => {
+    restores: (plan, lang) => {
       const rs = plan.replicaSet;
       return rs
-        ? `old ReplicaSet ${rs.name} to ${rs.to} replica(s), the count it had (pods of the old template)`
-        : restoredByPatch(plan);
+        ? UNDO_WORDS.scaledBack[lang]({ replicaSet: rs.name, to: rs.to })
+        : restoredByPatch(plan, lang);
     },
-    rollout: () =>
-      'It starts no rollout: the Deployment is not changed; the old pods run beside the new ones until the Deployment controller scales them down as new pods become available. To get the old version back, roll the Deployment back.',
+    rollout: (_plan, lang) => UNDO_WORDS.scaledBackRollout[lang](),
     ...scaleCliWords,
   },
 };

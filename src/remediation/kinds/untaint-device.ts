@@ -9,6 +9,7 @@ import type { UntaintDevicePlan } from '../plan.js';
 import { checkDeviceTaintPayload, deviceTaintDrift, ruleWords } from './device-taint-rule.js';
 import type { RemediationKindModule } from './kind.js';
 import { restoredByPatch } from './workload-patch.js';
+import { UNDO_WORDS } from './undo-words.js';
 
 export const untaintDevice: RemediationKindModule<UntaintDevicePlan> & { kind: 'untaint-device' } = {
   kind: 'untaint-device',
@@ -34,12 +35,11 @@ export const untaintDevice: RemediationKindModule<UntaintDevicePlan> & { kind: '
       const text = `Delete DeviceTaintRule ${t?.name ?? ''}: new claims may get device ${t ? deviceName(t) : ''} again.`;
       return text.length <= room ? text : 'Delete the DeviceTaintRule: new claims may get the device again.';
     },
-    restores: (plan) =>
+    restores: (plan, lang) =>
       plan.deviceTaint
-        ? `device ${deviceName(plan.deviceTaint)} to new claims (DeviceTaintRule ${plan.deviceTaint.name} is deleted)`
-        : restoredByPatch(plan),
-    rollout: () =>
-      'It starts no rollout and deletes no pod: the replaced pods stay on the devices they have.',
+        ? UNDO_WORDS.untainted[lang]({ device: deviceName(plan.deviceTaint), rule: plan.deviceTaint.name })
+        : restoredByPatch(plan, lang),
+    rollout: (_plan, lang) => UNDO_WORDS.untaintedRollout[lang](),
     write: (plan) => [`Deletes ${ruleWords(plan)}, only while it is the one rollout-doctor wrote.`],
     applied: (plan) => `Applied: DeviceTaintRule ${plan.deviceTaint.name} deleted:`,
   },

@@ -7,6 +7,9 @@
  */
 import { workloadKind } from '../../diagnosis/workloads/index.js';
 import { codeSpan } from '../../text/code-span.js';
+import { translate, wordsIn } from '../../i18n/catalogue.js';
+import type { Lang } from '../../i18n/lang.js';
+import { UNDO_WORDS } from './undo-words.js';
 import { WORKLOAD_NAMES } from '../../diagnosis/workload-ref.js';
 import {
   PATCH_CONTENT_TYPES,
@@ -142,9 +145,10 @@ function startsRollout(patch: Patch | null): boolean {
 }
 
 /** What a patch puts back, in words: "the rollout strategy (RollingUpdate maxSurge 25%, maxUnavailable 25%)". */
-export function restoredByPatch(plan: Pick<RemediationPlan, 'patch'>): string {
+export function restoredByPatch(plan: Pick<RemediationPlan, 'patch'>, lang: Lang = 'en'): string {
+  const w = wordsIn(UNDO_WORDS, lang);
   const patch = plan.patch;
-  if (!patch) return 'the previous state';
+  if (!patch) return w.previous({});
   const parts: string[] = [];
   const paths = writtenPaths(patch);
   const at = (pointer: string): unknown =>
@@ -159,29 +163,30 @@ export function restoredByPatch(plan: Pick<RemediationPlan, 'patch'>): string {
     paths ? paths.some((p) => p === prefix || p.startsWith(`${prefix}/`)) : at(prefix) !== undefined;
   if (touched('/spec/strategy') || touched('/spec/updateStrategy')) {
     const s = strategyOf(plan);
+    const bounds = {
+      surge: String(s.maxSurge ?? 'default'),
+      unavailable: String(s.maxUnavailable ?? 'default'),
+    };
     parts.push(
       s.type === 'Recreate'
-        ? 'the rollout strategy (Recreate)'
+        ? w.recreate({})
         : s.type === 'canary'
-          ? `the canary's bounds (maxSurge ${String(s.maxSurge ?? 'default')}, maxUnavailable ${String(s.maxUnavailable ?? 'default')})`
+          ? w.canaryBounds(bounds)
           : s.maxSurge !== undefined
-            ? `the rollout strategy (RollingUpdate maxSurge ${String(s.maxSurge)}, maxUnavailable ${String(s.maxUnavailable)})`
-            : 'the rollout strategy',
+            ? w.rollingBounds({ ...bounds, unavailable: String(s.maxUnavailable) })
+            : w.strategy({}),
     );
   }
-  if (touched('/spec/template/spec/affinity'))
-    parts.push('the previous pod affinity (the node exclusion is removed)');
-  if (touched('/spec/replicas')) parts.push('the previous replica count');
+  if (touched('/spec/template/spec/affinity')) parts.push(w.affinity({}));
+  if (touched('/spec/replicas')) parts.push(w.replicas({}));
   if (parts.length === 0 && paths) parts.push(...paths);
-  if (parts.length === 0) parts.push('the fields the fix changed');
-  return parts.join(' and ');
+  if (parts.length === 0) parts.push(w.fields({}));
+  return parts.join(w.and({}));
 }
 
 /** Whether a patch starts a rollout, in one sentence. */
-export function rolloutByPatch(plan: Pick<RemediationPlan, 'patch'>): string {
-  return startsRollout(plan.patch)
-    ? 'It changes the pod template, so a new rollout starts and replaces the pods.'
-    : 'It does not start a rollout: the strategy is not part of the pod template, so running pods stay as they are.';
+export function rolloutByPatch(plan: Pick<RemediationPlan, 'patch'>, lang: Lang = 'en'): string {
+  return translate(UNDO_WORDS, lang, startsRollout(plan.patch) ? 'startsRollout' : 'noRollout');
 }
 
 /** `cli apply`: a patch of the workload, exactly. */
