@@ -17,7 +17,7 @@ type Change = NonNullable<Stopped['change']>;
 const word = (en: string, ko: string) => ({ en: (): string => en, ko: (): string => ko });
 
 /** Why a walk stopped, one message per reason. */
-export const STEP_STOP_WORDS = registerCatalogue(
+const STEP_STOP_WORDS = registerCatalogue(
   'step-stop',
   defineMessages({
     'deployment-changed': word(
@@ -66,7 +66,7 @@ export const STEP_STOP_WORDS = registerCatalogue(
 );
 
 /** How the Deployment changed under the walk, and what its Undo does then. */
-export const STEP_CHANGE_WORDS = registerCatalogue(
+const STEP_CHANGE_WORDS = registerCatalogue(
   'step-change',
   defineMessages({
     'rolled-back': word(

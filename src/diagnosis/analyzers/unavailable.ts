@@ -24,7 +24,7 @@ import { workloadKind } from '../workloads/index.js';
 import { codeSpan } from '../../text/code-span.js';
 import { podPhases } from '../forward/pod-phase.js';
 import { forwardVerdict } from '../forward/verdict.js';
-import { visibleSteps } from '../forward/run.js';
+import { visibleSteps } from '../forward/unbuilt.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 

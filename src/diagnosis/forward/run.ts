@@ -38,10 +38,10 @@ import { latestSchedulingFailure } from '../base/pod-events.js';
 import { draBackedResources } from '../dra/needs.js';
 import { isReady, isUnscheduled } from '../base/pods.js';
 import { heldBeforeScheduling } from '../scheduling/held-back.js';
-import { World, quotaRef, type QuotaRef } from './world.js';
+import { World, quotaRef } from './world.js';
 import { quotasOf } from './quota-ledgers.js';
 import { finalStateShortfall } from './final-state.js';
-import type { StepShortfall } from './canary-steps.js';
+import { unbuilt, type Unbuilt } from './unbuilt.js';
 import { proxyStrategy } from './proxy-strategy.js';
 import { assessRollout } from '../rollout/rollout-assessment.js';
 import { leavingNeighbours, rivalsOf, type QueueOrder, type Rival } from './rivals.js';
@@ -49,48 +49,8 @@ import { ordinalsOf, unreadVolumes } from './ordinal-claims.js';
 import { perNodeShape, replicaShape, unbound, withDaemonTolerations } from './model-shapes.js';
 import { preemptionFailed } from '../scheduling/preemption.js';
 
-export type Outcome =
-  | { result: 'completes'; ticks: number; steps: Step[] }
-  /** Nothing changes any more and pods of the new revision are missing: `pending` wait forever, or creates are refused. */
-  | {
-      result: 'blocked';
-      ticks: number;
-      steps: Step[];
-      pending: Pod[];
-      refused: boolean;
-      quota?: QuotaRef;
-      /** An Argo canary's step that can never be reached (the end state may fit). */
-      step?: StepShortfall['step'];
-    }
-  /** New pods never become Ready by themselves (crash, pull, probe): not a capacity question. */
-  | {
-      result: 'failing';
-      ticks: number;
-      steps: Step[];
-      /**
-       * The nodes of the new pods that never become Ready, where each is a node whose
-       * kubelet does not report (NotReady, unreachable): they wait for their node rather
-       * than fail of themselves. Absent: some fail on a node that reports.
-       */
-      nodesDown?: string[];
-    }
-  /**
-   * A kind whose updates the model does not follow to the end (a StatefulSet's ordered
-   * pods, an Argo canary's steps), with a pod on its way: a new pod starting, or an old
-   * one terminating. Whatever comes after, the next step happens by itself.
-   */
-  | { result: 'moving'; steps: Step[] }
-  | { result: 'unknown'; why: string };
-
-/**
- * 'as-is': the rollout from the snapshot; 'without-old': the same with this workload's
- * old pods gone first; 'next-rollout': the next template change from the steady state
- * (every pod now running is an old one), which RolloutAtRisk predicts; 'candidate': the
- * same for a manifest about to be applied (check, the admission webhook: src/check's
- * candidate snapshot, whose template is the manifest's), where StatefulSets and basic
- * Argo canaries are run as the rolling update they keep to (proxy-strategy.ts).
- */
-type Variant = 'as-is' | 'without-old' | 'next-rollout' | 'candidate';
+import type { Outcome, Variant } from './outcome.js';
+export type { Outcome, Variant };
 
 /** What a run saw of the workload's serving pods (a plan's proof reads it). */
 export interface Trace {
@@ -105,11 +65,6 @@ export interface Trace {
 const UNMODELLED = MODEL_WHY.unmodelled;
 
 /** Why the model was not built; `unread` when the gap is what was read (nodes, their pods, the namespace's pods). */
-interface Unbuilt {
-  why: string;
-  unread?: true;
-}
-
 export function runForward(
   ctx: AnalysisContext,
   variant: Variant,
@@ -186,20 +141,6 @@ function unheldEndState(
   const kind = workloadKind(ctx.snapshot);
   if (!kind.orderedBlock && !kind.strategy(kind.object(ctx.snapshot)).argo) return undefined;
   return finalStateShortfall(ctx, 'as-is', new Set(othersGone));
-}
-
-function unbuilt(ctx: AnalysisContext, variant: Variant, { why, unread }: Unbuilt): Outcome {
-  // What was not read is not free, and it does not stop what the controllers do next:
-  // a new pod of this workload starting (it becomes available, then the controller lets
-  // an old one go) or an old one terminating moves the rollout whatever the unread pods
-  // hold. A dump of one namespace called such a rollout "can never finish".
-  if (unread) return movingOrUnknown(ctx, why);
-  if (why !== UNMODELLED) return { result: 'unknown', why };
-  // Moving or not, an end state that no nodes can hold is never reached.
-  const short =
-    variant === 'next-rollout' || variant === 'candidate' ? undefined : finalStateShortfall(ctx, variant);
-  if (short) return { result: 'blocked', ticks: 0, steps: [], ...short };
-  return movingOrUnknown(ctx, why);
 }
 
 function settle(model: Model): Outcome {
@@ -387,35 +328,6 @@ function draBacked(ctx: AnalysisContext, pod: Pod): boolean {
   if (snapshot.coverage.dra?.classes === 'complete') return false;
   const requested = pod.spec.containers.flatMap((c) => Object.keys(c.resources?.requests ?? {}));
   return requested.some((r) => r.includes('/'));
-}
-
-function movingOrUnknown(ctx: AnalysisContext, why: string): Outcome {
-  const steps = visibleSteps(ctx);
-  return steps.length > 0 ? { result: 'moving', steps } : { result: 'unknown', why };
-}
-
-/**
- * What the controllers do next that is seen without a model: a new pod of the workload
- * starting (it becomes Ready, or available after minReadySeconds), a pod terminating, or
- * an old pod its controller deletes now without waiting for it (a StatefulSet's Parallel
- * update: WorkloadKindModule `replacedByUpdate`). Each moves the rollout whatever was
- * not read.
- */
-export function visibleSteps(ctx: AnalysisContext): Step[] {
-  const kind = workloadKind(ctx.snapshot);
-  const { current } = kind.revisions(ctx.snapshot);
-  const fresh = new Set(current?.pods ?? []);
-  const phases = podPhases(ctx);
-  return ctx.snapshot.pods.flatMap((pod): Step[] => {
-    const phase = phases.get(pod);
-    const name = pod.metadata.name ?? '';
-    if (phase === 'starting' && fresh.has(pod))
-      return [{ kind: 'ready', pod: name, ...(isReady(pod) ? { waitsMinReady: true as const } : {}) }];
-    if (phase === 'terminating') return [{ kind: 'gone', pod: name }];
-    const replaced = kind.replacedByUpdate?.(ctx.snapshot, pod);
-    if (replaced?.known && replaced.now) return [{ kind: 'old-removed', pod: name }];
-    return [];
-  });
 }
 
 /** Every old pod gone before the run (what a Recreate or maxSurge 0 would make room with). */

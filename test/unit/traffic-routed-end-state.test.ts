@@ -1,0 +1,60 @@
+/**
+ * A traffic-routed Argo canary without dynamicStableScale keeps every stable pod until the
+ * canary is whole (CalculateReplicaCountsForTrafficRoutedCanary), so after its last step both
+ * revisions run in full at once: api (4 replicas, one GPU each) on six one-GPU nodes can never
+ * get there, though each step fits. A dump of one namespace (other pods on the nodes not read)
+ * read "No problem found", exit 0: the end-state bound was skipped where pods were not read,
+ * though pods not read only take room. Two more nodes hold both revisions.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { fakeIo } from '../support/cli-io.js';
+
+const DUMP = join(import.meta.dirname, '../fixtures/dumps/argo-traffic-routed-both-whole.json');
+const dir = mkdtempSync(join(tmpdir(), 'rd-routed-end-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Item = { kind: string; metadata: { name?: string } };
+type Report = { findings: { code: string; severity: string; summary: string }[] };
+
+async function diagnose(edit?: (items: Item[]) => Item[]): Promise<{ status: number; report: Report }> {
+  let file = DUMP;
+  if (edit) {
+    const dump = JSON.parse(readFileSync(DUMP, 'utf8')) as { items: Item[] };
+    file = join(dir, `${String(Math.random()).slice(2)}.json`);
+    writeFileSync(file, JSON.stringify({ ...dump, items: edit(dump.items) }));
+  }
+  const io = fakeIo();
+  const status = await runCli(
+    ['diagnose', 'rollout/api', '-n', 'shop', '--from-file', file, '-o', 'json'],
+    io.io,
+  );
+  return { status, report: JSON.parse(io.stdout()) as Report };
+}
+
+describe('a traffic-routed canary whose promotion needs both revisions whole', () => {
+  it('on nodes that cannot hold both: can never finish, though other pods were not read', async () => {
+    const { status, report } = await diagnose();
+    const stuck = report.findings.find((f) => f.code === 'RolloutStuck');
+    expect(stuck?.severity).toBe('critical');
+    expect(stuck?.summary).toContain(
+      'a traffic-routed canary keeps every stable pod until the canary has all 4 of its pods, and the nodes cannot hold both revisions at once',
+    );
+    expect(status).toBe(1);
+  });
+
+  it('with two more such nodes: not stuck', async () => {
+    const { report } = await diagnose((items) => {
+      const node = items.find((i) => i.kind === 'Node' && i.metadata.name === 'n-6');
+      const more = ['n-7', 'n-8'].map((name) => ({
+        ...structuredClone(node),
+        metadata: { ...structuredClone(node?.metadata), name },
+      }));
+      return [...(more as Item[]), ...items];
+    });
+    expect(report.findings.filter((f) => f.code === 'RolloutStuck')).toEqual([]);
+  });
+});
