@@ -27,33 +27,42 @@ export const preemptionUnderWay: Analyzer = {
     const finding: Omit<Finding, 'remediations'> =
       preemption.basis === 'outranks'
         ? outranking(ctx, podName, first.pod.spec.priority ?? 0, preemption.node, preemption.victims, victims)
-        : {
-            code: 'PreemptionUnderWay',
-            severity: 'info',
-            summary: `The scheduler is making room for ${podName} (priority ${first.pod.spec.priority ?? 0}) on ${preemption.node}: it preempted ${victims.join(', ')}, which ${victims.length === 1 ? 'is' : 'are'} terminating.`,
-            explanation: [
-              `The pod is Pending on purpose: it is nominated to ${preemption.node} and schedules there once the lower-priority ${victims.length === 1 ? 'pod is' : 'pods are'} gone (within ${victims.length === 1 ? 'its' : 'their'} termination grace period).`,
-              preemption.basis === 'marked'
-                ? 'The scheduler marked the victims DisruptionTarget (PreemptionByScheduler).'
-                : "The scheduler's latest message says it waits for a terminating pod on the nominated node.",
-              `Nothing to change: a strategy change or a restart would only take serving pods away. ${watch(podName, snapshot.target.namespace)}`,
-            ].join(' '),
-            evidence: [
-              {
-                type: 'pods',
-                title: 'The preempting pod and its victims',
-                pods: [
-                  { name: podName, phase: 'Pending', detail: `nominated to ${preemption.node}` },
-                  ...preemption.victims.map((v) => ({
-                    name: v.metadata.name ?? '',
-                    ...(v.spec.nodeName ? { node: v.spec.nodeName } : {}),
-                    phase: 'Terminating',
-                    detail: `preempted (priority ${v.spec.priority ?? 0})`,
-                  })),
-                ],
-              },
-            ],
-          };
+        : preemption.basis === 'lower-priority'
+          ? lowerPriority(
+              ctx,
+              podName,
+              first.pod.spec.priority ?? 0,
+              preemption.node,
+              preemption.victims,
+              victims,
+            )
+          : {
+              code: 'PreemptionUnderWay',
+              severity: 'info',
+              summary: `The scheduler is making room for ${podName} (priority ${first.pod.spec.priority ?? 0}) on ${preemption.node}: it preempted ${victims.join(', ')}, which ${victims.length === 1 ? 'is' : 'are'} terminating.`,
+              explanation: [
+                `The pod is Pending on purpose: it is nominated to ${preemption.node} and schedules there once the lower-priority ${victims.length === 1 ? 'pod is' : 'pods are'} gone (within ${victims.length === 1 ? 'its' : 'their'} termination grace period).`,
+                preemption.basis === 'marked'
+                  ? 'The scheduler marked the victims DisruptionTarget (PreemptionByScheduler).'
+                  : "The scheduler's latest message says it waits for a terminating pod on the nominated node.",
+                `Nothing to change: a strategy change or a restart would only take serving pods away. ${watch(podName, snapshot.target.namespace)}`,
+              ].join(' '),
+              evidence: [
+                {
+                  type: 'pods',
+                  title: 'The preempting pod and its victims',
+                  pods: [
+                    { name: podName, phase: 'Pending', detail: `nominated to ${preemption.node}` },
+                    ...preemption.victims.map((v) => ({
+                      name: v.metadata.name ?? '',
+                      ...(v.spec.nodeName ? { node: v.spec.nodeName } : {}),
+                      phase: 'Terminating',
+                      detail: `preempted (priority ${v.spec.priority ?? 0})`,
+                    })),
+                  ],
+                },
+              ],
+            };
     return [finding];
   },
 };
@@ -99,6 +108,46 @@ function outranking(
             ...(v.spec.nodeName ? { node: v.spec.nodeName } : {}),
             phase: 'Running',
             detail: `old, priority ${v.spec.priority ?? 0}: preempted next`,
+          })),
+        ],
+      },
+    ],
+  };
+}
+
+/**
+ * Pods of other workloads at a lower priority alone hold the new pod's room on a node:
+ * the scheduler's next attempt preempts them (its latest message names no failed
+ * preemption), so the pod is not stuck; they stop serving, not this workload's pods.
+ */
+function lowerPriority(
+  ctx: AnalysisContext,
+  podName: string,
+  priority: number,
+  node: string,
+  victims: readonly Pod[],
+  named: readonly string[],
+): Omit<Finding, 'remediations'> {
+  const one = victims.length === 1;
+  return {
+    code: 'PreemptionUnderWay',
+    severity: 'info',
+    summary: `The scheduler will make room for ${podName} (priority ${priority}) on ${node} by preempting ${named.join(', ')}, which ${one ? 'holds' : 'hold'} what it needs at a lower priority: the rollout goes on by itself.`,
+    explanation: [
+      `The scheduler's preemption (DefaultPreemption) takes pods of lower priority from a node where that makes the pod fit. Its latest message for ${podName} names no failed preemption, so its next attempt preempts ${one ? 'that pod' : 'those pods'} (with ${one ? 'its' : 'their'} termination grace period; a disruption budget is honoured where it can be, not always) and the new pod takes the room.`,
+      `Nothing to change in this ${workloadKind(ctx.snapshot).kind}: a strategy change or a restart would only take serving pods away. The preempted ${one ? 'pod stops' : 'pods stop'} serving: where ${one ? 'it matters' : 'they matter'}, make room for ${podName} elsewhere instead. ${watch(podName, ctx.snapshot.target.namespace)}`,
+    ].join(' '),
+    evidence: [
+      {
+        type: 'pods',
+        title: 'The new pod and the lower-priority pods it preempts',
+        pods: [
+          { name: podName, phase: 'Pending', detail: `new, priority ${priority}` },
+          ...victims.map((v) => ({
+            name: v.metadata.name ?? '',
+            ...(v.spec.nodeName ? { node: v.spec.nodeName } : {}),
+            phase: 'Running',
+            detail: `${v.metadata.namespace ?? ''}, priority ${v.spec.priority ?? 0}: preempted next`,
           })),
         ],
       },

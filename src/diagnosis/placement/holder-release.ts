@@ -20,6 +20,13 @@ export interface NodeAssessment {
   release?: Pod[];
   /** Lower-priority pods the scheduler preempts once the released ones are gone. */
   preempts?: Pod[];
+  /**
+   * Lower-priority pods (none of them releasable) whose going alone makes room: the
+   * scheduler's preemption (DefaultPreemption, SelectVictimsOnNode) takes them at its
+   * next attempt, nothing released first. Only those that hold what the pod needs, and
+   * only proved: every pod on the node read, or they hold all the pod asks for.
+   */
+  preemptsNow?: Pod[];
   /** What still blocks after every releasable holder is gone: what no strategy change fixes. */
   remaining: Blocker[];
   /**
@@ -62,7 +69,17 @@ export function assessNode(
       coversNeed(ctx, incoming, released) &&
       devicesReleased(ctx, incoming, node, released) &&
       !devices?.unknown.length);
-  return { ...found, occupancyKnown: known, releaseProved, ...(deviceGap ? { deviceGap } : {}) };
+  // Preempting them makes room whatever was not read where they hold all the pod asks for.
+  const { preemptsNow, ...rest } = found;
+  const preemptProved =
+    preemptsNow !== undefined && !deviceGap && (known || coversNeed(ctx, incoming, preemptsNow));
+  return {
+    ...rest,
+    ...(preemptProved ? { preemptsNow } : {}),
+    occupancyKnown: known,
+    releaseProved,
+    ...(deviceGap ? { deviceGap } : {}),
+  };
 }
 
 /**
@@ -107,7 +124,19 @@ function assessKnownPods(
   const candidates = uniquePods(blockers.flatMap((b) => b.holders.map((h) => h.pod))).filter(
     (pod) => releasable(pod) && !stuck(pod),
   );
-  if (candidates.length === 0) return { node, blockers, remaining: blockers };
+  if (candidates.length === 0) {
+    // Nothing of ours to release: pods of lower priority alone may make the room.
+    const victims = preemptable(ctx, incoming, node, new Set());
+    const holders = new Set(blockers.flatMap((b) => b.holders.map((h) => h.pod)));
+    const now = victims.length > 0 && blockersOn(ctx, incoming, node, new Set(victims)).length === 0;
+    const named = victims.filter((p) => holders.has(p));
+    return {
+      node,
+      blockers,
+      remaining: blockers,
+      ...(now ? { preemptsNow: named.length > 0 ? named : victims } : {}),
+    };
+  }
   let remaining = blockersOn(ctx, incoming, node, new Set(candidates));
   if (remaining.length > 0) {
     // Once our old pods are gone, the scheduler's preemption takes what pods of lower

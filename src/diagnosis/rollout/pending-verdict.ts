@@ -108,6 +108,8 @@ function judge(step: Step): Judged {
   const { base, view, reading, say } = step;
   if (base.eligible.length === 0) return noEligibleNode(step);
   if (view.transient) return say.judged('transient');
+  const preempting = lowerPriorityRoom(step);
+  if (preempting) return preempting;
   if (view.proved.length > 0) return say.deadlock('nodes', names(view.proved));
   // Room the model sees may be what an unread claim takes away (missing, unbound, in use).
   if (view.roomNow.length > 0)
@@ -115,6 +117,32 @@ function judge(step: Step): Judged {
   if (view.freeing.length > 0) return releaseUnproved(step);
   if (view.roomUnread.length > 0) return roomUnread(step);
   return noRoomAnywhere(step);
+}
+
+/**
+ * Where pods on the nodes were not read (so the forward model does not run): a node where
+ * pods of lower priority alone hold the room, proved (holder-release.ts `preemptsNow`).
+ * The scheduler's next attempt preempts them there, so the pod is not stuck, unless its
+ * latest attempt says preemption found no victim (that word stands) or the pod never
+ * preempts.
+ */
+function lowerPriorityRoom({ base, view, reading }: Step): Judged | undefined {
+  if (base.pod.spec.preemptionPolicy === 'Never' || preemptionFailed(base.failure?.message ?? ''))
+    return undefined;
+  // Where every pod on the nodes was read the forward model runs the scheduler, preemption
+  // included (forward/world.ts), and says the rollout goes on with the pods it preempts.
+  if (base.eligible.every((a) => a.occupancyKnown)) return undefined;
+  const nominated = base.pod.status?.nominatedNodeName;
+  const nodes = base.eligible.filter((a) => (a.preemptsNow?.length ?? 0) > 0);
+  const at = nodes.find((a) => a.node.metadata.name === nominated) ?? nodes[0];
+  if (!at?.preemptsNow || view.roomNow.length > 0) return undefined;
+  return {
+    verdict: 'preempting',
+    preemption: { node: at.node.metadata.name ?? '', victims: at.preemptsNow, basis: 'lower-priority' },
+    provedOn: [],
+    caveats: reading.caveats,
+    missing: [],
+  };
 }
 
 function names(list: readonly NodeAssessment[]): string[] {

@@ -28,9 +28,12 @@ export interface Preemption {
    * 'marked': a victim carries the scheduler's DisruptionTarget; 'message': the
    * scheduler's wording names one; 'outranks': not begun, but the pod outranks the old
    * pods of its own workload that hold its room, so the scheduler's next attempt
-   * preempts them (outranksHolders).
+   * preempts them (outranksHolders); 'lower-priority': not begun, but pods of other
+   * workloads at a lower priority alone hold its room on a node whose pods were all read,
+   * and the scheduler's latest word names no failed preemption, so its next attempt
+   * preempts them (holder-release.ts `preemptsNow`).
    */
-  basis: 'marked' | 'message' | 'outranks';
+  basis: 'marked' | 'message' | 'outranks' | 'lower-priority';
 }
 
 const TERMINATING_ON_NOMINATED = 'not eligible due to a terminating pod on the nominated node';
