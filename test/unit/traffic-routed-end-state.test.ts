@@ -1,4 +1,6 @@
 /**
+ * Both revisions whole at once, in a dump of one namespace (other pods on the nodes not read).
+ *
  * A traffic-routed Argo canary without dynamicStableScale keeps every stable pod until the
  * canary is whole (CalculateReplicaCountsForTrafficRoutedCanary), so after its last step both
  * revisions run in full at once: api (4 replicas, one GPU each) on six one-GPU nodes can never
@@ -20,18 +22,20 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 type Item = { kind: string; metadata: { name?: string } };
 type Report = { findings: { code: string; severity: string; summary: string }[] };
 
-async function diagnose(edit?: (items: Item[]) => Item[]): Promise<{ status: number; report: Report }> {
-  let file = DUMP;
+async function diagnose(
+  edit?: (items: Item[]) => Item[],
+  dumpFile = DUMP,
+  ref = 'rollout/api',
+  namespace = 'shop',
+): Promise<{ status: number; report: Report }> {
+  let file = dumpFile;
   if (edit) {
-    const dump = JSON.parse(readFileSync(DUMP, 'utf8')) as { items: Item[] };
+    const dump = JSON.parse(readFileSync(dumpFile, 'utf8')) as { items: Item[] };
     file = join(dir, `${String(Math.random()).slice(2)}.json`);
     writeFileSync(file, JSON.stringify({ ...dump, items: edit(dump.items) }));
   }
   const io = fakeIo();
-  const status = await runCli(
-    ['diagnose', 'rollout/api', '-n', 'shop', '--from-file', file, '-o', 'json'],
-    io.io,
-  );
+  const status = await runCli(['diagnose', ref, '-n', namespace, '--from-file', file, '-o', 'json'], io.io);
   return { status, report: JSON.parse(io.stdout()) as Report };
 }
 
@@ -56,5 +60,40 @@ describe('a traffic-routed canary whose promotion needs both revisions whole', (
       return [...(more as Item[]), ...items];
     });
     expect(report.findings.filter((f) => f.code === 'RolloutStuck')).toEqual([]);
+  });
+});
+
+/**
+ * A blue-green Rollout paused for promotion with previewReplicaCount 1: once promoted, the
+ * preview scales to every replica (NewRSNewReplicas after the pause) while the active
+ * ReplicaSet keeps its pods until the switch, so web's 2 + 2 one-GPU pods must run on three
+ * one-GPU nodes. It read "No problem found" beside the pause (attack round 10, d1).
+ */
+describe('a blue-green rollout whose promotion needs both revisions whole', () => {
+  const BLUE_GREEN = join(import.meta.dirname, '../fixtures/dumps/argo-bluegreen-preview-count.json');
+  const web = (edit?: (items: Item[]) => Item[]) => diagnose(edit, BLUE_GREEN, 'rollout/web', 'shop');
+
+  it('on three one-GPU nodes: can never finish, said at the pause', async () => {
+    const { status, report } = await web();
+    expect(report.findings.map((f) => [f.code, f.severity])).toEqual([
+      ['RolloutPaused', 'info'],
+      ['RolloutStuck', 'critical'],
+    ]);
+    expect(report.findings[1]?.summary).toContain(
+      'blue-green keeps every active pod until the preview has all 2 of its pods and is promoted, and the nodes cannot hold both revisions at once',
+    );
+    expect(status).toBe(1);
+  });
+
+  it('with a fourth such node: only the pause', async () => {
+    const { status, report } = await web((items) => {
+      const node = items.find((i) => i.kind === 'Node');
+      return [
+        { ...structuredClone(node), metadata: { ...structuredClone(node?.metadata), name: 'n-4' } } as Item,
+        ...items,
+      ];
+    });
+    expect(report.findings.map((f) => f.code)).toEqual(['RolloutPaused']);
+    expect(status).toBe(0);
   });
 });
