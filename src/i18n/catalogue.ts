@@ -39,6 +39,9 @@ export function defineMessages<C extends Complete<C>>(catalogue: C): C {
   return catalogue;
 }
 
+/** A message without parameters: the same words every time, one per language. */
+export const phrase = (en: string, ko: string) => ({ en: (): string => en, ko: (): string => ko });
+
 /** Message `key` of `catalogue` in `lang`. */
 export function translate<C extends Record<string, Message<never, unknown>>, K extends keyof C & string>(
   catalogue: C,

@@ -7,27 +7,25 @@
  */
 import type { Rich } from '../model.js';
 import { icon, say, strong } from '../../message/rich.js';
-import { defineMessages, registerCatalogue } from '../../i18n/catalogue.js';
-
-const word = (en: string, ko: string) => ({ en: (): string => en, ko: (): string => ko });
+import { defineMessages, registerCatalogue, phrase } from '../../i18n/catalogue.js';
 
 /** The headline of a remediation outcome's reply, one message per stage. */
 export const OUTCOME_STAGE_WORDS = registerCatalogue(
   'outcome-stage',
   defineMessages({
-    applied: word('applied', '적용됨'),
-    'already-applied': word('already applied', '이미 적용되어 있음'),
-    'rolled-out': word('rolled out', '롤아웃 완료'),
-    'pods-ready': word('replacement pods Ready', '교체한 파드가 Ready 상태'),
-    'still-failing': word('still failing', '아직 실패 중'),
-    refused: word('refused', '거부됨'),
-    failed: word('failed', '실패'),
-    timeout: word('rollout not finished in time', '제한 시간 안에 롤아웃이 끝나지 않음'),
-    paused: word(
+    applied: phrase('applied', '적용됨'),
+    'already-applied': phrase('already applied', '이미 적용되어 있음'),
+    'rolled-out': phrase('rolled out', '롤아웃 완료'),
+    'pods-ready': phrase('replacement pods Ready', '교체한 파드가 Ready 상태'),
+    'still-failing': phrase('still failing', '아직 실패 중'),
+    refused: phrase('refused', '거부됨'),
+    failed: phrase('failed', '실패'),
+    timeout: phrase('rollout not finished in time', '제한 시간 안에 롤아웃이 끝나지 않음'),
+    paused: phrase(
       'applied; the rollout is paused and waits for a person',
       '적용됨. 롤아웃이 일시 중지되어 사람의 조치를 기다립니다',
     ),
-    progress: word('step', '단계'),
+    progress: phrase('step', '단계'),
   }),
   {
     applied: [{}],

@@ -6,7 +6,7 @@
  */
 import type { Rich } from '../model.js';
 import { code, icon, say, strong } from '../../message/rich.js';
-import { defineMessages, registerCatalogue } from '../../i18n/catalogue.js';
+import { defineMessages, registerCatalogue, phrase } from '../../i18n/catalogue.js';
 import type { StepProgress } from '../../queue/schemas.js';
 import type { Lang } from '../../i18n/lang.js';
 
@@ -14,41 +14,39 @@ type Stopped = Extract<StepProgress, { phase: 'stopped' }>;
 type Reason = Stopped['reason'];
 type Change = NonNullable<Stopped['change']>;
 
-const word = (en: string, ko: string) => ({ en: (): string => en, ko: (): string => ko });
-
 /** Why a walk stopped, one message per reason. */
 const STEP_STOP_WORDS = registerCatalogue(
   'step-stop',
   defineMessages({
-    'deployment-changed': word(
+    'deployment-changed': phrase(
       'the Deployment changed under the walk',
       '진행 중에 Deployment가 바뀌었습니다',
     ),
-    'replicaset-changed': word(
+    'replicaset-changed': phrase(
       'the old ReplicaSet changed under the walk',
       '진행 중에 이전 ReplicaSet이 바뀌었습니다',
     ),
-    'nothing-blocked': word(
+    'nothing-blocked': phrase(
       'no new pod is blocked by an old one any more',
       '이전 파드 때문에 막힌 새 파드가 더 이상 없습니다',
     ),
-    'other-pod-first': word(
+    'other-pod-first': phrase(
       'an old pod that is not Ready (or not scheduled) would go first, before any marked pod, and it frees nothing the new pod needs',
       'Ready가 아닌(또는 스케줄되지 않은) 이전 파드가 표시한 파드보다 먼저 빠지는데, 그 파드가 빠져도 새 파드에 필요한 자원은 비지 않습니다',
     ),
-    'not-released': word(
+    'not-released': phrase(
       'the ReplicaSet controller released no old pod within the step time limit',
       '단계 제한 시간 안에 ReplicaSet 컨트롤러가 이전 파드를 하나도 내보내지 않았습니다',
     ),
-    'released-elsewhere': word(
+    'released-elsewhere': phrase(
       "another old pod than the marked one went (deleted by someone else during the scale, or first in the ReplicaSet controller's order) where it frees nothing the new pod needs, and the marked pod still runs: the new pod stays Pending; diagnose again for the next step",
       '표시한 파드가 아닌 다른 이전 파드가 빠졌습니다(스케일 중에 다른 누군가가 지웠거나, ReplicaSet 컨트롤러의 순서에서 먼저였습니다). 그 자리로는 새 파드에 필요한 자원이 비지 않고 표시한 파드는 아직 실행 중이라, 새 파드는 Pending 상태로 남습니다. 다음 단계는 다시 진단하십시오',
     ),
-    'ready-timeout': word(
+    'ready-timeout': phrase(
       'no new pod became Ready within the step time limit',
       '단계 제한 시간 안에 Ready가 된 새 파드가 없습니다',
     ),
-    'api-error': word(
+    'api-error': phrase(
       'the API server refused or failed a request',
       'API 서버가 요청을 거부했거나 요청이 실패했습니다',
     ),
@@ -69,15 +67,15 @@ const STEP_STOP_WORDS = registerCatalogue(
 const STEP_CHANGE_WORDS = registerCatalogue(
   'step-change',
   defineMessages({
-    'rolled-back': word(
+    'rolled-back': phrase(
       "it was rolled back to this ReplicaSet's template, which makes it the new ReplicaSet again: the Deployment controller scales it back up itself, so no Undo is offered",
       '이 ReplicaSet의 템플릿으로 롤백되어 이 ReplicaSet이 다시 새 ReplicaSet이 되었습니다. Deployment 컨트롤러가 직접 다시 늘리므로 되돌리기는 제공하지 않습니다',
     ),
-    'new-rollout': word(
+    'new-rollout': phrase(
       'a new rollout started (a template neither ReplicaSet runs): the Deployment controller only scales this old ReplicaSet down now, so no Undo is offered',
       '새 롤아웃이 시작되었습니다(두 ReplicaSet 어느 쪽도 실행하지 않는 템플릿). 이제 Deployment 컨트롤러는 이 이전 ReplicaSet을 줄이기만 하므로 되돌리기는 제공하지 않습니다',
     ),
-    spec: word(
+    spec: phrase(
       'another spec field changed (replicas, strategy or pause), not the template: the Undo still scales this ReplicaSet back while the new one is not fully available',
       '템플릿이 아닌 다른 필드(spec.replicas, 롤아웃 전략, spec.paused)가 바뀌었습니다. 새 ReplicaSet이 모두 사용 가능해지기 전까지는 되돌리기로 이 ReplicaSet을 다시 늘릴 수 있습니다',
     ),
@@ -138,7 +136,7 @@ export const STEP_WORDS = registerCatalogue(
       ko: (p: { pods: Rich; replicaSet: string }) =>
         say`${icon('warning')} ${p.pods} 파드에 표시(controller.kubernetes.io/pod-deletion-cost=-2147483648)가 남았습니다. 단계별 진행이 이 표시를 다시 지우지 못했으므로, ReplicaSet(${code(p.replicaSet)})이 다음에 줄어들 때 이 파드들을 먼저 삭제합니다.`,
     },
-    marksTitle: word('To take the mark off:', '표시를 지우려면:'),
+    marksTitle: phrase('To take the mark off:', '표시를 지우려면:'),
     stoppedSummary: {
       en: (p: Steps & { why: string }) => say`stopped at step ${p.step} of ${p.of}: ${p.why}`,
       ko: (p: Steps & { why: string }) => say`${p.of}단계 중 ${p.step}단계에서 멈춤: ${p.why}`,
