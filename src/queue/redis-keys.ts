@@ -33,6 +33,12 @@ export const redisKeys = {
     subscribers: `rd:subs:${cluster}:${jobId}`,
     delivered: `rd:subsdone:${cluster}:${jobId}`,
   }),
+  /**
+   * The attempt of a diagnose job that posted its run's result (src/worker/job-fence.ts):
+   * a later attempt of the same run (its lock lapsed in a failover) re-makes nothing.
+   */
+  runAnswered: (cluster: string, jobId: string, runTs: number) =>
+    `rd:run-answered:${cluster}:${jobId}:${runTs}`,
   /** One worker's claim on ending or offering to end one node exclusion (src/worker/exclusion-expiry.ts). */
   exclusionClaim: (cluster: string, key: string) => `rd:exclusion:${cluster}:${key}`,
   messageOwner: (m: Message) => `rd:msgowner:${messageKeyPart(m)}`,

@@ -19,6 +19,7 @@ import {
 import { createSequence, errorMessage, isLastAttempt } from './progress.js';
 import { messageTime } from '../text/time.js';
 import { diagnosisAudit } from './diagnosis-audit.js';
+import { whileRedisAway } from '../queue/connection.js';
 
 /** What the diagnose processor needs from the cluster and the engine; injected so tests can fake them. */
 export interface DiagnoseDeps {
@@ -65,6 +66,15 @@ export interface DiagnoseDeps {
    * Redis while another took it over, src/worker/job-fence.ts): its result is not posted.
    */
   superseded?: (job: Job<DiagnoseJob>) => Promise<boolean>;
+  /**
+   * Which attempt of the job posted its run's result (src/worker/job-fence.ts
+   * runAnsweredBy), and the record that this one did: an attempt after the one that
+   * answered stores and posts nothing.
+   */
+  answered?: {
+    by(job: Job<DiagnoseJob>): Promise<number | undefined>;
+    mark(job: Job<DiagnoseJob>): Promise<void>;
+  };
   /**
    * True when the app withdrew the job's request (src/queue/withdrawn.ts): its answer
    * said "not started", so the job reads nothing and posts nothing.
@@ -199,15 +209,38 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
         .notify({ kind: 'diagnosis-progress', ...run, seq: seq(), text }, lane)
         .catch((error: unknown) => deps.logger.warn({ err: error }, 'progress not queued'));
     };
+    // What an attempt writes (its plans, then its result) is written only while no later
+    // attempt started: a worker that lost its job mid-run (cut off from Redis while another
+    // took it over) would otherwise store plans no message shows, and every Approve on
+    // the taking worker's message would then read as re-made.
     const result = async (outcome: DiagnosisOutcome): Promise<void> => {
-      if (await deps.superseded?.(job).catch(() => false)) {
+      // Asked again through a failover (the lock this attempt lost then is the usual way a
+      // job gets a second attempt); only a Redis away for longer leaves it unknown, and then
+      // this attempt's outcome is the only account left.
+      const owner = deps.superseded;
+      if (owner && (await whileRedisAway(() => owner(job)).catch(() => false))) {
         deps.logger.warn(
           { jobId: job.id, attempt: job.attemptsStarted },
-          'result of a job a later attempt took over: not posted',
+          'result of a job a later attempt took over: not posted, its plans not stored',
         );
         return;
       }
+      const answered = deps.answered;
+      const by = answered && (await whileRedisAway(() => answered.by(job)).catch(() => undefined));
+      if (by !== undefined && by !== job.attemptsStarted) {
+        deps.logger.warn(
+          { jobId: job.id, attempt: job.attemptsStarted, answeredBy: by },
+          'an earlier attempt of this run posted its result: this one stores and posts nothing',
+        );
+        return;
+      }
+      if (outcome.status === 'diagnosed') await savePlans(deps, data.cluster, outcome);
       await deps.notify({ kind: 'diagnosis-result', ...run, seq: seq(), outcome }, lane);
+      await answered
+        ?.mark(job)
+        .catch((error: unknown) =>
+          deps.logger.warn({ err: error, jobId: job.id }, 'run answer not recorded'),
+        );
     };
     const clockRefusal = refusedForTime(deps, job, data, verdict);
     if (clockRefusal) {
@@ -309,7 +342,7 @@ function refuseUnsigned(deps: DiagnoseDeps, job: Job<DiagnoseJob>): DiagnoseVerd
   throw new UnrecoverableError(`refused: ${verdict.reason}`);
 }
 
-/** Collects and diagnoses the workload, then dry-runs and stores every plan. */
+/** Collects and diagnoses the workload, then dry-runs every plan (stored by `savePlans`). */
 async function diagnoseAndDryRun(
   deps: DiagnoseDeps,
   cluster: string,
@@ -318,7 +351,6 @@ async function diagnoseAndDryRun(
   /** Who asked and when the job was queued, for the audit (an incident's first signal). */
   request: { requestedBy: string; requestedAt: number },
 ): Promise<{ diagnosis: Diagnosis; dryRuns: Record<string, DryRunSummary> }> {
-  const now = deps.now ?? Date.now;
   const named = `${typeOfKind(target.kind)}/${target.name}`;
   progress(`diagnosing ${named} in ${target.namespace}: collecting…`);
   const snapshot = await deps.collect(target, (message) => progress(`${named}: ${message}`));
@@ -340,13 +372,25 @@ async function diagnoseAndDryRun(
       .dryRun(plan)
       .catch((error: unknown) => ({ ok: false as const, reason: errorMessage(error) }));
     dryRuns[plan.id] = dryRun;
+  });
+  return { diagnosis, dryRuns };
+}
+
+/** Stores every plan of a diagnosis with its dry run, for the Approve buttons its result shows. */
+async function savePlans(
+  deps: DiagnoseDeps,
+  cluster: string,
+  { diagnosis, dryRuns }: { diagnosis: Diagnosis; dryRuns: Record<string, DryRunSummary> },
+): Promise<void> {
+  const now = deps.now ?? Date.now;
+  for (const plan of diagnosis.remediations) {
+    const dryRun = dryRuns[plan.id];
     await deps.plans.save({
       plan,
       cluster,
       createdAt: now(),
       expiresAt: now() + deps.planTtlMs,
-      dryRun,
+      ...(dryRun ? { dryRun } : {}),
     });
-  });
-  return { diagnosis, dryRuns };
+  }
 }

@@ -64,6 +64,28 @@ export async function assertHolds(
     );
 }
 
+/** How long a run's answering attempt is kept: longer than any attempt of its job runs. */
+const RUN_ANSWERED_TTL_MS = 60 * 60_000;
+
+/**
+ * The attempt that posted the result of the diagnosis run `key` names
+ * (redisKeys.runAnswered), if any. BullMQ runs a job again when its lock lapsed, also
+ * after the first attempt posted its result (a failover took the lock's renewals, and
+ * the job could not be marked completed): that attempt would re-make the plans the
+ * posted message shows (the app keeps a run's first result), so each of their Approve
+ * buttons would no longer match the store. Unsigned: a number written by anyone else
+ * can only keep a run from answering, and the run deadline then answers for it.
+ */
+export async function runAnsweredBy(redis: Redis, key: string): Promise<number | undefined> {
+  const value = await bounded(redis.get(key), 'run answer check');
+  return value !== null && /^[1-9]\d{0,8}$/.test(value) ? Number(value) : undefined;
+}
+
+/** Records that `attempt` posted the result of the run `key` names. */
+export async function markRunAnswered(redis: Redis, key: string, attempt: number): Promise<void> {
+  await bounded(redis.set(key, String(attempt), 'PX', RUN_ANSWERED_TTL_MS), 'run answer record');
+}
+
 /**
  * True when a later attempt of the job started than `ref.attempt`: the outcome is
  * stale. A job Redis no longer holds (removed, or lost with a Redis that restarted

@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { createOutbox, type Outbox } from './outbox.js';
 import { trackRunning, type RunningJobs } from './running-jobs.js';
 import { startClockWatch } from '../queue/clock-watch.js';
-import { assertHolds, superseded } from './job-fence.js';
+import { assertHolds, markRunAnswered, runAnsweredBy, superseded } from './job-fence.js';
 import { isWithdrawn } from '../queue/withdrawn.js';
 import type { ReplicationGuard } from '../queue/replication-guard.js';
 import { WORKER_REPLAY, guardWorkerWrites, replayWorkerSteps } from './guarded-writes.js';
@@ -194,6 +194,19 @@ function startQueueWorkers(
           jobId: String(job.id),
           attempt: job.attemptsStarted,
         }),
+      answered: {
+        by: (job) =>
+          runAnsweredBy(
+            producerConnection,
+            redisKeys.runAnswered(config.cluster, String(job.id), job.timestamp),
+          ),
+        mark: (job) =>
+          markRunAnswered(
+            producerConnection,
+            redisKeys.runAnswered(config.cluster, String(job.id), job.timestamp),
+            job.attemptsStarted,
+          ),
+      },
     }),
   );
   const diagnose = new Worker<DiagnoseJob>(diagnoseQueueName(config.cluster), diagnosing.processor, {

@@ -76,7 +76,9 @@ const said = (app: Child): string[] =>
   app
     .output()
     .split('\n')
-    .filter((l) => /subscri|failover|replica|could not post|queue|approv|diagnos/i.test(l))
+    .filter((l) =>
+      /subscri|failover|replica|could not post|queue|approv|diagnos|attempt|redo|written again/i.test(l),
+    )
     .map((l) => l.slice(0, 300))
     .slice(-25);
 
@@ -123,6 +125,9 @@ async function latestResultMessage(): Promise<StoredMessage> {
       }
       return undefined;
     }).catch((error: unknown) => {
+      // What the apps and workers said about runs, results and redone writes.
+      console.error('app 1:', said(stack.app), 'app 2:', said(second.app));
+      stack.workers.forEach((w, i) => console.error(`worker ${i + 1}:`, said(w)));
       throw new Error(`${String(error)}; ${seen.join('; ')}`);
     });
   } finally {

@@ -7,7 +7,14 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertHolds, JobLostError, superseded } from '../../src/worker/job-fence.js';
+import {
+  assertHolds,
+  JobLostError,
+  markRunAnswered,
+  runAnsweredBy,
+  superseded,
+} from '../../src/worker/job-fence.js';
+import { redisKeys } from '../../src/queue/redis-keys.js';
 import { QUEUE_PREFIX } from '../../src/queue/names.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 
@@ -47,5 +54,23 @@ describe('assertHolds: the job is still this worker’s', () => {
     await client.hset(`${QUEUE_PREFIX}:${ref.queue}:${ref.jobId}`, 'ats', '2');
     expect(await superseded(client, { ...ref, attempt: 1 })).toBe(true);
     expect(await superseded(client, { ...ref, attempt: 2 })).toBe(false);
+  });
+});
+
+describe("runAnsweredBy: which attempt posted a run's result", () => {
+  const key = redisKeys.runAnswered('prod', 'diagnose.shop.web', 1_700_000_000_000);
+
+  it('none yet; then the attempt that posted, kept with an expiry', async () => {
+    expect(await runAnsweredBy(client, key)).toBeUndefined();
+    await markRunAnswered(client, key, 1);
+    expect(await runAnsweredBy(client, key)).toBe(1);
+    expect(await client.pttl(key)).toBeGreaterThan(0);
+  });
+
+  it('a value that is no attempt number reads as none', async () => {
+    for (const value of ['not-a-number', '', '0', '1e3']) {
+      await client.set(key, value);
+      expect(await runAnsweredBy(client, key)).toBeUndefined();
+    }
   });
 });
