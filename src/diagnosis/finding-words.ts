@@ -92,6 +92,24 @@ export type FindingWords =
       };
     }
   | {
+      /** An update that waits for old pods to be deleted (updateStrategy OnDelete; forward/on-delete.ts). */
+      readonly key: 'update-on-delete';
+      readonly params: {
+        /** "statefulset/db". */
+        readonly ref: string;
+        /** Pods still on an old revision, of all the workload's pods. */
+        readonly old: number;
+        readonly total: number;
+        /** Their names, in the order to delete them (the first few, joined with ", "). */
+        readonly pods: string;
+        /** The first to delete, and the command that does it (a code span). */
+        readonly first: string;
+        readonly command: string;
+        /** A StatefulSet's: the controller's own order is from the highest ordinal down. */
+        readonly byOrdinal: boolean;
+      };
+    }
+  | {
       /** An Argo canary's step ahead a quota holds only without the namespace's other pods (forward/quota-neighbours.ts). */
       readonly key: 'quota-waits';
       readonly params: {

@@ -29,6 +29,8 @@ export const FINDING_CODES = [
   'RolloutProgressing',
   // check: the new pods fit no node now, and a node group the cluster can grow would take them.
   'ScaleUpNeeded',
+  // An update under updateStrategy OnDelete: pods on an old revision are replaced only once deleted.
+  'RolloutWaitsForDeletion',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 
@@ -39,6 +41,7 @@ export type FindingCode = (typeof FINDING_CODES)[number];
 export const SAYS_WHAT_IT_WAITS_FOR: ReadonlySet<FindingCode> = new Set([
   'PreemptionUnderWay',
   'RolloutPaused',
+  'RolloutWaitsForDeletion',
 ]);
 
 export type Severity = 'critical' | 'warning' | 'info';

@@ -7,33 +7,17 @@
  * - RollingUpdate: from the highest ordinal down, so db-2 is next, and a pinned db-0 comes
  *   after db-2 and db-1 (it used to say "moves until it reaches" whatever the order).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
-import { fakeIo } from '../support/cli-io.js';
+import { describe, expect, it } from 'vitest';
+import { fixtureDump, type DumpEdit, type DumpItem } from '../support/fixture-dump.js';
 
-const DUMP = join(import.meta.dirname, '../fixtures/dumps/statefulset-ondelete-local-pv.json');
-const dir = mkdtempSync(join(tmpdir(), 'rd-volume-pin-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dump = fixtureDump('statefulset-ondelete-local-pv.json');
 
-type Item = { kind: string; metadata: { name?: string }; spec?: Record<string, unknown> };
+type Item = DumpItem;
 type Report = { findings: { code: string; severity: string; summary: string; explanation: string }[] };
 
-async function diagnose(edit?: (items: Item[]) => Item[]): Promise<{ status: number; report: Report }> {
-  let file = DUMP;
-  if (edit) {
-    const dump = JSON.parse(readFileSync(DUMP, 'utf8')) as { items: Item[] };
-    file = join(dir, `${String(Math.random()).slice(2)}.json`);
-    writeFileSync(file, JSON.stringify({ ...dump, items: edit(dump.items) }));
-  }
-  const io = fakeIo();
-  const status = await runCli(
-    ['diagnose', 'statefulset/db', '-n', 'data', '--from-file', file, '-o', 'json'],
-    io.io,
-  );
-  return { status, report: JSON.parse(io.stdout()) as Report };
+async function diagnose(edit?: DumpEdit): Promise<{ status: number; report: Report }> {
+  const { status, stdout } = await dump.cli(['diagnose', 'statefulset/db', '-n', 'data', '-o', 'json'], edit);
+  return { status, report: JSON.parse(stdout) as Report };
 }
 
 const rollingUpdate = (items: Item[]): Item[] =>

@@ -24,6 +24,7 @@ import { forwardVerdict, nextRolloutOutcome } from './verdict.js';
 import { waitingAmong } from './daemon-budget.js';
 import { assessRollout, schedulingEvidence } from '../rollout/rollout-assessment.js';
 import { withPauseSaid } from './paused.js';
+import { withOnDeleteSaid } from './on-delete.js';
 import { podsAsTheyAre } from './pods-as-they-are.js';
 import { quotaRefuses } from './quota-words.js';
 import type { QuotaRef } from './world.js';
@@ -75,9 +76,10 @@ export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Dr
   // A canary step a quota holds only without the namespace's other pods is said too
   // (quota-neighbours.ts): the bound never claims it, but the step waits for them.
   // A verdict that holds only while other teams' Jobs run names them (job-wait.ts).
-  return withQuotaNeighboursSaid(
+  // An update under OnDelete that waits for someone to delete old pods is said (on-delete.ts).
+  return withOnDeleteSaid(
     ctx,
-    withPauseSaid(ctx, withJobWaitSaid(ctx, reconcileVerdicts(ctx, findings))),
+    withQuotaNeighboursSaid(ctx, withPauseSaid(ctx, withJobWaitSaid(ctx, reconcileVerdicts(ctx, findings)))),
   );
 }
 

@@ -37,20 +37,29 @@ export function pinnedReplacement(ctx: AnalysisContext): PinnedPod | undefined {
   if (snapshot.coverage.nodes !== 'complete' || snapshot.guards?.persistentVolumes === undefined)
     return undefined;
   const incoming = nextPod(snapshot);
-  const fresh = new Set(kind.revisions(snapshot).current?.pods ?? []);
-  const partition = kind.strategy(kind.object(snapshot)).partition ?? 0;
-  const byOrdinal = ordinalOrder(kind.remadeBy(kind.object(snapshot)));
-  const toReplace = snapshot.pods.filter(
-    (pod) => !fresh.has(pod) && !isTerminating(pod) && pod.spec.nodeName && !belowPartition(pod, partition),
-  );
-  // A StatefulSet's rolling update replaces its pods from the highest ordinal down
-  // (stateful_set_control.go, updateStatefulSet): the first pinned pod it reaches is the one.
-  if (byOrdinal) toReplace.sort((a, b) => ordinal(b) - ordinal(a));
+  const { pods: toReplace, byOrdinal } = podsToReplace(snapshot);
   for (const [at, pod] of toReplace.entries()) {
     const pinned = pinnedNowhere(ctx, pod, incoming);
     if (pinned) return { pod, ...pinned, ...(byOrdinal ? { before: toReplace.slice(0, at) } : {}) };
   }
   return undefined;
+}
+
+/**
+ * The workload's placed pods still on an old revision (above a partition), in the order
+ * its controller replaces them where it has one: a StatefulSet's rolling update goes
+ * from the highest ordinal down (stateful_set_control.go, updateStatefulSet).
+ */
+export function podsToReplace(snapshot: AnalysisContext['snapshot']): { pods: Pod[]; byOrdinal: boolean } {
+  const kind = workloadKind(snapshot);
+  const fresh = new Set(kind.revisions(snapshot).current?.pods ?? []);
+  const partition = kind.strategy(kind.object(snapshot)).partition ?? 0;
+  const byOrdinal = ordinalOrder(kind.remadeBy(kind.object(snapshot)));
+  const pods = snapshot.pods.filter(
+    (pod) => !fresh.has(pod) && !isTerminating(pod) && pod.spec.nodeName && !belowPartition(pod, partition),
+  );
+  if (byOrdinal) pods.sort((a, b) => ordinal(b) - ordinal(a));
+  return { pods, byOrdinal };
 }
 
 /** Pods named by ordinal, made again under the same name: a StatefulSet's. */

@@ -28,6 +28,9 @@ type SurgeWhy = Pick<
 >;
 type CrashWhy = Pick<CrashOnNode, 'badNodes'>;
 type QuotaWaits = Extract<FindingWords, { key: 'quota-waits' }>['params'];
+type OnDelete = Extract<FindingWords, { key: 'update-on-delete' }>['params'];
+type OnDeleteHead = Pick<OnDelete, 'ref' | 'old' | 'total' | 'pods'>;
+type OnDeleteWhy = Pick<OnDelete, 'first' | 'command' | 'byOrdinal'>;
 type QuotaWaitsHead = Omit<QuotaWaits, 'edit' | 'abort'>;
 type QuotaWaitsWhy = Pick<QuotaWaits, 'paused' | 'edit' | 'abort'>;
 
@@ -146,6 +149,18 @@ const FINDING_WORDS = registerCatalogue(
         `A ResourceQuota charges every pod of its namespace: quota admission refuses the step's pods past the hard limit until enough of the other pods leave. A Job's pods leave when it ends; pods a controller keeps running (a Deployment's, for one) stay until it scales them down. Raise the quota's hard limit (${p.edit}), or ${p.paused ? 'promote' : 'let it wait'} once they are gone; ${p.abort} keeps the stable pods serving.`,
       ko: (p: QuotaWaitsWhy) =>
         `ResourceQuota는 네임스페이스의 모든 파드에 적용됩니다. 상한을 넘는 파드는 다른 파드가 충분히 빠질 때까지 생성이 거부됩니다. 배치 작업의 파드는 작업이 끝나면 빠지고, 컨트롤러가 유지하는 파드는 소유자가 줄이기 전까지 남습니다. 쿼터 상한을 올리거나(${p.edit}), 그 파드들이 빠진 뒤에 ${p.paused ? '프로모션합니다' : '기다립니다'}. 중단하면(${p.abort}) 기존 파드가 계속 서비스합니다.`,
+    },
+    'update-on-delete': {
+      en: (p: OnDeleteHead) =>
+        `${p.ref} has an update waiting: ${p.old} of ${p.total} pods still run an old revision (${p.pods}), and under updateStrategy OnDelete the controller replaces a pod only once someone deletes it. Nothing rolls the update out by itself.`,
+      ko: (p: OnDeleteHead) =>
+        `${p.ref}: 업데이트가 대기 중입니다. 파드 ${p.total}개 중 ${p.old}개(${p.pods})가 아직 이전 리비전으로 실행 중이고, updateStrategy가 OnDelete라서 컨트롤러는 누군가 파드를 삭제해야만 그 파드를 교체합니다. 업데이트는 저절로 진행되지 않습니다.`,
+    },
+    'update-on-delete-why': {
+      en: (p: OnDeleteWhy) =>
+        `To roll it out, delete the old pods ${p.byOrdinal ? `one at a time from the highest ordinal down, as the controller's own rolling update would (${p.first} first: ${p.command})` : `node by node (${p.first} first: ${p.command})`}, waiting for each replacement to be Ready; or set spec.updateStrategy to RollingUpdate and let the controller replace them.`,
+      ko: (p: OnDeleteWhy) =>
+        `업데이트하려면 이전 파드를 ${p.byOrdinal ? `컨트롤러의 롤링 업데이트처럼 서수가 큰 것부터 하나씩` : '노드마다 하나씩'} 삭제하고(먼저 ${p.first}: ${p.command}), 새 파드가 Ready가 될 때까지 기다립니다. 또는 spec.updateStrategy를 RollingUpdate로 바꿔 컨트롤러가 교체하게 합니다.`,
     },
     'set-rolling-update': {
       en: (p: { maxSurge: string; maxUnavailable: string; restart: boolean }) =>
@@ -305,6 +320,18 @@ const FINDING_WORDS = registerCatalogue(
         abort: '`kubectl argo rollouts abort ranker -n vision`',
       },
     ],
+    'update-on-delete': [
+      {
+        ref: 'statefulset/db',
+        old: 3,
+        total: 3,
+        pods: 'db-2, db-1, db-0',
+      },
+    ],
+    'update-on-delete-why': [
+      { first: 'db-2', command: '`kubectl delete pod db-2 -n data`', byOrdinal: true },
+      { first: 'agent-x1', command: '`kubectl delete pod agent-x1 -n mon`', byOrdinal: false },
+    ],
     'set-rolling-update': [
       { maxSurge: '0', maxUnavailable: '1', restart: true },
       { maxSurge: '0', maxUnavailable: '1', restart: false },
@@ -359,6 +386,11 @@ function findingWords(says: FindingWords, lang: Lang): { summary: string; explan
       return {
         summary: translate(FINDING_WORDS, lang, 'quota-waits', says.params),
         explanation: translate(FINDING_WORDS, lang, 'quota-waits-why', says.params),
+      };
+    case 'update-on-delete':
+      return {
+        summary: translate(FINDING_WORDS, lang, 'update-on-delete', says.params),
+        explanation: translate(FINDING_WORDS, lang, 'update-on-delete-why', says.params),
       };
   }
 }
