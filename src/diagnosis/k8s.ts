@@ -34,6 +34,8 @@ export interface ObjectMeta {
   generation?: number;
   creationTimestamp?: string;
   deletionTimestamp?: string;
+  /** The grace period the deletion was given (a terminating pod's; `deletionTimestamp` already includes it). */
+  deletionGracePeriodSeconds?: number;
   /** Keys that must be removed (by their controllers) before a deleted object goes. */
   finalizers?: string[];
   labels?: Labels;

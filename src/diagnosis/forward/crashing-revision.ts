@@ -16,7 +16,7 @@ import { podPhases } from './pod-phase.js';
 type Draft = Omit<Finding, 'remediations'>;
 
 /** Verdicts that say the rollout waits for room. */
-const WAITS_FOR_ROOM: ReadonlySet<FindingCode> = new Set([
+export const WAITS_FOR_ROOM: ReadonlySet<FindingCode> = new Set([
   'RolloutSurgeDeadlock',
   'RolloutStuck',
   'Unschedulable',
@@ -24,7 +24,7 @@ const WAITS_FOR_ROOM: ReadonlySet<FindingCode> = new Set([
 ]);
 
 /** Findings that name new pods failing on their own (they never become Ready by themselves). */
-const FAILS_ON_ITS_OWN: ReadonlySet<FindingCode> = new Set([
+export const FAILS_ON_ITS_OWN: ReadonlySet<FindingCode> = new Set([
   'CrashLoopOnNode',
   'CrashLoop',
   'OOMKilled',

@@ -1,6 +1,8 @@
 import type { AnalysisContext } from '../analysis-context.js';
-import { isTerminal } from '../base/pods.js';
-import { quotaCharge } from '../base/quota-charge.js';
+import { EVENTUALLY, podQuotaCharge, quotaReleaseAt } from '../base/quota-charge.js';
+import { messageTime } from '../../text/time.js';
+import { isStuckTerminating, isTerminal } from '../base/pods.js';
+import type { Evidence } from '../finding.js';
 import { quotaLimits } from '../base/quota-limits.js';
 import { quotaEntries, refusedRevisions } from '../rollout/create-refusals.js';
 import { podTemplateOf, workloadObject } from '../workloads/index.js';
@@ -11,8 +13,10 @@ import type { QuotaLedger } from './world.js';
 /**
  * The quotas the model admits new pods through. The one that refused the workload's
  * pods, with its usage recounted from the pods as they are (every pod was read, else
- * 'unknown'): what the quota controller converges to, counting a terminating pod until
- * it is gone (QuotaV1Pod); the refusal's own `used` may be older than the pods. And each
+ * 'unknown'): what the quota controller converges to, counting each pod as PodUsageFunc
+ * does once every terminating pod's grace period is over (QuotaV1Pod: such a pod is
+ * gone, or stuck terminating and no longer charged; `count/pods` counts every pod
+ * object); the refusal's own `used` may be older than the pods. And each
  * other quota of the namespace that was read and charges every pod (quota-limits.ts),
  * at the lower of its status' usage and the pods' count: a status not yet replenished
  * after a pod left counts too much, pods not read count too little, and the lower of
@@ -22,12 +26,12 @@ export function quotasOf(ctx: AnalysisContext): QuotaLedger[] | 'unknown' {
   const { snapshot } = ctx;
   const namespace = workloadObject(snapshot).metadata.namespace ?? '';
   const charged = [...snapshot.pods, ...(snapshot.namespacePods ?? snapshot.otherPods)].filter(
-    (p) => p.metadata.namespace === namespace && !isTerminal(p),
+    (p) => p.metadata.namespace === namespace,
   );
   const counted = (resource: string, scoped?: ResourceQuota): number =>
     charged
       .filter((p) => scoped === undefined || quotaTakesIn(scoped, p.spec) === true)
-      .reduce((sum, p) => sum + (quotaCharge(p.spec, resource) ?? 0), 0);
+      .reduce((sum, p) => sum + (podQuotaCharge(p, resource, EVENTUALLY) ?? 0), 0);
   const ledgers: QuotaLedger[] = [];
   for (const refused of refusedRevisions(ctx)) {
     if (refused.refusal.kind !== 'quota-exceeded') continue;
@@ -55,4 +59,31 @@ export function quotasOf(ctx: AnalysisContext): QuotaLedger[] | 'unknown' {
     ledgers.push({ ...quota, source: 'status', entries });
   }
   return ledgers;
+}
+
+/**
+ * Where a quota refused the workload's pods and pods of its namespace are stuck
+ * terminating (their node lost, a finalizer): the note that the quota stops charging
+ * them once their grace period is over (QuotaV1Pod), which the recount above assumes,
+ * and when the refused create goes through. Undefined otherwise.
+ */
+export function quotaRecountNote(ctx: AnalysisContext): Evidence | undefined {
+  const { snapshot } = ctx;
+  if (!refusedRevisions(ctx).some((r) => r.refusal.kind === 'quota-exceeded')) return undefined;
+  const namespace = workloadObject(snapshot).metadata.namespace ?? '';
+  const at = Date.parse(snapshot.capturedAt);
+  const stuck = [...snapshot.pods, ...(snapshot.namespacePods ?? snapshot.otherPods)].filter(
+    (p) => p.metadata.namespace === namespace && !isTerminal(p) && isStuckTerminating(p, snapshot.capturedAt),
+  );
+  const released = stuck.flatMap((p) => {
+    const ends = quotaReleaseAt(p);
+    if (ends === undefined) return [];
+    const name = p.metadata.name ?? '';
+    return [ends < at ? name : `${name} (from ${messageTime(ends)})`];
+  });
+  if (released.length === 0) return undefined;
+  return {
+    type: 'note',
+    text: `The quota stops charging ${released.join(', ')}: stuck terminating, a pod is no longer counted once its deletion's grace period is over (QuotaV1Pod; count/pods still counts it). The quota's usage says so once the quota controller recounts (its resync, every 5 minutes by default), and the controller's next try to create the refused pod is admitted.`,
+  };
 }

@@ -25,8 +25,10 @@ import { waitingAmong } from './daemon-budget.js';
 import { assessRollout, schedulingEvidence } from '../rollout/rollout-assessment.js';
 import { withPauseSaid } from './paused.js';
 import { withOnDeleteSaid } from './on-delete.js';
+import { withFailingNewSaid } from './failing-new.js';
 import { podsAsTheyAre } from './pods-as-they-are.js';
 import { quotaRefuses } from './quota-words.js';
+import { quotaRecountNote } from './quota-ledgers.js';
 import type { QuotaRef } from './world.js';
 import { strategyPhrase } from '../rollout/strategy-words.js';
 import { pendingForGood } from './pending-for-good.js';
@@ -76,11 +78,13 @@ export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Dr
   // A canary step a quota holds only without the namespace's other pods is said too
   // (quota-neighbours.ts): the bound never claims it, but the step waits for them.
   // A verdict that holds only while other teams' Jobs run names them (job-wait.ts).
-  // An update under OnDelete that waits for someone to delete old pods is said (on-delete.ts).
-  return withOnDeleteSaid(
+  // An update under OnDelete that waits for someone to delete old pods is said (on-delete.ts),
+  // and new pods that stay unready where nothing else says why (failing-new.ts).
+  const said = withQuotaNeighboursSaid(
     ctx,
-    withQuotaNeighboursSaid(ctx, withPauseSaid(ctx, withJobWaitSaid(ctx, reconcileVerdicts(ctx, findings)))),
+    withPauseSaid(ctx, withJobWaitSaid(ctx, reconcileVerdicts(ctx, findings))),
   );
+  return withFailingNewSaid(ctx, withOnDeleteSaid(ctx, said));
 }
 
 function reconcileVerdicts(ctx: AnalysisContext, analyzed: readonly Draft[]): Draft[] {
@@ -239,6 +243,7 @@ function progressing(ctx: AnalysisContext, outcome: Extract<Outcome, { steps: St
       ': terminating pods give back their node and quota when they are gone, starting pods become Ready, the controller then replaces the next old pods, and the scheduler places what fits. Watch it with kubectl rollout status; diagnose again if it stops moving.',
     evidence: [
       { type: 'note', text: `What happens next, in order: ${words.slice(0, 6).join('; ')}.` },
+      ...[quotaRecountNote(ctx)].filter((e) => e !== undefined),
       podsAsTheyAre(ctx),
     ],
   };

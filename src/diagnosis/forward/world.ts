@@ -9,7 +9,7 @@
 import type { Node, Pod } from '../k8s.js';
 import { isEligible } from '../base/node-match.js';
 import { claimNames, requiredAntiAffinity } from '../base/pod-constraints.js';
-import { quotaCharge } from '../base/quota-charge.js';
+import { EVENTUALLY, podQuotaCharge, quotaCharge } from '../base/quota-charge.js';
 import { quotaTakesIn } from '../base/quota-scopes.js';
 import type { ResourceQuota } from '../k8s-policy.js';
 import { blockersOn, fitsOn, type Blocker, type PlacementContext } from '../placement/placement.js';
@@ -316,8 +316,9 @@ export class World {
     for (const q of this.quotas) {
       if (!charges(q, pod)) continue;
       this.#version += 1;
+      // As the ledger counted it (quota-ledgers.ts: a terminating pod is charged nothing once its grace period is over).
       for (const e of q.entries)
-        e.used = Math.max(0, e.used + sign * (quotaCharge(pod.spec, e.resource) ?? 0));
+        e.used = Math.max(0, e.used + sign * (podQuotaCharge(pod, e.resource, EVENTUALLY) ?? 0));
     }
   }
 

@@ -23,7 +23,13 @@
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import { classifyRefusal, type CreateRefusal } from '../base/create-refusal.js';
-import { formatQuotaAmount, quotaAmount, quotaCharge, quotaMeasure } from '../base/quota-charge.js';
+import {
+  EVENTUALLY,
+  formatQuotaAmount,
+  podQuotaCharge,
+  quotaAmount,
+  quotaMeasure,
+} from '../base/quota-charge.js';
 import { isTerminal } from '../base/pods.js';
 import type { Pod } from '../k8s.js';
 import type { QuotaRow } from '../finding.js';
@@ -85,18 +91,18 @@ export function quotaEntries(refusal: QuotaRefusal): QuotaEntry[] {
 const show = formatQuotaAmount;
 
 /**
- * The namespace's quota charge for a resource recounted from its pods (a terminating
- * pod still counts, as QuotaV1Pod does until its grace period passes), when every pod
- * was read; else undefined.
+ * The namespace's quota charge for a resource recounted from its pods, as the quota
+ * controller converges to it (a terminating pod no longer counts once its grace period
+ * is over, QuotaV1Pod), when every pod was read; else undefined.
  */
 function usedNow(ctx: AnalysisContext): ((resource: string) => number) | undefined {
   const { snapshot } = ctx;
   if (snapshot.coverage.podsReadOn !== 'all') return undefined;
   const namespace = snapshot.target.namespace;
   const charged = [...snapshot.pods, ...(snapshot.namespacePods ?? snapshot.otherPods)].filter(
-    (p) => p.metadata.namespace === namespace && !isTerminal(p),
+    (p) => p.metadata.namespace === namespace,
   );
-  return (resource) => charged.reduce((sum, p) => sum + (quotaCharge(p.spec, resource) ?? 0), 0);
+  return (resource) => charged.reduce((sum, p) => sum + (podQuotaCharge(p, resource, EVENTUALLY) ?? 0), 0);
 }
 
 function quotaVerdict(
@@ -109,12 +115,14 @@ function quotaVerdict(
   const object = kind.object(snapshot);
   const replicas = kind.desiredReplicas(object);
   const live = snapshot.pods.filter((p) => !isTerminal(p));
+  const at = Date.parse(snapshot.capturedAt);
+  const charge = (p: Pod, resource: string): number => podQuotaCharge(p, resource, at) ?? 0;
   const current = new Set(kind.revisions(snapshot).current?.pods ?? []);
   const oldPods = failure.current ? live.filter((p) => !current.has(p)) : [];
   const keepsOld = kind.keepsOldPods(snapshot);
   const list = quotaEntries(refusal);
   const rows: QuotaRow[] = list.map((e) => {
-    const ours = live.reduce((sum, p) => sum + (quotaCharge(p.spec, e.resource) ?? 0), 0);
+    const ours = live.reduce((sum, p) => sum + charge(p, e.resource), 0);
     return {
       resource: e.resource,
       hard: show(e.resource, e.hard),
@@ -138,7 +146,7 @@ function quotaVerdict(
     };
   // Every pod of the workload on the new template, beside what others use.
   for (const e of list) {
-    const ours = live.reduce((sum, p) => sum + (quotaCharge(p.spec, e.resource) ?? 0), 0);
+    const ours = live.reduce((sum, p) => sum + charge(p, e.resource), 0);
     const others = Math.max(0, e.used - ours);
     if (others + replicas * e.requested > e.hard) {
       const whole = `${replicas} × ${show(e.resource, e.requested)}`;
@@ -165,7 +173,7 @@ function quotaVerdict(
   for (let k = 1; k <= oldPods.length; k += 1) {
     const fits = list.every((e) => {
       const freed = oldPods
-        .map((p) => quotaCharge(p.spec, e.resource) ?? 0)
+        .map((p) => charge(p, e.resource))
         .sort((a, b) => a - b)
         .slice(0, k)
         .reduce((a, b) => a + b, 0);
