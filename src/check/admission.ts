@@ -13,6 +13,9 @@
  *   too) does not set it: `failed quota: <quota>: must specify requests.cpu for: app`.
  * - Priority (plugin/pkg/admission/priority): the class's value and preemption policy
  *   (scheduling/priority-class.ts); a class the cluster does not have refuses the pod.
+ * - RuntimeClass (plugin/pkg/admission/runtimeclass): the class's pod overhead, added to
+ *   what each pod asks for (scheduling/runtime-class.ts); not known where no pod of the
+ *   class was read.
  * Every new pod is refused alike, so the rollout can never finish. Quotas with scopes
  * are left out (which pods they match is not judged here: no claim). Where a quota needs
  * what a container lacks and the LimitRanges were not read, whether a default fills it
@@ -27,6 +30,7 @@ import { schedulerAmount } from '../diagnosis/base/quantity.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { withObject } from './candidate.js';
 import { admitPriority } from '../diagnosis/scheduling/priority-class.js';
+import { admitRuntimeClass } from '../diagnosis/scheduling/runtime-class.js';
 
 export type Admission =
   | { result: 'admitted'; snapshot: WorkloadSnapshot }
@@ -35,8 +39,8 @@ export type Admission =
       by: { kind: 'LimitRange' | 'ResourceQuota' | 'PriorityClass'; name: string };
       message: string;
     }
-  /** `about`: what was not read, the PriorityClasses (else the LimitRanges a quota needs). */
-  | { result: 'unknown'; why: string; about?: 'priority' };
+  /** `about`: what was not read, the PriorityClasses or a RuntimeClass's overhead (else the LimitRanges a quota needs). */
+  | { result: 'unknown'; why: string; about?: 'priority' | 'runtime-class' };
 
 type Amounts = Record<string, Quantity>;
 type LimitItem = NonNullable<NonNullable<LimitRange['spec']>['limits']>[number];
@@ -58,6 +62,8 @@ export function admitTemplate(snapshot: WorkloadSnapshot): Admission {
       message: priority.message,
     };
   if (priority.result === 'unknown') return { result: 'unknown', why: priority.why, about: 'priority' };
+  const runtime = admitRuntimeClass(priority.spec, [...snapshot.pods, ...snapshot.otherPods]);
+  if (runtime.result === 'unknown') return { result: 'unknown', why: runtime.why, about: 'runtime-class' };
   // Those read (undefined: not read) and those the checked change applies, in name order.
   const created = snapshot.createdLimitRanges ?? [];
   const createdNames = new Set(created.map((r) => r.metadata.name));
@@ -66,7 +72,7 @@ export function admitTemplate(snapshot: WorkloadSnapshot): Admission {
     .concat(created)
     .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
   const applying = ranges ?? created;
-  const defaulted = withLimitDefaults(priority.spec, applying);
+  const defaulted = withLimitDefaults(runtime.spec, applying);
   for (const range of applying) {
     const errors = validatePod(defaulted, range);
     const first = errors[0];

@@ -142,6 +142,22 @@ const ADMISSION_WHY = {
   },
 } as const;
 
+/** Why admission's outcome is not known, by what was not read: the English text and its catalogue key. */
+const UNKNOWN_WHY = {
+  priority: {
+    key: 'notKnownWhy',
+    text: 'A new priority decides whether the scheduler may preempt the old pods (and others) for the new ones, and a class the cluster lacks refuses them: check does not guess it. Grant list on priorityclasses, or check against a dump that holds them.',
+  },
+  'runtime-class': {
+    key: 'runtimeClassUnknownWhy',
+    text: "The RuntimeClass admission plugin adds the class's pod overhead to what every new pod asks for, which can be what decides whether it fits beside the old pods: check does not guess it. Check against a cluster or dump with a pod of that class, or set spec.overhead in the template as the class does.",
+  },
+  quota: {
+    key: 'admissionUnknownWhy',
+    text: 'Quota admission refuses a pod whose containers do not set what a ResourceQuota limits, unless a LimitRange of the namespace sets it first. Grant list on limitranges, or set the requests and limits in the template.',
+  },
+} as const;
+
 /** Admission refuses every new pod (a LimitRange, a quota's "must specify"), or whether it does is not known. */
 function notAdmitted(
   snapshot: WorkloadSnapshot,
@@ -149,7 +165,7 @@ function notAdmitted(
 ): Prediction {
   const ref = `${typeOfKind(snapshot.target.kind)}/${snapshot.target.name}`;
   if (admission.result === 'unknown') {
-    const priority = admission.about === 'priority';
+    const why = UNKNOWN_WHY[admission.about ?? 'quota'];
     return {
       verdict: 'unknown',
       findings: [
@@ -157,13 +173,11 @@ function notAdmitted(
           code: 'IncompleteEvidence',
           severity: 'warning',
           summary: `Whether the rollout of ${ref} finishes is not known: ${admission.why}.`,
-          explanation: priority
-            ? 'A new priority decides whether the scheduler may preempt the old pods (and others) for the new ones, and a class the cluster lacks refuses them: check does not guess it. Grant list on priorityclasses, or check against a dump that holds them.'
-            : 'Quota admission refuses a pod whose containers do not set what a ResourceQuota limits, unless a LimitRange of the namespace sets it first. Grant list on limitranges, or set the requests and limits in the template.',
+          explanation: why.text,
           evidence: gapsOf(snapshot),
           says: {
             key: 'notKnown',
-            why: priority ? 'notKnownWhy' : 'admissionUnknownWhy',
+            why: why.key,
             params: { ref, why: admission.why },
           },
         },

@@ -45,7 +45,11 @@ export type CheckSays =
   | { key: 'stuck'; why: 'stuckWhy'; params: { ref: string } }
   | { key: 'preempts'; why: 'preemptsWhy'; params: Preempts }
   | { key: 'jobWait'; why: 'jobWaitWhy'; params: JobWait }
-  | { key: 'notKnown'; why: 'notKnownWhy' | 'admissionUnknownWhy'; params: { ref: string; why: string } }
+  | {
+      key: 'notKnown';
+      why: 'notKnownWhy' | 'admissionUnknownWhy' | 'runtimeClassUnknownWhy';
+      params: { ref: string; why: string };
+    }
   | {
       key: 'applyRefused';
       why: 'applySelectorEmptyWhy' | 'applySelectorMismatchWhy' | 'applyImmutableWhy' | 'applyForbiddenWhy';
@@ -217,6 +221,12 @@ export const CHECK_WORDS = registerCatalogue(
         'check predicts a rollout only where it read everything the new pods compete with and the model follows the update. Where it cannot, it says so instead of guessing.',
       ko: () =>
         '새 파드와 경쟁하는 것을 모두 읽었고 모델이 그 업데이트를 따라갈 수 있을 때만 롤아웃을 예측합니다. 그렇지 않으면 추측하지 않고 알 수 없다고 답합니다.',
+    },
+    runtimeClassUnknownWhy: {
+      en: () =>
+        "The RuntimeClass admission plugin adds the class's pod overhead to what every new pod asks for, which can be what decides whether it fits beside the old pods: check does not guess it. Check against a cluster or dump with a pod of that class, or set spec.overhead in the template as the class does.",
+      ko: () =>
+        'RuntimeClass 어드미션 플러그인은 클래스의 파드 오버헤드를 새 파드마다 요청량에 더합니다. 이 값이 기존 파드 옆에 새 파드가 들어갈지를 가를 수 있어서 추측하지 않습니다. 그 클래스로 실행 중인 파드가 있는 클러스터나 덤프로 다시 확인하거나, 클래스와 같은 값으로 템플릿에 spec.overhead를 설정합니다.',
     },
     admissionUnknownWhy: {
       en: () =>
@@ -451,6 +461,7 @@ export const CHECK_WORDS = registerCatalogue(
     notKnown: [{ ref: 'deployment/tracker', why: 'the pods on gpu-node-2 were not read' }],
     notKnownWhy: [{}],
     admissionUnknownWhy: [{}],
+    runtimeClassUnknownWhy: [{}],
     applyRefusedLabel: [{}],
     applyRefused: [
       {

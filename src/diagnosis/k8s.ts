@@ -202,6 +202,8 @@ export interface PodSpec {
   activeDeadlineSeconds?: number;
   /** RuntimeClass overhead, added to the pod's requests by the scheduler. */
   overhead?: Record<string, Quantity>;
+  /** The RuntimeClass whose overhead admission sets (scheduling/runtime-class.ts). */
+  runtimeClassName?: string;
   /** While any gate is listed the scheduler does not consider the pod (no FailedScheduling event). */
   schedulingGates?: { name: string }[];
   /** Dynamic Resource Allocation claims: a claim per pod from a template, or one shared claim. */

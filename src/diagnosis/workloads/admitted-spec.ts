@@ -11,6 +11,7 @@ import type { WorkloadObjects, WorkloadSnapshot } from '../snapshot/types.js';
 import { podTemplateOf, workloadKind } from './index.js';
 import { isTerminating, isUnscheduled } from '../base/pods.js';
 import { admitPriority } from '../scheduling/priority-class.js';
+import { admitRuntimeClass } from '../scheduling/runtime-class.js';
 
 interface AdmittedSpec {
   spec: PodSpec;
@@ -26,13 +27,26 @@ interface AdmittedSpec {
 export function admittedSpec(
   workload: WorkloadObjects &
     Pick<WorkloadSnapshot, 'target' | 'pods'> &
-    Partial<Pick<WorkloadSnapshot, 'priorityClasses'>>,
+    Partial<Pick<WorkloadSnapshot, 'priorityClasses' | 'otherPods'>>,
 ): AdmittedSpec {
   const ours = workloadKind(workload).revisions(workload).current?.pods ?? [];
   const pod = ours.find(isUnscheduled) ?? ours.find((p) => !isTerminating(p));
-  if (!pod) return { spec: withPriority(podTemplateOf(workload).spec, workload) };
+  if (!pod) return { spec: withOverhead(withPriority(podTemplateOf(workload).spec, workload), workload) };
   const { nodeName: _bound, ...spec } = pod.spec;
   return { spec, from: pod.metadata.name ?? '' };
+}
+
+/**
+ * A template carries its runtimeClassName, not the overhead RuntimeClass admission sets
+ * from it (scheduling/runtime-class.ts): a pod admitted under the same class gives it.
+ * Not known, the template stays without one (check says "not known" before it gets here).
+ */
+function withOverhead(
+  spec: PodSpec,
+  workload: Pick<WorkloadSnapshot, 'pods'> & Partial<Pick<WorkloadSnapshot, 'otherPods'>>,
+): PodSpec {
+  const admitted = admitRuntimeClass(spec, [...workload.pods, ...(workload.otherPods ?? [])]);
+  return admitted.result === 'admitted' ? admitted.spec : spec;
 }
 
 /**
