@@ -8,8 +8,7 @@
  */
 import type { Pod, PodSpec } from '../k8s.js';
 
-type RuntimeClassAdmission =
-  { result: 'admitted'; spec: PodSpec } | { result: 'unknown'; why: string };
+type RuntimeClassAdmission = { result: 'admitted'; spec: PodSpec } | { result: 'unknown'; why: string };
 
 export function admitRuntimeClass(spec: PodSpec, pods: readonly Pod[]): RuntimeClassAdmission {
   const name = spec.runtimeClassName;
