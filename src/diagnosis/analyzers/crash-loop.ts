@@ -1,4 +1,5 @@
 import type { Analyzer } from '../analyzer.js';
+import { spanWords } from '../../text/time.js';
 import {
   crashPictures,
   describeContainers,
@@ -102,9 +103,16 @@ function whyNotNodeLocal(p: TemplateCrashPicture): string {
     return `Pods of the same template run healthy on the same node as crashing ones (${p.mixedNodes.join(', ')}), so the node is not the cause.`;
   }
   if (p.unsettledNodes.length > 0 && p.separator) {
+    const majority = p.badNodes.length > p.goodNodes.length;
+    const lead = majority
+      ? `The template crashes on more nodes (${p.badNodes.length}) than it runs healthy on (${p.goodNodes.length}), and the `
+      : 'The ';
+    const young =
+      p.crashAfterMs !== undefined && (!majority || p.crashAfterMs > 10 * 60_000)
+        ? `have run for less than the ${spanWords(p.crashAfterMs / 1000)} the crashing container ran before it failed`
+        : 'started less than 10 minutes ago';
     return (
-      `The template crashes on more nodes (${p.badNodes.length}) than it runs healthy on (${p.goodNodes.length}), and the ` +
-      `healthy pods on ${p.unsettledNodes.join(', ')} started less than 10 minutes ago: too early to tell whether they ` +
+      `${lead}healthy pods on ${p.unsettledNodes.join(', ')} ${young}: too early to tell whether they ` +
       `stay up, so the difference in ${p.separator.fields.join(' + ')} is not taken for the cause yet (diagnose again in a few minutes).`
     );
   }

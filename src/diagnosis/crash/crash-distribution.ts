@@ -59,10 +59,13 @@ export interface TemplateCrashPicture {
   /** Bad or good nodes whose Node object is not in the snapshot: their attributes are unknown. */
   unreadNodes: string[];
   /**
-   * Good nodes whose healthy pods all started less than 10 minutes ago: too early to
-   * call them healthy when the crashing nodes are the majority.
+   * Good nodes whose healthy pods have all run for less than the crashing container ran
+   * before it failed (or, when the crashing nodes are the majority, less than 10 minutes):
+   * too early to call them healthy.
    */
   unsettledNodes: string[];
+  /** How long the crashing container last ran before it failed, when its last termination says. */
+  crashAfterMs?: number;
   /** What differs between the bad and the good nodes, ranked (node-diff.ts). */
   differences: NodeDifference[];
   /** The attribute(s) that separate the bad nodes from the good ones, when some do. */
@@ -231,15 +234,19 @@ function picture(
   const failing = failingReports(crashingPods, state, new Set(badNodes));
   const clue = withCpuAdvice(findCrashClue(failing, differences), bad, good);
   // Every bad and good node must be known for an attribute to separate them.
-  // With the crashing nodes in the majority the healthy side must be solid: every
-  // good node has a pod that has run for 10 minutes (a fresh replacement may simply
-  // not have crashed yet), and the attribute must be a possible cause, not a team
-  // label or a zone that happens to set one or two nodes apart.
+  // The healthy side must be solid: every good node has a pod that has run longer than
+  // the crashing container ran before it failed (a younger one may simply not have
+  // crashed yet), and with the crashing nodes in the majority for 10 minutes too; there
+  // the attribute must also be a possible cause, not a team label or a zone that
+  // happens to set one or two nodes apart.
   const majority = badNodes.length > goodNodes.length;
   const now = Date.parse(snapshot.capturedAt);
-  const unsettledNodes = majority
-    ? goodNodes.filter((n) => !healthyPods.some((p) => p.spec.nodeName === n && settled(p, now)))
-    : [];
+  const crashAfterMs = crashRunMs(failing);
+  const proofMs = Math.max(majority ? SETTLED_MS : 0, crashAfterMs ?? 0);
+  const unsettledNodes =
+    proofMs > 0
+      ? goodNodes.filter((n) => !healthyPods.some((p) => p.spec.nodeName === n && settled(p, now, proofMs)))
+      : [];
   const separator =
     unreadNodes.length === 0
       ? findSeparator(
@@ -282,6 +289,7 @@ function picture(
     containers: crashingContainers(snapshot, failing, crashingPods),
     unreadNodes,
     unsettledNodes,
+    ...(crashAfterMs !== undefined ? { crashAfterMs } : {}),
     differences,
     ...(separator ? { separator } : {}),
     ...groupOf(blame === 'attribute' ? separator : undefined, snapshot, rows, bad),
@@ -345,15 +353,25 @@ function hasOwnCause(report: ContainerReport): boolean {
 
 const SETTLED_MS = 10 * 60 * 1000;
 
-/** Every container has been running for 10 minutes or more (the kubelet's back-off reset window). */
-function settled(pod: Pod, now: number): boolean {
+/** Every container has been running for `ms` or more (10 minutes: the kubelet's back-off reset window). */
+function settled(pod: Pod, now: number, ms: number): boolean {
   const statuses = pod.status?.containerStatuses ?? [];
   if (statuses.length === 0) return false;
   return statuses.every((s) => {
     const started = Date.parse(s.state?.running?.startedAt ?? '');
     if (Number.isNaN(started)) return false;
-    return Number.isNaN(now) || now - started >= SETTLED_MS;
+    return Number.isNaN(now) || now - started >= ms;
   });
+}
+
+/** How long the crashing containers last ran before they failed (the longest), when their last termination says. */
+function crashRunMs(failing: readonly ContainerReport[]): number | undefined {
+  const runs = failing.flatMap((r) => {
+    const ran =
+      Date.parse(r.lastTermination?.finishedAt ?? '') - Date.parse(r.lastTermination?.startedAt ?? '');
+    return Number.isFinite(ran) && ran > 0 ? [ran] : [];
+  });
+  return runs.length > 0 ? Math.max(...runs) : undefined;
 }
 
 /** Crashing containers of the crashing pods, those on bad nodes first, the latest termination first. */
