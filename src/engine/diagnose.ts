@@ -82,7 +82,13 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
     const plan = withDrift.get(id);
     return plan ? [plan] : [];
   });
-  const manifestChanges = buildManifestChanges(object, ordered, managedBy, snapshot.target.kind);
+  const manifestChanges = buildManifestChanges(
+    object,
+    ordered,
+    managedBy,
+    snapshot.target.kind,
+    (id) => withDrift.get(id)?.kind,
+  );
   const meta = object.metadata;
   return {
     target: snapshot.target,

@@ -210,26 +210,36 @@ function canaryChange(
   return { addresses, where: where(owner), diff: lines.join('\n'), notes };
 }
 
+/** The plan kinds that change a workload's strategy: their proof is the strategy change's. */
+const STRATEGY_PLANS: ReadonlySet<string> = new Set(['set-rolling-update', 'set-recreate']);
+
 /**
  * The manifest changes that make a surge deadlock's fix permanent, for each surge
  * deadlock or rollout-at-risk finding (one set, since both ask for the same change).
+ * The strategy lines only where a strategy plan was proved for that finding (`planKind`
+ * names each offered plan's kind): a finding that letting old pods go first does not
+ * mend (a volume pinned to a cordoned node, a paused rollout no order helps, a kind
+ * without surge such as a StatefulSet) gets no strategy to commit.
  */
 export function buildManifestChanges(
   deployment: WorkloadObject,
-  findings: readonly Pick<Finding, 'code'>[],
+  findings: readonly Pick<Finding, 'code' | 'remediations'>[],
   owner: ManagedBy | undefined,
-  kind: WorkloadKind = 'Deployment',
+  kind: WorkloadKind,
+  planKind: (planId: string) => string | undefined,
 ): ManifestChange[] {
-  const finding = findings.find((f) => f.code === 'RolloutSurgeDeadlock' || f.code === 'RolloutAtRisk');
+  const surge = findings.filter((f) => f.code === 'RolloutSurgeDeadlock' || f.code === 'RolloutAtRisk');
+  const finding = surge[0];
   if (!finding) return [];
   const module = workloadKind(kind);
+  const proved = surge.find((f) => f.remediations.some((id) => STRATEGY_PLANS.has(planKind(id) ?? '')));
   if (module.surgeFix === 'canary') {
     // Only the basic canary has bounds to change; blue-green and traffic routing keep every stable pod.
-    return module.strategy(deployment).argo === 'canary'
-      ? [canaryChange(deployment, owner, finding.code)]
+    return proved && module.strategy(deployment).argo === 'canary'
+      ? [canaryChange(deployment, owner, proved.code)]
       : [];
   }
-  const changes = [strategyChange(deployment, owner, finding.code, kind)];
+  const changes = proved ? [strategyChange(deployment, owner, proved.code, kind)] : [];
   // pod-template-hash is a Deployment's label: a DaemonSet's pods carry controller-revision-hash.
   const terms = module.revisionLabel === HASH_LABEL ? selfRepellingTerms(deployment) : [];
   if (terms.length > 0) changes.push(matchLabelKeysChange(deployment, owner, finding.code, terms));

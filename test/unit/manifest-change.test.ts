@@ -10,6 +10,7 @@ import { diagnose } from '../../src/engine/diagnose.js';
 import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { toJson } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';
+import { fixtureDump } from '../support/fixture-dump.js';
 import { makeNode } from '../support/k8s-builders.js';
 import {
   pendingRolloutSnapshot,
@@ -139,4 +140,18 @@ describe('change to commit for a surge deadlock', () => {
     snapshot.events = [];
     expect(diagnose(snapshot).manifestChanges).toBeUndefined();
   });
+
+  it('a risk no strategy mends (a StatefulSet volume pinned to a cordoned node) has nothing to commit', async () => {
+    const { status, stdout } = await pinned.cli(['diagnose', 'statefulset/db', '-n', 'data', '-o', 'json']);
+    const report = JSON.parse(stdout) as { findings: { code: string }[]; manifestChanges?: unknown };
+    expect(status).toBe(1);
+    expect(report.findings.map((f) => f.code)).toContain('RolloutAtRisk');
+    // A StatefulSet has no maxSurge, and OnDelete to RollingUpdate would delete db-2 into the pin.
+    expect(report.manifestChanges).toBeUndefined();
+    const text = await pinned.cli(['diagnose', 'statefulset/db', '-n', 'data', '-o', 'text']);
+    expect(text.stdout).not.toContain('Change to commit');
+    expect(text.stdout).not.toContain('maxSurge');
+  });
 });
+
+const pinned = fixtureDump('statefulset-ondelete-local-pv.json');

@@ -76,4 +76,19 @@ describe('a StatefulSet pod pinned by its local volume to a cordoned node', () =
     expect(stuck?.summary).toContain('pod db-0 still runs the old revision');
     expect(stuck?.explanation).toContain('from the highest ordinal down: db-2, db-1 first, then db-0');
   });
+
+  it('scaled below db-2: the controller deletes db-2 for good (condemned), it never replaces it', async () => {
+    const scaled = (to: number) => (items: Item[]) =>
+      rollingUpdate(items).map((i) =>
+        i.kind === 'StatefulSet' ? { ...i, spec: { ...i.spec, replicas: to } } : i,
+      );
+    for (const to of [2, 0]) {
+      const { report } = await diagnose(scaled(to));
+      expect(report.findings.map((f) => f.code)).not.toContain('RolloutStuck');
+      expect(JSON.stringify(report)).not.toContain('db-2 still runs the old revision');
+    }
+    // The other arm: at 3 replicas db-2 stays, and is the one that stops it.
+    const { report } = await diagnose(scaled(3));
+    expect(report.findings.find((f) => f.code === 'RolloutStuck')?.summary).toContain('pod db-2');
+  });
 });

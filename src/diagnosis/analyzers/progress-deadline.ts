@@ -24,8 +24,8 @@ export const progressDeadline: Analyzer = {
         stalled.explanation ??
         'The Deployment controller marks the rollout as failed (Progressing=False, ProgressDeadlineExceeded) when no ' +
           `new pod became available for progressDeadlineSeconds (${deadline}s). It does not roll back or stop anything: ` +
-          'the old pods keep serving and the stuck new ones stay as they are. The other findings say why the new pods ' +
-          'do not become available; `kubectl rollout undo` goes back to the previous revision.',
+          'the old pods keep serving and the stuck new ones stay as they are. `kubectl rollout undo` goes back to the ' +
+          'previous revision.',
       evidence: [
         {
           type: 'condition',

@@ -31,3 +31,26 @@ export function deadlinePassedWhileMoving(ctx: AnalysisContext, findings: readon
       : f,
   );
 }
+
+/** Findings that say nothing of why new pods do not become available. */
+const SAYS_NO_CAUSE: ReadonlySet<string> = new Set([
+  'ProgressDeadlineExceeded',
+  'IncompleteEvidence',
+  'AccessDenied',
+]);
+
+/**
+ * A passed deadline says where its cause is: in the other findings where one says why the
+ * new pods do not become available, or, where none does, that nothing read says it and
+ * where to look (the deadline alone is only the controller giving up waiting).
+ */
+export function withDeadlineCauseSaid(findings: readonly Draft[]): Draft[] {
+  const cause = findings.some((f) => !SAYS_NO_CAUSE.has(f.code) && f.severity !== 'info')
+    ? 'The other findings say why the new pods do not become available.'
+    : 'Nothing read here says why the new pods do not become available: their events (`kubectl describe pod`), logs and readiness probes are where to look next.';
+  return findings.map((f) =>
+    f.code === 'ProgressDeadlineExceeded' && f.severity !== 'info'
+      ? { ...f, explanation: `${f.explanation} ${cause}` }
+      : f,
+  );
+}

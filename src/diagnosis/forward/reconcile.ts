@@ -35,7 +35,7 @@ import { pendingForGood } from './pending-for-good.js';
 import { withQuotaNeighboursSaid } from './quota-neighbours.js';
 import { named, withJobWaitSaid } from './job-wait.js';
 import { progressingInRace, queueRace, withRaceSaid } from './queue-race.js';
-import { deadlinePassedWhileMoving } from './deadline-passed.js';
+import { deadlinePassedWhileMoving, withDeadlineCauseSaid } from './deadline-passed.js';
 import { currentStepIndex, stableScalesDownOnceStarted, stepNeverReached } from './canary-verdicts.js';
 
 type Draft = Omit<Finding, 'remediations'>;
@@ -79,12 +79,13 @@ export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Dr
   // (quota-neighbours.ts): the bound never claims it, but the step waits for them.
   // A verdict that holds only while other teams' Jobs run names them (job-wait.ts).
   // An update under OnDelete that waits for someone to delete old pods is said (on-delete.ts),
-  // and new pods that stay unready where nothing else says why (failing-new.ts).
+  // and new pods that stay unready where nothing else says why (failing-new.ts). A passed
+  // progress deadline then says whether any finding gives its cause (deadline-passed.ts).
   const said = withQuotaNeighboursSaid(
     ctx,
     withPauseSaid(ctx, withJobWaitSaid(ctx, reconcileVerdicts(ctx, findings))),
   );
-  return withFailingNewSaid(ctx, withOnDeleteSaid(ctx, said));
+  return withDeadlineCauseSaid(withFailingNewSaid(ctx, withOnDeleteSaid(ctx, said)));
 }
 
 function reconcileVerdicts(ctx: AnalysisContext, analyzed: readonly Draft[]): Draft[] {

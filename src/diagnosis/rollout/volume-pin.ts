@@ -48,15 +48,27 @@ export function pinnedReplacement(ctx: AnalysisContext): PinnedPod | undefined {
 /**
  * The workload's placed pods still on an old revision (above a partition), in the order
  * its controller replaces them where it has one: a StatefulSet's rolling update goes
- * from the highest ordinal down (stateful_set_control.go, updateStatefulSet).
+ * from the highest ordinal down (stateful_set_control.go, updateStatefulSet). A pod the
+ * controller deletes for good is not replaced: a StatefulSet's ordinals at or above
+ * spec.replicas are condemned (removed, never updated), and a Deployment or Rollout
+ * scaled to 0 keeps no pod at all.
  */
 export function podsToReplace(snapshot: AnalysisContext['snapshot']): { pods: Pod[]; byOrdinal: boolean } {
   const kind = workloadKind(snapshot);
+  const object = kind.object(snapshot);
   const fresh = new Set(kind.revisions(snapshot).current?.pods ?? []);
-  const partition = kind.strategy(kind.object(snapshot)).partition ?? 0;
-  const byOrdinal = ordinalOrder(kind.remadeBy(kind.object(snapshot)));
+  const partition = kind.strategy(object).partition ?? 0;
+  const byOrdinal = ordinalOrder(kind.remadeBy(object));
+  // A DaemonSet's desired count is its status (pods per node), not a spec to scale to.
+  const replicas = kind.surgeFix === 'per-node' ? Infinity : kind.desiredReplicas(object);
+  const kept = (pod: Pod): boolean => (byOrdinal ? ordinal(pod) < replicas : replicas > 0);
   const pods = snapshot.pods.filter(
-    (pod) => !fresh.has(pod) && !isTerminating(pod) && pod.spec.nodeName && !belowPartition(pod, partition),
+    (pod) =>
+      !fresh.has(pod) &&
+      !isTerminating(pod) &&
+      pod.spec.nodeName &&
+      !belowPartition(pod, partition) &&
+      kept(pod),
   );
   if (byOrdinal) pods.sort((a, b) => ordinal(b) - ordinal(a));
   return { pods, byOrdinal };

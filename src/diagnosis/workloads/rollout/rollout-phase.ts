@@ -181,7 +181,7 @@ export function stalledRollout(snapshot: RolloutObjects): StalledRollout | undef
       (rollout.spec.progressDeadlineAbort
         ? 'With progressDeadlineAbort it aborts in the same reconcile (rollout/sync.go evaluateProgressDeadlineAbort), after which the Rollout reads aborted, not timed out: the canary is scaled away and the stable pods serve. '
         : 'It does not abort (progressDeadlineAbort is off): the stable pods keep serving and the stuck new ones stay. ') +
-      'The other findings say why the new pods do not become available; `kubectl argo rollouts abort` goes back to the stable pods.',
+      '`kubectl argo rollouts abort` goes back to the stable pods.',
   };
 }
 
