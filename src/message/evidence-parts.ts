@@ -45,6 +45,17 @@ export function capacityPart(evidence: Extract<Evidence, { type: 'node-capacity'
   );
 }
 
+/**
+ * A multi-line value we did not write under its head, for a block of fixed-width text:
+ * its first line after the head, each further line marked `  | `, so that no line of
+ * it (a termination message's stack trace, or one made to look like a table row) can
+ * pass for a line of the block's own.
+ */
+function hangingLines(head: string, text: string): string[] {
+  const [first = '', ...rest] = cleanText(text).split('\n');
+  return [`${head}${first}`, ...rest.map((line) => `  | ${line}`)];
+}
+
 function containerWords(c: CrashingContainer, w: Words): string {
   const what =
     c.kind === 'init' ? w.initContainer({}) : c.kind === 'sidecar' ? w.sidecar({}) : w.container({});
@@ -55,7 +66,9 @@ export function crashTableParts(
   evidence: Extract<Evidence, { type: 'crash-table' }>,
   w: Words,
 ): ContentPart[] {
-  const messages = evidence.rows.filter((r) => r.lastMessage).map((r) => `${r.node}: ${r.lastMessage ?? ''}`);
+  const messages = evidence.rows
+    .filter((r) => r.lastMessage)
+    .flatMap((r) => hangingLines(`${r.node}: `, r.lastMessage ?? ''));
   return [
     ...(evidence.containers && evidence.containers.length > 0
       ? [
@@ -102,24 +115,25 @@ export function nodeDiffParts(evidence: Extract<Evidence, { type: 'node-diff' }>
   const head = w.diffTitle({ bad: few(evidence.badNodes, w), good: few(evidence.goodNodes, w) });
   const lines: string[] = [];
   const sep = evidence.separator;
-  if (sep) lines.push(w.separatedBy({ fields: sep.fields.join(' + '), bad: sep.bad }));
+  // Every value from the cluster on one line: a break in one would start a line of the block's own.
+  const one = (cell: string): string => cleanText(cell, { singleLine: true });
+  if (sep) lines.push(w.separatedBy({ fields: one(sep.fields.join(' + ')), bad: one(sep.bad) }));
   const clue = evidence.clue;
   const pointed = clue?.pointsAt !== undefined && evidence.differences.some((d) => d.field === clue.pointsAt);
   const clueLines = clue
     ? [
         (clue.source === 'log' ? w.clueFromLog : w.clueFromMessage)({
-          pod: clue.pod,
-          container: clue.container,
-          text: truncate(clue.text, 160),
+          pod: one(clue.pod),
+          container: one(clue.container),
+          text: one(truncate(clue.text, 160)),
         }),
-        ...(clue.meaning ? [`  ${clue.meaning}`] : []),
+        ...(clue.meaning ? [`  ${one(clue.meaning)}`] : []),
       ]
     : [];
   if (evidence.differences.length === 0) {
     lines.push(w.noDifference({}), ...clueLines);
     return [codePart(plain(head), lines.join('\n'))];
   }
-  const one = (cell: string): string => cleanText(cell, { singleLine: true });
   const [header = '', ...rows] = table(
     columns(w.diffColumns({})),
     evidence.differences.map((d) => [one(d.field), one(d.bad), one(d.good)]),
@@ -139,7 +153,9 @@ export function schedulingParts(
   evidence: Extract<Evidence, { type: 'scheduling' }>,
   w: Words,
 ): ContentPart[] {
-  const parts: ContentPart[] = [codePart(plain(w.schedulerMessage({ pod: evidence.pod })), evidence.message)];
+  const parts: ContentPart[] = [
+    codePart(plain(w.schedulerMessage({ pod: evidence.pod })), hangingLines('', evidence.message).join('\n')),
+  ];
   const parsed = evidence.parsed;
   if (!parsed) return [...parts, paragraph(plain(w.notParsed({})))];
   if (parsed.aborted) return [...parts, paragraph(plain(w.pluginAborted({ plugin: parsed.aborted.plugin })))];

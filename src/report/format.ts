@@ -63,20 +63,29 @@ export function columns(text: string): number {
   return text.length + (text.match(WIDE)?.length ?? 0);
 }
 
-/** Wraps prose at `width` columns without breaking words; wide characters count two. */
+/**
+ * Wraps one paragraph of prose at `width` columns without breaking words; wide characters
+ * count two. A line break in the text is a space like any other: prose carries values
+ * from the cluster (a kernel version, a message), and a break in one must not start a
+ * line that reads as the report's own ("No problem found"). Callers that want several
+ * lines wrap each.
+ */
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
-  for (const paragraph of text.split(/\n+/)) {
-    let line = '';
-    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
-      if (line && columns(line) + 1 + columns(word) > width) {
-        lines.push(line);
-        line = word;
-      } else {
-        line = line ? `${line} ${word}` : word;
-      }
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && columns(line) + 1 + columns(word) > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
     }
-    if (line) lines.push(line);
   }
+  if (line) lines.push(line);
   return lines;
+}
+
+/** Text on one line: every run of whitespace with a line break in it a single space. */
+export function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ');
 }

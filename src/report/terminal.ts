@@ -15,21 +15,26 @@ import type { Evidence } from '../diagnosis/finding.js';
 import { cleanText } from '../text/clean.js';
 import { indent, table, wrap, type Style } from './format.js';
 
-/** One span as terminal text, cleaned; `strong` in bold. */
+/**
+ * One span as terminal text, cleaned and on one line (a line break or CR in a value
+ * from the cluster would start a line of its own that reads as ours: only a `break`
+ * span ends a line, as in Slack's and Teams' renderers); `strong` in bold.
+ */
 function span(s: Span, style: Style): string {
+  const one = (text: string): string => cleanText(text, { singleLine: true });
   switch (s.kind) {
     case 'text':
     case 'emphasis':
     case 'code':
-      return cleanText(s.text);
+      return one(s.text);
     case 'strong':
-      return style.bold(cleanText(s.text));
+      return style.bold(one(s.text));
     case 'mention':
-      return cleanText(s.person.name ?? s.person.id);
+      return one(s.person.name ?? s.person.id);
     case 'group':
-      return cleanText(s.id);
+      return one(s.id);
     case 'link':
-      return `${cleanText(s.label)} (${cleanText(s.url)})`;
+      return `${one(s.label)} (${one(s.url)})`;
     case 'icon':
       return '';
     case 'break':

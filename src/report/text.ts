@@ -9,7 +9,7 @@ import { cleanDeep } from '../text/clean.js';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Evidence, Finding, Severity } from '../diagnosis/finding.js';
 import type { Patch, PlanDrift, RemediationPlan } from '../remediation/plan.js';
-import { indent, makeStyle, wrap, type Style } from './format.js';
+import { indent, makeStyle, oneLine, wrap, type Style } from './format.js';
 import { renderEvidence } from './terminal.js';
 import { allClear } from './json.js';
 import { unreadGuardLines } from '../diagnosis/guards/guard-gaps.js';
@@ -86,7 +86,7 @@ export function renderText(raw: Diagnosis, options: TextOptions = {}): string {
 
   if (diagnosis.analyzerErrors.length > 0) {
     lines.push('', style.yellow(w.partial({})));
-    for (const e of diagnosis.analyzerErrors) lines.push(`  ${e.analyzer}: ${e.message}`);
+    for (const e of diagnosis.analyzerErrors) lines.push(`  ${e.analyzer}: ${oneLine(e.message)}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -114,7 +114,7 @@ function verdict(diagnosis: Diagnosis, style: Style, w: Words, lang: Lang): stri
   return [
     head,
     ...diagnosis.findings.map(
-      (f) => `  ${severityTag(f.severity, style, w)} ${f.code}: ${findingSummary(f, lang)}`,
+      (f) => `  ${severityTag(f.severity, style, w)} ${f.code}: ${oneLine(findingSummary(f, lang))}`,
     ),
   ];
 }

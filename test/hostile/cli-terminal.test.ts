@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { runCli } from '../../src/cli/run-cli.js';
 import { fakeIo } from '../support/cli-io.js';
+import { fixtureDump, type DumpItem } from '../support/fixture-dump.js';
 import { HOSTILE } from './support/hostile-text.js';
 import { table } from '../../src/report/format.js';
 
@@ -210,5 +211,58 @@ describe('explain-scheduling tables of hostile text: cleaned first, then measure
     expect(rows.join('\n')).not.toMatch(CONTROL);
     expect(rows.join('\n')).not.toContain('ZXZpbA==');
     expect(rows.map((r) => r.lastIndexOf(' ') + 1)).toEqual([12, 12, 12]);
+  });
+});
+
+/**
+ * A line break or CR in a value from the cluster cannot start a line of the report's own.
+ * The kubelet writes a node's kernelVersion and a container writes its termination
+ * message: a CR in the one put "No problem found; notes:" on a line of its own inside the
+ * verdict (CR became a newline), a newline in the other a row that read as the crash
+ * table's. Each stays on its line, or, in a block of several lines, is marked as its own.
+ */
+describe('line breaks in cluster text', () => {
+  const crash = fixtureDump('crash-on-one-node.json');
+  const FORGED = '\r\rNo problem found; notes:\r  [INFO] RolloutProgressing: nothing needs changing.\r\n';
+  const ROW = '\n  node-b  1     1      0         0         -          -       -  FAKE ROW';
+  const poisoned = (items: DumpItem[]): DumpItem[] =>
+    items.map((i) => {
+      if (i.kind === 'Node' && i.metadata.name === 'node-a') {
+        const status = i.status as { nodeInfo: Record<string, string> };
+        return {
+          ...i,
+          status: { ...status, nodeInfo: { ...status.nodeInfo, kernelVersion: `6.1.0-13${FORGED}` } },
+        };
+      }
+      if (i.kind !== 'Pod' || i.spec?.nodeName !== 'node-a') return i;
+      const status = i.status as { containerStatuses: { lastState?: { terminated?: object } }[] };
+      return {
+        ...i,
+        status: {
+          ...status,
+          containerStatuses: status.containerStatuses.map((c) => ({
+            ...c,
+            lastState: { terminated: { ...c.lastState?.terminated, message: `panic${ROW}` } },
+          })),
+        },
+      };
+    });
+
+  it('no line of the text report is one the cluster wrote; the values are still there, on their lines', async () => {
+    const { stdout } = await crash.cli(['diagnose', 'deployment/web', '-n', 'shop'], poisoned);
+    const lines = stdout.split('\n');
+    expect(lines.filter((l) => /^\s*No problem found/.test(l))).toEqual([]);
+    expect(lines.filter((l) => /^\s*\[INFO\] RolloutProgressing/.test(l))).toEqual([]);
+    expect(lines.filter((l) => /^\s*node-b\s.*FAKE ROW/.test(l))).toEqual([]);
+    // The verdict names the kernel, forged words and all, on the verdict's own line.
+    expect(lines.find((l) => l.includes('CrashLoopOnNode:'))).toContain('6.1.0-13 No problem found; notes:');
+    // The termination message keeps its lines, each further one marked as the message's.
+    expect(lines.some((l) => /^\s*\| {3}node-b .*FAKE ROW$/.test(l))).toBe(true);
+  });
+
+  it('the other arm: the same dump unpoisoned reads as before', async () => {
+    const { stdout } = await crash.cli(['diagnose', 'deployment/web', '-n', 'shop']);
+    expect(stdout).toContain('with kernelVersion 6.1.0-13: container app fails');
+    expect(stdout).not.toContain('FAKE ROW');
   });
 });

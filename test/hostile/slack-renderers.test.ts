@@ -413,8 +413,11 @@ describe('Slack formatting in cluster and alert text stays text', () => {
       '\u2217URGENT\u2217 approve now \uff3fx\uff3f \u223cy\u223c \ua789white_check_mark:',
     );
     // The termination message in the thread's code block, under its title, is exact (only
-    // `>` escaped, as before); the crash table cuts it, the code block has it whole.
-    const termination = `last termination message\n\`\`\`\n${crash.rows[0].node}: ${FORMATTING}\n\`\`\``;
+    // `>` escaped, as before; its further lines marked `  | `, so none passes for a line of
+    // the block's own); the crash table cuts it, the code block has it whole.
+    const [head, ...more] = FORMATTING.split('\n');
+    const message = [head, ...more.map((line) => `  | ${line}`)].join('\n');
+    const termination = `last termination message\n\`\`\`\n${crash.rows[0].node}: ${message}\n\`\`\``;
     expect(thread).toContain(JSON.stringify(termination.replace(/>/g, '&gt;')).slice(1, -1));
   });
 

@@ -118,6 +118,26 @@ describe('Teams cards: untrusted text stays text', () => {
     expect(texts).toContain('<img src=x onerror=alert(1)>');
   });
 
+  it('a line break in a span is a space (only a break span starts a line); a code body keeps its lines', () => {
+    const runs = (message: ChatMessage): string[] =>
+      strings(renderCard(message))
+        .filter(([key]) => key === 'text')
+        .map(([, t]) => t);
+    const forged = 'node-a 6.1\r\rNo problem found\n  [INFO] nothing needs changing';
+    const texts = runs({
+      summary: say`x`,
+      parts: [
+        { kind: 'paragraph', text: say`kernel ${strong(forged)} ${code(forged)}` },
+        { kind: 'code', body: 'line one\nline two' },
+      ],
+    });
+    expect(texts.filter((t) => t.includes('No problem found'))).toEqual([
+      'node-a 6.1 No problem found   [INFO] nothing needs changing',
+      'node-a 6.1 No problem found   [INFO] nothing needs changing',
+    ]);
+    expect(texts).toContain('line one\nline two');
+  });
+
   it('the scanner finds each problem when it is there', () => {
     expect(problems({ type: 'TextBlock', text: 'x' })).toContain('a TextBlock (Markdown) holds text');
     expect(problems({ type: 'TextRun', text: '{{DATE(2017-02-14T06:08:39Z)}}' })).toEqual([

@@ -76,15 +76,19 @@ type Json = Record<string, unknown>;
  * `{ {` so no date/time function is formed and `<at`/`</at` gets a space so no
  * mention tag is.
  */
-export function runText(text: string): string {
-  return cleanText(text)
+export function runText(text: string, options: { singleLine?: boolean } = {}): string {
+  return cleanText(text, options)
     .replace(/\{\{/g, '{ {')
     .replace(/\{\{/g, '{ {')
     .replace(/<(\/?)(at\b)/gi, '< $1$2');
 }
 
-function run(text: string, style: Json = {}): Json {
-  return { type: 'TextRun', text: runText(text), ...style };
+/**
+ * A run of text: one line (a line break in untrusted text is a space; a `break` span
+ * starts the next block), or with `lines` a code body's lines as they are.
+ */
+function run(text: string, style: Json = {}, lines = false): Json {
+  return { type: 'TextRun', text: runText(text, { singleLine: !lines }), ...style };
 }
 
 function spanRun(span: Exclude<Span, { kind: 'break' }>): Json {
@@ -134,7 +138,9 @@ function codeBlock(part: Extract<Part, { kind: 'code' }>): Json[] {
     {
       type: 'Container',
       style: 'emphasis',
-      items: [{ type: 'RichTextBlock', inlines: [run(body, { fontType: 'Monospace', size: 'Small' })] }],
+      items: [
+        { type: 'RichTextBlock', inlines: [run(body, { fontType: 'Monospace', size: 'Small' }, true)] },
+      ],
     },
     ...(cut
       ? [
