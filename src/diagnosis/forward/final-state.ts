@@ -135,7 +135,9 @@ function quotaShortfall(
     const refused = refusedRevisions(ctx).find(
       ({ refusal }) =>
         refusal.kind === 'quota-exceeded' &&
-        quotaEntries(refusal).some((e) => over(e.resource, e.hard, scopesOf(refusal.quota))),
+        quotaEntries(refusal, ctx.snapshot.resourceQuotas, namespace).some((e) =>
+          over(e.resource, e.hard, scopesOf(refusal.quota)),
+        ),
     )?.refusal;
     return refused?.kind === 'quota-exceeded' ? { name: refused.quota, source } : undefined;
   }

@@ -40,7 +40,10 @@ export function quotasOf(ctx: AnalysisContext): QuotaLedger[] | 'unknown' {
     // The quota as read, for its scopes: a scoped one counts only the pods it takes in.
     const name = refused.refusal.quota;
     const scoped = scopedQuota(snapshot.resourceQuotas, name, namespace);
-    const entries = quotaEntries(refused.refusal).map((e) => ({ ...e, used: counted(e.resource, scoped) }));
+    const entries = quotaEntries(refused.refusal, snapshot.resourceQuotas, namespace).map((e) => ({
+      ...e,
+      used: counted(e.resource, scoped),
+    }));
     ledgers.push({
       name,
       namespace,

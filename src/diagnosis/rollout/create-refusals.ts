@@ -32,6 +32,7 @@ import {
 } from '../base/quota-charge.js';
 import { isTerminal } from '../base/pods.js';
 import type { Pod } from '../k8s.js';
+import type { ResourceQuota } from '../k8s-policy.js';
 import type { QuotaRow } from '../finding.js';
 import type { CreateFailure } from '../workload-kind.js';
 import { workloadKind } from '../workloads/index.js';
@@ -75,10 +76,27 @@ interface QuotaEntry {
   requested: number;
 }
 
-export function quotaEntries(refusal: QuotaRefusal): QuotaEntry[] {
+/**
+ * The refused entries of a quota refusal, each at the quota's hard limit as read now
+ * where the quota was read (`quotas`): a limit raised since the refusal is what admission
+ * checks at the controller's next retry, and an entry whose limit was removed, or a quota
+ * deleted since, refuses nothing more (the entry is left out). The refusal's own `limited`
+ * where the quotas were not read.
+ */
+export function quotaEntries(
+  refusal: QuotaRefusal,
+  quotas: readonly ResourceQuota[] | undefined,
+  namespace: string,
+): QuotaEntry[] {
   const out: QuotaEntry[] = [];
+  const read = quotas?.find(
+    (q) => q.metadata.name === refusal.quota && (q.metadata.namespace ?? namespace) === namespace,
+  );
   for (const [resource, limited] of Object.entries(refusal.limited)) {
-    const hard = quotaAmount(resource, limited);
+    // Admission checks status.hard, which the quota controller copies from spec.hard.
+    const now = read && (read.status?.hard?.[resource] ?? read.spec?.hard?.[resource]);
+    if (quotas !== undefined && now === undefined) continue;
+    const hard = quotaAmount(resource, now === undefined ? limited : String(now));
     const used = quotaAmount(resource, refusal.used[resource] ?? '');
     const requested = quotaAmount(resource, refusal.requested[resource] ?? '');
     if (hard === undefined || used === undefined || requested === undefined || !quotaMeasure(resource))
@@ -120,7 +138,7 @@ function quotaVerdict(
   const current = new Set(kind.revisions(snapshot).current?.pods ?? []);
   const oldPods = failure.current ? live.filter((p) => !current.has(p)) : [];
   const keepsOld = kind.keepsOldPods(snapshot);
-  const list = quotaEntries(refusal);
+  const list = quotaEntries(refusal, snapshot.resourceQuotas, snapshot.target.namespace);
   const rows: QuotaRow[] = list.map((e) => {
     const ours = live.reduce((sum, p) => sum + charge(p, e.resource), 0);
     return {

@@ -33,11 +33,20 @@ function label(rs: ReplicaSet): string {
   return `ReplicaSet ${rs.metadata.name ?? ''}${number ? ` (revision ${number})` : ''}`;
 }
 
-/** Each ReplicaSet whose pods the API server refuses now, the current one first. */
+/**
+ * Each ReplicaSet whose pods the API server refuses now, the current one first. Before
+ * the controller has observed the Deployment's latest spec, an old ReplicaSet's refusal
+ * is left out: the next sync sizes every ReplicaSet anew (a template reverted to an old
+ * ReplicaSet's makes that one current and scales the refused one down, sync.go
+ * getNewReplicaSet), so what it refused is from before.
+ */
 export function createFailures(
   snapshot: DeploymentObjects & Pick<WorkloadSnapshot, 'pods' | 'events'>,
 ): CreateFailure[] {
-  return replicaSetCreateFailures(classifyReplicaSets(snapshot), snapshot, label);
+  const failures = replicaSetCreateFailures(classifyReplicaSets(snapshot), snapshot, label);
+  const { metadata, status } = snapshot.deployment;
+  const observed = (status?.observedGeneration ?? 0) >= (metadata.generation ?? 0);
+  return observed ? failures : failures.filter((f) => f.current);
 }
 
 /**
@@ -54,9 +63,14 @@ export function replicaSetCreateFailures(
   for (const rs of [...(current ? [current] : []), ...old]) {
     const want = rs.spec.replicas ?? 0;
     const have = podsOfReplicaSet(snapshot, rs, hashLabel).filter((p) => !isTerminal(p)).length;
-    const condition = rs.status?.conditions?.find(
-      (c) => c.type === 'ReplicaFailure' && c.status === 'True' && c.reason === 'FailedCreate',
-    );
+    // The controller removes the condition at its first sync that creates nothing (calculateStatus):
+    // on a ReplicaSet that wants no more pods than it has, one still there is from before.
+    const condition =
+      want <= have
+        ? undefined
+        : rs.status?.conditions?.find(
+            (c) => c.type === 'ReplicaFailure' && c.status === 'True' && c.reason === 'FailedCreate',
+          );
     const events = eventsOf(snapshot.events, rs).sort((a, b) => eventTime(b).localeCompare(eventTime(a)));
     const lastFailed = events.find((e) => e.reason === 'FailedCreate' && e.message);
     const lastCreated = events.find((e) => e.reason === 'SuccessfulCreate');
