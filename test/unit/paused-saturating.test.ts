@@ -38,6 +38,9 @@ describe('a paused Deployment whose new ReplicaSet holds every replica', () => {
       'Its new ReplicaSet already holds all 2 replicas: once they are available the controller removes the old pods while paused (it still scales), and the rollout completes without the resume.',
     );
     expect(en).not.toContain('Nothing rolls on until it is resumed');
+    // api-a2-y2 is Ready and waits out minReadySeconds: not "starting, not Ready yet" (attack round 12).
+    expect(en).toMatch(/api-a2-y2 +n-3 +Running +Ready, not available yet \(minReadySeconds\)/);
+    expect(en).toMatch(/api-a2-y1 +n-2 +Running\n/);
     const ko = await paused(['--lang', 'ko']);
     expect(ko).toContain('재개하지 않아도 롤아웃이 끝납니다');
     expect(ko).not.toContain('재개하기 전에는 롤아웃이 진행되지 않습니다');

@@ -7,7 +7,8 @@
  *   workload's minReadySeconds: not available to its controller yet, and it will be;
  * - 'ready': its Ready condition is True (for minReadySeconds, where the workload sets it);
  * - 'failing': a container crash-loops, cannot pull, cannot start, its probe kills it,
- *   a volume cannot attach or mount, or it has been not Ready for more than ten minutes:
+ *   a volume cannot attach or mount, its readiness probe still fails after five minutes
+ *   (before that it is a start-up's), or it has been not Ready for more than ten minutes:
  *   the model does not expect it to become Ready by itself;
  * - 'terminating': deletion requested and within reach of its deadline: gone soon, and
  *   until then it still holds its node's resources and its quota (DESIGN.md §4c);
@@ -15,7 +16,7 @@
  *   reporting: what it holds is not about to be freed.
  */
 import type { AnalysisContext } from '../analysis-context.js';
-import type { ContainerStatus, Node, Pod } from '../k8s.js';
+import type { ContainerStatus, KubeEvent, Node, Pod } from '../k8s.js';
 import { isReady, isStuckTerminating, isTerminating, isUnscheduled } from '../base/pods.js';
 import { classifyContainers } from '../crash/container-failures.js';
 import { workloadObject } from '../workloads/index.js';
@@ -27,6 +28,26 @@ const STARTING_FOR_MS = 10 * 60_000;
 
 /** Kubelet events that keep a bound pod from running, whatever its containers say. */
 const BLOCKING_EVENTS = new Set(['FailedAttachVolume', 'FailedMount', 'FailedCreatePodSandBox', 'Unhealthy']);
+
+/**
+ * A readiness probe's failure (an Unhealthy event "Readiness probe failed"): a pod that
+ * is starting fails it until its server answers, which is no sign it never will (the
+ * kubelet neither restarts nor kills it for that). Such a pod counts as failing once it
+ * has run READINESS_GRACE_MS and still fails it; before that it is starting. Liveness and
+ * startup probes' failures kill the container and block at once.
+ */
+function readinessFailure(event: KubeEvent): boolean {
+  return event.reason === 'Unhealthy' && (event.message ?? '').startsWith('Readiness probe');
+}
+
+/** How long a pod whose readiness probe fails may take to start answering it (half of STARTING_FOR_MS). */
+const READINESS_GRACE_MS = 5 * 60_000;
+
+/** How long the pod has run (since its startTime, else its creation); 0 when not known. */
+function upFor(pod: Pod, now: number): number {
+  const started = Date.parse(pod.status?.startTime ?? pod.metadata.creationTimestamp ?? '');
+  return Number.isFinite(started) && Number.isFinite(now) ? now - started : 0;
+}
 
 /** The node's kubelet reports Ready (a node without conditions, as hand-written dumps have, counts as up). */
 export function kubeletReports(node: Node | undefined): boolean {
@@ -45,21 +66,23 @@ export function podPhases(ctx: AnalysisContext): ReadonlyMap<Pod, PodPhase> {
         .filter((r) => r.failures.length > 0 || (r.restartCount > 0 && !r.ready))
         .map((r) => r.podUid || r.pod),
     );
-    const blocked = new Set(
-      snapshot.events
-        .filter((e) => e.involvedObject.kind === 'Pod' && BLOCKING_EVENTS.has(e.reason ?? ''))
-        .map((e) => e.involvedObject.uid || e.involvedObject.name || ''),
+    const podEvents = snapshot.events.filter(
+      (e) => e.involvedObject.kind === 'Pod' && BLOCKING_EVENTS.has(e.reason ?? ''),
     );
+    const keyOf = (e: KubeEvent): string => e.involvedObject.uid || e.involvedObject.name || '';
+    const blocked = new Set(podEvents.filter((e) => !readinessFailure(e)).map(keyOf));
+    const unready = new Set(podEvents.filter(readinessFailure).map(keyOf));
     const minReady = (workloadObject(snapshot).spec as { minReadySeconds?: number }).minReadySeconds ?? 0;
     const phases = new Map<Pod, PodPhase>();
     for (const pod of snapshot.pods) {
       const key = pod.metadata.uid || pod.metadata.name || '';
       const node = pod.spec.nodeName ? nodes.get(pod.spec.nodeName) : undefined;
       const nodeDown = Boolean(node) && !kubeletReports(node);
-      phases.set(
-        pod,
-        phaseOf(pod, { now, nodeDown, failing: failingPods.has(key) || blocked.has(key), minReady }),
-      );
+      const failing =
+        failingPods.has(key) ||
+        blocked.has(key) ||
+        (unready.has(key) && upFor(pod, now) > READINESS_GRACE_MS);
+      phases.set(pod, phaseOf(pod, { now, nodeDown, failing, minReady }));
     }
     return phases;
   });

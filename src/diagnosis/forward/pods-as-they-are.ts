@@ -2,7 +2,7 @@
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Evidence } from '../finding.js';
 import type { Pod } from '../k8s.js';
-import { shownPhase } from '../base/pods.js';
+import { isReady, shownPhase } from '../base/pods.js';
 import { podPhases } from './pod-phase.js';
 
 export function podsAsTheyAre(ctx: AnalysisContext): Evidence {
@@ -14,7 +14,10 @@ export function podsAsTheyAre(ctx: AnalysisContext): Evidence {
       name: pod.metadata.name ?? '',
       ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
       ...(phase ? { phase } : {}),
-      ...(state === 'starting' ? { detail: 'starting, not Ready yet' } : {}),
+      // 'starting' is also a Ready pod still within minReadySeconds: available once they pass.
+      ...(state === 'starting'
+        ? { detail: isReady(pod) ? 'Ready, not available yet (minReadySeconds)' : 'starting, not Ready yet' }
+        : {}),
       ...(state === 'terminating' ? { detail: 'terminating: gone within its grace period' } : {}),
       ...(state === 'stuck' ? { detail: 'terminating past its deadline' } : {}),
     };

@@ -5,7 +5,8 @@ import { isStuckTerminating, isTerminal } from '../base/pods.js';
 import type { Evidence } from '../finding.js';
 import { quotaLimits } from '../base/quota-limits.js';
 import { quotaEntries, refusedRevisions } from '../rollout/create-refusals.js';
-import { podTemplateOf, workloadObject } from '../workloads/index.js';
+import { workloadObject } from '../workloads/index.js';
+import { admittedSpec } from '../workloads/admitted-spec.js';
 import { quotaTakesIn, scopedQuota } from '../base/quota-scopes.js';
 import type { ResourceQuota } from '../k8s-policy.js';
 import type { QuotaLedger } from './world.js';
@@ -53,7 +54,9 @@ export function quotasOf(ctx: AnalysisContext): QuotaLedger[] | 'unknown' {
     });
     break;
   }
-  for (const quota of quotaLimits(snapshot.resourceQuotas, namespace, podTemplateOf(snapshot).spec) ?? []) {
+  // The new pods as admitted: a template with no priorityClassName gets the global default
+  // class (the Priority plugin runs before quota admission), which a PriorityClass scope sees.
+  for (const quota of quotaLimits(snapshot.resourceQuotas, namespace, admittedSpec(snapshot).spec) ?? []) {
     if (ledgers.some((l) => l.name === quota.name)) continue;
     const entries = quota.entries.map((e) => ({
       ...e,
