@@ -6,33 +6,16 @@
  * that hold two such pods can never get there, though its end state would fit. It used to read
  * "No problem found" (exit 0) at its timed pause. With a third node, or maxUnavailable 1, it goes on.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
-import { fakeIo } from '../support/cli-io.js';
+import { describe, expect, it } from 'vitest';
+import { fixtureDump, type DumpEdit, type DumpItem as Item } from '../support/fixture-dump.js';
 
-const DUMP = join(import.meta.dirname, '../fixtures/dumps/argo-canary-full-step-surge.json');
-const dir = mkdtempSync(join(tmpdir(), 'rd-canary-entry-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dump = fixtureDump('argo-canary-full-step-surge.json');
 
-type Item = { kind: string; metadata: { name?: string }; spec?: Record<string, unknown> };
 type Report = { findings: { code: string; severity: string; summary: string }[] };
 
-async function diagnose(edit?: (items: Item[]) => Item[]): Promise<{ status: number; report: Report }> {
-  let file = DUMP;
-  if (edit) {
-    const dump = JSON.parse(readFileSync(DUMP, 'utf8')) as { items: Item[] };
-    file = join(dir, `${String(Math.random()).slice(2)}.json`);
-    writeFileSync(file, JSON.stringify({ ...dump, items: edit(dump.items) }));
-  }
-  const io = fakeIo();
-  const status = await runCli(
-    ['diagnose', 'rollout/rec', '-n', 'shop', '--from-file', file, '-o', 'json'],
-    io.io,
-  );
-  return { status, report: JSON.parse(io.stdout()) as Report };
+async function diagnose(edit?: DumpEdit): Promise<{ status: number; report: Report }> {
+  const { status, stdout } = await dump.cli(['diagnose', 'rollout/rec', '-n', 'shop', '-o', 'json'], edit);
+  return { status, report: JSON.parse(stdout) as Report };
 }
 
 describe('a basic canary on its way into a step', () => {

@@ -6,29 +6,14 @@
  * instead of "nothing rolls on until it is resumed". With the new ReplicaSet short of its
  * replicas, nothing moves until the resume, as before.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
-import { fakeIo } from '../support/cli-io.js';
+import { describe, expect, it } from 'vitest';
+import { fixtureDump, type DumpEdit } from '../support/fixture-dump.js';
 
-const DUMP = join(import.meta.dirname, '../fixtures/dumps/paused-saturating.json');
-const dir = mkdtempSync(join(tmpdir(), 'rd-paused-saturating-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const saturating = fixtureDump('paused-saturating.json');
+const autoscaled = fixtureDump('paused-autoscaled.json');
 
-type Item = { kind: string; metadata: { name?: string }; spec?: Record<string, unknown> };
-
-async function paused(args: string[], edit?: (items: Item[]) => Item[]): Promise<string> {
-  let file = DUMP;
-  if (edit) {
-    const dump = JSON.parse(readFileSync(DUMP, 'utf8')) as { items: Item[] };
-    file = join(dir, `${String(Math.random()).slice(2)}.json`);
-    writeFileSync(file, JSON.stringify({ ...dump, items: edit(dump.items) }));
-  }
-  const io = fakeIo();
-  await runCli(['diagnose', 'deployment/api', '-n', 'shop', '--from-file', file, ...args], io.io);
-  return io.stdout();
+async function paused(args: string[], edit?: DumpEdit): Promise<string> {
+  return (await saturating.cli(['diagnose', 'deployment/api', '-n', 'shop', ...args], edit)).stdout;
 }
 
 describe('a paused Deployment whose new ReplicaSet holds every replica', () => {
@@ -63,33 +48,18 @@ describe('a paused Deployment whose new ReplicaSet holds every replica', () => {
 
 describe('a paused Deployment its autoscaler is about to scale', () => {
   it('says the controller spreads the new count over old and new ReplicaSets while paused; without a new count, it does not', async () => {
-    const file = join(import.meta.dirname, '../fixtures/dumps/paused-autoscaled.json');
-    const run = async (path: string, lang: string): Promise<string> => {
-      const io = fakeIo();
-      await runCli(['diagnose', 'deployment/web', '-n', 'shop', '--from-file', path, '--lang', lang], io.io);
-      return io.stdout();
-    };
-    expect(await run(file, 'en')).toContain(
+    const run = async (lang: string, edit?: DumpEdit): Promise<string> =>
+      (await autoscaled.cli(['diagnose', 'deployment/web', '-n', 'shop', '--lang', lang], edit)).stdout;
+    expect(await run('en')).toContain(
       'Nothing rolls on until it is resumed, but HorizontalPodAutoscaler web sets 8 replicas at its next sync and the controller spreads that over the old and new ReplicaSets while paused',
     );
-    expect(await run(file, 'ko')).toContain(
-      'HorizontalPodAutoscaler(web)의 설정으로 레플리카가 8개로 바뀌면',
-    );
+    expect(await run('ko')).toContain('HorizontalPodAutoscaler(web)의 설정으로 레플리카가 8개로 바뀌면');
     // The autoscaler already at the count it wants: nothing is spread.
-    const dump = JSON.parse(readFileSync(file, 'utf8')) as {
-      items: (Item & { status?: Record<string, unknown> })[];
-    };
-    const steady = join(dir, 'autoscaler-steady.json');
-    writeFileSync(
-      steady,
-      JSON.stringify({
-        ...dump,
-        items: dump.items.map((i) =>
-          i.kind === 'HorizontalPodAutoscaler' ? { ...i, status: { ...i.status, desiredReplicas: 4 } } : i,
-        ),
-      }),
+    const out = await run('en', (items) =>
+      items.map((i) =>
+        i.kind === 'HorizontalPodAutoscaler' ? { ...i, status: { ...i.status, desiredReplicas: 4 } } : i,
+      ),
     );
-    const out = await run(steady, 'en');
     expect(out).toContain('Nothing rolls on until it is resumed;');
     expect(out).not.toContain('spreads that over');
   });

@@ -6,42 +6,23 @@
  * (attack round 10, d5). Where the pod never preempts, the other pod is not below it, or the
  * scheduler's latest attempt found no victim, the deadlock stands.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
-import { fakeIo } from '../support/cli-io.js';
+import { describe, expect, it } from 'vitest';
+import { fixtureDump, type DumpItem } from '../support/fixture-dump.js';
 
-const DUMP = join(import.meta.dirname, '../fixtures/dumps/surge-lower-priority-neighbour.json');
-const dir = mkdtempSync(join(tmpdir(), 'rd-preempt-lower-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dump = fixtureDump('surge-lower-priority-neighbour.json');
 
-type Item = {
-  kind: string;
-  metadata: { name?: string };
-  spec?: Record<string, unknown>;
-  status?: Record<string, unknown>;
-  message?: string;
-};
+type Item = DumpItem;
 type Report = {
   findings: { code: string; severity: string; summary: string }[];
   remediations: { kind: string }[];
 };
 
 async function diagnose(edit?: (item: Item) => Item): Promise<{ status: number; report: Report }> {
-  let file = DUMP;
-  if (edit) {
-    const dump = JSON.parse(readFileSync(DUMP, 'utf8')) as { items: Item[] };
-    file = join(dir, `${String(Math.random()).slice(2)}.json`);
-    writeFileSync(file, JSON.stringify({ ...dump, items: dump.items.map(edit) }));
-  }
-  const io = fakeIo();
-  const status = await runCli(
-    ['diagnose', 'deployment/web', '-n', 'ml', '--from-file', file, '-o', 'json'],
-    io.io,
+  const { status, stdout } = await dump.cli(
+    ['diagnose', 'deployment/web', '-n', 'ml', '-o', 'json'],
+    edit && ((items) => items.map(edit)),
   );
-  return { status, report: JSON.parse(io.stdout()) as Report };
+  return { status, report: JSON.parse(stdout) as Report };
 }
 
 const pod = (name: string, edit: (item: Item) => Item) => (item: Item) =>

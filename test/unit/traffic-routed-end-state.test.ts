@@ -8,35 +8,22 @@
  * read "No problem found", exit 0: the end-state bound was skipped where pods were not read,
  * though pods not read only take room. Two more nodes hold both revisions.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
-import { fakeIo } from '../support/cli-io.js';
+import { describe, expect, it } from 'vitest';
+import { fixtureDump, type DumpEdit, type DumpItem as Item } from '../support/fixture-dump.js';
 
-const DUMP = join(import.meta.dirname, '../fixtures/dumps/argo-traffic-routed-both-whole.json');
-const dir = mkdtempSync(join(tmpdir(), 'rd-routed-end-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const routed = fixtureDump('argo-traffic-routed-both-whole.json');
+const blueGreen = fixtureDump('argo-bluegreen-preview-count.json');
 
-type Item = { kind: string; metadata: { name?: string } };
 type Report = { findings: { code: string; severity: string; summary: string }[] };
 
 async function diagnose(
-  edit?: (items: Item[]) => Item[],
-  dumpFile = DUMP,
+  edit?: DumpEdit,
+  dump = routed,
   ref = 'rollout/api',
   namespace = 'shop',
 ): Promise<{ status: number; report: Report }> {
-  let file = dumpFile;
-  if (edit) {
-    const dump = JSON.parse(readFileSync(dumpFile, 'utf8')) as { items: Item[] };
-    file = join(dir, `${String(Math.random()).slice(2)}.json`);
-    writeFileSync(file, JSON.stringify({ ...dump, items: edit(dump.items) }));
-  }
-  const io = fakeIo();
-  const status = await runCli(['diagnose', ref, '-n', namespace, '--from-file', file, '-o', 'json'], io.io);
-  return { status, report: JSON.parse(io.stdout()) as Report };
+  const { status, stdout } = await dump.cli(['diagnose', ref, '-n', namespace, '-o', 'json'], edit);
+  return { status, report: JSON.parse(stdout) as Report };
 }
 
 describe('a traffic-routed canary whose promotion needs both revisions whole', () => {
@@ -70,8 +57,7 @@ describe('a traffic-routed canary whose promotion needs both revisions whole', (
  * one-GPU nodes. It read "No problem found" beside the pause (attack round 10, d1).
  */
 describe('a blue-green rollout whose promotion needs both revisions whole', () => {
-  const BLUE_GREEN = join(import.meta.dirname, '../fixtures/dumps/argo-bluegreen-preview-count.json');
-  const web = (edit?: (items: Item[]) => Item[]) => diagnose(edit, BLUE_GREEN, 'rollout/web', 'shop');
+  const web = (edit?: DumpEdit) => diagnose(edit, blueGreen, 'rollout/web', 'shop');
 
   it('on three one-GPU nodes: can never finish, said at the pause', async () => {
     const { status, report } = await web();
