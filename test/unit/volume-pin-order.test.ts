@@ -77,6 +77,28 @@ describe('a StatefulSet pod pinned by its local volume to a cordoned node', () =
     expect(stuck?.explanation).toContain('from the highest ordinal down: db-2, db-1 first, then db-0');
   });
 
+  it('numbered from spec.ordinals.start 5 (db-5..db-7): db-7 is the third pod, kept, and stops the rollout', async () => {
+    /** The same set numbered from 5: every name and claim db-N becomes db-(N+5). */
+    const renumbered = (items: Item[]): Item[] =>
+      JSON.parse(
+        JSON.stringify(rollingUpdate(items)).replace(
+          /\bdb-([0-2])\b/g,
+          (_, n: string) => `db-${Number(n) + 5}`,
+        ),
+      ) as Item[];
+    const startAt5 = (items: Item[]): Item[] =>
+      renumbered(items).map((i) =>
+        i.kind === 'StatefulSet' ? { ...i, spec: { ...i.spec, ordinals: { start: 5 } } } : i,
+      );
+    const { report } = await diagnose(startAt5);
+    expect(report.findings.find((f) => f.code === 'RolloutStuck')?.summary).toContain(
+      'pod db-7 still runs the old revision',
+    );
+    // The other arm: the same names without the start are ordinals 5..7 of a 3-replica set, all condemned.
+    const { report: condemned } = await diagnose(renumbered);
+    expect(condemned.findings.map((f) => f.code)).not.toContain('RolloutStuck');
+  });
+
   it('scaled below db-2: the controller deletes db-2 for good (condemned), it never replaces it', async () => {
     const scaled = (to: number) => (items: Item[]) =>
       rollingUpdate(items).map((i) =>

@@ -26,6 +26,8 @@ export interface Ordinals {
   /** Its volumeClaimTemplates' names. */
   templates: string[];
   replicas: number;
+  /** spec.ordinals.start: the ordinals run from it to start + replicas - 1. */
+  start: number;
   /** The namespace's bound claims, by name. */
   bound: ReadonlyMap<string, PersistentVolumeClaim>;
 }
@@ -40,6 +42,7 @@ export function ordinalsOf(snapshot: WorkloadSnapshot): Ordinals | undefined {
     set: object.metadata.name ?? '',
     templates,
     replicas: kind.desiredReplicas(object),
+    start: (object.spec as { ordinals?: { start?: number } }).ordinals?.start ?? 0,
     bound: boundClaims(snapshot),
   };
 }
@@ -104,11 +107,11 @@ function ordinalOf(set: string, pod: Pod): number | undefined {
  * claims as its volumes.
  */
 export function ordinalPod(pods: ModelPods, ordinals: Ordinals, pod: Pod): Pod {
-  const { set, templates, replicas, bound } = ordinals;
+  const { set, templates, replicas, start, bound } = ordinals;
   const taken = new Set(pods.live('new').map((p) => ordinalOf(set, p.pod)));
   const held = new Set(pods.live('old').map((p) => ordinalOf(set, p.pod)));
   const free: number[] = [];
-  for (let k = replicas - 1; k >= 0; k -= 1) if (!taken.has(k)) free.push(k);
+  for (let k = start + replicas - 1; k >= start; k -= 1) if (!taken.has(k)) free.push(k);
   const ordinal = free.find((k) => !held.has(k)) ?? free[0];
   if (ordinal === undefined) return pod;
   const volumes: Volume[] = (pod.spec.volumes ?? []).filter((v) => !templates.includes(v.name));

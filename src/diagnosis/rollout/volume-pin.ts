@@ -61,13 +61,16 @@ export function podsToReplace(snapshot: AnalysisContext['snapshot']): { pods: Po
   const byOrdinal = ordinalOrder(kind.remadeBy(object));
   // A DaemonSet's desired count is its status (pods per node), not a spec to scale to.
   const replicas = kind.surgeFix === 'per-node' ? Infinity : kind.desiredReplicas(object);
-  const kept = (pod: Pod): boolean => (byOrdinal ? ordinal(pod) < replicas : replicas > 0);
+  // The controller counts ordinals from spec.ordinals.start (StatefulSetStartOrdinal, GA 1.31).
+  const start = (object.spec as { ordinals?: { start?: number } }).ordinals?.start ?? 0;
+  const index = (pod: Pod): number => ordinal(pod) - start;
+  const kept = (pod: Pod): boolean => (byOrdinal ? index(pod) < replicas : replicas > 0);
   const pods = snapshot.pods.filter(
     (pod) =>
       !fresh.has(pod) &&
       !isTerminating(pod) &&
       pod.spec.nodeName &&
-      !belowPartition(pod, partition) &&
+      !(byOrdinal && partition > 0 && ordinal(pod) >= 0 && index(pod) < partition) &&
       kept(pod),
   );
   if (byOrdinal) pods.sort((a, b) => ordinal(b) - ordinal(a));
@@ -96,13 +99,6 @@ export function mayBePinned(ctx: AnalysisContext): boolean {
       return !volume || (volume.spec?.nodeAffinity?.required?.nodeSelectorTerms ?? []).length > 0;
     }),
   );
-}
-
-/** A StatefulSet's pods below the partition keep their revision: they are never replaced. */
-function belowPartition(pod: Pod, partition: number): boolean {
-  if (partition === 0) return false;
-  const at = ordinal(pod);
-  return at >= 0 && at < partition;
 }
 
 /** The replacement's claims are the pod's own: one bound to a volume no node it allows takes. */

@@ -17,7 +17,7 @@ import type { StatefulSet } from '../../k8s-workloads.js';
 import type { StatefulSetObjects, WorkloadSnapshot } from '../../snapshot/types.js';
 import type { ImageChange, OrderedBlock, ReplacedByUpdate } from '../../workload-kind.js';
 import { maxUnavailableGateDefault, maxUnavailableNote } from './max-unavailable-gate.js';
-import { ordinalOf, REVISION_LABEL } from './revisions.js';
+import { ordinalIndex, ordinalOf, REVISION_LABEL } from './revisions.js';
 import { desiredReplicas, ordered, partitionOf, resolveStrategy } from './statefulset-strategy.js';
 
 const runningAndReady = (pod: Pod): boolean => pod.status?.phase === 'Running' && isReady(pod);
@@ -99,11 +99,13 @@ export function replacedByUpdate(
   const updateRevision = status.updateRevision;
   const name = sts.metadata.name ?? '';
   const ordinal = ordinalOf(pod, name);
+  const index = ordinalIndex(pod, sts);
   const old = (p: Pod): boolean =>
     (p.metadata.labels?.[REVISION_LABEL] ?? '') !== updateRevision && !isTerminating(p);
-  if (ordinal === undefined || ordinal < partitionOf(sts) || !old(pod)) return undefined;
+  // The partition and replicas count pods from spec.ordinals.start (ordinalIndex).
+  if (ordinal === undefined || index === undefined || index < partitionOf(sts) || !old(pod)) return undefined;
   const live = snapshot.pods
-    .filter((p) => !isTerminal(p) && (ordinalOf(p, name) ?? -1) < desiredReplicas(sts))
+    .filter((p) => !isTerminal(p) && (ordinalIndex(p, sts) ?? -1) < desiredReplicas(sts))
     .sort((x, y) => (ordinalOf(y, name) ?? 0) - (ordinalOf(x, name) ?? 0));
   const above = live.filter((p) => (ordinalOf(p, name) ?? -1) > ordinal);
   switch (maxUnavailableGateDefault(snapshot.serverVersion)) {

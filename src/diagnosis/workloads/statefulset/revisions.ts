@@ -30,6 +30,17 @@ export function classifyRevisions(
   return current ? { current, old } : { old };
 }
 
+/**
+ * A pod's place among the set's, as the controller counts it against `replicas` and the
+ * partition: its ordinal less `spec.ordinals.start` (StatefulSetStartOrdinal, GA in 1.31;
+ * stateful_set_control.go indexes replicas by ord - start). db-5 of a set starting at 5 is
+ * the first.
+ */
+export function ordinalIndex(pod: Pod, sts: Pick<StatefulSet, 'metadata' | 'spec'>): number | undefined {
+  const ordinal = ordinalOf(pod, sts.metadata.name ?? '');
+  return ordinal === undefined ? undefined : ordinal - (sts.spec.ordinals?.start ?? 0);
+}
+
 /** A pod's ordinal: the `apps.kubernetes.io/pod-index` label, else the name's suffix. */
 export function ordinalOf(pod: Pod, setName: string): number | undefined {
   const label = pod.metadata.labels?.['apps.kubernetes.io/pod-index'];
