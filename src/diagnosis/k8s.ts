@@ -202,6 +202,8 @@ export interface PodSpec {
   activeDeadlineSeconds?: number;
   /** RuntimeClass overhead, added to the pod's requests by the scheduler. */
   overhead?: Record<string, Quantity>;
+  /** Pod-level requests and limits (cpu, memory, hugepages-*; PodLevelResources, on by default since 1.34). */
+  resources?: Pick<ResourceRequirements, 'limits' | 'requests'>;
   /** The RuntimeClass whose overhead admission sets (scheduling/runtime-class.ts). */
   runtimeClassName?: string;
   /** While any gate is listed the scheduler does not consider the pod (no FailedScheduling event). */

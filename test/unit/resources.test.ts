@@ -6,7 +6,39 @@ import {
   nodeAllocatable,
   podRequests,
 } from '../../src/diagnosis/base/resources.js';
+import { quotaCharge } from '../../src/diagnosis/base/quota-charge.js';
 import { makeNode } from '../support/k8s-builders.js';
+
+describe('pod-level resources (PodLevelResources, on by default since 1.34)', () => {
+  const app = { name: 'app', resources: { requests: { cpu: '100m', memory: '64Mi', 'nvidia.com/gpu': 1 } } };
+  it('take the place of the containers for cpu and memory; extended resources stay the containers', () => {
+    const spec: PodSpec = { containers: [app], resources: { requests: { cpu: '1', memory: '1Gi' } } };
+    expect(podRequests(spec)).toEqual({ cpu: 1000, memory: 1024 ** 3, 'nvidia.com/gpu': 1 });
+  });
+  it('a pod-level limit alone is the request where no container requests it, else the containers sum', () => {
+    const limitOnly: PodSpec = {
+      containers: [{ name: 'app', resources: { requests: { memory: '64Mi' } } }],
+      resources: { limits: { cpu: '2', memory: '1Gi' } },
+    };
+    expect(podRequests(limitOnly)).toEqual({ cpu: 2000, memory: 64 * 1024 ** 2 });
+  });
+  it('the other arm: without spec.resources the containers and the overhead count, as before', () => {
+    expect(podRequests({ containers: [app], overhead: { cpu: '250m' } })).toEqual({
+      cpu: 350,
+      memory: 64 * 1024 ** 2,
+      'nvidia.com/gpu': 1,
+    });
+    expect(
+      podRequests({ containers: [app], overhead: { cpu: '250m' }, resources: { requests: { cpu: '1' } } })
+        .cpu,
+    ).toBe(1250);
+  });
+  it('a quota counts the pod-level limit as the pod limit', () => {
+    const spec: PodSpec = { containers: [app], resources: { limits: { cpu: '3' } } };
+    expect(quotaCharge(spec, 'limits.cpu')).toBe(3000);
+    expect(quotaCharge({ containers: [app] }, 'limits.cpu')).toBe(0);
+  });
+});
 
 describe('pod effective requests', () => {
   it('requests default to limits (extended resources and cpu/memory)', () => {

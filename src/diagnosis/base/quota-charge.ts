@@ -11,7 +11,7 @@
  * Undefined: a quota entry a pod does not charge (services, storage, …).
  */
 import type { Container, Pod, PodSpec, Quantity } from '../k8s.js';
-import { podRequests } from './resources.js';
+import { podLevelResource, podRequests } from './resources.js';
 import { isTerminal } from './pods.js';
 import { formatAmount, schedulerAmount } from './quantity.js';
 
@@ -38,6 +38,11 @@ function limitOf(container: Container, resource: string): number {
 }
 
 function podLimit(spec: PodSpec, resource: string): number {
+  const overhead = spec.overhead?.[resource];
+  const extra = overhead === undefined ? 0 : amount(resource, overhead);
+  // A pod-level limit is the pod's (PodLimits, PodLevelResources).
+  const level = podLevelResource(resource) ? spec.resources?.limits?.[resource] : undefined;
+  if (level !== undefined) return amount(resource, level) + extra;
   let total = spec.containers.reduce((sum, c) => sum + limitOf(c, resource), 0);
   let sidecars = 0;
   let initMax = 0;
@@ -49,8 +54,7 @@ function podLimit(spec: PodSpec, resource: string): number {
       initMax = Math.max(initMax, sidecars);
     } else initMax = Math.max(initMax, own + sidecars);
   }
-  const overhead = spec.overhead?.[resource];
-  return Math.max(total, initMax) + (overhead === undefined ? 0 : amount(resource, overhead));
+  return Math.max(total, initMax) + extra;
 }
 
 function amount(resource: string, quantity: Quantity): number {

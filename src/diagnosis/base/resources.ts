@@ -8,6 +8,9 @@
  *   nvidia.com/gpu, which are usually written as limits only;
  * - the pod's request is max(sum of app containers + sidecars, the largest init
  *   container step), per resource, plus the RuntimeClass overhead;
+ * - pod-level resources (`spec.resources`, PodLevelResources: beta and on by default
+ *   since 1.34) take the place of the containers' for cpu, memory and hugepages-* where
+ *   set (PodRequests: IsPodLevelRequestsSet); the overhead is still added;
  * - amounts are integers: cpu in millicores, everything else in base units.
  */
 import type { Container, Node, PodSpec, Quantity } from '../k8s.js';
@@ -56,12 +59,43 @@ export function containerRequests(container: Container): ResourceAmounts {
   return amounts;
 }
 
+/** The resources a pod may set at pod level (IsSupportedPodLevelResource). */
+export const podLevelResource = (name: string): boolean =>
+  name === 'cpu' || name === 'memory' || name.startsWith('hugepages-');
+
+/**
+ * The pod-level requests, as API defaulting leaves them: a pod-level limit with no request
+ * defaults its request to the containers' sum where any container requests it, else to
+ * the limit (defaultPodRequests).
+ */
+function podLevelRequests(spec: PodSpec, containers: ResourceAmounts): ResourceAmounts {
+  const level = spec.resources;
+  if (!level) return {};
+  const out: ResourceAmounts = {};
+  for (const [name, quantity] of Object.entries(level.limits ?? {})) {
+    if (!podLevelResource(name)) continue;
+    const amount = containers[name] ?? safeAmount(name, quantity);
+    if (amount !== undefined) out[name] = amount;
+  }
+  for (const [name, quantity] of Object.entries(level.requests ?? {})) {
+    const amount = podLevelResource(name) ? safeAmount(name, quantity) : undefined;
+    if (amount !== undefined) out[name] = amount;
+  }
+  return out;
+}
+
 /** The pod's effective requests, as the scheduler computes them (see module comment). */
 export function podRequests(spec: PodSpec): ResourceAmounts {
+  const containers = containersRequests(spec);
+  const total = { ...containers, ...podLevelRequests(spec, containers) };
+  addList(total, spec.overhead);
+  return total;
+}
+
+/** The containers' requests: app containers and sidecars summed, each init step a floor. */
+function containersRequests(spec: PodSpec): ResourceAmounts {
   const only = spec.containers[0];
-  if (spec.containers.length === 1 && only && !spec.initContainers?.length && !spec.overhead) {
-    return containerRequests(only);
-  }
+  if (spec.containers.length === 1 && only && !spec.initContainers?.length) return containerRequests(only);
   const total: ResourceAmounts = {};
   for (const container of spec.containers) addAmounts(total, containerRequests(container));
   const sidecars: ResourceAmounts = {};
@@ -80,7 +114,6 @@ export function podRequests(spec: PodSpec): ResourceAmounts {
     }
   }
   maxInto(total, initMax);
-  addList(total, spec.overhead);
   return total;
 }
 
