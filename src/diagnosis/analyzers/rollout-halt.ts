@@ -109,14 +109,18 @@ function timedWords(
   const lasts = spanWords(halt.lasts);
   const promote = `\`kubectl argo rollouts promote ${name}\``;
   const abort = `\`kubectl argo rollouts abort ${name}\``;
+  const blueGreen = halt.reason === 'BlueGreenPause';
   if (ends > now)
     return {
-      summary: `${paused} (CanaryPauseStep): a timed pause of ${lasts}; the controller goes on by itself at ${messageTime(ends)} (in ${spanWords((ends - now) / 1000)}).`,
-      explanation: `The Argo Rollouts controller holds the update for the pause step's duration (${lasts}) and then goes on to the next step without anyone acting; ${promote} ends the pause now, ${abort} ends the update. The pause itself is not stuck; any other finding says whether the update can finish after it.`,
+      summary: `${paused} (${halt.reason}): a timed pause of ${lasts}; the controller goes on by itself at ${messageTime(ends)} (in ${spanWords((ends - now) / 1000)}).`,
+      // The same words as paused.ts argoAutoPromoteWhy and argoTimedWhy, in English.
+      explanation: blueGreen
+        ? `With autoPromotionSeconds (${lasts}) the Argo Rollouts controller promotes the preview by itself once the pause has lasted that long: the active Service switches to the new version without anyone acting. ${promote} switches now, ${abort} ends the update before it. The pause itself is not stuck; any other finding says whether the update can finish after it.`
+        : `The Argo Rollouts controller holds the update for the pause step's duration (${lasts}) and then goes on to the next step without anyone acting; ${promote} ends the pause now, ${abort} ends the update. The pause itself is not stuck; any other finding says whether the update can finish after it.`,
     };
   return {
-    summary: `${paused} (CanaryPauseStep): its timed pause of ${lasts} ended at ${messageTime(ends)}, ${spanWords((now - ends) / 1000)} before this was read, and it has not gone on.`,
-    explanation: `The Argo Rollouts controller goes on from a timed pause step by itself once its duration has passed (it requeues the Rollout for that moment), so a Rollout still paused after it points at the controller: check that its pod runs and what its log says about this Rollout. ${promote} goes on by hand; ${abort} ends the update.`,
+    summary: `${paused} (${halt.reason}): its timed pause of ${lasts} ended at ${messageTime(ends)}, ${spanWords((now - ends) / 1000)} before this was read, and it has not gone on.`,
+    explanation: `The Argo Rollouts controller goes on from a timed pause by itself once its duration has passed (it requeues the Rollout for that moment), so a Rollout still paused after it points at the controller: check that its pod runs and what its log says about this Rollout. ${promote} goes on by hand; ${abort} ends the update.`,
   };
 }
 

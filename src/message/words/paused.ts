@@ -73,7 +73,7 @@ const PAUSED_WORDS = registerCatalogue(
       en: (p: Timed) =>
         `${p.ref} is paused${atEn(p)} (${p.reason}): a timed pause of ${p.lasts}; the controller goes on by itself at ${p.endsAt} (in ${p.gap}).`,
       ko: (p: Timed) =>
-        `${p.ref} 롤아웃이 일시 중지되어 있습니다(${p.reason}${atKo(p)}). 시간이 지정된 일시 중지(${p.lasts})이므로 ${p.endsAt}에(${p.gap} 뒤) 컨트롤러가 스스로 다음 단계로 진행합니다.`,
+        `${p.ref} 롤아웃이 일시 중지되어 있습니다(${p.reason}${atKo(p)}). 시간이 지정된 일시 중지(${p.lasts})이므로 ${p.endsAt}에(${p.gap} 뒤) 컨트롤러가 스스로 ${p.reason === 'BlueGreenPause' ? '프리뷰를 승격합니다' : '다음 단계로 진행합니다'}.`,
     },
     argoOverdue: {
       en: (p: Timed) =>
@@ -124,6 +124,12 @@ const PAUSED_WORDS = registerCatalogue(
         `The Argo Rollouts controller holds the update for the pause step's duration (${p.lasts}) and then goes on to the next step without anyone acting; ${p.promote} ends the pause now, ${p.abort} ends the update. ${NOT_STUCK_EN}`,
       ko: (p: Decide & { lasts: string }) =>
         `Argo Rollouts 컨트롤러는 일시 중지 단계의 시간(${p.lasts}) 동안 업데이트를 멈췄다가, 아무도 손대지 않아도 다음 단계로 진행합니다. ${p.promote} 명령은 일시 중지를 바로 끝내고, ${p.abort} 명령은 업데이트를 중단합니다. ${NOT_STUCK_KO}`,
+    },
+    argoAutoPromoteWhy: {
+      en: (p: Decide & { lasts: string }) =>
+        `With autoPromotionSeconds (${p.lasts}) the Argo Rollouts controller promotes the preview by itself once the pause has lasted that long: the active Service switches to the new version without anyone acting. ${p.promote} switches now, ${p.abort} ends the update before it. ${NOT_STUCK_EN}`,
+      ko: (p: Decide & { lasts: string }) =>
+        `autoPromotionSeconds(${p.lasts})가 설정되어 있어서, 일시 중지가 그만큼 지나면 Argo Rollouts 컨트롤러가 아무도 손대지 않아도 프리뷰를 승격하고 활성 Service가 새 버전으로 전환됩니다. ${p.promote} 명령은 바로 전환하고, ${p.abort} 명령은 그 전에 업데이트를 중단합니다. ${NOT_STUCK_KO}`,
     },
     argoOverdueWhy: {
       en: (p: Decide) =>
@@ -265,6 +271,13 @@ const PAUSED_WORDS = registerCatalogue(
         endsAt: '2026-11-24 11:00 UTC',
         gap: '40m',
       },
+      {
+        ref: 'rollout/web',
+        reason: 'BlueGreenPause',
+        lasts: '15m',
+        endsAt: '2026-11-24 11:00 UTC',
+        gap: '5m',
+      },
     ],
     argoOverdue: [
       {
@@ -287,6 +300,13 @@ const PAUSED_WORDS = registerCatalogue(
     argoTimedWhy: [
       {
         lasts: '1h',
+        promote: '`kubectl argo rollouts promote tracker`',
+        abort: '`kubectl argo rollouts abort tracker`',
+      },
+    ],
+    argoAutoPromoteWhy: [
+      {
+        lasts: '15m',
         promote: '`kubectl argo rollouts promote tracker`',
         abort: '`kubectl argo rollouts abort tracker`',
       },
@@ -427,7 +447,13 @@ export function argoPausedWords(p: Argo, lang: Lang): { summary: string; explana
   const timed = { ...head, ...p.timed };
   return p.timed.ended
     ? { summary: w.argoOverdue(timed), explanation: w.argoOverdueWhy(commands) }
-    : { summary: w.argoTimed(timed), explanation: w.argoTimedWhy({ ...commands, lasts: p.timed.lasts }) };
+    : {
+        summary: w.argoTimed(timed),
+        explanation: (p.reason === 'BlueGreenPause' ? w.argoAutoPromoteWhy : w.argoTimedWhy)({
+          ...commands,
+          lasts: p.timed.lasts,
+        }),
+      };
 }
 
 /** A Deployment's pause in `lang`: its headline and its explanation. */

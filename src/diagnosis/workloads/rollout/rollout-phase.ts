@@ -248,18 +248,23 @@ export function rolloutHalt(rollout: ArgoRollout): RolloutHalt | undefined {
 /**
  * A canary pause step with a duration ends by itself: the controller goes on once
  * the pause condition's `startTime` plus the duration has passed (the canary strategy's
- * documentation; RolloutPause.DurationSeconds reads the duration).
+ * documentation; RolloutPause.DurationSeconds reads the duration). So does a blue-green
+ * pause under `autoPromotionSeconds`: reconcileBlueGreenPause removes it once its
+ * `startTime` plus those seconds has passed, and the preview is promoted.
  * Not a pause by hand (spec.paused) or of another reason, which wait for a person.
  */
 function timedPause(
   rollout: ArgoRollout,
   pause: { reason: string; startTime?: string } | undefined,
 ): Pick<RolloutHalt, 'endsAt' | 'lasts'> {
-  if (rollout.spec.paused || pause?.reason !== 'CanaryPauseStep' || !pause.startTime) return {};
+  if (rollout.spec.paused || !pause?.startTime) return {};
   const index = rollout.status?.currentStepIndex;
-  const seconds = pauseSeconds(
-    index === undefined ? undefined : rollout.spec.strategy?.canary?.steps?.[index],
-  );
+  const seconds =
+    pause.reason === 'CanaryPauseStep'
+      ? pauseSeconds(index === undefined ? undefined : rollout.spec.strategy?.canary?.steps?.[index])
+      : pause.reason === 'BlueGreenPause'
+        ? rollout.spec.strategy?.blueGreen?.autoPromotionSeconds
+        : undefined;
   const start = Date.parse(pause.startTime);
   if (seconds === undefined || Number.isNaN(start)) return {};
   return { endsAt: new Date(start + seconds * 1000).toISOString(), lasts: seconds };
