@@ -233,12 +233,19 @@ function blocked(
           code: 'RolloutSurgeDeadlock',
           severity: 'critical',
           summary: `The rollout of ${ref} can never finish: with ${strategy} the new pod waits for room${need} that only the old pods hold, and they go only once it is Ready; ${fix.words} would let it.`,
-          explanation: `Run forward in this cluster as it is now, the controller creates new pods before removing old ones, and no node (or quota) has room for them while the old pods hold it. Letting the old pods go first makes the room: ${fix.cost}`,
+          explanation: `Run forward in this cluster as it is now, the controller creates new pods before removing old ones, and no node (or quota) has room for them while the old pods hold it. Letting the old pods go first makes the room: ${fix.cost}${fix.below ? ` That is below PodDisruptionBudget ${fix.below.budget} (${fix.below.rule}: ${fix.below.minServing} must serve, ${fix.below.serving} would) in every rollout: a rolling update does not consult the budget, so its owners count each rollout as the outage it is. Raise the replicas or agree the budget with them before committing it.` : ''}`,
           evidence,
           says: {
             key: 'deadlock',
             why: 'deadlockWhy',
-            params: { ref, fix: fix.words, ...(first ? { need: first.short } : {}) },
+            params: {
+              ref,
+              fix: fix.words,
+              ...(first ? { need: first.short } : {}),
+              ...(fix.below
+                ? { budget: fix.below.budget, floor: fix.below.minServing, serving: fix.below.serving }
+                : {}),
+            },
           },
         },
       ],

@@ -11,12 +11,20 @@ import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/typ
 import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { withObject } from './candidate.js';
+import { AnalysisContext } from '../diagnosis/analysis-context.js';
+import { workloadFloor } from '../diagnosis/guards/budgets.js';
 
 export interface StrategyFix {
   /** "maxSurge 0, maxUnavailable 1", "strategy Recreate". */
   words: string;
   /** What it costs while the rollout runs. */
   cost: string;
+  /**
+   * The PodDisruptionBudget it takes the workload below in every rollout: a rolling
+   * update does not consult budgets (DESIGN.md §4d), so the Fix is that outage as the
+   * budget's owners count it. `serving`: the pods that still serve while it runs.
+   */
+  below?: { budget: string; rule: string; minServing: number; serving: number };
   /** A JSON merge patch of the workload (`kubectl patch --type merge`), and the same as YAML for the file. */
   patch: { type: 'merge'; body: Record<string, unknown> };
   yaml: string;
@@ -99,9 +107,16 @@ export function strategyFix(
   for (const candidate of candidates(snapshot.target.kind, object)) {
     const patched = mergePatch(object, candidate.body) as WorkloadObject;
     if (run(withObject(snapshot, patched)).result !== 'completes') continue;
+    const floor = workloadFloor(new AnalysisContext(snapshot));
+    const serving = candidate.words === 'strategy Recreate' ? 0 : Math.max(0, replicas - 1);
+    const below =
+      floor !== undefined && floor !== 'unknown' && serving < floor.minServing
+        ? { budget: floor.budget, rule: floor.rule, minServing: floor.minServing, serving }
+        : undefined;
     return {
       words: candidate.words,
       cost: costOf(workloadKind(snapshot).surgeFix === 'per-node', candidate.words, replicas),
+      ...(below ? { below } : {}),
       patch: { type: 'merge', body: candidate.body },
       yaml: stringify(withoutNulls(candidate.body)).trimEnd(),
     };

@@ -12,7 +12,16 @@ import { whyInWords } from '../diagnosis/forward/model-why.js';
 
 /** `stored`: the default the API stores in its place, where it writes one (replicas: 1). */
 type Omitted = { path: string; live?: string; stored?: string; why: string };
-type Deadlock = { ref: string; need?: string; fix: string };
+type Deadlock = {
+  ref: string;
+  need?: string;
+  fix: string;
+  budget?: string;
+  floor?: number;
+  serving?: number;
+};
+/** What the Fix does to a PodDisruptionBudget's floor (strategy-fix.ts `below`). */
+type BelowBudget = Pick<Deadlock, 'budget' | 'floor' | 'serving'>;
 /** A rollout that waits for Jobs to end (job-wait.ts): their names, one or several, each or enough of them. */
 type JobWait = { ref: string; jobs: string; one: boolean; some: boolean; fix?: string };
 
@@ -158,10 +167,10 @@ export const CHECK_WORDS = registerCatalogue(
         `${p.ref} 롤아웃이 끝나지 않습니다: 새 파드는 기존 파드가 점유한 자리${p.need ? `(${p.need})` : ''}를 기다리고, 기존 파드는 새 파드가 Ready가 되어야 내려갑니다. ${p.fix} 설정이면 롤아웃이 끝납니다.`,
     },
     deadlockWhy: {
-      en: () =>
-        'Run forward in this cluster as it is now, the controller creates new pods before removing old ones, and no node (or quota) has room for them while the old pods hold it. Letting the old pods go first makes the room.',
-      ko: () =>
-        '지금 클러스터 상태로 롤아웃을 따라가 보면, 컨트롤러는 기존 파드를 내리기 전에 새 파드를 만듭니다. 기존 파드가 자리를 점유하는 동안 새 파드가 들어갈 노드(또는 쿼터)가 없습니다. 기존 파드를 먼저 내리면 자리가 생깁니다. 그동안 서비스하는 레플리카가 줄어듭니다.',
+      en: (p: BelowBudget) =>
+        `Run forward in this cluster as it is now, the controller creates new pods before removing old ones, and no node (or quota) has room for them while the old pods hold it. Letting the old pods go first makes the room.${p.budget ? ` That is below PodDisruptionBudget ${p.budget} (${p.floor ?? 0} must serve, ${p.serving ?? 0} would) in every rollout: a rolling update does not consult the budget.` : ''}`,
+      ko: (p: BelowBudget) =>
+        `지금 클러스터 상태로 롤아웃을 따라가 보면, 컨트롤러는 기존 파드를 내리기 전에 새 파드를 만듭니다. 기존 파드가 자리를 점유하는 동안 새 파드가 들어갈 노드(또는 쿼터)가 없습니다. 기존 파드를 먼저 내리면 자리가 생깁니다. 그동안 서비스하는 레플리카가 줄어듭니다.${p.budget ? ` 이는 롤아웃 때마다 PodDisruptionBudget(${p.budget})의 하한 아래로 내려갑니다(${p.floor ?? 0}개가 서비스해야 하는데 ${p.serving ?? 0}개만 서비스). 롤링 업데이트는 PodDisruptionBudget을 확인하지 않습니다.` : ''}`,
     },
     noNode: {
       en: (p: { ref: string; need?: string }) =>
@@ -439,7 +448,7 @@ export const CHECK_WORDS = registerCatalogue(
       { ref: 'deployment/tracker', need: '1 nvidia.com/gpu', fix: 'maxSurge 0, maxUnavailable 1' },
       { ref: 'deployment/tracker', fix: 'strategy Recreate' },
     ],
-    deadlockWhy: [{}],
+    deadlockWhy: [{}, { budget: 'pdb-all', floor: 2, serving: 1 }],
     noNode: [{ ref: 'deployment/tracker', need: '2 nvidia.com/gpu' }, { ref: 'daemonset/agent' }],
     noNodeWhy: [{ ref: 'deployment/tracker' }],
     quota: [{ ref: 'deployment/tracker', quota: 'gpu-quota' }],
