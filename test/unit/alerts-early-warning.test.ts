@@ -78,7 +78,13 @@ describe('early-warning watch', () => {
       await w.stop();
       await vi.advanceTimersByTimeAsync(200);
       expect(queued).toHaveLength(3);
-      expect(vi.getTimerCount()).toBe(0);
+      // Stopped, it holds no timer and no pass: start() runs a pass at once again (it would
+      // return without one while either was left). Not vi.getTimerCount(): in the shared
+      // suite another file's client may still set a timer of its own (a Redis reconnect).
+      w.start();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(queued).toHaveLength(4);
+      await w.stop();
     });
 
     it('is off without namespaces', async () => {
@@ -88,7 +94,6 @@ describe('early-warning watch', () => {
       await vi.advanceTimersByTimeAsync(200);
       await w.stop();
       expect(queued).toEqual([]);
-      expect(vi.getTimerCount()).toBe(0);
     });
   });
 
