@@ -299,6 +299,8 @@ export interface WorkloadKindModule<
   readonly analysisRuns?: true;
   /** The claim templates whose claims a pod keeps wherever it moves (a StatefulSet's volumeClaimTemplates). */
   claimTemplates(object: O): string[];
+  /** The ordinal its replicas and partition count from: a StatefulSet's spec.ordinals.start, else 0. */
+  firstOrdinal(object: O): number;
 
   // The objects, as read (collector, scan, dump reader).
   /** The objects that hold its revisions, as the API lists them and a dump names them. */

@@ -42,7 +42,7 @@ export function ordinalsOf(snapshot: WorkloadSnapshot): Ordinals | undefined {
     set: object.metadata.name ?? '',
     templates,
     replicas: kind.desiredReplicas(object),
-    start: (object.spec as { ordinals?: { start?: number } }).ordinals?.start ?? 0,
+    start: kind.firstOrdinal(object),
     bound: boundClaims(snapshot),
   };
 }
@@ -60,7 +60,8 @@ function boundClaims(snapshot: WorkloadSnapshot): Map<string, PersistentVolumeCl
 function newPodClaims(template: Pod, ordinals: Ordinals | undefined): string[] {
   const claims = claimNames(template.spec);
   if (!ordinals) return claims;
-  for (let k = 0; k < ordinals.replicas; k += 1)
+  const { start, replicas } = ordinals;
+  for (let k = start; k < start + replicas; k += 1)
     for (const t of ordinals.templates) claims.push(`${t}-${ordinals.set}-${k}`);
   return claims;
 }

@@ -43,10 +43,10 @@ function readinessFailure(event: KubeEvent): boolean {
 /** How long a pod whose readiness probe fails may take to start answering it (half of STARTING_FOR_MS). */
 const READINESS_GRACE_MS = 5 * 60_000;
 
-/** How long the pod has run (since its startTime, else its creation); 0 when not known. */
+/** How long the pod has run (since its startTime, else its creation); NaN when not known, so no comparison holds. */
 function upFor(pod: Pod, now: number): number {
   const started = Date.parse(pod.status?.startTime ?? pod.metadata.creationTimestamp ?? '');
-  return Number.isFinite(started) && Number.isFinite(now) ? now - started : 0;
+  return Number.isFinite(started) && Number.isFinite(now) ? now - started : NaN;
 }
 
 /** The node's kubelet reports Ready (a node without conditions, as hand-written dumps have, counts as up). */
@@ -101,10 +101,7 @@ function phaseOf(
   if (facts.nodeDown) return 'failing';
   if (isReady(pod)) return availableYet(pod, facts.now, facts.minReady) ? 'ready' : 'starting';
   if (facts.failing) return 'failing';
-  const started = Date.parse(pod.status?.startTime ?? pod.metadata.creationTimestamp ?? '');
-  if (Number.isFinite(started) && Number.isFinite(facts.now) && facts.now - started > STARTING_FOR_MS)
-    return 'failing';
-  return 'starting';
+  return upFor(pod, facts.now) > STARTING_FOR_MS ? 'failing' : 'starting';
 }
 
 /** Waiting reasons of a container that is still being made, not failing. */
@@ -130,8 +127,7 @@ export function startingNow(pod: Pod, now: number): boolean {
       (c.state?.terminated !== undefined && !done(c, init)) ||
       (c.state?.waiting !== undefined && !MAKING.has(c.state.waiting.reason ?? '')),
   );
-  const started = Date.parse(pod.status.startTime ?? pod.metadata.creationTimestamp ?? '');
-  return !failing && Number.isFinite(started) && Number.isFinite(now) && now - started <= STARTING_FOR_MS;
+  return !failing && upFor(pod, now) <= STARTING_FOR_MS;
 }
 
 /**

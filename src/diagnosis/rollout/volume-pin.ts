@@ -62,16 +62,14 @@ export function podsToReplace(snapshot: AnalysisContext['snapshot']): { pods: Po
   // A DaemonSet's desired count is its status (pods per node), not a spec to scale to.
   const replicas = kind.surgeFix === 'per-node' ? Infinity : kind.desiredReplicas(object);
   // The controller counts ordinals from spec.ordinals.start (StatefulSetStartOrdinal, GA 1.31).
-  const start = (object.spec as { ordinals?: { start?: number } }).ordinals?.start ?? 0;
+  const start = kind.firstOrdinal(object);
   const index = (pod: Pod): number => ordinal(pod) - start;
   const kept = (pod: Pod): boolean => (byOrdinal ? index(pod) < replicas : replicas > 0);
+  // Below the partition the StatefulSet controller keeps the old revision (stateful_set_control.go).
+  const heldByPartition = (pod: Pod): boolean => byOrdinal && ordinal(pod) >= 0 && index(pod) < partition;
   const pods = snapshot.pods.filter(
     (pod) =>
-      !fresh.has(pod) &&
-      !isTerminating(pod) &&
-      pod.spec.nodeName &&
-      !(byOrdinal && partition > 0 && ordinal(pod) >= 0 && index(pod) < partition) &&
-      kept(pod),
+      !fresh.has(pod) && !isTerminating(pod) && pod.spec.nodeName && !heldByPartition(pod) && kept(pod),
   );
   if (byOrdinal) pods.sort((a, b) => ordinal(b) - ordinal(a));
   return { pods, byOrdinal };

@@ -50,6 +50,7 @@ export const daemonSetKind: WorkloadKindModule<DaemonSet, ControllerRevision> = 
   pinnedToNodes: true,
   pauseHoldsTemplate: false,
   claimTemplates: () => [],
+  firstOrdinal: () => 0,
   revisionLabel: HASH_LABEL,
   selector: (object) => object.spec.selector,
   podTemplate: (object) => object.spec.template,

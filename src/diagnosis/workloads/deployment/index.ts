@@ -45,6 +45,7 @@ export const deploymentKind: WorkloadKindModule<Deployment, ReplicaSet> = {
   pinnedToNodes: false,
   pauseHoldsTemplate: true,
   claimTemplates: () => [],
+  firstOrdinal: () => 0,
   revisionLabel: HASH_LABEL,
   selector: (object) => object.spec.selector,
   podTemplate: (object) => object.spec.template,

@@ -93,6 +93,7 @@ export const rolloutKind: WorkloadKindModule<ArgoRollout, ReplicaSet> = {
   pauseHoldsTemplate: false,
   analysisRuns: true,
   claimTemplates: () => [],
+  firstOrdinal: () => 0,
   revisionLabel: HASH_LABEL,
   selector: (object) => object.spec.selector ?? {},
   podTemplate: (object) => object.spec.template ?? { spec: { containers: [] } },

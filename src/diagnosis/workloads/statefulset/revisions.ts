@@ -38,8 +38,11 @@ export function classifyRevisions(
  */
 export function ordinalIndex(pod: Pod, sts: Pick<StatefulSet, 'metadata' | 'spec'>): number | undefined {
   const ordinal = ordinalOf(pod, sts.metadata.name ?? '');
-  return ordinal === undefined ? undefined : ordinal - (sts.spec.ordinals?.start ?? 0);
+  return ordinal === undefined ? undefined : ordinal - startOrdinal(sts);
 }
+
+/** The set's first ordinal: `spec.ordinals.start`, 0 by default. */
+export const startOrdinal = (sts: Pick<StatefulSet, 'spec'>): number => sts.spec.ordinals?.start ?? 0;
 
 /** A pod's ordinal: the `apps.kubernetes.io/pod-index` label, else the name's suffix. */
 export function ordinalOf(pod: Pod, setName: string): number | undefined {
