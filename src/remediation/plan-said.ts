@@ -33,6 +33,14 @@ export interface PlanParams {
     strategy: string;
     replicas: number;
     ttl?: string;
+    /**
+     * The crash-looping pods the StatefulSet controller must see deleted before the
+     * exclusion reaches them (builders/exclusion-waits.ts), `waitsOne` of them; `onDelete`:
+     * because no pod is replaced until deleted, else because OrderedReady waits for them.
+     */
+    waits?: string;
+    waitsOne?: boolean;
+    onDelete?: boolean;
   };
   /** exclude-node by a label the crashing nodes share, every node read; `others`: excluded nodes no pod of ours runs on. */
   excludeLabel: PlanParams['excludeHost'] & { label: string; values: readonly string[]; others?: string };
@@ -84,6 +92,13 @@ export interface PlanParams {
   deleteCrashingRollout: PlanParams['deleteCrashing'];
   deleteCrashingOrdered: PlanParams['deleteCrashing'];
   deleteCrashingParallel: PlanParams['deleteCrashing'];
+  /**
+   * delete-pods of a StatefulSet's crash-looping pods, after exclude-node: the exclusion
+   * reaches them only once they are deleted (builders/exclusion-waits.ts), `onDelete`:
+   * because no pod is replaced until deleted, else because OrderedReady waits for them;
+   * `inPlace`: the template already carries the exclusion.
+   */
+  deleteAfterExclusion: PlanParams['deleteCrashing'] & { onDelete: boolean; inPlace: boolean };
   /**
    * Any plan for a rollout that goes on by itself once running Jobs end (`waitJobs`) or a
    * neighbour Deployment's rollout removes its old pods (`waitRollouts`): `names` of them,

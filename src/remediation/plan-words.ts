@@ -44,11 +44,37 @@ const excludedEn = (p: PlanParams['excludeHost']): string =>
   `${p.after} of ${p.before} eligible node(s) stay eligible: ${p.eligible}; ${p.excluded} excluded.`;
 const excludedKo = (p: PlanParams['excludeHost']): string =>
   `배치할 수 있는 노드 ${p.before}개 중 ${p.after}개가 그대로 남습니다: ${p.eligible}. ${p.excluded} 노드는 제외합니다.`;
+type TemplateChange = Pick<
+  PlanParams['excludeHost'],
+  'strategy' | 'replicas' | 'waits' | 'waitsOne' | 'onDelete'
+>;
+/**
+ * What the template change does to the pods: a rollout that replaces every one, none
+ * by itself (OnDelete), or none until the pods OrderedReady waits for are deleted.
+ */
+export const templateChangeEn = (p: TemplateChange): string => {
+  const all = `every pod, ${p.replicas} replica(s), the healthy ones included`;
+  const after = `(delete-pods: offered beside it, refused until the exclusion is in place, and by a diagnosis after it)`;
+  if (p.onDelete && p.waits)
+    return `Changing the pod template replaces no pod by itself (OnDelete): a pod takes the exclusion only when it is deleted, so ${p.waits} must be deleted after it ${after}.`;
+  if (p.waits)
+    return `Changing the pod template starts a new rollout (${p.strategy}), but the StatefulSet controller changes no pod while ${p.waits} ${p.waitsOne ? 'is' : 'are'} not Ready (OrderedReady: each pod, in ordinal order, must be Running and Ready first), so the exclusion takes effect only once ${p.waits} ${p.waitsOne ? 'is' : 'are'} deleted after it ${after}; then it replaces ${all}.`;
+  return `Changing the pod template starts a new rollout (${p.strategy}) that replaces ${all}.`;
+};
+const templateChangeKo = (p: TemplateChange): string => {
+  const all = `정상 파드를 포함한 모든 파드(레플리카 ${p.replicas}개)`;
+  const after = `(delete-pods: 함께 제안되며 제외가 적용되기 전에는 거부됩니다. 적용한 뒤 다시 진단해도 제안됩니다)`;
+  if (p.onDelete && p.waits)
+    return `파드 템플릿을 바꿔도 파드는 저절로 교체되지 않습니다(OnDelete): 파드는 삭제될 때에만 제외를 반영하므로, 그 뒤에 ${p.waits} 파드를 삭제해야 합니다${after}.`;
+  if (p.waits)
+    return `파드 템플릿이 바뀌므로 새 롤아웃(${p.strategy})이 시작되지만, ${p.waits} 파드가 Ready가 아닌 동안 StatefulSet 컨트롤러는 어떤 파드도 바꾸지 않습니다(OrderedReady: 서수 순서대로 각 파드가 먼저 Running이면서 Ready여야 합니다). 그래서 제외는 그 뒤에 ${p.waits} 파드를 삭제해야 반영되고${after}, 그다음 ${all}를 교체합니다.`;
+  return `파드 템플릿이 바뀌므로 새 롤아웃(${p.strategy})이 시작되어 ${all}를 교체합니다.`;
+};
 /** What the template change does, and how long the exclusion lasts. */
 const changeEn = (p: PlanParams['excludeHost']): string =>
-  `Changing the pod template starts a new rollout (${p.strategy}) that replaces every pod, ${p.replicas} replica(s), the healthy ones included. Remove the exclusion once the node is repaired (undo restores the previous affinity). ${lasts(p.ttl, 'en')}`;
+  `${templateChangeEn(p)} Remove the exclusion once the node is repaired (undo restores the previous affinity). ${lasts(p.ttl, 'en')}`;
 const changeKo = (p: PlanParams['excludeHost']): string =>
-  `파드 템플릿이 바뀌므로 새 롤아웃(${p.strategy})이 시작되어 정상 파드를 포함한 모든 파드(레플리카 ${p.replicas}개)를 교체합니다. 노드를 고친 뒤에는 제외를 해제하세요(되돌리면 이전 nodeAffinity로 돌아갑니다). ${lasts(p.ttl, 'ko')}`;
+  `${templateChangeKo(p)} 노드를 고친 뒤에는 제외를 해제하세요(되돌리면 이전 nodeAffinity로 돌아갑니다). ${lasts(p.ttl, 'ko')}`;
 
 const daemonGapEn = (agent: NodeAgent, u: number): string =>
   `While a node's pod is replaced the node runs without this DaemonSet: ${NODE_AGENT[agent].en}. maxUnavailable ${u} keeps that to ${u} node${u === 1 ? '' : 's'} at a time, each until its new pod is Ready.`;
@@ -62,6 +88,33 @@ const deleteCrashing = (by: Exclude<RemadeBy, 'sameNode'>) => ({
   ko: (p: PlanParams['deleteCrashing']) =>
     `${remadePods(by, p.count, 'ko')}. 삭제하는 파드는 서비스하지 않던(Ready가 아닌) 파드이므로 용량은 줄지 않습니다. exclude-node 없이는 스케줄러가 대체 파드를 다시 ${p.nodes} 노드에 둘 수 있습니다. exclude-node 뒤에는 필요 없습니다: 그 롤아웃이 이 파드들을 직접 교체하고, 스펙(generation)이 바뀌므로 이 계획은 오래된 것으로 거부됩니다.`,
 });
+
+/** delete-pods of a StatefulSet's crash-looping pods that its exclusion reaches only once deleted. */
+const deleteAfterEn = (p: PlanParams['deleteAfterExclusion']): string => {
+  const one = p.count === 1;
+  const lead = p.inPlace
+    ? `The template already keeps the pods off ${p.nodes}`
+    : 'After exclude-node, not before';
+  const why = p.onDelete
+    ? 'no pod is replaced until someone deletes it (OnDelete)'
+    : `the controller changes no pod while ${one ? 'it is' : 'they are'} not Ready (OrderedReady), and on ${p.nodes} ${one ? 'it never is' : 'they never are'}`;
+  const refused = p.inPlace
+    ? ''
+    : " Refused until the exclusion is in place (the live template's node affinity must be the one exclude-node writes).";
+  return `${lead}: the StatefulSet controller makes ${one ? 'the pod' : `the ${p.count} pods`} again under the same ${one ? 'name' : 'names'} from the template with the exclusion, so off ${p.nodes}; ${one ? 'it was' : 'they were'} not serving (not Ready), so capacity does not drop. Without this the exclusion never reaches ${one ? 'it' : 'them'}: ${why}.${refused}`;
+};
+const deleteAfterKo = (p: PlanParams['deleteAfterExclusion']): string => {
+  const lead = p.inPlace
+    ? `템플릿이 이미 파드를 ${p.nodes} 노드에서 제외합니다`
+    : 'exclude-node를 적용한 뒤에 실행합니다(먼저 하지 않습니다)';
+  const why = p.onDelete
+    ? '누군가 삭제하기 전에는 어떤 파드도 교체되지 않습니다(OnDelete)'
+    : `이 파드들이 Ready가 아닌 동안 컨트롤러는 어떤 파드도 바꾸지 않는데(OrderedReady), ${p.nodes} 노드에서는 Ready가 되지 않습니다`;
+  const refused = p.inPlace
+    ? ''
+    : ' 제외가 적용되기 전에는 거부됩니다(실제 템플릿의 nodeAffinity가 exclude-node가 쓰는 값이어야 합니다).';
+  return `${lead}: StatefulSet 컨트롤러가 파드 ${p.count}개를 같은 이름으로, 제외가 들어간 템플릿에서 다시 만들므로 ${p.nodes} 노드를 피합니다. 삭제하는 파드는 서비스하지 않던(Ready가 아닌) 파드이므로 용량은 줄지 않습니다. 이 단계가 없으면 제외가 이 파드들에 닿지 않습니다: ${why}.${refused}`;
+};
 
 const replicasEn = (n: number): string => `${n} replica${n === 1 ? '' : 's'}`;
 
@@ -312,6 +365,7 @@ const PLAN_WORDS = registerCatalogue(
     deleteCrashing: deleteCrashing('replicaSet'),
     deleteCrashingRollout: deleteCrashing('rolloutReplicaSet'),
     deleteCrashingOrdered: deleteCrashing('orderedReady'),
+    deleteAfterExclusion: { en: deleteAfterEn, ko: deleteAfterKo },
     deleteCrashingParallel: deleteCrashing('parallel'),
     noOtherNode: {
       en: (p: PlanParams['noOtherNode']) =>
@@ -396,6 +450,27 @@ const PLAN_WORDS = registerCatalogue(
         ttl: '24h',
       },
       { after: 1, before: 2, eligible: 'node-a', excluded: 'node-b', strategy: 'Recreate', replicas: 2 },
+      {
+        after: 2,
+        before: 3,
+        eligible: 'node-b, node-c',
+        excluded: 'node-a',
+        strategy: 'RollingUpdate',
+        replicas: 3,
+        waits: 'web-1',
+        waitsOne: true,
+      },
+      {
+        after: 2,
+        before: 3,
+        eligible: 'node-b, node-c',
+        excluded: 'node-a',
+        strategy: 'OnDelete',
+        replicas: 3,
+        waits: 'web-1, web-4',
+        waitsOne: false,
+        onDelete: true,
+      },
     ],
     restartedAt: [
       { paused: false, stuck: 'tracker-7d9f-q4w8z' },
@@ -445,6 +520,11 @@ const PLAN_WORDS = registerCatalogue(
       { count: 2, nodes: 'node-07' },
     ],
     deleteCrashingParallel: [{ count: 1, nodes: 'node-07' }],
+    deleteAfterExclusion: [
+      { count: 1, nodes: 'node-07', onDelete: false, inPlace: false },
+      { count: 2, nodes: 'node-07, node-09', onDelete: true, inPlace: false },
+      { count: 1, nodes: 'node-07', onDelete: false, inPlace: true },
+    ],
     rollingOldFirst: [
       { paused: false, restart: true, down: 1, replicas: 1 },
       { paused: false, restart: false, down: 1, replicas: 4 },

@@ -181,18 +181,28 @@ const FINDING_WORDS = registerCatalogue(
         `기존 ReplicaSet(${p.replicaSet})의 replicas를 ${p.from}에서 ${p.to}${roAfter(p.to)} 줄여 새 파드가 자리를 얻게 합니다. Deployment 스펙은 바꾸지 않습니다.`,
     },
     'exclude-node': {
-      en: (p: { nodes: string }) =>
-        `Keep the pods off ${p.nodes} (required nodeAffinity NotIn) and replace the crashing pods.`,
-      ko: (p: { nodes: string }) =>
-        `nodeAffinity(NotIn)로 ${p.nodes} 노드를 제외하고, CrashLoopBackOff 상태인 파드를 다른 노드의 새 파드로 교체합니다.`,
+      en: (p: { nodes: string; waits?: string }) =>
+        p.waits
+          ? `Keep the pods off ${p.nodes} (required nodeAffinity NotIn); ${p.waits} move only once deleted after it (delete-pods).`
+          : `Keep the pods off ${p.nodes} (required nodeAffinity NotIn) and replace the crashing pods.`,
+      ko: (p: { nodes: string; waits?: string }) =>
+        p.waits
+          ? `nodeAffinity(NotIn)로 ${p.nodes} 노드를 제외합니다. ${p.waits} 파드는 그 뒤에 삭제해야 다른 노드로 옮겨집니다(delete-pods).`
+          : `nodeAffinity(NotIn)로 ${p.nodes} 노드를 제외하고, CrashLoopBackOff 상태인 파드를 다른 노드의 새 파드로 교체합니다.`,
     },
     'rollout-restart': {
       en: () => 'Restart the rollout: every pod is replaced.',
       ko: () => '롤아웃을 재시작합니다. 모든 파드가 교체됩니다.',
     },
     'delete-pods': {
-      en: (p: { pods: string }) => `Delete pods ${p.pods}; their controller replaces them.`,
-      ko: (p: { pods: string }) => `파드를 삭제합니다(${p.pods}). 컨트롤러가 새 파드로 교체합니다.`,
+      en: (p: { pods: string; after?: boolean }) =>
+        p.after
+          ? `After exclude-node, delete pods ${p.pods}; their controller makes them again from the template with the exclusion.`
+          : `Delete pods ${p.pods}; their controller replaces them.`,
+      ko: (p: { pods: string; after?: boolean }) =>
+        p.after
+          ? `exclude-node를 적용한 뒤 파드를 삭제합니다(${p.pods}). 컨트롤러가 제외가 들어간 템플릿으로 다시 만듭니다.`
+          : `파드를 삭제합니다(${p.pods}). 컨트롤러가 새 파드로 교체합니다.`,
     },
   }),
   {
@@ -338,9 +348,9 @@ const FINDING_WORDS = registerCatalogue(
     ],
     'set-recreate': [{ restart: true }, { restart: false }],
     'scale-old-replicaset': [{ replicaSet: 'tracker-5c6b', from: 1, to: 0 }],
-    'exclude-node': [{ nodes: 'node-b' }],
+    'exclude-node': [{ nodes: 'node-b' }, { nodes: 'node-a', waits: 'web-1' }],
     'rollout-restart': [{}],
-    'delete-pods': [{ pods: 'tracker-7d9-q4w8z' }],
+    'delete-pods': [{ pods: 'tracker-7d9-q4w8z' }, { pods: 'web-1', after: true }],
   },
 );
 
@@ -432,14 +442,24 @@ const PLAN_WORDS: Partial<
       : undefined,
   'exclude-node': (plan, lang) => {
     const nodes = excludedNodes(plan.patch?.body);
+    // The pods the controller waits to see deleted before the exclusion reaches them (exclusion-waits.ts).
+    const said = plan.impactSaid;
+    const waits = said?.key === 'excludeHost' || said?.key === 'excludeLabel' ? said.params.waits : undefined;
     return nodes.length > 0
-      ? translate(FINDING_WORDS, lang, 'exclude-node', { nodes: nodes.join(', ') })
+      ? translate(FINDING_WORDS, lang, 'exclude-node', {
+          nodes: nodes.join(', '),
+          ...(waits ? { waits } : {}),
+        })
       : undefined;
   },
   'rollout-restart': (_plan, lang) => translate(FINDING_WORDS, lang, 'rollout-restart'),
   'delete-pods': (plan, lang) =>
     plan.pods
-      ? translate(FINDING_WORDS, lang, 'delete-pods', { pods: plan.pods.map((p) => p.name).join(', ') })
+      ? translate(FINDING_WORDS, lang, 'delete-pods', {
+          pods: plan.pods.map((p) => p.name).join(', '),
+          // Bound to the affinity exclude-node writes: meant for after it (builders/delete-pods.ts).
+          after: plan.preconditions.fields.some((f) => f.path === '/spec/template/spec/affinity'),
+        })
       : undefined,
 };
 

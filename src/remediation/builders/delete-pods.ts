@@ -6,13 +6,14 @@
  */
 import { warningsFrom, withImpact } from '../plan-words.js';
 import type { Finding } from '../../diagnosis/finding.js';
-import { isEligible } from '../../diagnosis/base/node-match.js';
+import { isEligible, selectsNode } from '../../diagnosis/base/node-match.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { imageWords } from '../../diagnosis/rollout/image-words.js';
 import { planId } from '../plan-id.js';
 import type { NotOffered, RemediationPlan } from '../plan.js';
 import { replacementPlace } from '../../diagnosis/placement/replacement.js';
-import { pictureOf } from './exclude-node.js';
+import { AFFINITY_PATH, buildExcludeNodePlans, exclusionAffinity, pictureOf } from './exclude-node.js';
+import { exclusionWaitsFor } from './exclusion-waits.js';
 import { podTemplateOf, workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
 
 /** The impact's words by how the kind makes the deleted pods again. */
@@ -49,24 +50,68 @@ export function buildDeletePodsPlans(
   const worded = warningsFrom(
     elsewhere.length === 0 ? [{ key: 'noOtherNode', params: { nodes: picture.badNodes.join(', ') } }] : [],
   );
+  const nodes = picture.badNodes.join(', ');
+  const summary = `Delete ${pods.length} crash-looping pod(s) on ${nodes}: ${pods.map((p) => p.name).join(', ')}`;
+  const plan = {
+    kind: 'delete-pods',
+    target: snapshot.target,
+    ...worded,
+    patch: null,
+    pods,
+    inverse: null,
+  } as const;
+  const after = afterExclusion(ctx, finding, picture);
+  if (after)
+    return [
+      {
+        ...plan,
+        // Bound to the exclusion, not to this generation: it is meant for after that write.
+        id: planId('delete-pods', uid, generation, { pods, after: after.affinity ?? null }),
+        summary: `${summary}${after.affinity ? ', once exclude-node is in place' : ''}.`,
+        ...withImpact({
+          key: 'deleteAfterExclusion',
+          params: { count: pods.length, nodes, onDelete: after.onDelete, inPlace: !after.affinity },
+        }),
+        preconditions: after.affinity
+          ? { uid, generation, fieldsOnly: true, fields: [{ path: AFFINITY_PATH, value: after.affinity }] }
+          : { uid, generation, fields: [] },
+        addresses: finding.code,
+      },
+    ];
   return [
     {
+      ...plan,
       id: planId('delete-pods', uid, generation, pods),
-      kind: 'delete-pods',
-      target: snapshot.target,
-      summary: `Delete ${pods.length} crash-looping pod(s) on ${picture.badNodes.join(', ')}: ${pods.map((p) => p.name).join(', ')}.`,
-      ...withImpact({
-        key: DELETE_KEY[remadeBy],
-        params: { count: pods.length, nodes: picture.badNodes.join(', ') },
-      }),
-      ...worded,
-      patch: null,
-      pods,
+      summary: `${summary}.`,
+      ...withImpact({ key: DELETE_KEY[remadeBy], params: { count: pods.length, nodes } }),
       preconditions: { uid, generation, fields: [] },
-      inverse: null,
       addresses: finding.code,
     },
   ];
+}
+
+/**
+ * A StatefulSet whose exclusion reaches the crash-looping pods only once they are deleted
+ * (exclusion-waits.ts): the affinity exclude-node writes, which the deletion then waits
+ * for as its precondition, or none where the template already keeps the pods off the bad
+ * nodes (the exclusion is in place). Undefined where the exclusion moves them itself, or
+ * is not offered.
+ */
+function afterExclusion(
+  ctx: AnalysisContext,
+  finding: Omit<Finding, 'remediations'>,
+  picture: NonNullable<ReturnType<typeof pictureOf>>,
+): { affinity?: unknown; onDelete: boolean } | undefined {
+  const { snapshot } = ctx;
+  const waits = exclusionWaitsFor(snapshot, picture);
+  if (!waits) return undefined;
+  const spec = podTemplateOf(snapshot).spec;
+  const bad = snapshot.nodes.filter((n) => picture.badNodes.includes(n.metadata.name ?? ''));
+  if (bad.length === picture.badNodes.length && !bad.some((n) => selectsNode(n, spec)))
+    return { onDelete: waits.onDelete };
+  const [exclusion] = buildExcludeNodePlans(ctx, finding, picture);
+  const affinity = exclusion && exclusionAffinity(exclusion);
+  return affinity === undefined ? undefined : { affinity, onDelete: waits.onDelete };
 }
 
 /**

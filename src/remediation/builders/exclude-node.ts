@@ -28,7 +28,7 @@
  * refusal needs every node listed and every remaining node's pods read); fewer than
  * the replicas, or room that was not read, is a warning naming what was not read.
  */
-import { warningsFrom, withImpact, type PlanSaid } from '../plan-words.js';
+import { templateChangeEn, warningsFrom, withImpact, type PlanSaid } from '../plan-words.js';
 import { daemonImpactEn } from '../exclusion-plan-words.js';
 import type { NodeAgent, PlanParams } from '../plan-said.js';
 import { DEFAULT_EXCLUSION_TTL, UNTIL_REMOVED, type ExclusionTtl } from '../exclusion-ttl.js';
@@ -46,12 +46,13 @@ import { roomAfterExclusion, type ExclusionRoom } from './exclude-node-room.js';
 import { exclusionRecord, lastsWords, recordOps, recordUndoOps } from './exclusion-record-ops.js';
 import { exactLabel, sharedWarnings, type Exclusion } from './exclude-shared.js';
 import { antiAffinityOnePerNode, nodeAgentOf } from './template-facts.js';
+import { exclusionWaitsFor } from './exclusion-waits.js';
 import { podTemplateOf, workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
 
 export const AFFINITY_PATH = '/spec/template/spec/affinity';
 
 export type { JsonPatchOp } from '../json-pointer.js';
-import type { JsonPatchOp } from '../json-pointer.js';
+import { jsonEqual, type JsonPatchOp } from '../json-pointer.js';
 
 /** Plans for a CrashLoopOnNode finding: at most one exclude-node plan covering all its bad nodes. */
 export function buildExcludeNodePlans(
@@ -85,6 +86,13 @@ export function buildExcludeNodePlans(
   if (!exclusion) return [];
   const before = podTemplateOf(snapshot).spec.affinity;
   const after = excludeLabelValues(before, exclusion.key, exclusion.values);
+  if (jsonEqual(before, after)) {
+    notOffered?.(
+      'exclude-node',
+      `the pod template already keeps its pods off ${shortList(picture.badNodes)}: the pods still there run an older revision`,
+    );
+    return [];
+  }
   const piledUp = beyondExclusionBound(before, after, exclusion.key);
   if (piledUp) {
     notOffered?.('exclude-node', piledUp);
@@ -288,6 +296,14 @@ function forwardPatch(generation: number, before: Affinity | undefined, after: A
   ];
 }
 
+/** The affinity a plan's JSON patch writes (exclude-node's forward patch), else undefined. */
+export function exclusionAffinity(plan: RemediationPlan): Affinity | undefined {
+  if (plan.patch?.type !== 'json') return undefined;
+  const ops = plan.patch.body as JsonPatchOp[];
+  const write = ops.find((op) => op.path === AFFINITY_PATH && (op.op === 'add' || op.op === 'replace'));
+  return write?.value as Affinity | undefined;
+}
+
 /** Restores the previous affinity exactly, and only if nobody changed it since. */
 function inversePatch(before: Affinity | undefined, after: Affinity): JsonPatchOp[] {
   const guard: JsonPatchOp = { op: 'test', path: AFFINITY_PATH, value: after };
@@ -373,15 +389,13 @@ function exclusionImpact(
   exclusion: Exclusion,
   ttl: ExclusionTtl | undefined,
 ): PlanSaid {
-  const kind = workloadKind(snapshot);
   const lasts = ttl ?? DEFAULT_EXCLUSION_TTL;
   const params = {
     after: after.length,
     before: before.length,
     eligible: shortList(after.map((n) => n.metadata.name ?? '')),
     excluded: shortList(picture.badNodes),
-    strategy: kind.strategy(kind.object(snapshot)).type,
-    replicas,
+    ...templateChange(snapshot, picture, replicas),
     ...(lasts === UNTIL_REMOVED ? {} : { ttl: lasts }),
   };
   if (exclusion.key === HOSTNAME_LABEL) return { key: 'excludeHost', params };
@@ -414,8 +428,6 @@ function impactText(
   exclusion: Exclusion,
 ): string {
   const { noun, note } = nodesCounted(snapshot);
-  const kind = workloadKind(snapshot);
-  const strategy = kind.strategy(kind.object(snapshot)).type;
   const others = excludedElsewhere(picture, before, after);
   const byLabel =
     exclusion.key === HOSTNAME_LABEL
@@ -427,9 +439,29 @@ function impactText(
   return (
     `${after.length} of ${before.length} ${noun} stay eligible${note}: ` +
     `${shortList(after.map((n) => n.metadata.name ?? ''))}; ${shortList(picture.badNodes)} excluded.${byLabel} ` +
-    `Changing the pod template starts a new rollout (${strategy}) that replaces every pod, ${replicas} replica(s), ` +
-    'the healthy ones included. Remove the exclusion once the node is repaired (undo restores the previous affinity).'
+    `${templateChangeEn(templateChange(snapshot, picture, replicas))} ` +
+    'Remove the exclusion once the node is repaired (undo restores the previous affinity).'
   );
+}
+
+/** What changing the template does to the pods: the strategy, and the pods it waits for (exclusion-waits.ts). */
+function templateChange(
+  snapshot: WorkloadSnapshot,
+  picture: TemplateCrashPicture,
+  replicas: number,
+): Pick<PlanParams['excludeHost'], 'strategy' | 'replicas' | 'waits' | 'waitsOne' | 'onDelete'> {
+  const kind = workloadKind(snapshot);
+  const strategy = kind.strategy(kind.object(snapshot)).type;
+  const waits = exclusionWaitsFor(snapshot, picture);
+  if (!waits) return { strategy, replicas };
+  const names = waits.pods.map((p) => p.metadata.name ?? '');
+  return {
+    strategy,
+    replicas,
+    waits: shortList(names),
+    waitsOne: names.length === 1,
+    ...(waits.onDelete ? { onDelete: true } : {}),
+  };
 }
 
 /** What the nodes left mean for the replicas, in words (plan-words.ts). */

@@ -2,7 +2,10 @@
  * delete-pods: delete the pods crash-looping on the bad node(s) so their ReplicaSet
  * replaces them (builders/delete-pods.ts). Relief, not a fix: the replacements may
  * land on the bad node again (exclude-node is the fix), so it is never ordered ahead
- * of one. No patch, no Undo; what is watched is the replacements becoming Ready. Pure.
+ * of one. Where a StatefulSet's exclusion reaches its crash-looping pods only once they
+ * are deleted (OrderedReady waits for them, OnDelete replaces nothing: exclusion-waits.ts)
+ * it is offered for after exclude-node, bound to the affinity that writes. No patch, no
+ * Undo; what is watched is the replacements becoming Ready. Pure.
  */
 import { buildDeletePodsPlans, buildForcedRollbackPlans } from '../builders/delete-pods.js';
 import { isReady } from '../../diagnosis/base/pods.js';

@@ -1,0 +1,39 @@
+/**
+ * Where a StatefulSet's exclusion moves no pod by itself (stateful_set_control.go):
+ * - OnDelete: the controller replaces no pod until someone deletes it;
+ * - OrderedReady: it touches no pod while one is not Running and Ready (processReplica
+ *   returns at the first unhealthy pod when the policy is monotonic, before the rolling
+ *   update), so the crash-looping pods on the excluded nodes hold the new template back
+ *   for good: they never become Ready there.
+ * Deleting them once the exclusion is in place lets the controller make them again,
+ * under the same names, from the template with the exclusion (builders/delete-pods.ts).
+ * Pure.
+ */
+import type { TemplateCrashPicture } from '../../diagnosis/crash/crash-distribution.js';
+import { isReady } from '../../diagnosis/base/pods.js';
+import type { Pod } from '../../diagnosis/k8s.js';
+import type { WorkloadSnapshot } from '../../diagnosis/snapshot/types.js';
+import { workloadKind } from '../../diagnosis/workloads/index.js';
+
+interface ExclusionWaits {
+  /** The pods on the excluded nodes that must be deleted for the exclusion to reach them. */
+  pods: Pod[];
+  /** Why: OnDelete (no pod is replaced until deleted), else OrderedReady waits for them. */
+  onDelete: boolean;
+}
+
+export function exclusionWaitsFor(
+  snapshot: WorkloadSnapshot,
+  picture: TemplateCrashPicture,
+): ExclusionWaits | undefined {
+  const kind = workloadKind(snapshot);
+  // A DaemonSet's pods on an excluded node are deleted by its controller, not moved.
+  if (kind.pinnedToNodes) return undefined;
+  const object = kind.object(snapshot);
+  const onBad = picture.crashingPods.filter((p) => picture.badNodes.includes(p.spec.nodeName ?? ''));
+  if (onBad.length === 0) return undefined;
+  if (kind.strategy(object).type === 'OnDelete') return { pods: onBad, onDelete: true };
+  if (kind.remadeBy(object) !== 'orderedReady') return undefined;
+  const unready = onBad.filter((p) => !isReady(p));
+  return unready.length > 0 ? { pods: unready, onDelete: false } : undefined;
+}
