@@ -64,7 +64,7 @@ export interface ArgoRollout {
         previewService?: string;
         previewReplicaCount?: number;
         autoPromotionEnabled?: boolean;
-        /** With autoPromotionEnabled false: the pause ends and the preview is promoted this long after it began. */
+        /** The pause ends and the preview is promoted this long after it began; ignored with autoPromotionEnabled false. */
         autoPromotionSeconds?: number;
         maxUnavailable?: number | string;
         /** How long an abort leaves the preview up (30 s by default; 0: until a person acts). */

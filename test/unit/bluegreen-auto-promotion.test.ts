@@ -3,7 +3,9 @@
  * reconcileBlueGreenPause removes the BlueGreenPause once its startTime plus those seconds
  * has passed, and the preview becomes active with nobody acting. It read "it waits for a
  * person, not for the cluster". Paused at 02:50 with 900 s, read at 03:00: the switch comes
- * at 03:05. Without autoPromotionSeconds the pause does wait for a person.
+ * at 03:05. Without autoPromotionSeconds the pause does wait for a person, and so it does
+ * with autoPromotionEnabled false, which makes the controller ignore the seconds (pause.go
+ * CompletedBlueGreenPause; attack round 14: it read "goes on by itself", exit 0).
  */
 import { describe, expect, it } from 'vitest';
 import { fixtureDump, type DumpItem } from '../support/fixture-dump.js';
@@ -40,6 +42,19 @@ describe('a blue-green pause under autoPromotionSeconds', () => {
 
   it('the other arm: without it, the pause waits for a person', async () => {
     const en = await run('en', manual);
+    expect(en).toContain('(BlueGreenPause): it waits for a person, not for the cluster.');
+    expect(en).not.toContain('goes on by itself');
+  });
+
+  it('with autoPromotionEnabled false the seconds are ignored: the pause waits for a person', async () => {
+    const off = (items: DumpItem[]): DumpItem[] =>
+      items.map((i) => {
+        if (i.kind !== 'Rollout') return i;
+        const spec = i.spec as { strategy: { blueGreen: Record<string, unknown> } };
+        const blueGreen = { ...spec.strategy.blueGreen, autoPromotionEnabled: false };
+        return { ...i, spec: { ...spec, strategy: { blueGreen } } };
+      });
+    const en = await run('en', off);
     expect(en).toContain('(BlueGreenPause): it waits for a person, not for the cluster.');
     expect(en).not.toContain('goes on by itself');
   });

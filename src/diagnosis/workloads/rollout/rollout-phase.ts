@@ -250,7 +250,9 @@ export function rolloutHalt(rollout: ArgoRollout): RolloutHalt | undefined {
  * the pause condition's `startTime` plus the duration has passed (the canary strategy's
  * documentation; RolloutPause.DurationSeconds reads the duration). So does a blue-green
  * pause under `autoPromotionSeconds`: reconcileBlueGreenPause removes it once its
- * `startTime` plus those seconds has passed, and the preview is promoted.
+ * `startTime` plus those seconds has passed, and the preview is promoted, unless
+ * `autoPromotionEnabled` is false (pause.go CompletedBlueGreenPause reads the seconds
+ * only while auto-promotion is on; off, a person promotes).
  * Not a pause by hand (spec.paused) or of another reason, which wait for a person.
  */
 function timedPause(
@@ -262,7 +264,7 @@ function timedPause(
   const seconds =
     pause.reason === 'CanaryPauseStep'
       ? pauseSeconds(index === undefined ? undefined : rollout.spec.strategy?.canary?.steps?.[index])
-      : pause.reason === 'BlueGreenPause'
+      : pause.reason === 'BlueGreenPause' && rollout.spec.strategy?.blueGreen?.autoPromotionEnabled !== false
         ? rollout.spec.strategy?.blueGreen?.autoPromotionSeconds
         : undefined;
   const start = Date.parse(pause.startTime);
