@@ -24,6 +24,7 @@ import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/typ
 import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { strategyFix } from './strategy-fix.js';
+import { atAutoscaledCount, autoscaled } from '../diagnosis/guards/autoscaler.js';
 import { admitTemplate, type Admission } from './admission.js';
 import { withJobWait } from './job-wait.js';
 import type { CheckEvidence } from './check-evidence.js';
@@ -41,7 +42,8 @@ export function predictRollout(candidate: WorkloadSnapshot): Prediction {
   const ctx = new AnalysisContext(snapshot);
   const outcome = runForward(ctx, 'candidate');
   const kind = workloadKind(snapshot);
-  const object = kind.object(snapshot);
+  // At the count its autoscaler sets at the next sync, as the run forward (guards/autoscaler.ts).
+  const object = autoscaled(ctx, kind.object(snapshot));
   const ref = `${typeOfKind(snapshot.target.kind)}/${snapshot.target.name}`;
   const strategy = strategyPhrase(kind.strategy(object), kind.desiredReplicas(object));
   switch (outcome.result) {
@@ -430,11 +432,13 @@ function blockedEvidence(
   outcome: Extract<Outcome, { result: 'blocked' }>,
 ): CheckEvidence[] {
   const kind = workloadKind(snapshot);
-  const object = kind.object(snapshot);
+  const object = autoscaled(ctx, kind.object(snapshot));
   const { pod, eligible } = nextRolloutAssessments(ctx);
   const rows = capacityRows(placementContext(ctx), pod, eligible);
+  const scaled = atAutoscaledCount(ctx);
   return [
     { type: 'strategy', replicas: kind.desiredReplicas(object), strategy: kind.strategy(object) },
+    ...(scaled ? [{ type: 'note' as const, text: `Run forward${scaled}.` }] : []),
     ...(rows.length > 0 ? [{ type: 'node-capacity' as const, rows }] : []),
     ...(outcome.quota
       ? [

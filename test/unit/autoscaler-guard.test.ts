@@ -11,6 +11,7 @@ import type { HorizontalPodAutoscaler } from '../../src/diagnosis/k8s-policy.js'
 import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { edgeIngress } from '../support/rollout-scenarios.js';
+import { makeNode } from '../support/k8s-builders.js';
 
 function hpa(
   status: HorizontalPodAutoscaler['status'],
@@ -44,14 +45,18 @@ function under(autoscaler?: HorizontalPodAutoscaler): DeploymentSnapshot {
   };
 }
 
-function notes(snapshot: DeploymentSnapshot): { verdict: string[]; plan: string[] } {
+function notes(
+  snapshot: DeploymentSnapshot,
+  code = 'RolloutSurgeDeadlock',
+): { verdict: string[]; plan: string[]; summary: string } {
   const d = diagnose(snapshot);
-  const lead = d.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+  const lead = d.findings.find((f) => f.code === code);
   const verdict = (lead?.evidence ?? []).flatMap((e) => (e.type === 'note' ? [e.text] : []));
   const rolling = d.remediations.find((p) => p.kind === 'set-rolling-update');
   return {
     verdict: verdict.filter((t) => t.includes('HorizontalPodAutoscaler')),
     plan: rolling?.warnings ?? [],
+    summary: lead?.summary ?? '',
   };
 }
 
@@ -62,12 +67,29 @@ describe('the autoscaler that sets the replicas, named', () => {
     expect(plan.join(' ')).not.toContain('HorizontalPodAutoscaler');
   });
 
-  it('scaling up next: the verdict says to what, the plan says it was run at 3 and what 5 does', () => {
-    const { verdict, plan } = notes(under(hpa({ currentReplicas: 3, desiredReplicas: 5 })));
+  it('scaling up next: run forward at 5, where 2 of the 5 hostPort pods fit none of the 3 nodes', () => {
+    // A scale-up is written at once: the controllers roll out at 5 (autoscaler-scale-up-forward.test.ts).
+    const { verdict, plan, summary } = notes(
+      under(hpa({ currentReplicas: 3, desiredReplicas: 5 })),
+      'Unschedulable',
+    );
+    expect(summary).toContain(
+      "can never finish at the 5 replicas HorizontalPodAutoscaler ingress-hpa sets at its next sync (spec.replicas 3): even with this workload's old pods gone, 2 of its 5 new pods fit no node",
+    );
     expect(verdict).toEqual([
       'HorizontalPodAutoscaler ingress-hpa sets the replicas of deployment/ingress (min 2, max 6): it sets 5 at its next sync (3 now).',
     ]);
-    expect(plan.join(' ')).toMatch(/run forward at 3 replicas; at 5 the controller spreads the change/);
+    // No strategy helps at 5, so no strategy plan.
+    expect(plan).toEqual([]);
+  });
+
+  it('scaling up next where 5 edge nodes hold 5: the plan says it was run forward at 5', () => {
+    const five = under(hpa({ currentReplicas: 3, desiredReplicas: 5 }));
+    const more = ['edge-4', 'edge-5'].map((n) => makeNode(n, { labels: { pool: 'edge' } }));
+    const { summary, plan } = notes({ ...five, nodes: [...five.nodes, ...more] });
+    expect(summary).toContain('can never finish');
+    expect(plan.join(' ')).toContain('This plan was run forward at 5 replicas, the count it sets at once');
+    expect(plan.join(' ')).not.toContain('run forward at 3 replicas');
   });
 
   it('scaling down next: only once its stabilization window has passed', () => {
@@ -86,6 +108,7 @@ describe('the autoscaler that sets the replicas, named', () => {
           conditions: [cond('ScalingLimited', 'True', 'TooManyReplicas')],
         }),
       ),
+      'Unschedulable',
     );
     expect(verdict[0]).toContain('it sets 6 at its next sync (3 now); held at a limit (TooManyReplicas)');
   });

@@ -37,6 +37,7 @@ import { named, withJobWaitSaid } from './job-wait.js';
 import { progressingInRace, queueRace, withRaceSaid } from './queue-race.js';
 import { deadlinePassedWhileMoving, withDeadlineCauseSaid } from './deadline-passed.js';
 import { currentStepIndex, stableScalesDownOnceStarted, stepNeverReached } from './canary-verdicts.js';
+import { atAutoscaledCount, autoscaledUpTo } from '../guards/autoscaler.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -321,7 +322,7 @@ function capacityFinding(
     summary: unschedulable
       ? rivals
         ? `The rollout can never finish: with this workload's old pods gone, the room they free goes first to Pending pods of ${rivals} (a higher priority), and ${asIs.pending.length === 1 ? 'the new pod' : `${asIs.pending.length} new pods`} then fit no node. No strategy change helps, and letting old pods go first only takes serving replicas down: make room, or settle the priorities.`
-        : `The rollout can never finish: even with this workload's old pods gone, ${unplaced(ctx, withoutOld)} no node. No strategy change helps, and letting old pods go first only takes serving replicas down: make room, or change the template.`
+        : `The rollout can never finish${atAutoscaledCount(ctx)}: even with this workload's old pods gone, ${unplaced(ctx, withoutOld)} no node. No strategy change helps, and letting old pods go first only takes serving replicas down: make room, or change the template.`
       : `The rollout can never finish: ${quotaRefuses(asIs.quota)} the new pods even with this workload's old pods gone. Raise the quota or free it elsewhere; letting old pods go first only takes serving replicas down.`,
     evidence: [...evidence, ...scheduling, podsAsTheyAre(ctx)],
   };
@@ -334,7 +335,7 @@ function capacityFinding(
  */
 function unplaced(ctx: AnalysisContext, withoutOld: Extract<Outcome, { result: 'blocked' }>): string {
   const kind = workloadKind(ctx.snapshot);
-  const wanted = kind.desiredReplicas(kind.object(ctx.snapshot));
+  const wanted = autoscaledUpTo(ctx) ?? kind.desiredReplicas(kind.object(ctx.snapshot));
   const n = Math.max(1, withoutOld.pending.length);
   if (n >= wanted) return wanted === 1 ? 'its new pod fits' : `its ${wanted} new pods fit`;
   return `${n} of its ${wanted} new pods ${n === 1 ? 'fits' : 'fit'}`;
@@ -354,7 +355,7 @@ function stuckForGood(ctx: AnalysisContext, asIs: Extract<Outcome, { result: 'bl
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);
   const { argo } = kind.strategy(object);
-  const replicas = kind.desiredReplicas(object);
+  const replicas = autoscaledUpTo(ctx) ?? kind.desiredReplicas(object);
   const why =
     argo === 'blueGreen'
       ? `blue-green keeps every active pod until the preview has all ${replicas} of its pods and is promoted, and the nodes cannot hold both revisions at once`
@@ -367,7 +368,7 @@ function stuckForGood(ctx: AnalysisContext, asIs: Extract<Outcome, { result: 'bl
   return {
     code: 'RolloutStuck',
     severity: 'critical',
-    summary: `The rollout can never finish: ${what}, and ${why}. ${reads}`,
+    summary: `The rollout can never finish${atAutoscaledCount(ctx)}: ${what}, and ${why}. ${reads}`,
     evidence: [podsAsTheyAre(ctx)],
   };
 }

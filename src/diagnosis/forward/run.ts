@@ -19,6 +19,7 @@ import { placementContext, usesClaim } from '../placement/placement.js';
 import { nextPod } from '../rollout/surge-proof.js';
 import { occupancyKnown } from '../snapshot/types.js';
 import { podTemplateOf, workloadKind } from '../workloads/index.js';
+import { autoscaled } from '../guards/autoscaler.js';
 import { stepPerNode, stepReplicas } from './controllers.js';
 import {
   countReady,
@@ -202,7 +203,7 @@ function buildModel(
   if (snapshot.pods.some((p) => isUnscheduled(p) && heldBeforeScheduling(p)))
     return { why: MODEL_WHY.heldBeforeScheduling };
   const kind = workloadKind(snapshot);
-  const object = kind.object(snapshot);
+  const object = autoscaled(ctx, kind.object(snapshot));
   let strategy = kind.strategy(object);
   if (strategy.type === 'OnDelete') return { why: MODEL_WHY.onDelete };
   if (kind.orderedBlock || strategy.argo) {

@@ -16,6 +16,7 @@ import type { AnalysisContext } from '../analysis-context.js';
 import type { Condition } from '../k8s.js';
 import type { HorizontalPodAutoscaler } from '../k8s-policy.js';
 import { workloadKind } from '../workloads/index.js';
+import type { WorkloadObject } from '../snapshot/types.js';
 
 interface AutoscalerView {
   name: string;
@@ -70,6 +71,35 @@ export function workloadAutoscaler(ctx: AnalysisContext): AutoscalerView | undef
   });
 }
 
+/**
+ * The replicas the autoscaler raises the workload to at its next sync (a scale-up comes
+ * at once; a scale-down waits out the stabilization window), or undefined: the count the
+ * controllers then roll out at (their run forward starts from it).
+ */
+export function autoscaledUpTo(ctx: AnalysisContext): number | undefined {
+  const view = workloadAutoscaler(ctx);
+  return view?.next !== undefined && view.next > view.replicas ? view.next : undefined;
+}
+
+/**
+ * The workload as its autoscaler leaves it at the next sync: raised to its minimum or
+ * recommendation there, the controllers roll out at that count, its percentages resolved
+ * against it (forward/run.ts, check/predict.ts).
+ */
+export function autoscaled<O extends WorkloadObject>(ctx: AnalysisContext, object: O): O {
+  const replicas = autoscaledUpTo(ctx);
+  return replicas === undefined ? object : { ...object, spec: { ...object.spec, replicas } };
+}
+
+/** " at the 6 replicas HorizontalPodAutoscaler web sets at its next sync (4 now)", or "" (no scale-up). */
+export function atAutoscaledCount(ctx: AnalysisContext): string {
+  const view = workloadAutoscaler(ctx);
+  const to = autoscaledUpTo(ctx);
+  return view && to !== undefined
+    ? ` at the ${to} replicas HorizontalPodAutoscaler ${view.name} sets at its next sync (spec.replicas ${view.replicas})`
+    : '';
+}
+
 /** "HorizontalPodAutoscaler web sets its replicas (min 2, max 10): it sets 6 next, 4 now." */
 function autoscalerSentence(view: AutoscalerView, ref: string): string {
   const what =
@@ -90,9 +120,11 @@ function autoscalerSentence(view: AutoscalerView, ref: string): string {
 export function autoscalerPlanWarning(view: AutoscalerView, ref: string): string {
   const base = autoscalerSentence(view, ref);
   const after =
-    view.next !== undefined
-      ? ` This plan was run forward at ${view.replicas} replicas; at ${view.next} the controller spreads the change over the ReplicaSets that still have pods (proportional scaling) and maxSurge/maxUnavailable percentages resolve against ${view.next}: diagnose again once it has scaled.`
-      : ` Should it scale during the rollout, the controller spreads the change over the ReplicaSets that still have pods (proportional scaling) and percentages resolve against the new count; setting replicas by hand is undone at its next sync unless within min ${view.min} and max ${view.max}.`;
+    view.next !== undefined && view.next > view.replicas
+      ? ` This plan was run forward at ${view.next} replicas, the count it sets at once; the controller spreads the change over the ReplicaSets that still have pods (proportional scaling), which the run does not follow pod by pod: diagnose again once it has scaled.`
+      : view.next !== undefined
+        ? ` This plan was run forward at ${view.replicas} replicas; at ${view.next} the controller spreads the change over the ReplicaSets that still have pods (proportional scaling) and maxSurge/maxUnavailable percentages resolve against ${view.next}: diagnose again once it has scaled.`
+        : ` Should it scale during the rollout, the controller spreads the change over the ReplicaSets that still have pods (proportional scaling) and percentages resolve against the new count; setting replicas by hand is undone at its next sync unless within min ${view.min} and max ${view.max}.`;
   return `${base}${after}`;
 }
 
