@@ -22,6 +22,8 @@ export const MODEL_WHY = {
   quotaUnread: "the quota's usage: not every pod of the namespace was read",
   roomNotFound: 'the model sees room the scheduler did not find',
   cannotFollow: 'the model cannot follow it',
+  nodeNamed:
+    "the template names its node (spec.nodeName): its pods skip the scheduler, and that node's kubelet admits each only if it fits there (else the pod fails, OutOfcpu or the like, and the controller makes another; a node that does not exist never runs it)",
 } as const;
 
 type Why = keyof typeof MODEL_WHY;
@@ -69,6 +71,11 @@ const MODEL_WHY_WORDS = registerCatalogue(
       ko: () => '스케줄러가 찾지 못한 자리가 모델에는 보입니다',
     },
     cannotFollow: { en: en('cannotFollow'), ko: () => '모델이 따라갈 수 없습니다' },
+    nodeNamed: {
+      en: en('nodeNamed'),
+      ko: () =>
+        '템플릿이 노드를 직접 지정합니다(spec.nodeName): 파드는 스케줄러를 거치지 않고, 그 노드의 kubelet은 자리가 있을 때만 파드를 받아들입니다(없으면 파드가 OutOfcpu 같은 이유로 실패하고 컨트롤러가 또 만듭니다. 없는 노드라면 파드는 실행되지 않습니다)',
+    },
   }),
   {
     nodesUnread: [{}],
@@ -85,6 +92,7 @@ const MODEL_WHY_WORDS = registerCatalogue(
     quotaUnread: [{}],
     roomNotFound: [{}],
     cannotFollow: [{}],
+    nodeNamed: [{}],
   },
 );
 

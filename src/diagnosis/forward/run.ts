@@ -224,6 +224,8 @@ function buildModel(
   const perNode = strategy.per === 'node';
   const template = change?.template ?? nextPod(snapshot);
   const newTemplate = perNode ? withDaemonTolerations(template) : template;
+  // Bound by the template itself: the kubelet's admission, not the scheduler, decides.
+  if (newTemplate.spec.nodeName) return { why: MODEL_WHY.nodeNamed };
   if ((newTemplate.spec.resourceClaims ?? []).length > 0) return { why: MODEL_WHY.claimsDevices };
   // The scheduler made claims for the pods' extended resources: a DeviceClass backs them.
   if (snapshot.pods.some((p) => p.status?.extendedResourceClaimStatus))
