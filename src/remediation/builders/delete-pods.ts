@@ -13,7 +13,7 @@ import { planId } from '../plan-id.js';
 import type { NotOffered, RemediationPlan } from '../plan.js';
 import { replacementPlace } from '../../diagnosis/placement/replacement.js';
 import { AFFINITY_PATH, buildExcludeNodePlans, exclusionAffinity, pictureOf } from './exclude-node.js';
-import { exclusionWaitsFor } from './exclusion-waits.js';
+import { exclusionWaitsFor, pinnedByVolume } from './exclusion-waits.js';
 import { podTemplateOf, workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
 
 /** The impact's words by how the kind makes the deleted pods again. */
@@ -27,10 +27,21 @@ const DELETE_KEY = {
 export function buildDeletePodsPlans(
   ctx: AnalysisContext,
   finding: Omit<Finding, 'remediations'>,
+  notOffered?: NotOffered,
   picture = pictureOf(ctx, finding),
 ): RemediationPlan[] {
   if (!picture) return [];
   const { snapshot } = ctx;
+  // A pod its volume holds to the bad nodes comes back there, to the same crash.
+  const good = snapshot.nodes.filter((n) => !picture.badNodes.includes(n.metadata.name ?? ''));
+  const pinned = pinnedByVolume(snapshot, picture, good);
+  if (pinned) {
+    notOffered?.(
+      'delete-pods',
+      `${pinned.pod} mounts volume ${pinned.volume}, which only the crashing nodes may use: its replacement comes back there, to the same crash`,
+    );
+    return [];
+  }
   const object = workloadObject(snapshot);
   // A replacement made for the same node (a DaemonSet's pod is pinned there) only restarts
   // the same crash: the node exclusion is the way out.

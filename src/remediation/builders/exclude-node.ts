@@ -46,7 +46,7 @@ import { roomAfterExclusion, type ExclusionRoom } from './exclude-node-room.js';
 import { exclusionRecord, lastsWords, recordOps, recordUndoOps } from './exclusion-record-ops.js';
 import { exactLabel, sharedWarnings, type Exclusion } from './exclude-shared.js';
 import { antiAffinityOnePerNode, nodeAgentOf } from './template-facts.js';
-import { exclusionWaitsFor } from './exclusion-waits.js';
+import { exclusionWaitsFor, pinnedByVolume } from './exclusion-waits.js';
 import { podTemplateOf, workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
 
 export const AFFINITY_PATH = '/spec/template/spec/affinity';
@@ -86,14 +86,9 @@ export function buildExcludeNodePlans(
   if (!exclusion) return [];
   const before = podTemplateOf(snapshot).spec.affinity;
   const after = excludeLabelValues(before, exclusion.key, exclusion.values);
-  if (jsonEqual(before, after)) {
-    notOffered?.(
-      'exclude-node',
-      `the pod template already keeps its pods off ${shortList(picture.badNodes)}: the pods still there run an older revision`,
-    );
-    return [];
-  }
-  const piledUp = beyondExclusionBound(before, after, exclusion.key);
+  const piledUp = jsonEqual(before, after)
+    ? `the pod template already keeps its pods off ${shortList(picture.badNodes)}: the pods still there run an older revision`
+    : beyondExclusionBound(before, after, exclusion.key);
   if (piledUp) {
     notOffered?.('exclude-node', piledUp);
     return [];
@@ -107,6 +102,11 @@ export function buildExcludeNodePlans(
     eligibleAfter.some((n) => n.metadata.name === p.spec.nodeName),
   );
   if (eligibleAfter.length === 0 || !healthyStays) return [];
+  const pinned = pinnedWords(snapshot, picture, eligibleAfter);
+  if (pinned) {
+    notOffered?.('exclude-node', pinned);
+    return [];
+  }
 
   // Capacity: the remaining nodes must hold at least as many pods as serve now.
   const replicas = kind.desiredReplicas(deployment);
@@ -172,6 +172,18 @@ export function buildExcludeNodePlans(
       addresses: finding.code,
     },
   ];
+}
+
+/** A pod its volume holds to an excluded node would stay Pending for good (VolumeBinding): why not offered. */
+function pinnedWords(
+  snapshot: WorkloadSnapshot,
+  picture: TemplateCrashPicture,
+  left: Node[],
+): string | undefined {
+  const pinned = pinnedByVolume(snapshot, picture, left);
+  return pinned
+    ? `${pinned.pod} mounts volume ${pinned.volume}, which no node left after the exclusion may use: its replacement would stay Pending for good (volume node affinity conflict); repair ${shortList(picture.badNodes)} or move its data first`
+    : undefined;
 }
 
 /** "Keep web off node-05 (required node affinity … NotIn)", or off the nodes with a label. */

@@ -11,9 +11,10 @@
  */
 import type { TemplateCrashPicture } from '../../diagnosis/crash/crash-distribution.js';
 import { isReady } from '../../diagnosis/base/pods.js';
-import type { Pod } from '../../diagnosis/k8s.js';
 import type { WorkloadSnapshot } from '../../diagnosis/snapshot/types.js';
 import { workloadKind } from '../../diagnosis/workloads/index.js';
+import { volumePins } from '../../diagnosis/base/volume-node-affinity.js';
+import type { Node, Pod } from '../../diagnosis/k8s.js';
 
 interface ExclusionWaits {
   /** The pods on the excluded nodes that must be deleted for the exclusion to reach them. */
@@ -36,4 +37,24 @@ export function exclusionWaitsFor(
   if (kind.remadeBy(object) !== 'orderedReady') return undefined;
   const unready = onBad.filter((p) => !isReady(p));
   return unready.length > 0 ? { pods: unready, onDelete: false } : undefined;
+}
+
+/**
+ * A crash-looping pod on the bad nodes that a volume holds to nodes none of `allowed`
+ * (a local PersistentVolume on the bad node): its replacement mounts the same claim (a
+ * StatefulSet's own, or the template's), so it goes where the volume is or nowhere. From
+ * the claims and volumes read; one not read pins nothing here.
+ */
+export function pinnedByVolume(
+  snapshot: WorkloadSnapshot,
+  picture: TemplateCrashPicture,
+  allowed: readonly Node[],
+): { pod: string; volume: string } | undefined {
+  for (const pod of picture.crashingPods.filter((p) => picture.badNodes.includes(p.spec.nodeName ?? ''))) {
+    const pin = volumePins(pod, snapshot.pvcs, snapshot.guards?.persistentVolumes).find(
+      (v) => !allowed.some((n) => v.allows(n)),
+    );
+    if (pin) return { pod: pod.metadata.name ?? '', volume: pin.volume };
+  }
+  return undefined;
 }

@@ -21,7 +21,7 @@ export const PODS_ONLY = 'deletes pods only: pods are in no manifest, and their 
 export const deletePods: RemediationKindModule<DeletePodsPlan> & { kind: 'delete-pods' } = {
   kind: 'delete-pods',
   answers: {
-    CrashLoopOnNode: (ctx, finding) => buildDeletePodsPlans(ctx, finding),
+    CrashLoopOnNode: (ctx, finding, notOffered) => buildDeletePodsPlans(ctx, finding, notOffered),
     // A StatefulSet's forced rollback: the one pod its ordered rollout waits for.
     RolloutStuck: buildForcedRollbackPlans,
   },
