@@ -40,7 +40,7 @@ export type Admission =
       message: string;
     }
   /** `about`: what was not read, the PriorityClasses or a RuntimeClass's overhead (else the LimitRanges a quota needs). */
-  | { result: 'unknown'; why: string; about?: 'priority' | 'runtime-class' };
+  | { result: 'unknown'; why: string; about?: 'priority' | 'runtime-class' | 'references' };
 
 type Amounts = Record<string, Quantity>;
 type LimitItem = NonNullable<NonNullable<LimitRange['spec']>['limits']>[number];

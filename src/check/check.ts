@@ -10,7 +10,7 @@ import { withCreated } from './created-objects.js';
 import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { candidateObject, withAdmissionTolerations } from './candidate.js';
-import type { Locate, SourcePosition } from './manifests.js';
+import type { Locate, ManifestSet, SourcePosition } from './manifests.js';
 import { predictRollout } from './predict.js';
 import type { CheckFinding, Prediction, Verdict } from './prediction.js';
 import type { CheckSource } from './source.js';
@@ -38,6 +38,8 @@ export interface CheckItem {
   /** ResourceQuotas and LimitRanges the same change applies (manifests.ts): admission judges the new pods with them. */
   createdQuotas?: readonly ResourceQuota[];
   createdLimitRanges?: readonly LimitRange[];
+  /** ConfigMaps, Secrets and ServiceAccounts the same change creates (manifests.ts). */
+  createdNames?: ManifestSet['created'];
 }
 
 export interface CheckResult {

@@ -19,6 +19,11 @@ interface CreatedObjects {
   createdClasses?: readonly PriorityClass[];
   createdQuotas?: readonly ResourceQuota[];
   createdLimitRanges?: readonly LimitRange[];
+  createdNames?: readonly {
+    kind: 'ConfigMap' | 'Secret' | 'ServiceAccount';
+    name: string;
+    namespace?: string;
+  }[];
 }
 
 /** `defaultNamespace`: where kubectl applies an object that names none (`-n`, the context's). */
@@ -32,11 +37,13 @@ export function withCreated(
     (objects ?? []).filter((o) => (o.metadata.namespace ?? defaultNamespace) === namespace);
   const quotas = here(item.createdQuotas);
   const ranges = here(item.createdLimitRanges);
+  const names = (item.createdNames ?? []).filter((o) => (o.namespace ?? defaultNamespace) === namespace);
   return {
     ...snapshot,
     ...(item.createdClasses?.length ? { createdPriorityClasses: [...item.createdClasses] } : {}),
     ...(quotas.length > 0 ? { resourceQuotas: withQuotas(snapshot, quotas) } : {}),
     ...(ranges.length > 0 ? { createdLimitRanges: ranges.map((r) => inNamespace(r, namespace)) } : {}),
+    ...(names.length > 0 ? { createdNames: names.map(({ kind, name }) => ({ kind, name })) } : {}),
   };
 }
 

@@ -87,6 +87,7 @@ function merge(into: ManifestSet, from: ManifestSet): void {
   into.priorityClasses.push(...from.priorityClasses);
   into.resourceQuotas.push(...from.resourceQuotas);
   into.limitRanges.push(...from.limitRanges);
+  into.created.push(...from.created);
 }
 
 function cannotRead(path: string, error: NodeJS.ErrnoException): ManifestError {

@@ -56,11 +56,13 @@ export interface ManifestSet {
    */
   resourceQuotas: ResourceQuota[];
   limitRanges: LimitRange[];
+  /** ConfigMaps, Secrets and ServiceAccounts among them, by name: a template may need them. */
+  created: { kind: 'ConfigMap' | 'Secret' | 'ServiceAccount'; name: string; namespace?: string }[];
 }
 
 /** A set with nothing in it yet. */
 export function emptyManifestSet(): ManifestSet {
-  return { workloads: [], others: 0, priorityClasses: [], resourceQuotas: [], limitRanges: [] };
+  return { workloads: [], others: 0, priorityClasses: [], resourceQuotas: [], limitRanges: [], created: [] };
 }
 
 /** Bad input: exit 2 naming the file and line. */
@@ -284,6 +286,10 @@ function collect(
     if (object['apiVersion'] === 'v1' && isObjectWithMeta(object)) {
       if (kindName === 'ResourceQuota') set.resourceQuotas.push(object as unknown as ResourceQuota);
       if (kindName === 'LimitRange') set.limitRanges.push(object as unknown as LimitRange);
+      if (kindName === 'ConfigMap' || kindName === 'Secret' || kindName === 'ServiceAccount') {
+        const { name, namespace } = object['metadata'] as { name?: string; namespace?: string };
+        if (name) set.created.push({ kind: kindName, name, ...(namespace ? { namespace } : {}) });
+      }
     }
     return;
   }

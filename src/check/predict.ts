@@ -24,6 +24,7 @@ import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/typ
 import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { strategyFix } from './strategy-fix.js';
+import { unprovenReferences } from './new-references.js';
 import { atAutoscaledCount, autoscaled } from '../diagnosis/guards/autoscaler.js';
 import { admitTemplate, type Admission } from './admission.js';
 import { withJobWait } from './job-wait.js';
@@ -39,6 +40,13 @@ export function predictRollout(candidate: WorkloadSnapshot): Prediction {
   const admission = admitTemplate(candidate);
   if (admission.result !== 'admitted') return notAdmitted(candidate, admission);
   const { snapshot } = admission;
+  const unproven = unprovenReferences(snapshot);
+  if (unproven.length > 0)
+    return notAdmitted(candidate, {
+      result: 'unknown',
+      why: `the new template needs ${unproven.map((r) => `${r.kind} ${r.name}`).join(', ')}, which no live pod of it uses and this change does not create (they are not read)`,
+      about: 'references',
+    });
   const ctx = new AnalysisContext(snapshot);
   const outcome = runForward(ctx, 'candidate');
   const kind = workloadKind(snapshot);
@@ -153,6 +161,10 @@ const UNKNOWN_WHY = {
   'runtime-class': {
     key: 'runtimeClassUnknownWhy',
     text: "The RuntimeClass admission plugin adds the class's pod overhead to what every new pod asks for, which can be what decides whether it fits beside the old pods: check does not guess it. Check against a cluster or dump with a pod of that class, or set spec.overhead in the template as the class does.",
+  },
+  references: {
+    key: 'referencesUnknownWhy',
+    text: 'A missing ServiceAccount refuses every new pod (FailedCreate), and a missing ConfigMap or Secret keeps each in ContainerCreating (a volume) or CreateContainerConfigError (an environment variable), so no old pod goes: check does not read them. Apply them before, or in the same change, or check that they exist (kubectl get configmap,secret,serviceaccount -n NAMESPACE).',
   },
   quota: {
     key: 'admissionUnknownWhy',

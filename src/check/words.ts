@@ -56,7 +56,7 @@ export type CheckSays =
   | { key: 'jobWait'; why: 'jobWaitWhy'; params: JobWait }
   | {
       key: 'notKnown';
-      why: 'notKnownWhy' | 'admissionUnknownWhy' | 'runtimeClassUnknownWhy';
+      why: 'notKnownWhy' | 'admissionUnknownWhy' | 'runtimeClassUnknownWhy' | 'referencesUnknownWhy';
       params: { ref: string; why: string };
     }
   | {
@@ -236,6 +236,12 @@ export const CHECK_WORDS = registerCatalogue(
         "The RuntimeClass admission plugin adds the class's pod overhead to what every new pod asks for, which can be what decides whether it fits beside the old pods: check does not guess it. Check against a cluster or dump with a pod of that class, or set spec.overhead in the template as the class does.",
       ko: () =>
         'RuntimeClass 어드미션 플러그인은 클래스의 파드 오버헤드를 새 파드마다 요청량에 더합니다. 이 값이 기존 파드 옆에 새 파드가 들어갈지를 가를 수 있어서 추측하지 않습니다. 그 클래스로 실행 중인 파드가 있는 클러스터나 덤프로 다시 확인하거나, 클래스와 같은 값으로 템플릿에 spec.overhead를 설정합니다.',
+    },
+    referencesUnknownWhy: {
+      en: () =>
+        'A missing ServiceAccount refuses every new pod (FailedCreate), and a missing ConfigMap or Secret keeps each in ContainerCreating (a volume) or CreateContainerConfigError (an environment variable), so no old pod goes: check does not read them. Apply them before, or in the same change, or check that they exist (kubectl get configmap,secret,serviceaccount -n NAMESPACE).',
+      ko: () =>
+        'ServiceAccount가 없으면 새 파드가 모두 거부되고(FailedCreate), ConfigMap이나 Secret이 없으면 새 파드가 ContainerCreating(볼륨) 또는 CreateContainerConfigError(환경 변수) 상태에 머물러 기존 파드도 내려가지 않습니다. check는 이 객체들을 읽지 않습니다. 먼저 적용하거나 같은 변경에 넣거나, 네임스페이스에 있는지 확인하세요.',
     },
     admissionUnknownWhy: {
       en: () =>
@@ -471,6 +477,7 @@ export const CHECK_WORDS = registerCatalogue(
     notKnownWhy: [{}],
     admissionUnknownWhy: [{}],
     runtimeClassUnknownWhy: [{}],
+    referencesUnknownWhy: [{}],
     applyRefusedLabel: [{}],
     applyRefused: [
       {

@@ -145,7 +145,10 @@ export interface Container {
   args?: string[];
   ports?: ContainerPort[];
   env?: EnvVar[];
-  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+  envFrom?: {
+    configMapRef?: { name: string; optional?: boolean };
+    secretRef?: { name: string; optional?: boolean };
+  }[];
   resources?: ResourceRequirements;
   livenessProbe?: Probe;
   readinessProbe?: Probe;
@@ -158,9 +161,15 @@ export interface Container {
 export interface Volume {
   name: string;
   persistentVolumeClaim?: { claimName: string; readOnly?: boolean };
-  configMap?: { name: string };
-  secret?: { secretName: string };
+  configMap?: { name: string; optional?: boolean };
+  secret?: { secretName: string; optional?: boolean };
   hostPath?: { path: string; type?: string };
+  projected?: {
+    sources?: {
+      configMap?: { name: string; optional?: boolean };
+      secret?: { name: string; optional?: boolean };
+    }[];
+  };
   [other: string]: unknown;
 }
 
@@ -191,6 +200,9 @@ export interface PodSpec {
   volumes?: Volume[];
   priority?: number;
   priorityClassName?: string;
+  serviceAccountName?: string;
+  /** Deprecated alias of serviceAccountName. */
+  serviceAccount?: string;
   /** PreemptLowerPriority (default) or Never. */
   preemptionPolicy?: string;
   topologySpreadConstraints?: TopologySpreadConstraint[];

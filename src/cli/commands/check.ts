@@ -196,6 +196,7 @@ async function checkCommand(argv: string[], io: CliIo, lang: Lang): Promise<numb
     createdClasses: manifests.priorityClasses,
     createdQuotas: manifests.resourceQuotas,
     createdLimitRanges: manifests.limitRanges,
+    createdNames: manifests.created,
   }));
   const { source, namespace, described, notes } =
     args.fromFile !== undefined

@@ -201,6 +201,11 @@ export interface SnapshotCommon {
    */
   createdLimitRanges?: LimitRange[];
   /**
+   * The ConfigMaps, Secrets and ServiceAccounts the same change creates in the namespace
+   * (check/new-references.ts): a template may need them.
+   */
+  createdNames?: { kind: 'ConfigMap' | 'Secret' | 'ServiceAccount'; name: string }[];
+  /**
    * What guards the workload (DESIGN.md §4d), each read where RBAC allows.
    * Absent: not read (forbidden, failed, a dump without it: `coverage.gaps` says which),
    * and then unknown, never "none": a plan is not proved against a budget nobody read.
