@@ -150,12 +150,38 @@ function findingSection(
     for (const evidence of logsOnce(finding.evidence, shownLogs, `finding ${index + 1}`))
       lines.push(...indent(renderEvidence(evidence, style, lang), 5));
   }
-  const plans = finding.remediations
+  const indices = finding.remediations
     .map((id) => diagnosis.remediations.findIndex((p) => p.id === id))
-    .filter((i) => i >= 0)
-    .map((i) => `[${i + 1}] ${diagnosis.remediations[i]?.kind ?? ''}`);
+    .filter((i) => i >= 0);
+  const label = (i: number): string => `[${i + 1}] ${diagnosis.remediations[i]?.kind ?? ''}`;
+  // A plan meant for after another's write reads as its second step, not an alternative.
+  const follows = new Map(indices.map((i) => [stepAfter(diagnosis.remediations, i), i]));
+  const plans = indices
+    .filter((i) => !indices.includes(stepAfter(diagnosis.remediations, i)))
+    .map((i) =>
+      follows.has(i) ? w.fixThen({ first: label(i), then: label(follows.get(i) ?? i) }) : label(i),
+    );
   if (plans.length > 0) lines.push('', `   ${w.fixes({ plans })}`);
   return lines;
+}
+
+/**
+ * The plan whose write plan `i` waits for, or -1: its preconditions are fields alone (not
+ * the generation it was diagnosed at) that another plan's JSON patch writes (a StatefulSet's
+ * delete-pods after the exclusion, builders/delete-pods.ts).
+ */
+function stepAfter(plans: Diagnosis['remediations'], i: number): number {
+  const { preconditions } = plans[i] ?? {};
+  if (preconditions?.fieldsOnly !== true) return -1;
+  const paths = new Set(preconditions.fields.map((f) => f.path));
+  return plans.findIndex(
+    (p, j) =>
+      j !== i &&
+      p.patch?.type === 'json' &&
+      (p.patch.body as { op?: string; path?: string }[]).some(
+        (op) => (op.op === 'add' || op.op === 'replace') && paths.has(op.path ?? ''),
+      ),
+  );
 }
 
 /**

@@ -57,6 +57,10 @@ export const REPORT_WORDS = registerCatalogue(
       en: (p: { plans: string[] }) => `Fix: ${p.plans.join(', or ')} (best first; see Remediations)`,
       ko: (p: { plans: string[] }) => `조치: ${p.plans.join(', ')} (앞의 것부터 권장, 아래 조치 방법 참고)`,
     },
+    fixThen: {
+      en: (p: { first: string; then: string }) => `${p.first}, then ${p.then}`,
+      ko: (p: { first: string; then: string }) => `${p.first} 다음 ${p.then}`,
+    },
     remediations: { en: () => 'Remediations', ko: () => '조치 방법' },
     notChecked: {
       en: () => 'Not checked against (not read, so unknown, not absent):',
@@ -155,6 +159,7 @@ export const REPORT_WORDS = registerCatalogue(
     info: [{}],
     evidence: [{}],
     fixes: [{ plans: ['[1] set-rolling-update', '[2] set-recreate'] }],
+    fixThen: [{ first: '[1] exclude-node', then: '[2] delete-pods' }],
     remediations: [{}],
     notChecked: [{}],
     notOffered: [{ kind: 'set-recreate', addresses: 'CrashLoopOnNode', reason: 'it would not help' }],

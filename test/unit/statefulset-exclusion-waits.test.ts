@@ -55,6 +55,8 @@ describe('exclude-node of an OrderedReady StatefulSet whose crash-looping pod ho
     );
     expect(remove?.impact).toContain('After exclude-node, not before');
     expect(remove?.impact).not.toContain('Not needed after exclude-node');
+    const en = (await dump.cli(['diagnose', 'statefulset/web', '-n', 'shop'])).stdout.replace(/\s+/g, ' ');
+    expect(en).toContain('Fix: [1] exclude-node, then [2] delete-pods');
     const ko = (await dump.cli(['diagnose', 'statefulset/web', '-n', 'shop', '--lang', 'ko'])).stdout.replace(
       /\s+/g,
       ' ',
@@ -62,6 +64,7 @@ describe('exclude-node of an OrderedReady StatefulSet whose crash-looping pod ho
     expect(ko).toContain('web-1 파드가 Ready가 아닌 동안 StatefulSet 컨트롤러는 어떤 파드도 바꾸지 않습니다');
     expect(ko).toContain('web-1 파드는 그 뒤에 삭제해야 다른 노드로 옮겨집니다(delete-pods)');
     expect(ko).toContain('exclude-node를 적용한 뒤 파드를 삭제합니다(web-1)');
+    expect(ko).toContain('조치: [1] exclude-node 다음 [2] delete-pods');
   });
 
   it('the deletion is refused before the exclusion is written and accepted after it', async () => {
@@ -128,5 +131,12 @@ describe('exclude-node of an OrderedReady StatefulSet whose crash-looping pod ho
     );
     expect(remove?.impact).toContain('Not needed after exclude-node');
     expect(remove?.preconditions).not.toHaveProperty('fieldsOnly');
+    const text = (
+      await dump.cli(
+        ['diagnose', 'statefulset/web', '-n', 'shop'],
+        withSpec({ podManagementPolicy: 'Parallel' }),
+      )
+    ).stdout.replace(/\s+/g, ' ');
+    expect(text).toContain('Fix: [1] exclude-node, or [2] delete-pods');
   });
 });
