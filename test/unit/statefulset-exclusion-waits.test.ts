@@ -117,6 +117,25 @@ describe('exclude-node of an OrderedReady StatefulSet whose crash-looping pod ho
     expect(remove?.preconditions).not.toHaveProperty('fieldsOnly');
   });
 
+  it('below the partition: the exclusion never reaches web-1, so it is not offered', async () => {
+    const partition = (n: number): DumpEdit =>
+      withSpec({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: n } } });
+    const { stdout } = await dump.cli(
+      ['diagnose', 'statefulset/web', '-n', 'shop', '-o', 'json'],
+      partition(2),
+    );
+    const report = JSON.parse(stdout) as {
+      remediations: Plan[];
+      notOffered?: { kind: string; reason: string }[];
+    };
+    expect(report.remediations.map((p) => p.kind)).not.toContain('exclude-node');
+    expect(report.notOffered?.find((n) => n.kind === 'exclude-node')?.reason).toContain(
+      "web-1 is below the StatefulSet's partition",
+    );
+    // The other arm: partition 1 leaves web-1 (ordinal 1) to the update.
+    expect((await plans(partition(1))).map((p) => p.kind)).toContain('exclude-node');
+  });
+
   it('under OnDelete: no pod is replaced until deleted, whether Ready or not', async () => {
     const [exclude, remove] = await plans(withSpec({ updateStrategy: { type: 'OnDelete' } }));
     expect(exclude?.impact).toContain('Changing the pod template replaces no pod by itself (OnDelete)');

@@ -46,7 +46,7 @@ import { roomAfterExclusion, type ExclusionRoom } from './exclude-node-room.js';
 import { exclusionRecord, lastsWords, recordOps, recordUndoOps } from './exclusion-record-ops.js';
 import { exactLabel, sharedWarnings, type Exclusion } from './exclude-shared.js';
 import { antiAffinityOnePerNode, nodeAgentOf } from './template-facts.js';
-import { exclusionWaitsFor, pinnedByVolume } from './exclusion-waits.js';
+import { belowPartition, exclusionWaitsFor, pinnedByVolume } from './exclusion-waits.js';
 import { podTemplateOf, workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
 
 export const AFFINITY_PATH = '/spec/template/spec/affinity';
@@ -174,15 +174,21 @@ export function buildExcludeNodePlans(
   ];
 }
 
-/** A pod its volume holds to an excluded node would stay Pending for good (VolumeBinding): why not offered. */
+/**
+ * Why the exclusion is not offered where it cannot reach a crashing pod: its volume holds
+ * it to an excluded node (Pending for good, VolumeBinding), or it is below the partition.
+ */
 function pinnedWords(
   snapshot: WorkloadSnapshot,
   picture: TemplateCrashPicture,
   left: Node[],
 ): string | undefined {
   const pinned = pinnedByVolume(snapshot, picture, left);
-  return pinned
-    ? `${pinned.pod} mounts volume ${pinned.volume}, which no node left after the exclusion may use: its replacement would stay Pending for good (volume node affinity conflict); repair ${shortList(picture.badNodes)} or move its data first`
+  if (pinned)
+    return `${pinned.pod} mounts volume ${pinned.volume}, which no node left after the exclusion may use: its replacement would stay Pending for good (volume node affinity conflict); repair ${shortList(picture.badNodes)} or move its data first`;
+  const held = belowPartition(snapshot, picture);
+  return held
+    ? `${held} is below the StatefulSet's partition, where the controller keeps the current revision and makes a deleted pod again from it: the exclusion would never reach it; lower the partition with it, or repair ${shortList(picture.badNodes)}`
     : undefined;
 }
 

@@ -58,3 +58,29 @@ export function pinnedByVolume(
   }
   return undefined;
 }
+
+/**
+ * A crash-looping pod on the bad nodes below a StatefulSet's partition: the controller
+ * keeps it at the current revision and makes it again from that revision when it is
+ * deleted (newVersionedStatefulSetPod), so no template change, an exclusion included,
+ * ever reaches it. Its name, or undefined.
+ */
+export function belowPartition(
+  snapshot: WorkloadSnapshot,
+  picture: TemplateCrashPicture,
+): string | undefined {
+  const kind = workloadKind(snapshot);
+  const object = kind.object(snapshot);
+  const partition = kind.strategy(object).partition ?? 0;
+  if (partition === 0) return undefined;
+  const start = kind.firstOrdinal(object);
+  const held = picture.crashingPods.find((p) => {
+    const ordinal = /-(\d+)$/.exec(p.metadata.name ?? '')?.[1];
+    return (
+      picture.badNodes.includes(p.spec.nodeName ?? '') &&
+      ordinal !== undefined &&
+      Number(ordinal) - start < partition
+    );
+  });
+  return held?.metadata.name;
+}
