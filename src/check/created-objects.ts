@@ -12,18 +12,14 @@ import { isTerminal } from '../diagnosis/base/pods.js';
 import { formatQuotaAmount, quotaCharge, quotaMeasure } from '../diagnosis/base/quota-charge.js';
 import type { LimitRange, PriorityClass, ResourceQuota } from '../diagnosis/k8s-policy.js';
 import type { ObjectMeta } from '../diagnosis/k8s.js';
-import type { WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
+import type { NamedObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
 import { isScoped, quotaTakesIn } from '../diagnosis/base/quota-scopes.js';
 
 interface CreatedObjects {
   createdClasses?: readonly PriorityClass[];
   createdQuotas?: readonly ResourceQuota[];
   createdLimitRanges?: readonly LimitRange[];
-  createdNames?: readonly {
-    kind: 'ConfigMap' | 'Secret' | 'ServiceAccount';
-    name: string;
-    namespace?: string;
-  }[];
+  createdNames?: readonly (NamedObject & { namespace?: string })[];
 }
 
 /** `defaultNamespace`: where kubectl applies an object that names none (`-n`, the context's). */

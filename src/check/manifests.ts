@@ -13,7 +13,7 @@ import {
   WORKLOAD_NAMES,
   type WorkloadKind,
 } from '../diagnosis/workload-ref.js';
-import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
+import type { NamedObject, WorkloadObject } from '../diagnosis/snapshot/types.js';
 import type { LimitRange, PriorityClass, ResourceQuota } from '../diagnosis/k8s-policy.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { parseExact } from '../diagnosis/base/quantity.js';
@@ -57,7 +57,7 @@ export interface ManifestSet {
   resourceQuotas: ResourceQuota[];
   limitRanges: LimitRange[];
   /** ConfigMaps, Secrets and ServiceAccounts among them, by name: a template may need them. */
-  created: { kind: 'ConfigMap' | 'Secret' | 'ServiceAccount'; name: string; namespace?: string }[];
+  created: (NamedObject & { namespace?: string })[];
 }
 
 /** A set with nothing in it yet. */

@@ -10,13 +10,10 @@
  * Pure.
  */
 import type { PodSpec } from '../diagnosis/k8s.js';
-import type { WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
+import type { NamedObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 
-interface Reference {
-  kind: 'ConfigMap' | 'Secret' | 'ServiceAccount';
-  name: string;
-}
+type Reference = NamedObject;
 
 type Ref = { name?: string; optional?: boolean } | undefined;
 

@@ -301,6 +301,8 @@ export interface WorkloadKindModule<
   claimTemplates(object: O): string[];
   /** The ordinal its replicas and partition count from: a StatefulSet's spec.ordinals.start, else 0. */
   firstOrdinal(object: O): number;
+  /** A pod's place among the workload's as its controller counts replicas and the partition (a StatefulSet's ordinal less the start); absent for kinds without ordinals. */
+  ordinalIndex?(object: O, pod: Pod): number | undefined;
 
   // The objects, as read (collector, scan, dump reader).
   /** The objects that hold its revisions, as the API lists them and a dump names them. */

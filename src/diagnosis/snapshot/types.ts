@@ -204,7 +204,7 @@ export interface SnapshotCommon {
    * The ConfigMaps, Secrets and ServiceAccounts the same change creates in the namespace
    * (check/new-references.ts): a template may need them.
    */
-  createdNames?: { kind: 'ConfigMap' | 'Secret' | 'ServiceAccount'; name: string }[];
+  createdNames?: NamedObject[];
   /**
    * What guards the workload (DESIGN.md §4d), each read where RBAC allows.
    * Absent: not read (forbidden, failed, a dump without it: `coverage.gaps` says which),
@@ -360,4 +360,10 @@ export function pvcsRead(snapshot: Pick<WorkloadSnapshot, 'accessProblems' | 'co
 
 export function logKey(pod: string, container: string): string {
   return `${pod}/${container}`;
+}
+
+/** An object a pod needs by name alone (check/new-references.ts): a ConfigMap, Secret or ServiceAccount. */
+export interface NamedObject {
+  kind: 'ConfigMap' | 'Secret' | 'ServiceAccount';
+  name: string;
 }

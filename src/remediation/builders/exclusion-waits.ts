@@ -73,14 +73,10 @@ export function belowPartition(
   const object = kind.object(snapshot);
   const partition = kind.strategy(object).partition ?? 0;
   if (partition === 0) return undefined;
-  const start = kind.firstOrdinal(object);
-  const held = picture.crashingPods.find((p) => {
-    const ordinal = /-(\d+)$/.exec(p.metadata.name ?? '')?.[1];
-    return (
+  const held = picture.crashingPods.find(
+    (p) =>
       picture.badNodes.includes(p.spec.nodeName ?? '') &&
-      ordinal !== undefined &&
-      Number(ordinal) - start < partition
-    );
-  });
+      (kind.ordinalIndex?.(object, p) ?? partition) < partition,
+  );
   return held?.metadata.name;
 }

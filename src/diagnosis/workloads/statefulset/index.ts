@@ -17,7 +17,13 @@ import { allRefusals, selectorRefusal, statefulSetUpdateRefusal } from '../api-v
 import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
 import { orderedBlock, replacedByUpdate } from './ordered-block.js';
-import { classifyRevisions, REVISION_LABEL, STATEFULSET_NAMING, startOrdinal } from './revisions.js';
+import {
+  classifyRevisions,
+  ordinalIndex,
+  REVISION_LABEL,
+  STATEFULSET_NAMING,
+  startOrdinal,
+} from './revisions.js';
 import { directOwnerOfPod, missingRevisions, ownRevisions, revisionsFrom } from '../controller-revisions.js';
 import { rolloutProgress, statusSummary } from './statefulset-status.js';
 import { desiredReplicas, ordered, partitionOf, resolveStrategy } from './statefulset-strategy.js';
@@ -58,6 +64,7 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
   pauseHoldsTemplate: false,
   claimTemplates: (object) => (object.spec.volumeClaimTemplates ?? []).map((t) => t.metadata.name ?? ''),
   firstOrdinal: (object) => startOrdinal(object),
+  ordinalIndex: (object, pod) => ordinalIndex(pod, object),
   revisionLabel: REVISION_LABEL,
   selector: (object) => object.spec.selector,
   podTemplate: (object) => object.spec.template,
