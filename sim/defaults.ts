@@ -9,6 +9,7 @@ import { apiVersionOf } from './resources.js';
 import type { SimObject } from './store.js';
 import { invalid } from './errors.js';
 import { matchesLabels, requirementsOf } from './selectors.js';
+import { resourceRequirementCauses } from './admission/resource-requirements.js';
 import type { LabelSelector } from '../src/diagnosis/k8s.js';
 import {
   defaultDaemonSet,
@@ -293,7 +294,7 @@ export function validate(rt: ResourceType, o: SimObject, old: SimObject | undefi
   if (o.kind === 'ResourceClaim' && old && JSON.stringify(o['spec']) !== JSON.stringify(old['spec'])) {
     causes.push({ field: 'spec', message: 'Invalid value: "field is immutable"' });
   }
-  causes.push(...workloadCauses(o, old));
+  causes.push(...workloadCauses(o, old), ...resourceRequirementCauses(o));
   if (o.kind === WEBHOOK_CONFIGURATION) causes.push(...webhookConfigurationCauses(o));
   if (causes.length > 0) throw invalid(rt, name, causes);
 }

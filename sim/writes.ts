@@ -16,7 +16,7 @@ import { resourceForKind, type ResourceType } from './resources.js';
 import type { SimObject, Store } from './store.js';
 import { typeForKind } from './stored-kinds.js';
 import { simNow } from './clock.js';
-import { admitLimitRanges } from './admission/limit-range.js';
+import { boundLimitRanges, defaultLimitRanges } from './admission/limit-range.js';
 import { admitQuota } from './admission/resource-quota.js';
 
 export interface WriteOptions {
@@ -124,15 +124,17 @@ export function createObject(
  * charges the quota unless this is a dry run).
  */
 function admitCreate(store: Store, rt: ResourceType, obj: SimObject, dryRun: boolean, quota: boolean): void {
-  if (rt.kind === 'Pod' && store.list('LimitRange', obj.metadata.namespace).length > 0) {
+  const ranged = rt.kind === 'Pod' && store.list('LimitRange', obj.metadata.namespace).length > 0;
+  if (ranged) {
     const before = JSON.stringify(obj['spec']);
-    admitLimitRanges(store, rt, obj);
+    defaultLimitRanges(store, rt, obj);
     if (JSON.stringify(obj['spec']) !== before) {
       delete (obj['status'] as { qosClass?: unknown } | undefined)?.qosClass;
       applyDefaults(obj);
     }
   }
   validate(rt, obj, undefined);
+  if (ranged) boundLimitRanges(store, rt, obj);
   if (quota) admitQuota(store, rt, obj, dryRun);
 }
 

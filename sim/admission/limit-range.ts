@@ -201,13 +201,22 @@ function validatePod(pod: SimObject, lr: SimObject): string[] {
 }
 
 /** Admit (defaults) then Validate a pod against the namespace's LimitRanges; throws the 403. */
-export function admitLimitRanges(store: Store, rt: ResourceType, pod: SimObject): void {
-  if (rt.kind !== 'Pod' || rt.group !== '') return;
-  const ranges = store
+function rangesFor(store: Store, pod: SimObject): SimObject[] {
+  return store
     .list('LimitRange', pod.metadata.namespace)
     .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
-  for (const lr of ranges) applyDefaults(pod, lr);
-  for (const lr of ranges) {
+}
+
+/** LimitRanger's mutating half: each LimitRange's defaults, in name order (the first to set one wins). */
+export function defaultLimitRanges(store: Store, rt: ResourceType, pod: SimObject): void {
+  if (rt.kind !== 'Pod' || rt.group !== '') return;
+  for (const lr of rangesFor(store, pod)) applyDefaults(pod, lr);
+}
+
+/** LimitRanger's validating half, after the pod's own validation: min, max and ratio. */
+export function boundLimitRanges(store: Store, rt: ResourceType, pod: SimObject): void {
+  if (rt.kind !== 'Pod' || rt.group !== '') return;
+  for (const lr of rangesFor(store, pod)) {
     const errors = validatePod(pod, lr);
     if (errors.length > 0)
       throw forbiddenBy(rt, pod, errors.length === 1 ? (errors[0] ?? '') : `[${errors.join(', ')}]`);

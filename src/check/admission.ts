@@ -5,8 +5,9 @@
  * - LimitRanger (plugin/pkg/admission/limitranger): each Container item's
  *   `defaultRequest` and `default` fill what a container still lacks (the item itself
  *   defaulted as the API stores it: default from max, defaultRequest from default, then
- *   from min), then `min`, `max` and `maxLimitRequestRatio` per Container and per Pod
- *   refuse a pod outside them;
+ *   from min), then the API server's validation refuses a pod whose defaults put a
+ *   limit below its request (invalidByDefaults), then `min`, `max` and
+ *   `maxLimitRequestRatio` per Container and per Pod refuse a pod outside them;
  * - ResourceQuota (plugin/pkg/admission/resourcequota, pkg/quota/v1/evaluator/core/pods.go
  *   Constraints): a quota whose hard limits name cpu or memory (`cpu`, `requests.cpu`,
  *   `limits.cpu`, the same for memory) refuses a pod any of whose containers (init ones
@@ -73,6 +74,8 @@ export function admitTemplate(snapshot: WorkloadSnapshot): Admission {
     .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
   const applying = ranges ?? created;
   const defaulted = withLimitDefaults(runtime.spec, applying);
+  const invalid = invalidByDefaults(runtime.spec, defaulted, applying);
+  if (invalid) return invalid;
   for (const range of applying) {
     const errors = validatePod(defaulted, range);
     const first = errors[0];
@@ -151,6 +154,79 @@ function withLimitDefaults(spec: PodSpec, ranges: readonly LimitRange[]): PodSpe
     containers: spec.containers.map(fill),
     ...(spec.initContainers ? { initContainers: spec.initContainers.map(fill) } : {}),
   };
+}
+
+/**
+ * The API server validates the pod as LimitRanger left it, before any LimitRange bound
+ * (ValidateResourceRequirements): a request above its limit is invalid, and for a
+ * resource that cannot be overcommitted (extended resources, hugepages) any request but
+ * the limit. A default limit below the request a container sets (a LimitRange `default`
+ * of 500m beside `requests.cpu: 1`) makes every new pod invalid though the template itself
+ * is valid; the refusal names the LimitRange whose default did it. A template already
+ * invalid is refused at the apply, not here.
+ */
+function invalidByDefaults(
+  spec: PodSpec,
+  defaulted: PodSpec,
+  ranges: readonly LimitRange[],
+): Extract<Admission, { result: 'refused' }> | undefined {
+  if (defaulted === spec) return undefined;
+  const before = new Set(requestLimitErrors(spec).map((e) => e.message));
+  const caused = requestLimitErrors(defaulted).filter((e) => !before.has(e.message));
+  const first = caused[0];
+  if (!first) return undefined;
+  const own = [...spec.containers, ...(spec.initContainers ?? [])].find((c) => c.name === first.container);
+  const field = own?.resources?.limits?.[first.resource] === undefined ? 'limits' : 'requests';
+  const source = [...ranges]
+    .reverse()
+    .find((r) =>
+      (r.spec?.limits ?? []).some(
+        (item) => item.type === 'Container' && containerDefaults(item)[field][first.resource] !== undefined,
+      ),
+    );
+  const messages = caused.map((e) => e.message);
+  return {
+    result: 'refused',
+    by: { kind: 'LimitRange', name: source?.metadata.name ?? '' },
+    message: `Pod is invalid: ${messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`}`,
+  };
+}
+
+/** Overcommit is allowed for native resources but hugepages (v1helper.IsOvercommitAllowed). */
+function overcommitAllowed(resource: string): boolean {
+  const native = !resource.includes('/') || resource.includes('kubernetes.io/');
+  return native && !resource.startsWith('hugepages-');
+}
+
+/** Each container's request its limit refuses, worded as pod validation words it. */
+function requestLimitErrors(spec: PodSpec): { container: string; resource: string; message: string }[] {
+  const errors: { container: string; resource: string; message: string }[] = [];
+  const lists: [string, Container[]][] = [
+    ['containers', spec.containers],
+    ['initContainers', spec.initContainers ?? []],
+  ];
+  for (const [path, containers] of lists)
+    containers.forEach((c, i) => {
+      const limits = c.resources?.limits ?? {};
+      for (const [r, q] of Object.entries(requestsOf(c)).sort(([a], [b]) => a.localeCompare(b))) {
+        const limit = limits[r];
+        if (limit === undefined) continue;
+        const [request, most] = [amount(r, q), amount(r, limit)];
+        const rule =
+          !overcommitAllowed(r) && request !== most
+            ? 'equal to'
+            : request > most
+              ? 'less than or equal to'
+              : '';
+        if (rule)
+          errors.push({
+            container: c.name,
+            resource: r,
+            message: `spec.${path}[${i}].resources.requests: Invalid value: "${String(q)}": must be ${rule} ${r} limit of ${String(limit)}`,
+          });
+      }
+    });
+  return errors;
 }
 
 /** A container's requests as the API defaults them: its limit for a request it lacks. */

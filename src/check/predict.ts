@@ -144,7 +144,7 @@ const ADMISSION_WHY = {
   },
   LimitRange: {
     key: 'admissionLimitWhy',
-    text: "LimitRanger sets a container's missing requests and limits from the LimitRange's defaults, then refuses a pod outside its min, max and limit-to-request ratio: the controller's creates fail (FailedCreate). Bring the template's requests and limits within the LimitRange, or change it.",
+    text: "LimitRanger sets a container's missing requests and limits from the LimitRange's defaults, then refuses a pod outside its min, max and limit-to-request ratio; a default limit below a request the container sets makes the pod invalid (no request may exceed its limit): the controller's creates fail (FailedCreate). Bring the template's requests and limits within the LimitRange, or change it.",
   },
   PriorityClass: {
     key: 'admissionPriorityWhy',

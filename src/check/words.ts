@@ -293,9 +293,9 @@ export const CHECK_WORDS = registerCatalogue(
     },
     admissionLimitWhy: {
       en: () =>
-        "LimitRanger sets a container's missing requests and limits from the LimitRange's defaults, then refuses a pod outside its min, max and limit-to-request ratio. Bring the template's requests and limits within the LimitRange, or change it.",
+        "LimitRanger sets a container's missing requests and limits from the LimitRange's defaults, then refuses a pod outside its min, max and limit-to-request ratio; a default limit below a request the container sets makes the pod invalid (no request may exceed its limit). Bring the template's requests and limits within the LimitRange, or change it.",
       ko: () =>
-        'LimitRange의 기본값으로 컨테이너에 빠진 요청량과 제한을 채운 뒤, 최솟값, 최댓값, 제한 대 요청 비율을 벗어난 파드를 거부합니다. 컨트롤러의 파드 생성은 실패합니다. 템플릿의 요청량과 제한을 LimitRange 범위 안으로 맞추거나, LimitRange를 바꿉니다.',
+        'LimitRange의 기본값으로 컨테이너에 빠진 요청량과 제한을 채운 뒤, 최솟값, 최댓값, 제한 대 요청 비율을 벗어난 파드를 거부합니다. 기본 제한이 컨테이너가 설정한 요청량보다 작으면 파드가 유효하지 않습니다(요청량은 제한을 넘을 수 없습니다). 컨트롤러의 파드 생성은 실패합니다. 템플릿의 요청량과 제한을 LimitRange 범위 안으로 맞추거나, LimitRange를 바꿉니다.',
     },
     admissionPriorityWhy: {
       en: () =>

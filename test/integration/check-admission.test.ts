@@ -197,6 +197,39 @@ describe('check: new pods through admission', () => {
     );
   });
 
+  it('a LimitRange default limit below the request the template sets: every new pod invalid, the LimitRange named, and the apply fails to create', async () => {
+    const s = await started([limitRange({ default: { cpu: '500m' } })]);
+    const file = write('web-over-default.yaml', deployment('web:2', { requests: { cpu: '1' } }));
+    const { code, result } = await check(s, file);
+    expect(result['verdict']).toBe('never-finishes');
+    expect(code).toBe(1);
+    expect(result['findings'][0]['code']).toBe('AdmissionDenied');
+    expect(result['findings'][0]['summary']).toContain(
+      'LimitRange bounds refuses every new pod (Pod is invalid: spec.containers[0].resources.requests: Invalid value: "1": must be less than or equal to cpu limit of 500m)',
+    );
+
+    await apply(s, file);
+    await s.sim.waitFor(
+      () =>
+        failedCreate(
+          s,
+          'spec.containers[0].resources.requests: Invalid value: "1": must be less than or equal to cpu limit of 500m',
+        ),
+      SIGNAL_WAIT_MS,
+    );
+  });
+
+  it('the same request under a default limit above it: finishes, and the apply rolls out', async () => {
+    const s = await started([limitRange({ default: { cpu: '2' } })]);
+    const file = write('web-under-default.yaml', deployment('web:2', { requests: { cpu: '1' } }));
+    const { code, result } = await check(s, file);
+    expect(result['verdict']).toBe('finishes');
+    expect(code).toBe(0);
+
+    await apply(s, file);
+    await s.sim.waitFor(() => runsImage(s, 'web:2'), SIGNAL_WAIT_MS);
+  });
+
   it('the LimitRanges cannot be read: not known, never "will finish"', async () => {
     const s = await started([]);
     s.sim.addFault({ match: { verb: 'list', resource: 'limitranges' }, status: 403 });
