@@ -124,7 +124,28 @@ export function provePlan(ctx: AnalysisContext, plan: RemediationPlan): ProofVer
     why,
     ...atResume,
   };
-  return judged(proof, floor);
+  const order = lowest < now ? orderUnrun(ctx) : undefined;
+  return judged(order ? { ...proof, dependsOnOrder: order } : proof, floor);
+}
+
+/**
+ * Checked, not run: a plan that takes serving pods down frees room that other
+ * workloads' Pending pods of our priority may take first (rivals.ts), where they may
+ * run on a node ours hold. The model cannot run the plan in both orders, so the plan
+ * says it depends on the order rather than promise the room to ours.
+ */
+function orderUnrun(ctx: AnalysisContext): PlanProof['dependsOnOrder'] {
+  const { snapshot } = ctx;
+  const ours = new Set(snapshot.pods.map((p) => p.spec.nodeName).filter((n) => n !== undefined));
+  const held = snapshot.nodes.filter((n) => ours.has(n.metadata.name ?? ''));
+  const rivals = rivalsTiedWith(ctx, nextPod(snapshot)).filter((r) =>
+    held.some((n) => isEligible(n, r.pod.spec)),
+  );
+  if (rivals.length === 0) return undefined;
+  return {
+    rivals: rivalOwners(rivals),
+    otherwise: 'the room this plan frees may go to theirs, and the rollout stays short of what it needs',
+  };
 }
 
 /**

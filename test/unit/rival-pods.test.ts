@@ -86,6 +86,32 @@ describe('another workload waits for the room a plan frees', () => {
   });
 });
 
+describe('another workload waits, and the plans cannot be run (pods not read on every node)', () => {
+  /** The incident with batch's pod Pending, read as `kubectl get pods -n` reads: the other nodes' pods unknown. */
+  function unrun(rival: Pod): DeploymentSnapshot {
+    const snapshot = seedIncidentA();
+    const held = snapshot.pods.flatMap((p) => (p.spec.nodeName ? [p.spec.nodeName] : []));
+    return { ...snapshot, pendingPods: [rival], coverage: { ...snapshot.coverage, podsReadOn: held } };
+  }
+
+  it('at our priority, for a node ours hold: the checked plan says it depends on the order, naming batch', () => {
+    const fix = diagnose(unrun(batchPod('pending'))).remediations.find(
+      (p) => p.kind === 'set-rolling-update',
+    );
+    expect(fix?.proof?.method).toBe('checked');
+    expect(fix?.proof?.dependsOnOrder?.rivals).toBe('deployment/batch');
+    expect(fix?.warnings.join(' ')).toContain('deployment/batch');
+  });
+
+  it('for a node none of ours run on: the room the plan frees is not room it can take, so no word of it', () => {
+    const elsewhere = batchPod('pending');
+    elsewhere.spec.nodeSelector = { 'kubernetes.io/hostname': 'other-node' };
+    const fix = diagnose(unrun(elsewhere)).remediations.find((p) => p.kind === 'set-rolling-update');
+    expect(fix?.proof?.method).toBe('checked');
+    expect(fix?.proof?.dependsOnOrder).toBeUndefined();
+  });
+});
+
 describe("a neighbour's terminating pod", () => {
   /** The tracker node with a second GPU, held by batch's pod, terminating since `deletedAt`. */
   function leaving(deletedAt: string): DeploymentSnapshot {
