@@ -100,6 +100,8 @@ export interface Taint {
   key: string;
   value?: string;
   effect: string;
+  /** When a NoExecute taint was added (RFC 3339): where the taint-eviction clock starts. */
+  timeAdded?: string;
 }
 
 export interface ResourceRequirements {

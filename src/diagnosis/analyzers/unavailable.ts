@@ -25,6 +25,8 @@ import { codeSpan } from '../../text/code-span.js';
 import { podPhases } from '../forward/pod-phase.js';
 import { forwardVerdict } from '../forward/verdict.js';
 import { visibleSteps } from '../forward/unbuilt.js';
+import { downNodeFate, type DownNodeFate } from '../placement/down-node-fate.js';
+import type { AnalysisContext } from '../analysis-context.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -45,7 +47,7 @@ export const unavailable: Analyzer = {
     if (progress.available + starting(ctx) >= desired) return [];
     const shortfall = { desired, available: progress.available };
     const down = downNodes(snapshot);
-    if (down.length > 0) return [nodeDown(snapshot, shortfall, down)];
+    if (down.length > 0) return [nodeDown(ctx, shortfall, down)];
     const waits = attachWaits(snapshot);
     const firstWait = waits[0];
     const explained = earlier.some(
@@ -157,7 +159,8 @@ function podRow(p: Pod, detail: string): { name: string; node?: string; phase?: 
   };
 }
 
-function nodeDown(snapshot: WorkloadSnapshot, s: Shortfall, down: DownNode[]): Draft {
+function nodeDown(ctx: AnalysisContext, s: Shortfall, down: DownNode[]): Draft {
+  const { snapshot } = ctx;
   const [first] = down;
   const names = down.map((d) => d.name).join(', ');
   const waits = attachWaits(snapshot).filter((w) =>
@@ -172,7 +175,9 @@ function nodeDown(snapshot: WorkloadSnapshot, s: Shortfall, down: DownNode[]): D
   const taint = (n: string): string =>
     codeSpan(`kubectl taint nodes ${n} ${OUT_OF_SERVICE}=nodeshutdown:NoExecute`);
   const volume = waits[0];
-  const summary = `${snapshot.target.name} has ${s.available} of ${s.desired} replicas available: node ${names} stopped reporting (Ready=${status?.status ?? 'Unknown'}), and ${stuck.length === 1 ? 'its pod stays' : `${stuck.length} pods stay`} there${volume ? `, holding the volume replacement ${volume.pod.metadata.name ?? ''} waits for (Multi-Attach)` : ''}.`;
+  const fate = volume ? ({ fate: 'unknown' } as const) : downNodeFate(ctx, stuck);
+  if (fate.fate === 'evicted') return evictedAndReplaced(ctx, s, down, fate);
+  const summary = `${snapshot.target.name} has ${s.available} of ${s.desired} replicas available: node ${names} stopped reporting (Ready=${status?.status ?? 'Unknown'}), and ${stuck.length === 1 ? 'its pod stays' : `${stuck.length} pods stay`} there${volume ? `, holding the volume replacement ${volume.pod.metadata.name ?? ''} waits for (Multi-Attach)` : ''}${fate.fate === 'never' ? `: ${tolerated(fate)}` : ''}.`;
   const explanation = [
     `The node's kubelet is gone${status?.message ? ` ("${status.message}")` : ''}${status?.since ? ` since ${status.since}` : ''}. ${evicted.length > 0 ? 'The taint manager marked its pods for eviction (DisruptionTarget), but' : 'Its pods are'} not removed from the API while no kubelet confirms they stopped, and the attach/detach controller keeps their volumes attached to the node${volume ? ': a replacement that mounts the same ReadWriteOnce volume cannot start' : ''}.`,
     allTainted
@@ -180,13 +185,7 @@ function nodeDown(snapshot: WorkloadSnapshot, s: Shortfall, down: DownNode[]): D
       : `Once the node is confirmed down (powered off or gone, not just cut off from the network), mark it out of service: ${down.map((d) => taint(d.name)).join(', ')}. Kubernetes then deletes its pods and detaches their volumes so replacements start elsewhere. Remove the taint when the node is back or replaced. Never on a node that may still run the pods: two writers on one volume corrupt it.`,
     'A strategy change, a restart or a node exclusion does not help here: the pods are stuck on a node nobody can reach.',
   ].join(' ');
-  const evidence: Evidence[] = down.map((d) => ({
-    type: 'condition' as const,
-    condition: `Ready (node ${d.name})`,
-    status: d.ready.status,
-    ...(d.ready.reason ? { reason: d.ready.reason } : {}),
-    ...(d.ready.message ? { message: d.ready.message } : {}),
-  }));
+  const evidence: Evidence[] = readyConditions(down);
   evidence.push({
     type: 'pods',
     title: 'Pods on the node that stopped reporting, and what waits for them',
@@ -203,6 +202,73 @@ function nodeDown(snapshot: WorkloadSnapshot, s: Shortfall, down: DownNode[]): D
       text: `Event FailedAttachVolume on ${volume.pod.metadata.name ?? ''}: ${volume.event.message ?? ''}`,
     });
   return { code: 'Unavailable', severity: 'critical', summary, explanation, evidence };
+}
+
+/** Each down node's Ready condition, as evidence. */
+function readyConditions(down: readonly DownNode[]): Evidence[] {
+  return down.map((d) => ({
+    type: 'condition' as const,
+    condition: `Ready (node ${d.name})`,
+    status: d.ready.status,
+    ...(d.ready.reason ? { reason: d.ready.reason } : {}),
+    ...(d.ready.message ? { message: d.ready.message } : {}),
+  }));
+}
+
+/** "it tolerates node.kubernetes.io/unreachable for ever, so nothing evicts it". */
+function tolerated(fate: Extract<DownNodeFate, { fate: 'never' }>): string {
+  const one = fate.pods.length === 1;
+  return `${one ? 'it tolerates' : 'they tolerate'} ${fate.taint} for ever (no tolerationSeconds), so nothing evicts ${one ? 'it' : 'them'}`;
+}
+
+/**
+ * The pods on the down nodes are evicted when their tolerations run out, and the
+ * ReplicaSet replaces them on a node that reports: the shortfall ends by itself where a
+ * node has room (a warning: replicas are short until then), and stays where none has.
+ */
+function evictedAndReplaced(
+  ctx: AnalysisContext,
+  s: Shortfall,
+  down: DownNode[],
+  fate: Extract<DownNodeFate, { fate: 'evicted' }>,
+): Draft {
+  const { snapshot } = ctx;
+  const names = down.map((d) => d.name).join(', ');
+  const stuck = down.flatMap((d) => d.pods).filter((p) => !isTerminating(p));
+  const status = down[0]?.ready;
+  const one = stuck.length === 1;
+  const when =
+    fate.at === 'now'
+      ? 'now'
+      : `at ${fate.at} (${one ? 'it tolerates' : 'they tolerate'} ${fate.taint} for ${fate.seconds}s)`;
+  const room =
+    fate.room === true
+      ? 'which a node that reports has room for now'
+      : fate.room === false
+        ? 'which no node that reports has room for: it stays Pending'
+        : 'whether a node that reports has room for it was not read';
+  const summary = `${snapshot.target.name} has ${s.available} of ${s.desired} replicas available: node ${names} stopped reporting (Ready=${status?.status ?? 'Unknown'}); the taint-eviction controller deletes ${one ? 'its pod' : `its ${stuck.length} pods`} ${when}, and the controller then makes ${one ? 'a replacement' : 'replacements'}, ${room}.`;
+  const explanation = [
+    `A pod on a node that stopped reporting is deleted once its toleration of the node's NoExecute taint runs out (admission gives every pod 300 s unless its template says otherwise). It stays Terminating in the API while no kubelet confirms it stopped, but the ReplicaSet no longer counts it and makes another at once, on a node that reports.`,
+    fate.room === true
+      ? 'Nothing needs doing for this workload: the replicas come back by themselves. To act sooner on a node confirmed down (powered off or gone), mark it out of service: '
+      : 'Once the node is confirmed down (powered off or gone, not just cut off from the network), marking it out of service removes its pods for good: ',
+    `${down.map((d) => codeSpan(`kubectl taint nodes ${d.name} ${OUT_OF_SERVICE}=nodeshutdown:NoExecute`)).join(', ')}. A strategy change, a restart or a node exclusion does not help here.`,
+  ].join(' ');
+  return {
+    code: 'Unavailable',
+    severity: fate.room === false ? 'critical' : 'warning',
+    summary,
+    explanation,
+    evidence: [
+      ...readyConditions(down),
+      {
+        type: 'pods',
+        title: 'Pods on the node that stopped reporting',
+        pods: stuck.map((p) => podRow(p, `evicted ${fate.at === 'now' ? 'now' : `at ${fate.at}`}`)),
+      },
+    ],
+  };
 }
 
 function volumeHeld(snapshot: WorkloadSnapshot, s: Shortfall, wait: AttachWait): Draft {

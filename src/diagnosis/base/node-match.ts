@@ -60,7 +60,8 @@ export function matchesRequiredNodeAffinity(node: Node, spec: PodSpec): boolean 
   return required ? matchesTerms(node, required.nodeSelectorTerms) : true;
 }
 
-function tolerates(toleration: Toleration, taint: Taint): boolean {
+/** Toleration.ToleratesTaint: an empty effect matches every effect, Exists without a key every taint. */
+export function tolerates(toleration: Toleration, taint: Taint): boolean {
   if (toleration.effect && toleration.effect !== taint.effect) return false;
   if (toleration.operator === 'Exists') return !toleration.key || toleration.key === taint.key;
   return toleration.key === taint.key && (toleration.value ?? '') === (taint.value ?? '');

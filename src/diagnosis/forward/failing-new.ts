@@ -19,6 +19,8 @@ import { FAILS_ON_ITS_OWN, WAITS_FOR_ROOM } from './crashing-revision.js';
 import { spanWords } from '../../text/time.js';
 import { codeSpan } from '../../text/code-span.js';
 import { typeOfKind } from '../workload-ref.js';
+import { downNodeFate } from '../placement/down-node-fate.js';
+import { podsAsTheyAre } from './pods-as-they-are.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -46,7 +48,11 @@ export function withFailingNewSaid(ctx: AnalysisContext, findings: readonly Draf
   const { current, old } = kind.revisions(snapshot);
   if (!old.some((r) => r.pods.length > 0)) return [...findings];
   const { asIs } = forwardVerdict(ctx);
-  if (asIs.result !== 'failing' || asIs.nodesDown !== undefined) return [...findings];
+  if (asIs.result === 'failing' && asIs.nodesDown !== undefined) {
+    const held = heldOnDownNodes(ctx, current?.pods ?? [], asIs.nodesDown);
+    return held ? [...findings, held] : [...findings];
+  }
+  if (asIs.result !== 'failing') return [...findings];
   const phases = podPhases(ctx);
   const failing = (current?.pods ?? []).filter(
     (p) => phases.get(p) === 'failing' && p.spec.nodeName && p.status?.phase === 'Running',
@@ -103,5 +109,47 @@ function failingNewFinding(ctx: AnalysisContext, failing: readonly Pod[], first:
         })),
       },
     ],
+  };
+}
+
+/**
+ * The new pods that hold the rollout are on nodes that stopped reporting (forward
+ * `nodesDown`): they never become Ready there. Where nothing deletes them (they tolerate
+ * the node's NoExecute taints for ever: `operator: Exists`, no tolerationSeconds) the
+ * rollout is stuck until the node comes back or someone deletes them; where the
+ * taint-eviction controller deletes them, the ReplicaSet replaces them elsewhere and the
+ * rollout moves on by itself (down-node-fate.ts). Not known: nothing said, as before.
+ */
+function heldOnDownNodes(
+  ctx: AnalysisContext,
+  pods: readonly Pod[],
+  nodes: readonly string[],
+): Draft | undefined {
+  const { snapshot } = ctx;
+  const { name, namespace } = snapshot.target;
+  const on = pods.filter((p) => nodes.includes(p.spec.nodeName ?? ''));
+  const fate = downNodeFate(ctx, on);
+  if (fate.fate === 'unknown') return undefined;
+  const where = `node${nodes.length === 1 ? '' : 's'} ${nodes.join(', ')}`;
+  const evidence = [podsAsTheyAre(ctx)];
+  if (fate.fate === 'never') {
+    const named = fate.pods.map((p) => p.metadata.name ?? '');
+    const [first] = named;
+    return {
+      code: 'RolloutStuck',
+      severity: 'critical',
+      summary: `Rollout of ${name} is held by new pod${named.length === 1 ? '' : 's'} ${named.join(', ')} on ${where}, which stopped reporting: ${named.length === 1 ? 'it tolerates' : 'they tolerate'} ${fate.taint} for ever (no tolerationSeconds), so nothing evicts ${named.length === 1 ? 'it' : 'them'}, and the controller counts ${named.length === 1 ? 'it' : 'them'} unavailable and goes no further while ${named.length === 1 ? 'it is' : 'they are'} there.`,
+      explanation: `Delete ${named.length === 1 ? 'the pod' : 'the pods'} (${codeSpan(`kubectl delete pod ${first ?? ''} -n ${namespace}`)}): ${named.length === 1 ? 'it stays' : 'they stay'} Terminating while no kubelet confirms, but the ReplicaSet stops counting ${named.length === 1 ? 'it' : 'them'} and makes replacements on nodes that report, so the rollout moves on. Once the node is confirmed down, the pod garbage collector removes terminating pods from a node marked ${codeSpan('node.kubernetes.io/out-of-service')}. A strategy change or a restart does not help: the new pods there count against the rollout whatever the strategy.`,
+      evidence,
+    };
+  }
+  const when = fate.at === 'now' ? 'now' : `at ${fate.at} (after ${fate.seconds}s tolerating ${fate.taint})`;
+  return {
+    code: 'RolloutProgressing',
+    severity: fate.room === false ? 'warning' : 'info',
+    summary: `The rollout of ${name} waits for new pods on ${where}, which stopped reporting: the taint-eviction controller deletes them ${when}, and the ReplicaSet replaces them on nodes that report${fate.room === false ? ', though none has room for them now' : fate.room === 'unknown' ? ' (whether one has room was not read)' : ''}; the rollout moves on then.`,
+    explanation:
+      "A pod on a node that stopped reporting never becomes Ready there, and the controller counts it unavailable. Its toleration of the node's NoExecute taint runs out (300 s unless the template says otherwise), the pod is deleted, and the ReplicaSet no longer counts it: a replacement goes to a node that reports. Nothing needs doing unless that takes too long.",
+    evidence,
   };
 }
