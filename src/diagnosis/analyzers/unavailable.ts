@@ -294,11 +294,15 @@ function volumeHeld(snapshot: WorkloadSnapshot, s: Shortfall, wait: AttachWait):
  * could not be followed, and why.
  */
 function unexplained(snapshot: WorkloadSnapshot, s: Shortfall, untold?: string): Draft {
-  const notReady = snapshot.pods.filter((p) => !isTerminal(p) && !isReady(p));
+  const going = snapshot.pods.filter((p) => !isTerminal(p) && isTerminating(p));
+  const notReady = snapshot.pods.filter((p) => !isTerminal(p) && !isTerminating(p) && !isReady(p));
   const evicted = snapshot.pods.filter((p) => p.status?.reason === 'Evicted');
-  const missing = s.desired - snapshot.pods.filter((p) => !isTerminal(p) && !isTerminating(p)).length;
+  // A terminating pod is there until it is gone (a StatefulSet makes its ordinal again only then).
+  const missing =
+    s.desired - snapshot.pods.filter((p) => !isTerminal(p) && !isTerminating(p)).length - going.length;
   const parts = [
     notReady.length > 0 ? `${notReady.length} pod${notReady.length === 1 ? ' is' : 's are'} not Ready` : '',
+    going.length > 0 ? `${going.length} pod${going.length === 1 ? ' is' : 's are'} terminating` : '',
     missing > 0
       ? `${missing} pod${missing === 1 ? '' : 's'} of ${s.desired} do${missing === 1 ? 'es' : ''} not exist`
       : '',
@@ -318,12 +322,16 @@ function unexplained(snapshot: WorkloadSnapshot, s: Shortfall, untold?: string):
         : `The controllers' next steps could not be followed (${untold}), so the rollout is called neither moving nor stuck.`
     } Look at the pods that are not Ready and at the ${snapshot.target.kind}'s events: ${codeSpan(`kubectl describe ${snapshot.target.kind.toLowerCase()} ${snapshot.target.name} -n ${snapshot.target.namespace}`)}.`,
     evidence: [
-      ...(notReady.length > 0 || evicted.length > 0
+      ...(notReady.length > 0 || going.length > 0 || evicted.length > 0
         ? [
             {
               type: 'pods' as const,
               title: 'Pods that are not available',
-              pods: [...notReady, ...evicted].map((p) => podRow(p, whyNotAvailable(p))),
+              pods: [
+                ...notReady.map((p) => podRow(p, whyNotAvailable(p))),
+                ...going.map((p) => podRow(p, 'terminating')),
+                ...evicted.map((p) => podRow(p, whyNotAvailable(p))),
+              ],
             },
           ]
         : []),
