@@ -104,4 +104,5 @@ const WHY = {
   selectorMismatch: 'applySelectorMismatchWhy',
   immutable: 'applyImmutableWhy',
   forbidden: 'applyForbiddenWhy',
+  invalidStrategy: 'applyStrategyWhy',
 } as const;

@@ -61,7 +61,12 @@ export type CheckSays =
     }
   | {
       key: 'applyRefused';
-      why: 'applySelectorEmptyWhy' | 'applySelectorMismatchWhy' | 'applyImmutableWhy' | 'applyForbiddenWhy';
+      why:
+        | 'applySelectorEmptyWhy'
+        | 'applySelectorMismatchWhy'
+        | 'applyImmutableWhy'
+        | 'applyForbiddenWhy'
+        | 'applyStrategyWhy';
       params: ApplyRefused;
     }
   | {
@@ -272,6 +277,12 @@ export const CHECK_WORDS = registerCatalogue(
         "apps/v1 keeps a workload's selector for the object's whole life. To change it, delete the object with --cascade=orphan and apply the new one (its controller then adopts or replaces the old pods), or keep the selector as it is.",
       ko: () =>
         'apps/v1 워크로드의 selector는 객체가 있는 동안 바꿀 수 없습니다. 바꾸려면 --cascade=orphan으로 객체를 지우고 새 객체를 적용합니다(컨트롤러가 기존 파드를 넘겨받거나 교체합니다). 아니면 selector를 그대로 둡니다.',
+    },
+    applyStrategyWhy: {
+      en: () =>
+        'The API server validates the rolling update\'s bounds before it stores anything: each of maxSurge and maxUnavailable is a whole number of 0 or more or a percentage ("25%"), maxUnavailable at most 100%, and they may not both be 0 (a DaemonSet: exactly one of them above 0; a StatefulSet: maxUnavailable above 0). The controller\'s own rounding never sees such an object. Write the bounds within those rules.',
+      ko: () =>
+        'API 서버는 저장하기 전에 롤링 업데이트의 범위를 검증합니다: maxSurge와 maxUnavailable은 각각 0 이상의 정수이거나 백분율("25%")이어야 하고, maxUnavailable은 100%를 넘을 수 없으며, 둘 다 0일 수 없습니다(DaemonSet은 둘 중 정확히 하나만 0보다 커야 하고, StatefulSet은 maxUnavailable이 0보다 커야 합니다). 이런 객체는 컨트롤러의 반올림 규칙까지 가지 않습니다. 범위를 이 규칙에 맞게 씁니다.',
     },
     applyForbiddenWhy: {
       en: (p: { fields: string }) =>
@@ -489,6 +500,7 @@ export const CHECK_WORDS = registerCatalogue(
     applySelectorEmptyWhy: [{}],
     applySelectorMismatchWhy: [{}],
     applyImmutableWhy: [{}],
+    applyStrategyWhy: [{}],
     applyForbiddenWhy: [{ fields: 'spec.volumeClaimTemplates' }],
     admissionDenied: [
       {

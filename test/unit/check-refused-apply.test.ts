@@ -318,3 +318,78 @@ spec:
     expect(io.stdout()).toContain('워크로드 1개: 끝나지 않음 0개, API 서버가 거부함 1개,');
   });
 });
+
+describe('the rolling update bounds (ValidateRollingUpdateDeployment, …DaemonSet, …StatefulSet)', () => {
+  const deployment = (rollingUpdate: Record<string, unknown>): WorkloadObject => {
+    const d = makeDeployment('web');
+    d.spec.strategy = { type: 'RollingUpdate', rollingUpdate } as never;
+    return asObject(d);
+  };
+
+  it('a Deployment with both bounds 0 (0, "0%") is refused; 0 beside 1 passes', () => {
+    for (const [surge, unavailable] of [
+      [0, 0],
+      ['0%', 0],
+      [0, '0%'],
+    ] as const) {
+      const refusal = refusedApply(
+        'Deployment',
+        deployment({ maxSurge: surge, maxUnavailable: unavailable }),
+        undefined,
+      );
+      expect(refusal).toMatchObject({
+        rule: 'invalidStrategy',
+        path: 'spec.strategy.rollingUpdate.maxUnavailable',
+      });
+      expect(refusal?.message).toContain('may not be 0 when `maxSurge` is 0');
+    }
+    expect(
+      refusedApply('Deployment', deployment({ maxSurge: 0, maxUnavailable: 1 }), undefined),
+    ).toBeUndefined();
+    expect(
+      refusedApply('Deployment', deployment({ maxSurge: '0%', maxUnavailable: '1%' }), undefined),
+    ).toBeUndefined();
+  });
+
+  it('maxUnavailable above 100%, a negative int and a string that is no percentage are refused; 100% passes', () => {
+    expect(refusedApply('Deployment', deployment({ maxUnavailable: '120%' }), undefined)?.message).toContain(
+      'must not be greater than 100%',
+    );
+    expect(refusedApply('Deployment', deployment({ maxSurge: -1 }), undefined)?.message).toContain(
+      'maxSurge: Invalid value: -1: must be greater than or equal to 0',
+    );
+    expect(refusedApply('Deployment', deployment({ maxSurge: '1' }), undefined)?.message).toContain(
+      "a valid percent string must be a numeric string followed by an ending '%'",
+    );
+    expect(
+      refusedApply('Deployment', deployment({ maxUnavailable: '100%', maxSurge: '200%' }), undefined),
+    ).toBeUndefined();
+  });
+
+  it('a DaemonSet with maxSurge beside its default maxUnavailable 1 is refused; maxSurge 1 with maxUnavailable 0 passes', () => {
+    const ds = (rollingUpdate: Record<string, unknown>): WorkloadObject => {
+      const d = makeDaemonSet('agent');
+      d.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate } as never;
+      return asObject(d);
+    };
+    expect(refusedApply('DaemonSet', ds({ maxSurge: 1 }), undefined)?.message).toContain(
+      'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero',
+    );
+    expect(refusedApply('DaemonSet', ds({ maxSurge: 0, maxUnavailable: 0 }), undefined)?.message).toContain(
+      'maxUnavailable: Required value: cannot be 0 when maxSurge is 0',
+    );
+    expect(refusedApply('DaemonSet', ds({ maxSurge: 1, maxUnavailable: 0 }), undefined)).toBeUndefined();
+  });
+
+  it('a StatefulSet with maxUnavailable 0 is refused; 1 passes', () => {
+    const sts = (maxUnavailable: number): WorkloadObject => {
+      const s = makeStatefulSet('db');
+      s.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable } } as never;
+      return asObject(s);
+    };
+    expect(refusedApply('StatefulSet', sts(0), undefined)?.message).toContain(
+      'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: cannot be 0',
+    );
+    expect(refusedApply('StatefulSet', sts(1), undefined)).toBeUndefined();
+  });
+});

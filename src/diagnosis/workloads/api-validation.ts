@@ -20,10 +20,16 @@ import type { LabelSelector, PodTemplateSpec } from '../k8s.js';
  * - selectorEmpty: no selector, or one with no label and no expression;
  * - selectorMismatch: the selector does not select the template's own labels;
  * - immutable: an update changes the selector (apps/v1 keeps it for the object's life);
- * - forbidden: a StatefulSet update changes a spec field other than those it may.
+ * - forbidden: a StatefulSet update changes a spec field other than those it may;
+ * - invalidStrategy: maxSurge or maxUnavailable is not an int-or-percent the API takes,
+ *   or a combination it refuses (strategyRefusal).
  */
 export type ApiRefusal =
-  | { rule: 'selectorEmpty' | 'selectorMismatch' | 'immutable'; path: string; message: string }
+  | {
+      rule: 'selectorEmpty' | 'selectorMismatch' | 'immutable' | 'invalidStrategy';
+      path: string;
+      message: string;
+    }
   | { rule: 'forbidden'; path: 'spec'; message: string; fields: string[] };
 
 const isEmptySelector = (s: LabelSelector | undefined): boolean =>
@@ -155,4 +161,115 @@ export function statefulSetUpdateRefusal(
   );
   if (changed.length === 0) return undefined;
   return { rule: 'forbidden', path: 'spec', message: STATEFULSET_FORBIDDEN, fields: changed.sort() };
+}
+
+type IntOrPercent = number | string | undefined;
+
+const PERCENT_MESSAGE =
+  "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
+
+/** ValidatePositiveIntOrPercent: an int >= 0 or "N%" (unset: nothing to say). */
+function formErrors(value: IntOrPercent, path: string): string[] {
+  if (value === undefined || value === null) return [];
+  const shown = JSON.stringify(value);
+  if (typeof value === 'string')
+    return /^[0-9]+%$/.test(value) ? [] : [`${path}: Invalid value: ${shown}: ${PERCENT_MESSAGE}`];
+  return value < 0 ? [`${path}: Invalid value: ${shown}: must be greater than or equal to 0`] : [];
+}
+
+/** IsNotMoreThan100Percent: a percentage above 100. */
+function over100(value: IntOrPercent, path: string): string[] {
+  return typeof value === 'string' && /^[0-9]+%$/.test(value) && Number(value.slice(0, -1)) > 100
+    ? [`${path}: Invalid value: ${JSON.stringify(value)}: must not be greater than 100%`]
+    : [];
+}
+
+/** getIntOrPercentValue: the number, a percentage's number, 0 for what does not parse. */
+function valueOf(v: IntOrPercent): number {
+  if (typeof v === 'number') return v;
+  const n = typeof v === 'string' ? Number.parseInt(v.replace(/%$/, ''), 10) : 0;
+  return Number.isFinite(n) ? n : 0;
+}
+
+type Strategy = { type?: string; rollingUpdate?: { maxSurge?: IntOrPercent; maxUnavailable?: IntOrPercent } };
+
+/** validateRollingUpdateStatefulSet on maxUnavailable: not 0, at most 100%. */
+function statefulSetErrors(u: IntOrPercent, path: string): string[] {
+  if (u === undefined) return [];
+  const zero = valueOf(u) === 0 ? [`${path}: Invalid value: ${JSON.stringify(u)}: cannot be 0`] : [];
+  return [...formErrors(u, path), ...zero, ...over100(u, path)];
+}
+
+/** ValidateRollingUpdateDeployment: not both 0, maxUnavailable at most 100%. */
+function deploymentErrors(
+  surge: IntOrPercent,
+  unavailable: IntOrPercent,
+  path: (f: string) => string,
+): string[] {
+  const both =
+    valueOf(unavailable) === 0 && valueOf(surge) === 0
+      ? [
+          `${path('maxUnavailable')}: Invalid value: ${JSON.stringify(unavailable)}: may not be 0 when \`maxSurge\` is 0`,
+        ]
+      : [];
+  return [
+    ...formErrors(unavailable, path('maxUnavailable')),
+    ...formErrors(surge, path('maxSurge')),
+    ...both,
+    ...over100(unavailable, path('maxUnavailable')),
+  ];
+}
+
+/** ValidateRollingUpdateDaemonSet: each at most 100%, exactly one of them non-zero. */
+function daemonSetErrors(
+  surge: IntOrPercent,
+  unavailable: IntOrPercent,
+  path: (f: string) => string,
+): string[] {
+  const [u, g] = [valueOf(unavailable) !== 0, valueOf(surge) !== 0];
+  const one =
+    u && g
+      ? [
+          `${path('maxSurge')}: Invalid value: ${JSON.stringify(surge)}: may not be set when maxUnavailable is non-zero`,
+        ]
+      : !u && !g
+        ? [`${path('maxUnavailable')}: Required value: cannot be 0 when maxSurge is 0`]
+        : [];
+  return [
+    ...formErrors(unavailable, path('maxUnavailable')),
+    ...formErrors(surge, path('maxSurge')),
+    ...over100(unavailable, path('maxUnavailable')),
+    ...over100(surge, path('maxSurge')),
+    ...one,
+  ];
+}
+
+/**
+ * The strategy's own rules (pkg/apis/apps/validation): a Deployment's
+ * ValidateRollingUpdateDeployment, a DaemonSet's ValidateRollingUpdateDaemonSet and a
+ * StatefulSet's validateRollingUpdateStatefulSet, each with what is unset defaulted first
+ * (25%/25%; a DaemonSet's 1/0), as the API server validates the object defaulted. Values
+ * shown as JSON.
+ */
+export function strategyRefusal(kind: string, strategy: Strategy | undefined): ApiRefusal | undefined {
+  const rolling = strategy?.rollingUpdate;
+  if (!rolling || (strategy?.type !== undefined && strategy.type !== 'RollingUpdate')) return undefined;
+  const field = kind === 'Deployment' ? 'spec.strategy' : 'spec.updateStrategy';
+  const path = (f: string): string => `${field}.rollingUpdate.${f}`;
+  const deployment = kind === 'Deployment';
+  const surge = rolling.maxSurge ?? (deployment ? '25%' : 0);
+  const unavailable = rolling.maxUnavailable ?? (deployment ? '25%' : 1);
+  const errors =
+    kind === 'StatefulSet'
+      ? statefulSetErrors(rolling.maxUnavailable, path('maxUnavailable'))
+      : deployment
+        ? deploymentErrors(surge, unavailable, path)
+        : daemonSetErrors(surge, unavailable, path);
+  const [first] = errors;
+  if (!first) return undefined;
+  return {
+    rule: 'invalidStrategy',
+    path: first.slice(0, first.indexOf(':')),
+    message: errors.length === 1 ? first : `[${errors.join(', ')}]`,
+  };
 }

@@ -13,7 +13,7 @@ import type { Pod } from '../../k8s.js';
 import { isDaemonSetObjects, type DaemonSetObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import type { ResolvedStrategy } from '../../resolved-strategy.js';
 import { daemonSetApi } from './api.js';
-import { selectorRefusal } from '../api-validation.js';
+import { allRefusals, selectorRefusal, strategyRefusal } from '../api-validation.js';
 import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
 import { classifyRevisions, DAEMONSET_NAMING, HASH_LABEL } from './revisions.js';
@@ -46,7 +46,10 @@ export const daemonSetKind: WorkloadKindModule<DaemonSet, ControllerRevision> = 
   progressDeadline: false,
   deletedPodsReturn: true,
   apiRefusal: (object, old) =>
-    selectorRefusal(daemonSetApi.title, object.spec, old?.spec, { required: false }),
+    allRefusals([
+      selectorRefusal(daemonSetApi.title, object.spec, old?.spec, { required: false }),
+      strategyRefusal(daemonSetApi.title, object.spec.updateStrategy),
+    ]),
   pinnedToNodes: true,
   pauseHoldsTemplate: false,
   claimTemplates: () => [],

@@ -8,7 +8,7 @@ import type { Deployment, ReplicaSet } from '../../k8s-workloads.js';
 import { isDeploymentObjects, type DeploymentObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import { surgesWithoutUnavailability } from '../../base/fenceposts.js';
 import { deploymentApi } from './api.js';
-import { selectorRefusal } from '../api-validation.js';
+import { allRefusals, selectorRefusal, strategyRefusal } from '../api-validation.js';
 import type { Revision, WorkloadKindModule } from '../../workload-kind.js';
 import { nativeSignalsNote, pausedNote } from './kubectl-lines.js';
 import {
@@ -41,7 +41,10 @@ export const deploymentKind: WorkloadKindModule<Deployment, ReplicaSet> = {
   progressDeadline: true,
   deletedPodsReturn: false,
   apiRefusal: (object, old) =>
-    selectorRefusal(deploymentApi.title, object.spec, old?.spec, { required: true }),
+    allRefusals([
+      selectorRefusal(deploymentApi.title, object.spec, old?.spec, { required: true }),
+      strategyRefusal(deploymentApi.title, object.spec.strategy),
+    ]),
   pinnedToNodes: false,
   pauseHoldsTemplate: true,
   claimTemplates: () => [],

@@ -13,7 +13,12 @@ import type { ControllerRevision, StatefulSet } from '../../k8s-workloads.js';
 import type { Pod } from '../../k8s.js';
 import { isStatefulSetObjects, type StatefulSetObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import { statefulSetApi } from './api.js';
-import { allRefusals, selectorRefusal, statefulSetUpdateRefusal } from '../api-validation.js';
+import {
+  allRefusals,
+  selectorRefusal,
+  statefulSetUpdateRefusal,
+  strategyRefusal,
+} from '../api-validation.js';
 import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
 import { orderedBlock, replacedByUpdate } from './ordered-block.js';
@@ -53,6 +58,7 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
   apiRefusal: (object, old) =>
     allRefusals([
       selectorRefusal(statefulSetApi.title, object.spec, undefined, { required: true }),
+      strategyRefusal(statefulSetApi.title, object.spec.updateStrategy),
       old
         ? statefulSetUpdateRefusal(
             object.spec as unknown as Record<string, unknown>,
