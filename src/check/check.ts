@@ -19,7 +19,12 @@ import { templateChanges } from './template-change.js';
 import { withScaleUp } from './scale-up.js';
 import { refusedApply, refusedFinding } from './refused-apply.js';
 import { typeOfKind } from '../diagnosis/workload-ref.js';
-import { omittedFields, withStoredFields, type OmittedField } from './stored-fields.js';
+import {
+  omittedFields,
+  withKeptTemplateFields,
+  withStoredFields,
+  type OmittedField,
+} from './stored-fields.js';
 import type { Fate } from './words.js';
 
 export interface CheckItem {
@@ -98,12 +103,16 @@ export async function checkOne(
     };
   }
   const module = workloadKind(item.kind);
+  // The template as the apply stores it: live fields the manifest leaves out and its owner
+  // never set stay (stored-fields.ts). An admission request's object is that already.
+  const object =
+    live.object && !item.old ? withKeptTemplateFields(item.kind, item.object, live.object) : item.object;
   const changes = live.object
-    ? templateChanges(module.podTemplate(item.object), module.podTemplate(live.object))
+    ? templateChanges(module.podTemplate(object), module.podTemplate(live.object))
     : [];
   // The API server's own validation: a refused apply stores nothing. An admission review
   // (old object or create) comes after it, so what it holds has passed.
-  const refusal = item.old || item.isNew ? undefined : refusedApply(item.kind, item.object, live.object);
+  const refusal = item.old || item.isNew ? undefined : refusedApply(item.kind, object, live.object);
   if (refusal) {
     const ref = `${typeOfKind(item.kind)}/${name}`;
     return {
@@ -119,7 +128,7 @@ export async function checkOne(
     return { ...base, rollout: 'none', changes, verdict: 'no-rollout', findings: [] };
   // What the apply stores where the manifest leaves out a field the live object sets
   // (stored-fields.ts). An admission request's object is already what will be stored.
-  const omitted = item.old ? [] : omittedFields(item.kind, item.object, live.object);
+  const omitted = item.old ? [] : omittedFields(item.kind, object, live.object);
   const liveTemplate = live.object ? module.podTemplate(live.object).spec : undefined;
   const judge = async (manifest: WorkloadObject): Promise<Prediction> => {
     const candidate = candidateObject(item.kind, manifest, live.object, namespace);
@@ -140,11 +149,7 @@ export async function checkOne(
     return withGrowth(source, whole.snapshot, whole.prediction);
   };
   const kept = (keepUnknown: boolean) =>
-    withStoredFields(
-      item.object,
-      omitted,
-      (f) => f.stored === 'live' || (f.stored === 'unknown' && keepUnknown),
-    );
+    withStoredFields(object, omitted, (f) => f.stored === 'live' || (f.stored === 'unknown' && keepUnknown));
   const prediction = await judge(kept(true));
   const open = omitted.filter((f) => f.stored === 'unknown');
   const focus = focusOf(item, changes);

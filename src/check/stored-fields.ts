@@ -224,3 +224,44 @@ function setCopied(into: Record<string, unknown>, path: readonly string[], value
   into[head] = next;
   setCopied(next, rest, value);
 }
+
+/**
+ * The manifest with the live pod template's fields it leaves out that the apply keeps:
+ * their owner never set them (a `kubectl rollout restart` annotation, a nodeSelector a
+ * `kubectl patch` added), as storedOf says for each, a map or struct level at a time. A
+ * list is left as written (its entries merge by key, not followed here), and a field whose
+ * keeping is not known stays out, read as the change it may be.
+ */
+export function withKeptTemplateFields(
+  kind: WorkloadKind,
+  manifest: WorkloadObject,
+  live: WorkloadObject,
+): WorkloadObject {
+  const module = workloadKind(kind);
+  const written = module.podTemplate(manifest) as unknown;
+  const held = module.podTemplate(live) as unknown;
+  if (!isObject(written) || !isObject(held)) return manifest;
+  const keep = (
+    m: Record<string, unknown>,
+    l: Record<string, unknown>,
+    path: string[],
+  ): Record<string, unknown> => {
+    let out = m;
+    for (const [key, value] of Object.entries(l)) {
+      const mine = m[key];
+      const kept =
+        mine === undefined
+          ? storedOf(kind, live, ['template', ...path, key]) === 'live'
+            ? value
+            : undefined
+          : isObject(mine) && isObject(value)
+            ? keep(mine, value, [...path, key])
+            : mine;
+      if (kept !== mine) out = { ...out, [key]: kept };
+    }
+    return out;
+  };
+  const template = keep(written, held, []);
+  if (template === written) return manifest;
+  return { ...manifest, spec: { ...manifest.spec, template } } as unknown as WorkloadObject;
+}
