@@ -7,6 +7,7 @@
 import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
 import type { LimitRange, PriorityClass, ResourceQuota } from '../diagnosis/k8s-policy.js';
 import { withCreated } from './created-objects.js';
+import { changePodsOf, type ChangePod } from './change-pods.js';
 import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { candidateObject, withAdmissionTolerations } from './candidate.js';
@@ -38,6 +39,8 @@ export interface CheckItem {
   old?: WorkloadObject;
   /** The caller knows it creates the object (an admission CREATE): nothing live to read. */
   isNew?: boolean;
+  /** The pods the other objects of the same change create (change-pods.ts). */
+  changePods?: readonly ChangePod[];
   /** PriorityClasses the same change creates (manifests.ts): a template may name them. */
   createdClasses?: readonly PriorityClass[];
   /** ResourceQuotas and LimitRanges the same change applies (manifests.ts): admission judges the new pods with them. */
@@ -248,6 +251,13 @@ export async function checkAll(
   defaultNamespace: string,
 ): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
-  for (const item of items) results.push(await checkOne(item, source, defaultNamespace));
+  // Objects the change creates compete for the same room (change-pods.ts).
+  const rivals = await changePodsOf(items, source, defaultNamespace);
+  for (const item of items) {
+    const changePods = rivals.get(item) ?? [];
+    results.push(
+      await checkOne(changePods.length > 0 ? { ...item, changePods } : item, source, defaultNamespace),
+    );
+  }
   return results;
 }

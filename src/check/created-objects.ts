@@ -11,7 +11,7 @@
 import { isTerminal } from '../diagnosis/base/pods.js';
 import { formatQuotaAmount, quotaCharge, quotaMeasure } from '../diagnosis/base/quota-charge.js';
 import type { LimitRange, PriorityClass, ResourceQuota } from '../diagnosis/k8s-policy.js';
-import type { ObjectMeta } from '../diagnosis/k8s.js';
+import type { ObjectMeta, Pod } from '../diagnosis/k8s.js';
 import type { NamedObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
 import { isScoped, quotaTakesIn } from '../diagnosis/base/quota-scopes.js';
 
@@ -20,6 +20,8 @@ interface CreatedObjects {
   createdQuotas?: readonly ResourceQuota[];
   createdLimitRanges?: readonly LimitRange[];
   createdNames?: readonly (NamedObject & { namespace?: string })[];
+  /** The pods the other workloads of the change create (check.ts `changePods`), in any namespace. */
+  changePods?: readonly { pod: Pod; owner: string }[];
 }
 
 /** `defaultNamespace`: where kubectl applies an object that names none (`-n`, the context's). */
@@ -40,6 +42,7 @@ export function withCreated(
     ...(quotas.length > 0 ? { resourceQuotas: withQuotas(snapshot, quotas) } : {}),
     ...(ranges.length > 0 ? { createdLimitRanges: ranges.map((r) => inNamespace(r, namespace)) } : {}),
     ...(names.length > 0 ? { createdNames: names.map(({ kind, name }) => ({ kind, name })) } : {}),
+    ...(item.changePods?.length ? { changePods: [...item.changePods] } : {}),
   };
 }
 

@@ -56,7 +56,9 @@ export function predictRollout(candidate: WorkloadSnapshot): Prediction {
   const strategy = strategyPhrase(kind.strategy(object), kind.desiredReplicas(object));
   switch (outcome.result) {
     case 'completes':
-      return { verdict: 'finishes', findings: preemptions(snapshot, outcome.steps, ref) };
+      return (
+        changeRace(ctx, ref) ?? { verdict: 'finishes', findings: preemptions(snapshot, outcome.steps, ref) }
+      );
     case 'moving':
     case 'unknown':
       return {
@@ -476,4 +478,32 @@ function gapsOf(snapshot: WorkloadSnapshot): CheckEvidence[] {
     text: `Not read: ${g.what} (${g.reason}); ${g.settle}.`,
     says: { key: 'notRead', params: { what: g.what, reason: g.reason, settle: g.settle } } as const,
   }));
+}
+
+/**
+ * Finishing only if this object's pods get the room before those the same change's other
+ * new objects create (snapshot `changePods`): run again with theirs first in the
+ * scheduler's queue; where it then does not finish, the verdict is not known.
+ */
+function changeRace(ctx: AnalysisContext, ref: string): Prediction | undefined {
+  const created = ctx.snapshot.changePods ?? [];
+  if (created.length === 0) return undefined;
+  const theirs = runForward(ctx, 'candidate', 'theirs-first');
+  if (theirs.result === 'completes') return undefined;
+  const owners = [...new Set(created.map((p) => p.owner))].join(', ');
+  const why = `it depends on the order the scheduler takes pods in: the new pods of ${owners}, created by the same change, wait for the same room, and placed first they leave too little for these`;
+  return {
+    verdict: 'unknown',
+    findings: [
+      {
+        code: 'IncompleteEvidence',
+        severity: 'warning',
+        summary: `Whether the rollout of ${ref} finishes is not known: ${why}.`,
+        explanation:
+          "check judges each object with the pods the change's other new objects create; together they do not all fit, and which get the room is the scheduler's queue order (priority, then when each was queued). Make room for all of them, apply them apart, or give the one that must run a higher priority.",
+        evidence: [],
+        says: { key: 'notKnown', why: 'notKnownWhy', params: { ref, why } },
+      },
+    ],
+  };
 }

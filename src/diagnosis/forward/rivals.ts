@@ -10,6 +10,8 @@
  *   are gone at the first step, as ours are: room a neighbour's progress frees is room;
  *   but a StatefulSet's or a DaemonSet's pod comes back (WorkloadKindModule
  *   `deletedPodsReturn`): its replacement, the same pod unbound, is a rival.
+ * - the pods other workloads of the same checked change will create (snapshot
+ *   `changePods`) are rivals too, not admitted yet, as a returning pod is;
  * Rivals bind where they fit and preempt nothing (their preemption, if any, the scheduler
  * already tried): what they take is lost to ours, what they leave is not.
  */
@@ -40,6 +42,7 @@ export function rivalsOf(ctx: AnalysisContext): readonly Rival[] {
   return ctx.once('forward-rivals', () =>
     [
       ...(ctx.snapshot.pendingPods ?? []).map((pod) => ({ pod, owner: workloadOfPod(pod) })),
+      ...(ctx.snapshot.changePods ?? []).map(({ pod, owner }) => ({ pod, owner, remade: true as const })),
       ...leavingNeighbours(ctx)
         .filter(comesBack)
         .map((pod) => ({ pod: again(pod), owner: workloadOfPod(pod), remade: true as const })),

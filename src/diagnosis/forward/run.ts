@@ -284,6 +284,7 @@ function buildModel(
   const crash = currentTemplateCrash(ctx);
   if (crash) model.crashesOn = crash.crashesOn;
   if (change) applyChange(model, change, gone);
+  if (order === 'theirs-first') admitRivalsFirst(model);
   // The DaemonSet controller's own count of the nodes that should run a pod: a snapshot
   // that holds fewer of them (a node with no pod of ours left, not read) cannot say when
   // the rollout is done.
@@ -292,6 +293,19 @@ function buildModel(
   if (variant === 'without-old') removeOld(model);
   else if (roomTheSchedulerDidNotFind(ctx, model)) return { why: MODEL_WHY.roomNotFound };
   return model;
+}
+
+/**
+ * Theirs first: the rivals not admitted yet (a returning pod, a pod another object of
+ * the same change creates) pass quota admission before ours are created, so their charge
+ * comes first; one the quota refuses waits to be made again, as before.
+ */
+function admitRivalsFirst(model: Model): void {
+  model.rivals = model.rivals.map((rival) => {
+    if (!rival.remade || model.world.refusing(rival.pod)) return rival;
+    model.world.charge(rival.pod, 1);
+    return { pod: rival.pod, owner: rival.owner };
+  });
 }
 
 /**

@@ -137,6 +137,12 @@ export interface SnapshotCommon {
    */
   pendingPods?: Pod[];
   /**
+   * Pods the other workloads of the same checked change will create (check, several
+   * objects applied at once): not admitted yet, they wait in the scheduler's queue with
+   * ours, each through quota admission first (forward/rivals.ts). Absent: none.
+   */
+  changePods?: { pod: Pod; owner: string }[];
+  /**
    * Other Deployments read ("namespace/name"), whether each is paused and its replicas: a
    * paused neighbour mid-rollout gives its old pods back only once its newest ReplicaSet
    * holds every replica (forward/job-wait.ts). A dump's Deployments; live, those of
