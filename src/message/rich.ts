@@ -192,3 +192,19 @@ export function plainText(content: Rich): string {
     .join('')
     .trim();
 }
+
+/**
+ * A link's address as a chat may open it: http(s) with no credentials in it, parsed and
+ * written again; undefined where it is anything else (the link is then shown as its label
+ * alone). Each chat renderer holds its own format's rules beside it.
+ */
+export function openableUrl(url: string): URL | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const web = parsed.protocol === 'http:' || parsed.protocol === 'https:';
+  return web && parsed.username === '' && parsed.password === '' ? parsed : undefined;
+}

@@ -20,6 +20,7 @@ import {
 } from './blocks/mrkdwn.js';
 import { LIMITS, codeSections, context, plain, proseSections, type Block } from './blocks/text.js';
 import { table } from '../../message/evidence.js';
+import { openableUrl } from '../../message/rich.js';
 
 /** This adapter's platform name, as person and conversation refs carry it. */
 export const SLACK = 'slack';
@@ -72,17 +73,8 @@ function person(ref: PersonRef): Mrkdwn {
 
 /** A link Slack cannot misread: http(s), no credentials, nothing that ends `<url|label>` early; else its label. */
 function link(url: string, label: string): Mrkdwn {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return one(label);
-  }
-  const ok =
-    (parsed.protocol === 'http:' || parsed.protocol === 'https:') &&
-    parsed.username === '' &&
-    parsed.password === '' &&
-    !/[<>|\s]/.test(parsed.href);
+  const parsed = openableUrl(url);
+  const ok = parsed !== undefined && !/[<>|\s]/.test(parsed.href);
   return ok ? (`<${parsed.href.replace(/&/g, '&amp;')}|${one(label)}>` as Mrkdwn) : one(label);
 }
 

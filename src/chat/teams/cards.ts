@@ -1,6 +1,6 @@
 import type { ChatAction } from '../actions.js';
 import type { Button, ChatMessage, Choice, Icon, Part, Rich, Span } from '../model.js';
-import { plainText } from '../../message/rich.js';
+import { openableUrl, plainText } from '../../message/rich.js';
 import { cleanText } from '../../text/clean.js';
 
 /**
@@ -106,8 +106,13 @@ function spanRun(span: Exclude<Span, { kind: 'break' }>): Json {
     case 'group':
       // An Entra object id tells a reader nothing: the policy's names say who (approve.ts).
       return run('an approver the approval policy lists by id', { weight: 'Bolder' });
-    case 'link':
-      return run(span.label, { selectAction: { type: 'Action.OpenUrl', url: span.url } });
+    case 'link': {
+      // As in Slack: only an http(s) address without credentials opens; else the label alone.
+      const url = openableUrl(span.url);
+      return url
+        ? run(span.label, { selectAction: { type: 'Action.OpenUrl', url: url.href } })
+        : run(span.label);
+    }
     case 'icon':
       return run(ICON_TEXT[span.icon]);
   }
