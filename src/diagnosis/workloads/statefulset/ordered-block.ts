@@ -45,6 +45,11 @@ export function orderedBlock(snapshot: WorkloadSnapshot & StatefulSetObjects): O
       : // Parallel: the update loop (highest ordinal first) waits only on unhealthy pods at the update revision.
         [...unhealthy].reverse().find(({ pod }) => revisionOf(pod) === updateRevision);
   if (!stuck) return undefined;
+  // A pod below the partition is kept, and made again, at the current revision on purpose
+  // (newVersionedStatefulSetPod): deleting it brings the same revision back, so it is no
+  // block the update's own way out (a deletion) moves; what fails there is said as the
+  // crash or the wait it is.
+  if ((ordinalIndex(stuck.pod, sts) ?? 0) < partitionOf(sts)) return undefined;
   const revision = revisionOf(stuck.pod);
   const atUpdateRevision = revision === updateRevision;
   // Nothing to roll: every pod runs the one revision and it is the update revision.
