@@ -22,6 +22,9 @@ import { refusedRevisions } from '../../diagnosis/rollout/create-refusals.js';
 import { workloadKind } from '../../diagnosis/workloads/index.js';
 import type { NotOffered, Patch, RemediationPlan } from '../plan.js';
 import { planId } from '../plan-id.js';
+import { isEligible } from '../../diagnosis/base/node-match.js';
+import { fitsOn, placementContext } from '../../diagnosis/placement/placement.js';
+import { occupancyKnown } from '../../diagnosis/snapshot/types.js';
 
 const ABORT_PATCH: Patch = { type: 'merge', body: { status: { abort: true } } };
 
@@ -49,6 +52,11 @@ export function buildAbortRolloutPlans(
   const stable = revisions.old.find((r) => r.hash === stableHash);
   const replicas = workloadKind(snapshot).desiredReplicas(rollout);
   const scaleDown = abortScaleDown(rollout);
+  const stalls = !scaleDown.delayed && stable ? basicAbortStalls(ctx, stable, current, replicas) : undefined;
+  if (stalls) {
+    notOffered?.('abort-rollout', stalls);
+    return [];
+  }
   const short = scaleDown.delayed && stable ? stableCannotFill(ctx, stable, replicas) : undefined;
   if (short) {
     notOffered?.(
@@ -104,6 +112,42 @@ function stableCannotFill(
     (p) => isUnscheduled(p) && latestSchedulingFailure(ctx.snapshot, p) !== undefined,
   );
   return waiting ? `its pod ${waiting.metadata.name ?? ''} waits for room` : undefined;
+}
+
+/**
+ * A basic canary's abort stops half way, if it does (rollout/canary.go with weight 0,
+ * CalculateReplicaCountsForBasicCanary): the canary is scaled down only while the
+ * canary's replicas and the stable's available pods stay above replicas − maxUnavailable,
+ * so with maxUnavailable 0 its available pods go only as new stable pods become
+ * available. A stable pod that finds no room beside them (the canary's pods that are not
+ * available are removed first) never comes: the canary keeps serving, the stable stays
+ * short, for good. Not known where a node's pods were not read: offered, as before.
+ */
+function basicAbortStalls(
+  ctx: AnalysisContext,
+  stable: { label: string; pods: Pod[] },
+  current: { label: string; pods: Pod[] },
+  replicas: number,
+): string | undefined {
+  const { snapshot } = ctx;
+  const kind = workloadKind(snapshot);
+  if ((kind.strategy(kind.object(snapshot)).maxUnavailable?.value ?? 1) > 0) return undefined;
+  const available = stable.pods.filter((p) => isReady(p) && !isTerminating(p));
+  const model = stable.pods.find((p) => !isTerminating(p));
+  if (available.length >= replicas || !model) return undefined;
+  if (snapshot.coverage.nodes !== 'complete') return undefined;
+  if (snapshot.nodes.some((n) => !occupancyKnown(snapshot.coverage, n.metadata.name ?? ''))) return undefined;
+  const { nodeName: _bound, ...spec } = model.spec;
+  const next: Pod = { metadata: { ...model.metadata, uid: `${model.metadata.uid ?? ''}/next` }, spec };
+  // The canary's pods that are not available, and the stable's waiting ones, go or move first.
+  const removed = new Set([
+    ...current.pods.filter((p) => !isReady(p)),
+    ...stable.pods.filter((p) => !isReady(p)),
+  ]);
+  const placement = placementContext(ctx);
+  if (snapshot.nodes.some((n) => isEligible(n, spec) && fitsOn(placement, next, n, removed)))
+    return undefined;
+  return `with maxUnavailable 0 an abort scales the available pods of ${current.label} down only as new pods of ${stable.label} become available, and no node has room for one beside them: the abort would stop half way, ${current.label} serving and ${stable.label} short for good`;
 }
 
 /**
