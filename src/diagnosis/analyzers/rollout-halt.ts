@@ -15,6 +15,10 @@ import { typeOfKind } from '../workload-ref.js';
 import { workloadKind } from '../workloads/index.js';
 import type { RolloutHalt } from '../workload-kind.js';
 import { messageTime, spanWords } from '../../text/time.js';
+import type { Pod } from '../k8s.js';
+import type { WorkloadSnapshot } from '../snapshot/types.js';
+import { isTerminating, isUnscheduled } from '../base/pods.js';
+import { latestSchedulingFailure } from '../base/pod-events.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -45,7 +49,9 @@ export const rolloutHalt: Analyzer = {
       : undefined;
     const says =
       halt.code === 'RolloutPaused' ? pausedSays(halt, snapshot.capturedAt, snapshot.target.name, ref) : {};
-    return [{ ...words(halt, snapshot.target.name, ref, at), ...timed, evidence, ...says }];
+    const said = { ...words(halt, snapshot.target.name, ref, at), ...timed, evidence, ...says };
+    const unfinished = halt.reason === 'RolloutAborted' ? abortUnfinished(snapshot) : undefined;
+    return [unfinished ? withAbortUnfinished(said, unfinished) : said];
   },
 };
 
@@ -154,5 +160,53 @@ function words(halt: RolloutHalt, name: string, ref: string, at: string): Omit<D
     severity: 'warning',
     summary: `${ref} was aborted${at}: the stable pods serve, and spec.template still holds the version that did not roll out.`,
     explanation: `After an abort (${halt.message || halt.reason}) the controller returns every pod to the stable ReplicaSet and marks the Rollout Degraded. It stays so until the template is reverted to the stable version (a revert in Git, or \`kubectl argo rollouts undo\`) or the update is retried (${cli('retry')}), which starts the same update again: fix what made it fail first.`,
+  };
+}
+
+interface AbortUnfinished {
+  waiting: Pod;
+  message: string;
+  aborted: Pod[];
+  /** maxUnavailable resolves to 0: the aborted pods go only as stable pods become available. */
+  holds: boolean;
+}
+
+/**
+ * An abort that has not finished returning the pods: a pod of the stable ReplicaSet waits
+ * Pending with the scheduler's refusal while pods of the aborted version still run (a
+ * basic canary scales its available pods down only as far as maxUnavailable allows,
+ * CalculateReplicaCountsForBasicCanary at weight 0). "The stable pods serve" was not so.
+ */
+function abortUnfinished(snapshot: WorkloadSnapshot): AbortUnfinished | undefined {
+  const kind = workloadKind(snapshot);
+  const { current, old } = kind.revisions(snapshot);
+  const stableHash = (kind.object(snapshot) as { status?: { stableRS?: string } }).status?.stableRS;
+  const stable = old.find((r) => r.hash === stableHash);
+  const aborted = (current?.pods ?? []).filter((p) => !isUnscheduled(p) && !isTerminating(p));
+  if (!stable || aborted.length === 0) return undefined;
+  for (const pod of stable.pods) {
+    const failure = isUnscheduled(pod) ? latestSchedulingFailure(snapshot, pod) : undefined;
+    if (failure)
+      return {
+        waiting: pod,
+        message: failure.message,
+        aborted,
+        holds: (kind.strategy(kind.object(snapshot)).maxUnavailable?.value ?? 1) === 0,
+      };
+  }
+  return undefined;
+}
+
+function withAbortUnfinished(said: Draft, u: AbortUnfinished): Draft {
+  const names = u.aborted.map((p) => p.metadata.name ?? '').join(', ');
+  const pod = u.waiting.metadata.name ?? '';
+  return {
+    ...said,
+    severity: u.holds ? 'critical' : 'warning',
+    summary: `${said.summary.replace(/: the stable pods serve, and /, ': ')} The abort has not finished: stable pod ${pod} waits for room while ${u.aborted.length === 1 ? 'a pod' : `${u.aborted.length} pods`} of the aborted version (${names}) ${u.aborted.length === 1 ? 'still runs' : 'still run'}${u.holds ? `, and with maxUnavailable 0 the controller removes ${u.aborted.length === 1 ? 'it' : 'them'} only as stable pods become available: it goes no further until a node has room` : ''}.`,
+    evidence: [
+      ...(said.evidence ?? []),
+      { type: 'note', text: `Scheduler message for ${pod}: ${u.message}` },
+    ],
   };
 }
