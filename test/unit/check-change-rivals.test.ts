@@ -5,33 +5,31 @@
  * need the one free GPU (or the one pod a quota has left) each finish alone but not both:
  * not known, naming the other; with room for both, each will finish.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
-import { fakeIo } from '../support/cli-io.js';
-
-const FIXTURES = join(import.meta.dirname, '../fixtures/dumps');
-const dir = mkdtempSync(join(tmpdir(), 'rd-change-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+import { describe, expect, it } from 'vitest';
+import { fixtureDump, type DumpItem } from '../support/fixture-dump.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- fixtures
 
+const dumps = {
+  'check-change-gpus': fixtureDump('check-change-gpus.json'),
+  'check-change-quota': fixtureDump('check-change-quota.json'),
+};
+
 async function check(
-  fixture: string,
+  fixture: keyof typeof dumps,
   edit?: (items: Json[]) => void,
 ): Promise<{ code: number; results: Json[] }> {
-  const dump = JSON.parse(readFileSync(join(FIXTURES, `${fixture}.json`), 'utf8')) as { items: Json[] };
-  edit?.(dump.items);
-  const file = join(dir, `${fixture}-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(file, JSON.stringify(dump));
-  const io = fakeIo();
-  const code = await runCli(
-    ['check', '-f', join(FIXTURES, `${fixture}-manifest.json`), '--from-file', file, '-o', 'json'],
-    io.io,
+  const manifest = join(import.meta.dirname, '../fixtures/dumps', `${fixture}-manifest.json`);
+  const editItems = (items: DumpItem[]): DumpItem[] => {
+    edit?.(items as Json[]);
+    return items;
+  };
+  const { status, stdout } = await dumps[fixture].cli(
+    ['check', '-f', manifest, '-o', 'json'],
+    edit && editItems,
   );
-  return { code, results: (JSON.parse(io.stdout()) as { results: Json[] }).results };
+  return { code: status, results: (JSON.parse(stdout) as { results: Json[] }).results };
 }
 
 describe('two new Deployments in one change', () => {

@@ -9,35 +9,33 @@
  *   by the old pod, so the 1-replica GPU rollout can never finish.
  * Each beside the arm where the owner did set the field and the manifest drops it.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
-import { fakeIo } from '../support/cli-io.js';
-
-const FIXTURES = join(import.meta.dirname, '../fixtures/dumps');
-const dir = mkdtempSync(join(tmpdir(), 'rd-kept-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+import { describe, expect, it } from 'vitest';
+import { fixtureDump, type DumpItem } from '../support/fixture-dump.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- fixtures
 
+const dumps = {
+  'check-kept-restarted-at': fixtureDump('check-kept-restarted-at.json'),
+  'check-kept-node-selector': fixtureDump('check-kept-node-selector.json'),
+};
+
 /** `check` of the fixture's manifest against its dump, the dump's Deployment edited by `edit`. */
 async function check(
-  fixture: string,
+  fixture: keyof typeof dumps,
   edit?: (deployment: Json) => void,
 ): Promise<{ code: number; result: Json }> {
-  const dump = JSON.parse(readFileSync(join(FIXTURES, `${fixture}.json`), 'utf8')) as { items: Json[] };
-  const deployment = dump.items.find((o) => o['kind'] === 'Deployment');
-  if (deployment) edit?.(deployment);
-  const file = join(dir, `${fixture}-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(file, JSON.stringify(dump));
-  const io = fakeIo();
-  const code = await runCli(
-    ['check', '-f', join(FIXTURES, `${fixture}-manifest.json`), '--from-file', file, '-o', 'json'],
-    io.io,
+  const manifest = join(import.meta.dirname, '../fixtures/dumps', `${fixture}-manifest.json`);
+  const editItems = (items: DumpItem[]): DumpItem[] => {
+    const deployment = items.find((o) => o.kind === 'Deployment');
+    if (deployment) edit?.(deployment as Json);
+    return items;
+  };
+  const { status, stdout } = await dumps[fixture].cli(
+    ['check', '-f', manifest, '-o', 'json'],
+    edit && editItems,
   );
-  return { code, result: (JSON.parse(io.stdout()) as { results: Json[] }).results[0] ?? {} };
+  return { code: status, result: (JSON.parse(stdout) as { results: Json[] }).results[0] ?? {} };
 }
 
 /** The last-applied configuration with its pod template edited by `change`. */

@@ -11,13 +11,11 @@
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Pod } from '../k8s.js';
-import { isEligible } from '../base/node-match.js';
 import { isTerminating } from '../base/pods.js';
 import { taintEviction, type TaintEviction } from '../base/taint-eviction.js';
 import { kubeletReports } from '../forward/pod-phase.js';
-import { occupancyKnown } from '../snapshot/types.js';
 import { workloadKind } from '../workloads/index.js';
-import { fitsOn, placementContext } from './placement.js';
+import { roomOnSomeNode } from './replacement.js';
 
 export type DownNodeFate =
   /**
@@ -56,15 +54,9 @@ export function downNodeFate(ctx: AnalysisContext, pods: readonly Pod[]): DownNo
   return { fate: 'evicted', at: 'now', seconds: 0, taint: now?.taint ?? '', room };
 }
 
-/** Whether a node that reports has room now for a pod like `pod`, made again unbound. */
+/** Whether a node that reports has room now for a pod like `pod`, made again (a uid of its own). */
 function replacementRoom(ctx: AnalysisContext, pod: Pod | undefined): boolean | 'unknown' {
-  const { snapshot } = ctx;
-  if (!pod || snapshot.coverage.nodes !== 'complete') return 'unknown';
-  if (snapshot.nodes.some((n) => !occupancyKnown(snapshot.coverage, n.metadata.name ?? ''))) return 'unknown';
-  const { nodeName: _bound, ...spec } = pod.spec;
-  const replacement: Pod = { metadata: { ...pod.metadata, uid: `${pod.metadata.uid ?? ''}/again` }, spec };
-  const placement = placementContext(ctx);
-  return snapshot.nodes.some(
-    (n) => kubeletReports(n) && isEligible(n, spec) && fitsOn(placement, replacement, n),
-  );
+  if (!pod) return 'unknown';
+  const again: Pod = { ...pod, metadata: { ...pod.metadata, uid: `${pod.metadata.uid ?? ''}/again` } };
+  return roomOnSomeNode(ctx, again, { where: kubeletReports });
 }

@@ -8,7 +8,7 @@
  * Pending.
  */
 import type { AnalysisContext } from '../analysis-context.js';
-import type { Pod } from '../k8s.js';
+import type { Node, Pod } from '../k8s.js';
 import { isEligible } from '../base/node-match.js';
 import { occupancyKnown } from '../snapshot/types.js';
 import { admittedSpec } from '../workloads/admitted-spec.js';
@@ -33,13 +33,12 @@ type ReplacementPlace = { fits: true } | { fits: false; why: string } | { fits: 
  */
 export function replacementPlace(ctx: AnalysisContext, pod: Pod, updateRevision: string): ReplacementPlace {
   const { snapshot } = ctx;
-  if (pod.spec.nodeName || snapshot.coverage.nodes !== 'complete') return { fits: 'unknown' };
-  if (snapshot.nodes.some((n) => !occupancyKnown(snapshot.coverage, n.metadata.name ?? '')))
-    return { fits: 'unknown' };
+  if (pod.spec.nodeName) return { fits: 'unknown' };
   const replacement = replacementOf(ctx, pod, updateRevision);
+  const room = roomOnSomeNode(ctx, replacement);
+  if (room !== false) return { fits: room };
   const placement = placementContext(ctx);
   const eligible = snapshot.nodes.filter((n) => isEligible(n, replacement.spec));
-  if (eligible.some((n) => fitsOn(placement, replacement, n))) return { fits: true };
   const volume = eligible
     .flatMap((n) => blockersOn(placement, replacement, n))
     .find((b) => b.kind === 'volume' && b.problem === 'node-affinity');
@@ -55,4 +54,26 @@ export function replacementPlace(ctx: AnalysisContext, pod: Pod, updateRevision:
         ? 'would fit no node: none it may use takes pods (cordoned or not selected)'
         : `would fit none of the ${eligible.length} node(s) it may use either`,
   };
+}
+
+/**
+ * Whether a node that takes `pod` (selected, taints tolerated, and passing `where`) has
+ * room for it now, with `removed` gone; 'unknown' where the nodes, or the pods on any of
+ * them, were not all read (unknown, not empty). `pod` is judged unbound.
+ */
+export function roomOnSomeNode(
+  ctx: AnalysisContext,
+  pod: Pod,
+  options: { removed?: ReadonlySet<Pod>; where?: (node: Node) => boolean } = {},
+): boolean | 'unknown' {
+  const { snapshot } = ctx;
+  if (snapshot.coverage.nodes !== 'complete') return 'unknown';
+  if (snapshot.nodes.some((n) => !occupancyKnown(snapshot.coverage, n.metadata.name ?? ''))) return 'unknown';
+  const { nodeName: _bound, ...spec } = pod.spec;
+  const unbound: Pod = { ...pod, spec };
+  const placement = placementContext(ctx);
+  return snapshot.nodes.some(
+    (n) =>
+      (options.where?.(n) ?? true) && isEligible(n, spec) && fitsOn(placement, unbound, n, options.removed),
+  );
 }

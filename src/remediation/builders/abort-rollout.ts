@@ -22,9 +22,7 @@ import { refusedRevisions } from '../../diagnosis/rollout/create-refusals.js';
 import { workloadKind } from '../../diagnosis/workloads/index.js';
 import type { NotOffered, Patch, RemediationPlan } from '../plan.js';
 import { planId } from '../plan-id.js';
-import { isEligible } from '../../diagnosis/base/node-match.js';
-import { fitsOn, placementContext } from '../../diagnosis/placement/placement.js';
-import { occupancyKnown } from '../../diagnosis/snapshot/types.js';
+import { roomOnSomeNode } from '../../diagnosis/placement/replacement.js';
 
 const ABORT_PATCH: Patch = { type: 'merge', body: { status: { abort: true } } };
 
@@ -135,18 +133,14 @@ function basicAbortStalls(
   const available = stable.pods.filter((p) => isReady(p) && !isTerminating(p));
   const model = stable.pods.find((p) => !isTerminating(p));
   if (available.length >= replicas || !model) return undefined;
-  if (snapshot.coverage.nodes !== 'complete') return undefined;
-  if (snapshot.nodes.some((n) => !occupancyKnown(snapshot.coverage, n.metadata.name ?? ''))) return undefined;
-  const { nodeName: _bound, ...spec } = model.spec;
-  const next: Pod = { metadata: { ...model.metadata, uid: `${model.metadata.uid ?? ''}/next` }, spec };
+  const next: Pod = { ...model, metadata: { ...model.metadata, uid: `${model.metadata.uid ?? ''}/next` } };
   // The canary's pods that are not available, and the stable's waiting ones, go or move first.
   const removed = new Set([
     ...current.pods.filter((p) => !isReady(p)),
     ...stable.pods.filter((p) => !isReady(p)),
   ]);
-  const placement = placementContext(ctx);
-  if (snapshot.nodes.some((n) => isEligible(n, spec) && fitsOn(placement, next, n, removed)))
-    return undefined;
+  // Not known (nodes or their pods not all read): offered, as before.
+  if (roomOnSomeNode(ctx, next, { removed }) !== false) return undefined;
   return `with maxUnavailable 0 an abort scales the available pods of ${current.label} down only as new pods of ${stable.label} become available, and no node has room for one beside them: the abort would stop half way, ${current.label} serving and ${stable.label} short for good`;
 }
 
