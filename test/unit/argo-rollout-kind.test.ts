@@ -172,6 +172,26 @@ describe('Argo Rollout surge deadlock', () => {
     expect(basic?.explanation).toMatch(/^The controller creates new pods first \(maxSurge 1\)/);
   });
 
+  it('kubectl argo rollouts status waits with no end while paused or at an analysis step; else until the deadline', () => {
+    const explanation = (edit: (rollout: ArgoRollout) => void) => {
+      const snapshot = trackerMidUpdate({
+        canary: { steps: [{ setWeight: 50 }, { analysis: { templates: [{ templateName: 'p' }] } }] },
+      });
+      edit(workloadKind(snapshot).object(snapshot) as ArgoRollout);
+      return diagnose(snapshot).findings.find((f) => f.code === 'RolloutSurgeDeadlock')?.explanation ?? '';
+    };
+    const deadline = 'until progressDeadlineSeconds (600 s) pass, then Degraded';
+    expect(explanation(() => {})).toContain(deadline);
+    const paused = explanation((r) => (r.spec.paused = true));
+    expect(paused).toContain(
+      'waits with no end: the controller does not count progressDeadlineSeconds while the Rollout is paused',
+    );
+    expect(paused).not.toContain(deadline);
+    const atAnalysis = explanation((r) => (r.status = { ...r.status, currentStepIndex: 1 }));
+    expect(atAnalysis).toContain('does not count progressDeadlineSeconds at an analysis or experiment step');
+    expect(atAnalysis).not.toContain(deadline);
+  });
+
   it('an aborted traffic-routed canary whose canary pod still waits is no deadlock: it is not trying to finish', () => {
     const snapshot = trackerMidUpdate({
       canary: { trafficRouting: { nginx: {} }, abortScaleDownDelaySeconds: 0, steps: [{ setWeight: 50 }] },

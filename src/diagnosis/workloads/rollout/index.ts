@@ -17,13 +17,13 @@ import { replicaSetCreateFailures } from '../deployment/create-failures.js';
 import { deploymentOfPod, missingReplicaSets, ownReplicaSets } from '../deployment/replica-sets.js';
 import { classifyRollout, HASH_LABEL, REVISION, replicaSetLabel, rolloutRevisions } from './replica-sets.js';
 import {
-  phaseLine,
   rolloutHalt,
   rolloutAborted,
   rolloutProgress,
   rolloutUnderWay,
   stalledRollout,
   statusSummary,
+  statusWatchLine,
 } from './rollout-phase.js';
 import { basicCanaryCounts } from './basic-canary.js';
 import { desiredReplicas, resolveStrategy } from './rollout-strategy.js';
@@ -150,8 +150,7 @@ export const rolloutKind: WorkloadKindModule<ArgoRollout, ReplicaSet> = {
     return bounds;
   },
   stalled: (snapshot) => stalledRollout(objectsOf(snapshot)),
-  misleadingSignals: (object) =>
-    `Meanwhile \`kubectl argo rollouts status\` prints "${phaseLine(object)}" until progressDeadlineSeconds (${object.spec.progressDeadlineSeconds ?? 600} s) pass, then Degraded.`,
+  misleadingSignals: (object) => statusWatchLine(object),
   pausedNote: (object) =>
     object.spec.paused === true
       ? ' The Rollout is paused (spec.paused): nothing rolls out until `kubectl argo rollouts resume`.'

@@ -61,9 +61,35 @@ function unpausing(rollout: ArgoRollout): boolean {
 }
 
 /** "Degraded - ProgressDeadlineExceeded: ReplicaSet "x" has timed out progressing." */
-export function phaseLine(rollout: ArgoRollout): string {
+function phaseLine(rollout: ArgoRollout): string {
   const { phase, message } = phaseOf(rollout);
   return message ? `${phase} - ${message}` : phase;
+}
+
+/**
+ * Why the controller does not count progressDeadlineSeconds now, or undefined when it
+ * does: not while the Rollout is paused (spec.paused or a pause condition) nor at an
+ * analysis or experiment step (rollout/sync.go calculateRolloutConditions returns
+ * before its timeout check; isIndefiniteStep). `kubectl argo rollouts status` then
+ * waits with no end, as it stops only on Healthy or Degraded.
+ */
+function deadlineHeld(rollout: ArgoRollout): 'paused' | 'indefiniteStep' | undefined {
+  if (rollout.spec.paused === true || (rollout.status?.pauseConditions ?? []).length > 0) return 'paused';
+  const index = rollout.status?.currentStepIndex;
+  const step = index === undefined ? undefined : rollout.spec.strategy?.canary?.steps?.[index];
+  if (step && (step.analysis !== undefined || step.experiment !== undefined)) return 'indefiniteStep';
+  return undefined;
+}
+
+/** What `kubectl argo rollouts status` prints meanwhile, and until when. */
+export function statusWatchLine(rollout: ArgoRollout): string {
+  const line = `Meanwhile \`kubectl argo rollouts status\` prints "${phaseLine(rollout)}"`;
+  const held = deadlineHeld(rollout);
+  if (held === 'paused')
+    return `${line} and waits with no end: the controller does not count progressDeadlineSeconds while the Rollout is paused.`;
+  if (held === 'indefiniteStep')
+    return `${line} and waits with no end: the controller does not count progressDeadlineSeconds at an analysis or experiment step.`;
+  return `${line} until progressDeadlineSeconds (${rollout.spec.progressDeadlineSeconds ?? 600} s) pass, then Degraded.`;
 }
 
 function generationOf(rollout: ArgoRollout): number {
