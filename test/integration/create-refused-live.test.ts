@@ -86,7 +86,10 @@ describe('pods a quota refuses, live', () => {
     });
     await failedCreate(sim);
 
-    const diagnosis = diagnose(await collectSnapshot(client, API));
+    const snapshot = await collectSnapshot(client, API);
+    // The namespace has a quota: its pods are read whole, on any node, for the recount.
+    expect(snapshot.coverage.namespacePods).toBe('complete');
+    const diagnosis = diagnose(snapshot);
     const [first] = diagnosis.findings;
     expect(first?.code).toBe('RolloutSurgeDeadlock');
     expect(first?.summary).toContain('ResourceQuota compute refuses its new pods');

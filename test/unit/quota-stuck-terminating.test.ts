@@ -51,6 +51,17 @@ describe('a pod stuck terminating past its grace period, and the quota', () => {
     expect(status).toBe(0);
   });
 
+  it("with only the namespace's pods read (enough for its quota) it is no deadlock either", async () => {
+    const ownNamespace = (items: DumpItem[]) =>
+      items.filter((i) => i.kind !== 'Pod' || i.metadata.namespace === 'shop');
+    const { report } = await diagnose(ownNamespace);
+    expect(codes(report)).not.toContainEqual(['RolloutSurgeDeadlock', 'critical']);
+    expect(report.remediations).toEqual([]);
+    // count/pods charges it still: there the deadlock stands on the namespace's pods alone.
+    const counted = await diagnose((items) => countPods(ownNamespace(items)));
+    expect(codes(counted.report)).toContainEqual(['RolloutSurgeDeadlock', 'critical']);
+  });
+
   it('count/pods still counts it: the surge deadlock stands', async () => {
     const { report } = await diagnose(countPods);
     expect(codes(report)).toContainEqual(['RolloutSurgeDeadlock', 'critical']);

@@ -1,3 +1,4 @@
+import { namespacePodsKnown } from '../snapshot/types.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import { EVENTUALLY, podQuotaCharge, quotaReleaseAt } from '../base/quota-charge.js';
 import { messageTime } from '../../text/time.js';
@@ -37,7 +38,7 @@ export function quotasOf(ctx: AnalysisContext): QuotaLedger[] | 'unknown' {
   for (const refused of refusedRevisions(ctx)) {
     if (refused.refusal.kind !== 'quota-exceeded') continue;
     // A pod of the namespace on a node not read (or not yet bound) is charged too.
-    if (snapshot.coverage.podsReadOn !== 'all') return 'unknown';
+    if (!namespacePodsKnown(snapshot.coverage)) return 'unknown';
     // The quota as read, for its scopes: a scoped one counts only the pods it takes in.
     const name = refused.refusal.quota;
     const scoped = scopedQuota(snapshot.resourceQuotas, name, namespace);

@@ -18,7 +18,7 @@ import { isTerminal, isTerminating } from '../base/pods.js';
 import { formatQuotaAmount, quotaCharge } from '../base/quota-charge.js';
 import { quotaLimits } from '../base/quota-limits.js';
 import { nextPod } from '../rollout/surge-proof.js';
-import { isRolloutObjects } from '../snapshot/types.js';
+import { isRolloutObjects, namespacePodsKnown } from '../snapshot/types.js';
 import { workloadKind } from '../workloads/index.js';
 import { stepsAhead, type StepCounts } from '../workloads/rollout/basic-canary.js';
 import { desiredReplicas } from '../workloads/rollout/rollout-strategy.js';
@@ -55,7 +55,7 @@ export function withQuotaNeighboursSaid(ctx: AnalysisContext, findings: readonly
 function quotaWait(ctx: AnalysisContext): QuotaWait | undefined {
   const { snapshot } = ctx;
   if (!isRolloutObjects(snapshot)) return undefined;
-  if (snapshot.coverage.podsReadOn !== 'all' || snapshot.namespacePods === undefined) return undefined;
+  if (!namespacePodsKnown(snapshot.coverage) || snapshot.namespacePods === undefined) return undefined;
   const kind = workloadKind(snapshot);
   const strategy = kind.strategy(kind.object(snapshot));
   if (strategy.argo !== 'canary' && strategy.argo !== 'trafficRouted') return undefined;

@@ -13,14 +13,16 @@
  *   deadlock; otherwise the controller gets through by itself.
  * - 'exceeded': no order gets through (a scale-up, a bigger new template, other
  *   workloads' usage): something must be raised or freed.
- * - 'admits' (an Argo Rollout): recounted from the namespace's pods as they are now
- *   (every pod read), the quota admits the next new pod: the refusal was seen mid-step,
- *   its `used` counting a pod gone since (DESIGN.md §4c), and the controller's retry
- *   gets through. For the kinds the forward model follows step by step it recounts the
- *   quota itself and reads such a rollout as moving; a Rollout's steps it does not
- *   follow, so its verdict recounts here.
+ * - 'admits': recounted from the namespace's pods as they are now (every one of them
+ *   read; other namespaces' need not be), the quota admits the next new pod: the
+ *   refusal was seen mid-step, its `used` counting a pod gone or past its grace period
+ *   since (DESIGN.md §4c), and the controller's retry gets through. Where the forward
+ *   model can run it recounts the quota too and says the rollout moves; where it cannot
+ *   (a node's other pods not read, a Rollout's steps it does not follow) this recount
+ *   keeps the refusal from reading as a deadlock.
  * Derived once per diagnosis (`ctx.once`).
  */
+import { namespacePodsKnown } from '../snapshot/types.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import { classifyRefusal, type CreateRefusal } from '../base/create-refusal.js';
 import {
@@ -115,7 +117,7 @@ const show = formatQuotaAmount;
  */
 function usedNow(ctx: AnalysisContext): ((resource: string) => number) | undefined {
   const { snapshot } = ctx;
-  if (snapshot.coverage.podsReadOn !== 'all') return undefined;
+  if (!namespacePodsKnown(snapshot.coverage)) return undefined;
   const namespace = snapshot.target.namespace;
   const charged = [...snapshot.pods, ...(snapshot.namespacePods ?? snapshot.otherPods)].filter(
     (p) => p.metadata.namespace === namespace,
@@ -151,8 +153,8 @@ function quotaVerdict(
     };
   });
   const base = { rows, keepsOld, oldPods };
-  // An Argo Rollout's steps the forward model does not follow (its strategy says argo).
-  const now = kind.strategy(object).argo !== undefined ? usedNow(ctx) : undefined;
+  // The quota as it converges: a pod past its deletion's grace period is no longer charged.
+  const now = usedNow(ctx);
   if (now && list.length > 0 && list.every((e) => now(e.resource) + e.requested <= e.hard))
     return { ...base, verdict: 'admits', release: 0 };
   if (list.length === 0)

@@ -307,6 +307,12 @@ export interface Coverage {
    * when pods were read cluster-wide. Elsewhere other workloads may hold anything.
    */
   podsReadOn: string[] | 'all';
+  /**
+   * Every live pod of the workload's namespace was read, on any node ('complete'), so
+   * what its ResourceQuotas charge can be recounted even where other namespaces' pods
+   * were not read. Absent: only as far as `podsReadOn` says.
+   */
+  namespacePods?: 'complete';
   /** Each read that was not made or not finished, and what would settle it. */
   gaps: CoverageGap[];
   /** DRA reads; absent when the snapshot did not need them (no claims, no extended resources). */
@@ -349,6 +355,11 @@ export function fullCoverage(): Coverage {
 /** Every pod on the node was read: what is not in the snapshot does not hold anything there. */
 export function occupancyKnown(coverage: Coverage, node: string): boolean {
   return coverage.podsReadOn === 'all' || coverage.podsReadOn.includes(node);
+}
+
+/** Every live pod of the workload's namespace was read: what its quotas charge is known. */
+export function namespacePodsKnown(coverage: Coverage): boolean {
+  return coverage.podsReadOn === 'all' || coverage.namespacePods === 'complete';
 }
 
 /**

@@ -11,7 +11,7 @@ import type { CrashNodes } from '../../diagnosis/base/crash-nodes.js';
 import { isEligible } from '../../diagnosis/base/node-match.js';
 import { extendedResources } from '../../diagnosis/base/scarce.js';
 import type { DeviceTaintApi } from '../../diagnosis/snapshot/types.js';
-import type { ListResult } from '../list.js';
+import { listObjects, type ListResult } from '../list.js';
 import type { CollectOptions, Reads } from './collect-reads.js';
 import { discoverDeviceTaintRules, reportsUnhealthyDevice } from './device-taint-api.js';
 import { backsExtendedResource, readDra } from './dra-reads.js';
@@ -29,6 +29,12 @@ import type { TemplatePlan } from './template-plan.js';
  * unknown, never free.
  */
 const MAX_NEIGHBOUR_NODES = 50;
+/**
+ * The namespace's pods, read whole when it has a ResourceQuota (what the quota charges,
+ * on any node): one list, past this many pods left unread (the quota then counts as
+ * its refusal said).
+ */
+const NAMESPACE_PODS_PAGE = 2_000;
 /** Node selections of older templates' Pending pods listed besides the template's. */
 const MAX_OLDER_SELECTIONS = 3;
 
@@ -39,6 +45,8 @@ export interface Around {
   boundNodes: Node[];
   logs: Record<string, string>;
   neighbours: { pods: Pod[]; readOn: string[] };
+  /** Every pod of the namespace, when it has a quota and one page held them all. */
+  namespacePods?: Pod[];
   dra?: Awaited<ReturnType<typeof readDra>>;
   deviceTaintRules?: DeviceTaintApi;
 }
@@ -82,21 +90,38 @@ export async function readAround(
       problems,
     );
   });
-  const [eligibleList, olderLists, boundNodes, logs, earlyNeighbours, lateDra, deviceTaintRules] =
-    await Promise.all([
-      eligibleRead,
-      Promise.all(ours.older.slice(0, MAX_OLDER_SELECTIONS).map(reads.listNodes)),
-      boundRead,
-      collectLogTails(client, pods, problems, options.logBytes ?? 4096),
-      plan.eligibleEarly || ours.crashNodes
-        ? neighboursOn(second.early)
-        : Promise.resolve({ pods: [], readOn: [] }),
-      classList && backsExtendedResource(template, classList.items)
-        ? readDra(client, namespace, template, problems, gaps, classList)
-        : Promise.resolve(undefined),
-      // A device reported Unhealthy: whether a DeviceTaintRule can be offered (discovery).
-      reportsUnhealthyDevice(pods) ? discoverDeviceTaintRules(client) : Promise.resolve(undefined),
-    ]);
+  const [
+    eligibleList,
+    olderLists,
+    boundNodes,
+    logs,
+    earlyNeighbours,
+    lateDra,
+    deviceTaintRules,
+    inNamespace,
+  ] = await Promise.all([
+    eligibleRead,
+    Promise.all(ours.older.slice(0, MAX_OLDER_SELECTIONS).map(reads.listNodes)),
+    boundRead,
+    collectLogTails(client, pods, problems, options.logBytes ?? 4096),
+    plan.eligibleEarly || ours.crashNodes
+      ? neighboursOn(second.early)
+      : Promise.resolve({ pods: [], readOn: [] }),
+    classList && backsExtendedResource(template, classList.items)
+      ? readDra(client, namespace, template, problems, gaps, classList)
+      : Promise.resolve(undefined),
+    // A device reported Unhealthy: whether a DeviceTaintRule can be offered (discovery).
+    reportsUnhealthyDevice(pods) ? discoverDeviceTaintRules(client) : Promise.resolve(undefined),
+    (second.resourceQuotas ?? []).length > 0
+      ? reads.optional(() =>
+          listObjects<Pod>(
+            client,
+            { resource: 'pods', namespace },
+            { limit: NAMESPACE_PODS_PAGE, maxPages: 1 },
+          ),
+        )
+      : Promise.resolve(undefined),
+  ]);
   const dra = lateDra ?? (draReads && !('items' in draReads) ? draReads : undefined);
   // Only an unconstrained template with a Pending pod needs a fourth round trip.
   const neighbours = ours.lateEligible ? await neighboursOn(eligibleList) : earlyNeighbours;
@@ -106,6 +131,7 @@ export async function readAround(
     boundNodes,
     logs,
     neighbours,
+    ...(inNamespace && !inNamespace.truncated ? { namespacePods: inNamespace.items } : {}),
     ...(dra ? { dra } : {}),
     ...(deviceTaintRules ? { deviceTaintRules } : {}),
   };

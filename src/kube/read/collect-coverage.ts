@@ -44,6 +44,7 @@ export function coverageOf(
       gaps,
     ),
     podsReadOn: around.neighbours.readOn,
+    ...(around.namespacePods ? { namespacePods: 'complete' as const } : {}),
     gaps,
     ...(around.dra?.coverage ? { dra: around.dra.coverage } : {}),
   };

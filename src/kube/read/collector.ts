@@ -116,7 +116,11 @@ export async function collectSnapshot(
         ...around.olderLists.flatMap((l) => l?.items ?? []),
         ...around.boundNodes,
       ],
-      neighbours: [...around.neighbours.pods, ...(second.pendingList?.items ?? [])],
+      neighbours: [
+        ...around.neighbours.pods,
+        ...(second.pendingList?.items ?? []),
+        ...(around.namespacePods ?? []),
+      ],
       ...(around.dra?.dra ? { dra: around.dra.dra } : {}),
     },
     { capturedAt, coverage, logs: around.logs, accessProblems: reads.problems },

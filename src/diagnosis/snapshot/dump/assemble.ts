@@ -405,6 +405,8 @@ function dumpCoverage(
     events,
     nodes,
     podsReadOn: clusterWide ? 'all' : [],
+    // A dump of the namespace's pods holds every one of them (a dump is read whole).
+    ...(pods === 'complete' ? { namespacePods: 'complete' as const } : {}),
     gaps,
     ...(dra
       ? { dra: draCoverage(ns, byKind, gaps, namesTemplate(ns, template, byKind), podsElsewhereUnparsed) }
