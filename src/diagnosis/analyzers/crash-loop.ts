@@ -87,11 +87,20 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
           'pods of the same template on other devices run healthy. Tainting just that device (a DeviceTaintRule, where ' +
           'the cluster serves it) keeps new claims off it; a NoSchedule taint moves no pod that already holds it, so its ' +
           'pods must be replaced too.'
-        : `${why} ${crashNodes.length > 1 || p.healthyPods.length > 0 ? 'The cause is in the container (application error, configuration, resources), not in one node' : 'The cause is most often in the container (application error, configuration, resources)'}; ` +
+        : `${why} ${causeWords(p, crashNodes.length)}; ` +
           'look at the exit code, the termination message and the previous-container log. The kubelet restarts it after ' +
           'a back-off of 10s, doubling up to 5 minutes, reset only after 10 minutes of clean running.',
     evidence,
   };
+}
+
+/** Where the cause lies, as far as the nodes tell: never "not the node" while a node that could be was not read. */
+function causeWords(p: TemplateCrashPicture, crashNodes: number): string {
+  if (p.unreadNodes.length > 0 && p.mixedNodes.length === 0 && p.healthyPods.length > 0)
+    return 'Until they are read the node is neither blamed nor cleared, and the container (application error, configuration, resources) may be the cause';
+  return crashNodes > 1 || p.healthyPods.length > 0
+    ? 'The cause is in the container (application error, configuration, resources), not in one node'
+    : 'The cause is most often in the container (application error, configuration, resources)';
 }
 
 function whyNotNodeLocal(p: TemplateCrashPicture): string {
@@ -117,10 +126,13 @@ function whyNotNodeLocal(p: TemplateCrashPicture): string {
     );
   }
   if (p.unreadNodes.length > 0) {
+    const spread =
+      p.badNodes.length > p.goodNodes.length
+        ? `The template crashes on more nodes (${p.badNodes.length}) than it runs healthy on (${p.goodNodes.length})`
+        : `The template crashes on ${p.badNodes.length} node${p.badNodes.length === 1 ? '' : 's'} (${p.badNodes.join(', ')}) and runs healthy on ${p.goodNodes.length}`;
     return (
-      `The template crashes on more nodes (${p.badNodes.length}) than it runs healthy on (${p.goodNodes.length}), and the ` +
-      `Node objects of ${p.unreadNodes.join(', ')} were not read, so whether a node attribute separates them is unknown ` +
-      '(kubectl get nodes -o yaml, or list permission on nodes, settles it).'
+      `${spread}, and the Node objects of ${p.unreadNodes.join(', ')} were not read, so whether a node attribute ` +
+      'separates them is unknown (kubectl get nodes -o yaml, or list permission on nodes, settles it).'
     );
   }
   if (p.badNodes.length <= p.goodNodes.length)
