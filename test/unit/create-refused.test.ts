@@ -110,15 +110,23 @@ function refusedRollout(message: string, options: { condition?: boolean; eventCo
 }
 
 /** The rollout diagnosed with its old pods only (the new ReplicaSet has none) and `events`. */
-function diagnoseRefused(parts: ReturnType<typeof refusedRollout>['parts'], events: KubeEvent[]) {
-  return diagnose(
-    makeSnapshot({
-      deployment: parts.deployment,
-      replicaSets: [parts.newRs, parts.oldRs],
-      pods: parts.oldPods,
-      events,
-    }),
-  );
+/**
+ * `othersUnread`: the quota's other users are not in the snapshot, so its pods of the
+ * namespace count as not read (with them read, the quota is recounted from them).
+ */
+function diagnoseRefused(
+  parts: ReturnType<typeof refusedRollout>['parts'],
+  events: KubeEvent[],
+  othersUnread = false,
+) {
+  const snapshot = makeSnapshot({
+    deployment: parts.deployment,
+    replicaSets: [parts.newRs, parts.oldRs],
+    pods: parts.oldPods,
+    events,
+  });
+  if (othersUnread) snapshot.coverage = { ...snapshot.coverage, podsReadOn: [] };
+  return diagnose(snapshot);
 }
 
 function cpuPods(pods: Pod[], cpu: string): void {
@@ -205,7 +213,7 @@ describe('refused pods: verdicts', () => {
       'pods "web-7b9f8c5d4f-" is forbidden: exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=3, limited: requests.cpu=3',
     );
     cpuPods(parts.oldPods, '500m');
-    const diagnosis = diagnoseRefused(parts, [event]);
+    const diagnosis = diagnoseRefused(parts, [event], true);
     const [first] = diagnosis.findings;
     expect(first?.code).toBe('RolloutSurgeDeadlock');
     expect(first?.explanation).not.toContain('filled by this workload');
@@ -249,7 +257,7 @@ describe('refused pods: verdicts', () => {
       'pods "web-7b9f8c5d4f-" is forbidden: exceeded quota: compute, requested: requests.cpu=1, used: requests.cpu=3, limited: requests.cpu=3',
     );
     cpuPods(parts.oldPods, '500m');
-    const diagnosis = diagnoseRefused(parts, [event]);
+    const diagnosis = diagnoseRefused(parts, [event], true);
     const [first] = diagnosis.findings;
     expect(first?.code).toBe('QuotaExceeded');
     expect(first?.explanation).toContain(
