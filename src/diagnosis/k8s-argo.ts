@@ -69,6 +69,9 @@ export interface ArgoRollout {
         maxUnavailable?: number | string;
         /** How long an abort leaves the preview up (30 s by default; 0: until a person acts). */
         abortScaleDownDelaySeconds?: number;
+        /** How long a ReplicaSet no longer referenced stays up (30 s by default). */
+        scaleDownDelaySeconds?: number;
+        postPromotionAnalysis?: unknown;
         antiAffinity?: RolloutAntiAffinity;
       };
     };
@@ -96,6 +99,11 @@ export interface ArgoRollout {
     message?: string;
     blueGreen?: { activeSelector?: string; previewSelector?: string };
     /** The weights the traffic router holds now (traffic-routed canary). */
-    canary?: { weights?: { canary?: { weight?: number }; stable?: { weight?: number } } };
+    canary?: {
+      weights?: {
+        canary?: { weight?: number; podTemplateHash?: string };
+        stable?: { weight?: number; podTemplateHash?: string };
+      };
+    };
   };
 }

@@ -367,6 +367,12 @@ export interface WorkloadKindModule<
    * `startingNew`: that many new pods starting now counted available (they will be).
    */
   keepsOldPods(snapshot: WorkloadSnapshot, startingNew?: number): boolean;
+  /**
+   * Old pods the controller removes by itself, whatever the new pods do (an Argo
+   * Rollout's ReplicaSet that nothing references any more, scaled down at its
+   * scale-down deadline): their room comes free as a terminating pod's does.
+   */
+  leavingPods(snapshot: WorkloadSnapshot): Pod[];
   /** The controller gave up on the rollout, or undefined. */
   stalled(snapshot: WorkloadSnapshot): StalledRollout | undefined;
   /** What kubectl prints for this rollout that reads as if it were progressing (surge deadlock evidence). */

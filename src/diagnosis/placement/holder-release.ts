@@ -148,22 +148,24 @@ function assessKnownPods(
     return {
       node,
       blockers,
-      release: candidates.filter((p) => !isTerminating(p)),
+      release: candidates.filter((p) => !isTerminating(p) && !ctx.leaving.has(p)),
       remaining,
       preempts: victims,
     };
   }
+  // Terminating pods, and pods the controller removes by itself, free their room unasked.
+  const goes = (pod: Pod): boolean => isTerminating(pod) || ctx.leaving.has(pod);
   const only = candidates[0];
   if (candidates.length === 1 && only)
-    return { node, blockers, release: isTerminating(only) ? [] : [only], remaining };
+    return { node, blockers, release: goes(only) ? [] : [only], remaining };
 
-  const removed = new Set(candidates.filter(isTerminating));
+  const removed = new Set(candidates.filter(goes));
   if (removed.size > 0 && fitsOn(ctx, incoming, node, removed)) {
     return { node, blockers, release: [], remaining };
   }
   // Greedy: first the pods that hold something in the most blockers.
   const score = (pod: Pod): number => blockers.filter((b) => b.holders.some((h) => h.pod === pod)).length;
-  const live = candidates.filter((p) => !isTerminating(p)).sort((a, b) => score(b) - score(a));
+  const live = candidates.filter((p) => !goes(p)).sort((a, b) => score(b) - score(a));
   const release: Pod[] = [];
   for (const pod of live) {
     removed.add(pod);

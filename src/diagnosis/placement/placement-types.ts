@@ -90,6 +90,8 @@ export interface PlacementContext {
   occupantsByNode: Map<string, Pod[]>;
   /** Pods of this Deployment. */
   ours: ReadonlySet<Pod>;
+  /** Old pods of ours the controller removes by itself (kind module `leavingPods`): they go as terminating ones do. */
+  leaving: ReadonlySet<Pod>;
   /** Bound pods that carry a required pod anti-affinity (checked against incoming pods). */
   antiAffinityHolders: Pod[];
   requests: (pod: Pod) => ResourceAmounts;

@@ -19,6 +19,7 @@ import {
 } from '../base/resources.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import { holdsResources } from '../base/pods.js';
+import { workloadKind } from '../workloads/index.js';
 import { deviceVerdict } from '../dra/blockers.js';
 import { classForExtendedResource } from '../dra/needs.js';
 import type { Blocker, HolderRef, IncomingProfile, PlacementContext } from './placement-types.js';
@@ -63,6 +64,7 @@ function buildPlacementContext(analysis: AnalysisContext): PlacementContext {
     nodesByName: new Map(snapshot.nodes.map((n) => [n.metadata.name ?? '', n])),
     occupantsByNode,
     ours,
+    leaving: new Set(workloadKind(snapshot).leavingPods(snapshot)),
     antiAffinityHolders,
     requests,
     allocatable: (node) => memo(allocatableCache, node, () => nodeAllocatable(node)),

@@ -90,6 +90,7 @@ export const daemonSetKind: WorkloadKindModule<DaemonSet, ControllerRevision> = 
     createFailures(objectsOf(snapshot).daemonSet, snapshot.events, revisionsOf(snapshot)),
   // With surge a node's old pod goes only once its new one is available.
   keepsOldPods: (snapshot) => surges(resolveStrategy(objectsOf(snapshot).daemonSet)),
+  leavingPods: () => [],
   // No progress deadline: the DaemonSet controller never gives up on a rollout.
   stalled: () => undefined,
   misleadingSignals: (object, strategy) => nativeSignalsNote(object, strategy),

@@ -83,6 +83,7 @@ export const deploymentKind: WorkloadKindModule<Deployment, ReplicaSet> = {
   statusSummary: (object) => statusSummary(object),
   createFailures: (snapshot) => createFailures(objectsOf(snapshot)),
   keepsOldPods: (snapshot, startingNew) => keepsOldPods(objectsOf(snapshot), startingNew),
+  leavingPods: () => [],
   stalled: (snapshot) => stalledRollout(objectsOf(snapshot)),
   misleadingSignals: (object, strategy, replicas) => nativeSignalsNote(object, strategy, replicas),
   pausedNote: (object) => pausedNote(object),

@@ -26,6 +26,7 @@ import {
   statusWatchLine,
 } from './rollout-phase.js';
 import { basicCanaryCounts } from './basic-canary.js';
+import { unreferencedPods } from './unreferenced.js';
 import { desiredReplicas, resolveStrategy } from './rollout-strategy.js';
 
 function objectsOf<T extends WorkloadObjects>(snapshot: T): T & RolloutObjects {
@@ -129,6 +130,7 @@ export const rolloutKind: WorkloadKindModule<ArgoRollout, ReplicaSet> = {
   },
   halt: (snapshot) => rolloutHalt(objectsOf(snapshot).rollout),
   keepsOldPods: (snapshot, startingNew) => keepsOldPods(objectsOf(snapshot), startingNew),
+  leavingPods: (snapshot) => unreferencedPods(objectsOf(snapshot)),
   // A new template starts an update from its first step: no pod hash, abort, full promotion or pause yet.
   candidateStatus: ({
     currentPodHash: _hash,

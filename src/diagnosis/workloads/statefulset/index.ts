@@ -103,6 +103,7 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
       snapshot.pods.filter((p) => !isTerminal(p)).length,
     ),
   keepsOldPods: () => false,
+  leavingPods: () => [],
   // A name no ControllerRevision has: every revision read is old (without one, the newest would be current).
   candidateStatus: (status) => ({ ...status, updateRevision: CANDIDATE_REVISION }),
   // Old pod first, at most maxUnavailable (default 1) at a time: no partition, no pod to wait on first.
