@@ -117,6 +117,18 @@ export const EXCLUSION_PLAN_WORDS = defineMessages({
     ko: (p: PlanParams['sharedNamedField']) =>
       `${p.fields.join(', ')}은(는) 노드 레이블이 아니므로(노드의 status.nodeInfo 또는 conditions) 제외는 노드를 이름으로 지정합니다: ${laterKo(p.attributes)}`,
   },
+  exclusionCarried: {
+    en: (p: PlanParams['exclusionCarried']) =>
+      `The earlier exclusion of ${p.nodes}, which ends at ${p.until}, is carried on into this one record: the record ends at the later of that time and this exclusion's end, so neither ends early (its removal ends both).`,
+    ko: (p: PlanParams['exclusionCarried']) =>
+      `앞서 설정한 ${p.nodes} 노드 제외는 ${p.until}에 끝납니다. 이 제외와 한 기록으로 합치므로, 그 시각과 이번 제외의 종료 시각 중 늦은 쪽에 끝나며 어느 쪽도 일찍 끝나지 않습니다(해제하면 둘 다 끝납니다).`,
+  },
+  exclusionCarriedNever: {
+    en: (p: PlanParams['exclusionCarriedNever']) =>
+      `The earlier exclusion of ${p.nodes}, which lasts until someone removes it, is carried on into this one record: the record then lasts until removed too, whatever duration is chosen (Undo or a removal ends both).`,
+    ko: (p: PlanParams['exclusionCarriedNever']) =>
+      `앞서 설정한 ${p.nodes} 노드 제외는 직접 해제할 때까지 유지됩니다. 이 제외와 한 기록으로 합치므로, 선택한 기간과 관계없이 기록 전체가 해제할 때까지 유지됩니다(해제하면 둘 다 끝납니다).`,
+  },
   sharedSuspects: {
     en: (p: PlanParams['sharedSuspects']) =>
       `Only the crashing node${p.badOne ? '' : 's'} ${p.bad} ${p.badOne ? 'is' : 'are'} excluded. ${p.suspects} ${p.suspectsOne ? 'has' : 'have'} ${p.attributes.join(' and ')} too and run${p.suspectsOne ? 's' : ''} no pod of this template yet: a suspicion one crashing node cannot prove, so ${p.suspectsOne ? 'it stays' : 'they stay'} eligible; if pods crash there as well, exclude ${p.suspectsOne ? 'it' : 'them'} too.`,
@@ -202,6 +214,8 @@ export const EXCLUSION_PLAN_SAMPLES = {
       attributes: ['kernelVersion 6.8.0', 'containerRuntimeVersion containerd://2.0.0'],
     },
   ],
+  exclusionCarried: [{ nodes: 'node-b', until: '2026-11-27T16:00:00Z' }],
+  exclusionCarriedNever: [{ nodes: 'node-b, node-c' }],
   sharedSuspects: [
     {
       bad: 'node-05',

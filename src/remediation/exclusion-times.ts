@@ -6,7 +6,13 @@
  * its approver chose takes the place of the plan's (withExclusionTtl). Pure.
  */
 import { annotationPointer, EXCLUSION_ANNOTATIONS } from './exclusion-record.js';
-import { expiresMarker, fillExpiresMarker, ttlOfMarker, type ExclusionTtl } from './exclusion-ttl.js';
+import {
+  expiresMarker,
+  fillExpiresMarker,
+  floorOfMarker,
+  ttlOfMarker,
+  type ExclusionTtl,
+} from './exclusion-ttl.js';
 import type { Patch, RemediationPlan } from './plan.js';
 import { APPLY_TIME, rfc3339 } from './restart-time.js';
 
@@ -82,11 +88,13 @@ export function plannedTtl(patch: Patch): ExclusionTtl | undefined {
  * The patch with its exclusion lasting `ttl` (the approver's choice, signed into the
  * approval) instead of as planned: only the expires-at marker changes, to another
  * marker, so the allowlist, the seal's other values and the fill at the apply hold as
- * they are. Undefined when the patch writes no exclusion record with a marker to replace.
+ * they are; an earlier exclusion's end the marker keeps as its floor stays. Undefined
+ * when the patch writes no exclusion record with a marker to replace.
  */
 export function withExclusionTtl(patch: Patch, ttl: ExclusionTtl): Patch | undefined {
   if (plannedTtl(patch) === undefined) return undefined;
-  const marker = expiresMarker(ttl);
+  const [planned] = expiresMarkers(patch);
+  const marker = expiresMarker(ttl, floorOfMarker(planned));
   return mapSettingOps(patch, (op) => {
     if (op.path === annotationPointer(EXPIRES_AT)) return { ...op, value: marker };
     const map = annotationMap(op);

@@ -12,6 +12,11 @@
  * In chat the approver picks one of EXCLUSION_TTL_CHOICES beside Approve (or keeps the
  * plan's own, the configured default); the app signs the choice into the approval and
  * the worker writes it in place of the plan's marker (exclusion-times.ts withExclusionTtl).
+ *
+ * A plan that carries an earlier, still live exclusion on into its record (one record per
+ * workload) must not end that one early: its marker keeps the earlier end as a floor,
+ * `$NOW+4h;not-before=2026-11-27T18:00:00Z` (or `;not-before=never`), and the time
+ * filled is the later of the two. The floor stays when an approver picks a duration.
  */
 import { z } from 'zod';
 import { APPLY_TIME, rfc3339 } from './restart-time.js';
@@ -55,25 +60,62 @@ export function ttlProblem(text: string): string | undefined {
   return `must be a duration such as 4h, 24h or 7d (at most 90d), or ${UNTIL_REMOVED}`;
 }
 
-/** The marker an exclusion's expires-at annotation carries in a plan: `$NOW+24h`, or `never`. */
-export function expiresMarker(ttl: ExclusionTtl): string {
-  return ttl === UNTIL_REMOVED ? NEVER : `${APPLY_TIME}+${ttl}`;
+/**
+ * The marker an exclusion's expires-at annotation carries in a plan: `$NOW+24h`, or
+ * `never`; with `floor` (an earlier exclusion's end, RFC 3339 or `never`) it ends no
+ * sooner than that.
+ */
+export function expiresMarker(ttl: ExclusionTtl, floor?: string): string {
+  const kept = floor === undefined ? '' : `${FLOOR}${floor}`;
+  return ttl === UNTIL_REMOVED ? `${NEVER}${kept}` : `${APPLY_TIME}+${ttl}${kept}`;
 }
 
 /** What expires-at holds for an exclusion that lasts until removed. */
 export const NEVER = 'never';
 
-/** The duration an expires-at marker names (`$NOW+24h` → `24h`), UNTIL_REMOVED for `never`, else undefined. */
-export function ttlOfMarker(value: unknown): ExclusionTtl | undefined {
-  if (value === NEVER) return UNTIL_REMOVED;
-  if (typeof value !== 'string' || !value.startsWith(`${APPLY_TIME}+`)) return undefined;
-  const ttl = value.slice(APPLY_TIME.length + 1);
-  return typeof ttlMs(ttl) === 'number' ? ttl : undefined;
+const FLOOR = ';not-before=';
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A marker's parts: its duration (UNTIL_REMOVED for `never`) and its floor, or undefined
+ * when it is no marker.
+ */
+function markerParts(value: unknown): { ttl: ExclusionTtl; floor?: string } | undefined {
+  if (typeof value !== 'string') return undefined;
+  const [head = '', floor, ...rest] = value.split(FLOOR);
+  const ttl =
+    head === NEVER
+      ? UNTIL_REMOVED
+      : head.startsWith(`${APPLY_TIME}+`)
+        ? head.slice(APPLY_TIME.length + 1)
+        : '';
+  if (rest.length > 0 || ttlMs(ttl) === undefined) return undefined;
+  if (floor === undefined) return { ttl };
+  return floor === NEVER || (RFC3339.test(floor) && !Number.isNaN(Date.parse(floor)))
+    ? { ttl, floor }
+    : undefined;
 }
 
-/** The marker filled in at `now`: `$NOW+24h` → RFC 3339 of now + 24 h; any other value as it is. */
+/** The duration an expires-at marker names (`$NOW+24h` → `24h`), UNTIL_REMOVED for `never`, else undefined. */
+export function ttlOfMarker(value: unknown): ExclusionTtl | undefined {
+  return markerParts(value)?.ttl;
+}
+
+/** The earlier end a marker keeps (`;not-before=…`), or undefined. */
+export function floorOfMarker(value: unknown): string | undefined {
+  return markerParts(value)?.floor;
+}
+
+/**
+ * The marker filled in at `now`: `$NOW+24h` → RFC 3339 of now + 24 h, or its floor when
+ * that is later (`never` for a floor of `never`); any other value as it is.
+ */
 export function fillExpiresMarker(value: unknown, now: Date): unknown {
-  const ttl = ttlOfMarker(value);
-  const ms = ttl === undefined ? undefined : ttlMs(ttl);
-  return typeof ms === 'number' ? rfc3339(new Date(now.getTime() + ms)) : value;
+  const parts = markerParts(value);
+  if (parts === undefined) return value;
+  const ms = ttlMs(parts.ttl);
+  if (typeof ms !== 'number' || parts.floor === NEVER) return NEVER;
+  const end = now.getTime() + ms;
+  const floor = parts.floor === undefined ? undefined : Date.parse(parts.floor);
+  return rfc3339(new Date(floor !== undefined && floor > end ? floor : end));
 }

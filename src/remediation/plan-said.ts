@@ -153,6 +153,13 @@ export interface PlanParams {
   taintDevice: { pods: number; device: string; node: string };
   /** delete-pods of crash-looping pods where no other node takes the template. */
   noOtherNode: { nodes: string };
+  /**
+   * exclude-node over an earlier live exclusion of `nodes`, carried on into the one
+   * record: it ends no sooner than `until` (RFC 3339); …Never: the earlier one lasts
+   * until removed, and so does the record.
+   */
+  exclusionCarried: { nodes: string; until: string };
+  exclusionCarriedNever: { nodes: string };
 }
 
 /** What a DaemonSet's pod does for its node, from the host paths it mounts. */

@@ -43,7 +43,7 @@ import { beyondExclusionBound, MAX_EXCLUDED_NODES, mayExcludeByLabel } from '../
 import { planId } from '../plan-id.js';
 import type { NotOffered, RemediationPlan } from '../plan.js';
 import { roomAfterExclusion, type ExclusionRoom } from './exclude-node-room.js';
-import { exclusionRecord, lastsWords, recordOps, recordUndoOps } from './exclusion-record-ops.js';
+import { exclusionWrite, lastsWords } from './exclusion-record-ops.js';
 import { exactLabel, sharedWarnings, type Exclusion } from './exclude-shared.js';
 import { antiAffinityOnePerNode, nodeAgentOf } from './template-facts.js';
 import { belowPartition, exclusionWaitsFor, pinnedByVolume } from './exclusion-waits.js';
@@ -122,22 +122,22 @@ export function buildExcludeNodePlans(
   const uid = deployment.metadata.uid ?? '';
   // The record beside the affinity, in the same write (exclusion-record.ts): on the
   // workload's metadata, never the template's (that would be one more template change).
-  const annotations = deployment.metadata.annotations;
-  const record = exclusionRecord({
+  const ttl = ctx.settings.exclusionTtl;
+  const write = exclusionWrite(snapshot, deployment.metadata.annotations, {
     before,
     exclusion,
     nodes: [...badNodes, ...sharing].flatMap((n) => (n ? [n] : [])),
     picture,
     finding: finding.code,
-    annotations,
-    ttl: ctx.settings.exclusionTtl,
+    ttl,
   });
-  const patch = [...forwardPatch(generation, before, after), ...recordOps(record, annotations)];
-  const ttl = ctx.settings.exclusionTtl;
+  const patch = [...forwardPatch(generation, before, after), ...write.ops];
+  const carried = write.warnings;
   const warned = warningsFrom(
     daemon
-      ? [...sharedWarnings(picture, exclusion), ...daemonSetWarnings(snapshot, picture)]
+      ? [...carried, ...sharedWarnings(picture, exclusion), ...daemonSetWarnings(snapshot, picture)]
       : [
+          ...carried,
           ...sharedWarnings(picture, exclusion),
           ...statefulSetWarnings(snapshot, picture),
           ...crowding(snapshot, patchedSpec, eligibleAfter, replicas),
@@ -167,7 +167,7 @@ export function buildExcludeNodePlans(
       preconditions: { uid, generation, fields: [{ path: AFFINITY_PATH, value: before }] },
       inverse: {
         type: 'json',
-        body: [...inversePatch(before, after), ...recordUndoOps(record, annotations)],
+        body: [...inversePatch(before, after), ...write.undo],
       },
       addresses: finding.code,
     },

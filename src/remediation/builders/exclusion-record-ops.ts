@@ -4,22 +4,31 @@
  * when it ends (markers the executor fills at the apply: exclusion-ttl.ts). An earlier
  * record on the workload is carried on for the values of it the affinity still holds,
  * so removing the newer exclusion removes the older one's values too, and never the
- * user's. Pure.
+ * user's; while that earlier exclusion is live, the record ends no sooner than it did
+ * (the marker's floor), so a shorter new one never ends it early. Pure.
  */
 import type { TemplateCrashPicture } from '../../diagnosis/crash/crash-distribution.js';
 import type { Affinity, Node } from '../../diagnosis/k8s.js';
 import {
   annotationPointer,
+  exclusionState,
   mergeValues,
   readRecord,
   recordAnnotations,
   type ExclusionRecord,
 } from '../exclusion-record.js';
-import { DEFAULT_EXCLUSION_TTL, expiresMarker, UNTIL_REMOVED, type ExclusionTtl } from '../exclusion-ttl.js';
+import {
+  DEFAULT_EXCLUSION_TTL,
+  expiresMarker,
+  NEVER,
+  UNTIL_REMOVED,
+  type ExclusionTtl,
+} from '../exclusion-ttl.js';
 import { translate } from '../../i18n/catalogue.js';
 import { exclusionWords } from '../exclusion-words.js';
 import { APPLY_TIME } from '../restart-time.js';
 import type { JsonPatchOp } from '../json-pointer.js';
+import type { PlanSaid } from '../plan-said.js';
 
 /** The values of `key` some required NotIn of `affinity` already holds. */
 function notInValues(affinity: Affinity | undefined, key: string): Set<string> {
@@ -32,6 +41,49 @@ function notInValues(affinity: Affinity | undefined, key: string): Set<string> {
   return values;
 }
 
+/**
+ * The earlier exclusion a new record carries on: its values the affinity still holds
+ * (only those are still ours), its nodes, and, while it is live at `now`, its end
+ * (RFC 3339, or `never`): the floor of the new record's end.
+ */
+function carriedExclusion(
+  annotations: Readonly<Record<string, string>> | undefined,
+  before: Affinity | undefined,
+  now: number,
+): { values: Record<string, string[]>; nodes: ExclusionRecord['nodes']; until?: string } | undefined {
+  const earlier = readRecord(annotations);
+  if (!earlier) return undefined;
+  const values: Record<string, string[]> = {};
+  for (const [key, list] of Object.entries(earlier.values)) {
+    const still = notInValues(before, key);
+    const ours = list.filter((v) => still.has(v));
+    if (ours.length > 0) values[key] = ours;
+  }
+  if (Object.keys(values).length === 0) return { values, nodes: earlier.nodes };
+  const state = exclusionState(earlier, now).state;
+  const until = state === 'until-removed' ? NEVER : state === 'live' ? earlier.expiresAt : undefined;
+  return { values, nodes: earlier.nodes, ...(until ? { until } : {}) };
+}
+
+/**
+ * The warning of a plan that carries an earlier live exclusion on: whose, and that the
+ * one record now ends no sooner than it did (or lasts until removed). Empty otherwise.
+ */
+function carriedWarnings(
+  annotations: Readonly<Record<string, string>> | undefined,
+  before: Affinity | undefined,
+  now: number,
+): PlanSaid[] {
+  const carried = carriedExclusion(annotations, before, now);
+  if (!carried?.until) return [];
+  const nodes = carried.nodes.map((n) => n.name).join(', ');
+  return [
+    carried.until === NEVER
+      ? { key: 'exclusionCarriedNever', params: { nodes } }
+      : { key: 'exclusionCarried', params: { nodes, until: carried.until } },
+  ];
+}
+
 /** What the plan records, before its times are filled. */
 export function exclusionRecord(input: {
   before: Affinity | undefined;
@@ -41,18 +93,14 @@ export function exclusionRecord(input: {
   finding: string;
   annotations: Readonly<Record<string, string>> | undefined;
   ttl: ExclusionTtl | undefined;
+  /** When the plan is made (the snapshot's time): whether an earlier exclusion is still live. */
+  now: number;
 }): ExclusionRecord {
   const { before, exclusion } = input;
   const held = notInValues(before, exclusion.key);
   const added = { [exclusion.key]: exclusion.values.filter((v) => !held.has(v)) };
-  // An earlier record: only the values the affinity still holds are still ours.
-  const earlier = readRecord(input.annotations);
-  const kept: Record<string, string[]> = {};
-  for (const [key, values] of Object.entries(earlier?.values ?? {})) {
-    const still = notInValues(before, key);
-    const ours = values.filter((v) => still.has(v));
-    if (ours.length > 0) kept[key] = ours;
-  }
+  const earlier = carriedExclusion(input.annotations, before, input.now);
+  const kept = earlier?.values ?? {};
   const nodes = input.nodes.map((n) => ({
     name: n.metadata.name ?? '',
     ...(n.metadata.uid ? { uid: n.metadata.uid } : {}),
@@ -67,7 +115,25 @@ export function exclusionRecord(input: {
       bad: separator ? separator.bad.map((b) => [...b]) : [],
     },
     setAt: APPLY_TIME,
-    expiresAt: expiresMarker(input.ttl ?? DEFAULT_EXCLUSION_TTL),
+    expiresAt: expiresMarker(input.ttl ?? DEFAULT_EXCLUSION_TTL, earlier?.until),
+  };
+}
+
+/**
+ * The record's whole write for a plan made from `snapshot` on a workload with
+ * `annotations`: its ops, the Undo's, and the warning of an earlier exclusion carried on.
+ */
+export function exclusionWrite(
+  snapshot: { capturedAt: string },
+  annotations: Readonly<Record<string, string>> | undefined,
+  input: Omit<Parameters<typeof exclusionRecord>[0], 'annotations' | 'now'>,
+): { ops: JsonPatchOp[]; undo: JsonPatchOp[]; warnings: PlanSaid[] } {
+  const now = Date.parse(snapshot.capturedAt);
+  const record = exclusionRecord({ ...input, annotations, now });
+  return {
+    ops: recordOps(record, annotations),
+    undo: recordUndoOps(record, annotations),
+    warnings: carriedWarnings(annotations, input.before, now),
   };
 }
 
@@ -76,7 +142,7 @@ export function exclusionRecord(input: {
  * no annotations at all) one `add` of the map; JSON patch `add` replaces a member that
  * exists, so an earlier record is overwritten with the merged one.
  */
-export function recordOps(
+function recordOps(
   record: ExclusionRecord,
   annotations: Readonly<Record<string, string>> | undefined,
 ): JsonPatchOp[] {
@@ -86,7 +152,7 @@ export function recordOps(
 }
 
 /** The operations that put the annotations back as they were before `recordOps` (the Undo). */
-export function recordUndoOps(
+function recordUndoOps(
   record: ExclusionRecord,
   annotations: Readonly<Record<string, string>> | undefined,
 ): JsonPatchOp[] {
