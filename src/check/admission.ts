@@ -56,12 +56,16 @@ export function admitTemplate(snapshot: WorkloadSnapshot): Admission {
   const namespace = snapshot.target.namespace;
   const classes = { read: snapshot.priorityClasses, created: snapshot.createdPriorityClasses ?? [] };
   const priority = admitPriority(template.spec, classes, [...snapshot.pods, ...snapshot.otherPods]);
-  if (priority.result === 'refused')
+  if (priority.result === 'refused') {
+    const refused = snapshot.refusedPriorityClasses?.find((c) => c.name === priority.className);
     return {
       result: 'refused',
       by: { kind: 'PriorityClass', name: priority.className },
-      message: priority.message,
+      message: refused
+        ? `${priority.message} (the change's PriorityClass ${refused.name} is refused: ${refused.why})`
+        : priority.message,
     };
+  }
   if (priority.result === 'unknown') return { result: 'unknown', why: priority.why, about: 'priority' };
   const runtime = admitRuntimeClass(priority.spec, [...snapshot.pods, ...snapshot.otherPods]);
   if (runtime.result === 'unknown') return { result: 'unknown', why: runtime.why, about: 'runtime-class' };

@@ -14,6 +14,7 @@ import type { LimitRange, PriorityClass, ResourceQuota } from '../diagnosis/k8s-
 import type { ObjectMeta, Pod } from '../diagnosis/k8s.js';
 import type { NamedObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
 import { isScoped, quotaTakesIn } from '../diagnosis/base/quota-scopes.js';
+import { storedClasses } from './stored-classes.js';
 
 interface CreatedObjects {
   createdClasses?: readonly PriorityClass[];
@@ -36,9 +37,12 @@ export function withCreated(
   const quotas = here(item.createdQuotas);
   const ranges = here(item.createdLimitRanges);
   const names = (item.createdNames ?? []).filter((o) => (o.namespace ?? defaultNamespace) === namespace);
+  // A class the API server refuses leaves the live one of its name, or none.
+  const classes = storedClasses(item.createdClasses ?? [], snapshot.priorityClasses);
   return {
     ...snapshot,
-    ...(item.createdClasses?.length ? { createdPriorityClasses: [...item.createdClasses] } : {}),
+    ...(classes.stored.length > 0 ? { createdPriorityClasses: classes.stored } : {}),
+    ...(classes.refused.length > 0 ? { refusedPriorityClasses: classes.refused } : {}),
     ...(quotas.length > 0 ? { resourceQuotas: withQuotas(snapshot, quotas) } : {}),
     ...(ranges.length > 0 ? { createdLimitRanges: ranges.map((r) => inNamespace(r, namespace)) } : {}),
     ...(names.length > 0 ? { createdNames: names.map(({ kind, name }) => ({ kind, name })) } : {}),

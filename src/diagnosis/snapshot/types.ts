@@ -201,6 +201,8 @@ export interface SnapshotCommon {
   priorityClasses?: PriorityClass[];
   /** check: PriorityClasses the checked change creates (a manifest among those checked). */
   createdPriorityClasses?: PriorityClass[];
+  /** check: PriorityClasses of the change the API server refuses, and why (check/stored-classes.ts). */
+  refusedPriorityClasses?: { name: string; why: string }[];
   /**
    * check: LimitRanges the checked change applies in the namespace (check/created-objects.ts):
    * their defaults and bounds hold for the new pods beside those read (`limitRanges`).
