@@ -24,8 +24,9 @@ import type { Pod } from '../k8s.js';
 import { eventTime, eventsOfPod } from '../base/pod-events.js';
 import { isStuckTerminating } from '../base/pods.js';
 import { workloadKind, workloadObject } from '../workloads/index.js';
-import { daemonBudget } from '../forward/daemon-budget.js';
-import { replacementPlace } from '../placement/replacement.js';
+import { daemonBudget, pinnedTo } from '../forward/daemon-budget.js';
+import { replacementPlace, roomOnSomeNode } from '../placement/replacement.js';
+import { nextPod } from '../rollout/surge-proof.js';
 import { firstSentence } from '../../text/sentences.js';
 
 type Draft = Omit<Finding, 'remediations'>;
@@ -130,6 +131,9 @@ function finding(analysis: AnalysisContext, pending: PendingAssessment, all: Pen
 /**
  * A DaemonSet without surge whose Pending new pods spend its maxUnavailable: its
  * controller replaces no old pod on the other nodes while they wait (daemon-budget.ts).
+ * A wider maxUnavailable is offered as the way on only where the new template fits one
+ * of those nodes once its old pod is gone: else it takes their pods down for a
+ * replacement that waits Pending too.
  */
 function spentBudget(ctx: AnalysisContext): string | undefined {
   const budget = daemonBudget(ctx);
@@ -143,10 +147,25 @@ function spentBudget(ctx: AnalysisContext): string | undefined {
       ? oldNodes.join(', ')
       : `${oldNodes.slice(0, 5).join(', ')} and ${oldNodes.length - 5} more`;
   const wider = waiting.length + 1;
+  // The new pod as the controller would make it for each of those nodes, its old pod gone.
+  const removed = new Set(ctx.snapshot.pods.filter((p) => oldNodes.includes(p.spec.nodeName ?? '')));
+  const rooms = oldNodes.map((node) =>
+    roomOnSomeNode(ctx, pinnedTo(nextPod(ctx.snapshot), node), {
+      removed,
+      where: (n) => n.metadata.name === node,
+    }),
+  );
+  const room = rooms.includes(true) ? true : rooms.includes('unknown') ? 'unknown' : false;
+  const meanwhile =
+    room === true
+      ? `meanwhile maxUnavailable ${wider} would let the other nodes update one at a time.`
+      : room === false
+        ? `a wider maxUnavailable would not help: the new template fits none of ${listed} either, even with its old pod gone, so each old pod it let go would leave a node with no pod of this DaemonSet.`
+        : `whether the new template fits ${listed} once their old pods are gone is not known (not every node or its pods was read), so a wider maxUnavailable could leave those nodes with no pod of this DaemonSet.`;
   return (
     `While ${names} ${one ? 'is' : 'are'} Pending, ${one ? 'it spends' : 'they spend'} the DaemonSet's maxUnavailable of ${maxUnavailable}, so its controller replaces no old pod on ${listed} either: the rollout is stopped on every node. ` +
     `The DaemonSet controller counts each node whose new pod is not available against maxUnavailable (update.go, rollingUpdate), a Pending one included. ` +
-    `Make room for ${one ? 'it' : 'them'} first; meanwhile maxUnavailable ${wider} would let the other nodes update one at a time.`
+    `Make room for ${one ? 'it' : 'them'} first; ${meanwhile}`
   );
 }
 

@@ -13,12 +13,12 @@
  *   still terminating).
  * An Argo Rollout's basic canary is modelled as the rolling update its bounds make.
  */
-import type { Pod } from '../k8s.js';
 import type { Model, ModelPod, PerNodeShape, ReplicaShape } from './model.js';
 import { DeletionQueue, deletedBefore, deletionRank, type DeletionRank } from './deletion-queue.js';
 import { countReady, live } from './model.js';
 import type { PodPhase } from './pod-phase.js';
 import { ordinalPod } from './ordinal-claims.js';
+import { pinnedTo } from './daemon-budget.js';
 
 let serial = 0;
 
@@ -58,20 +58,6 @@ function createPod(model: Model, revision: 'new' | 'old', target?: string): bool
   model.changes += 1;
   model.pods.add({ pod, revision, phase: 'pending', made: true, ...(target ? { target } : {}) });
   return true;
-}
-
-/**
- * A DaemonSet pod as its controller makes it for one node: the required node affinity
- * replaced by the node's name (ReplaceDaemonSetPodNodeNameNodeAffinity).
- */
-function pinnedTo(pod: Pod, node: string): Pod {
-  const nodeAffinity = {
-    ...pod.spec.affinity?.nodeAffinity,
-    requiredDuringSchedulingIgnoredDuringExecution: {
-      nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }],
-    },
-  };
-  return { ...pod, spec: { ...pod.spec, affinity: { ...pod.spec.affinity, nodeAffinity } } };
 }
 
 /** The ReplicaSet controller's deletion order: unscheduled, then not Ready, then Ready. */

@@ -22,6 +22,20 @@ export function pinnedNode(pod: Pod): string | undefined {
   return terms.length === 1 && field?.values?.length === 1 ? field.values[0] : undefined;
 }
 
+/**
+ * A DaemonSet pod as its controller makes it for one node: the required node affinity
+ * replaced by the node's name (ReplaceDaemonSetPodNodeNameNodeAffinity).
+ */
+export function pinnedTo(pod: Pod, node: string): Pod {
+  const nodeAffinity = {
+    ...pod.spec.affinity?.nodeAffinity,
+    requiredDuringSchedulingIgnoredDuringExecution: {
+      nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }],
+    },
+  };
+  return { ...pod, spec: { ...pod.spec, affinity: { ...pod.spec.affinity, nodeAffinity } } };
+}
+
 interface DaemonBudget {
   /** The strategy surges now (maxSurge above 0): the count binds only once it does not. */
   surges: boolean;
