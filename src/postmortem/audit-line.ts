@@ -116,6 +116,16 @@ const diagnosis = z.object({
     .optional(),
 });
 
+export const EXCLUSION_CAUSES = ['expired', 'nodes-changed'] as const;
+export const EXCLUSION_OUTCOMES = [
+  'removed',
+  'already-removed',
+  'refused',
+  'failed',
+  'offered',
+  'waiting',
+] as const;
+
 /** A node exclusion that ended itself, or whose removal was offered (src/worker/exclusion-expiry.ts). */
 const exclusion = z.object({
   action: z.literal('exclusion'),
@@ -123,8 +133,8 @@ const exclusion = z.object({
   cluster: NAME,
   namespace: NAME,
   deployment: NAME,
-  cause: z.enum(['expired', 'nodes-changed']),
-  outcome: z.enum(['removed', 'already-removed', 'refused', 'failed', 'offered', 'waiting']),
+  cause: z.enum(EXCLUSION_CAUSES),
+  outcome: z.enum(EXCLUSION_OUTCOMES),
   detail: TEXT.optional(),
 });
 

@@ -178,6 +178,12 @@ function timelineOf(record: Omit<IncidentRecord, 'timeline'>): TimelineEntry[] {
       outcome,
       undo,
     })),
+    ...record.exclusions.map(({ at, cause, outcome }) => ({
+      at,
+      type: 'exclusion' as const,
+      cause,
+      outcome,
+    })),
   ];
   // Stable by time: the signal before the diagnosis it started, then the log's order.
   return entries
@@ -228,6 +234,19 @@ export function buildIncidentRecord(id: string, events: readonly TimedEvent[]): 
         ]
       : [],
   );
+  const exclusions = own.flatMap(({ at, event }) =>
+    event.action === 'exclusion'
+      ? [
+          {
+            at: iso(at),
+            planId: event.planId,
+            cause: event.cause,
+            outcome: event.outcome,
+            ...(event.detail ? { detail: event.detail } : {}),
+          },
+        ]
+      : [],
+  );
   const diagnoses = diagnosed.map(({ at, d }) => diagnosisOf(at, d));
   const { end, ending } = endOf(writes);
   const record: Omit<IncidentRecord, 'timeline'> = {
@@ -244,6 +263,7 @@ export function buildIncidentRecord(id: string, events: readonly TimedEvent[]): 
     laterChanges: ending
       ? writes.filter((w) => w.at > ending.at || (w !== ending && w.undo && w.at >= ending.at))
       : [],
+    exclusions,
   };
   return { ...record, timeline: timelineOf(record) };
 }

@@ -6,7 +6,7 @@
  * record is `null` or absent, never an empty value that could pass for "nothing". Pure.
  */
 import { z } from 'zod';
-import { OUTCOMES } from './audit-line.js';
+import { EXCLUSION_CAUSES, EXCLUSION_OUTCOMES, OUTCOMES } from './audit-line.js';
 
 const at = z.iso.datetime();
 
@@ -69,6 +69,15 @@ const write = z.object({
   undo: z.boolean(),
 });
 
+/** What the exclusion sweep did with a node exclusion of the workload (src/worker/exclusion-expiry.ts). */
+const exclusion = z.object({
+  at,
+  planId: z.string(),
+  cause: z.enum(EXCLUSION_CAUSES),
+  outcome: z.enum(EXCLUSION_OUTCOMES),
+  detail: z.string().optional(),
+});
+
 /** Serving replicas against desired at one moment, and how the record knows it. */
 const servingPoint = z.object({
   at,
@@ -98,6 +107,12 @@ const entry = z.discriminatedUnion('type', [
     kind: z.string(),
     outcome: z.enum(OUTCOMES),
     undo: z.boolean(),
+  }),
+  z.object({
+    at,
+    type: z.literal('exclusion'),
+    cause: z.enum(EXCLUSION_CAUSES),
+    outcome: z.enum(EXCLUSION_OUTCOMES),
   }),
 ]);
 export type TimelineEntry = z.infer<typeof entry>;
@@ -135,8 +150,11 @@ export const incidentRecordSchema = z.object({
   serving: z.array(servingPoint),
   /** Writes after the end (an Undo, another fix). */
   laterChanges: z.array(write),
+  /** The node exclusion's end as the sweep met it: expired or its nodes changed, removed, waiting, offered. */
+  exclusions: z.array(exclusion),
   timeline: z.array(entry),
 });
 export type IncidentRecord = z.infer<typeof incidentRecordSchema>;
 export type RecordedWrite = z.infer<typeof write>;
+export type RecordedExclusion = z.infer<typeof exclusion>;
 export type RecordedDiagnosis = z.infer<typeof diagnosis>;

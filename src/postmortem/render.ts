@@ -8,7 +8,7 @@
 import type { Lang } from '../i18n/lang.js';
 import { wordsIn } from '../i18n/catalogue.js';
 import { mdCode, mdFence, mdRow, mdText } from './markdown.js';
-import type { IncidentRecord, RecordedWrite, TimelineEntry } from './record.js';
+import type { IncidentRecord, RecordedExclusion, RecordedWrite, TimelineEntry } from './record.js';
 import { utcTime, zonedTime } from './time.js';
 import { postmortemWords } from './words.js';
 import { findKind } from '../remediation/kinds/index.js';
@@ -44,6 +44,31 @@ const OUTCOME_WORD: Record<RecordedWrite['outcome'], keyof Words> = {
 };
 const outcomeWord = (w: Words, outcome: RecordedWrite['outcome']): string =>
   (w[OUTCOME_WORD[outcome]] as (p: object) => string)({});
+
+const causeWord = (w: Words, cause: RecordedExclusion['cause']): string =>
+  cause === 'expired' ? w.exclusionExpired({}) : w.exclusionNodesChanged({});
+
+const EXCLUSION_WORD = {
+  removed: 'exclusionRemoved',
+  'already-removed': 'exclusionAlreadyRemoved',
+  refused: 'exclusionRefused',
+  failed: 'exclusionFailed',
+  offered: 'exclusionOffered',
+  waiting: 'exclusionWaiting',
+} as const satisfies Record<RecordedExclusion['outcome'], keyof Words>;
+
+const exclusionWord = (w: Words, outcome: RecordedExclusion['outcome']): string =>
+  w[EXCLUSION_WORD[outcome]]({});
+
+function exclusionLine(w: Words, x: RecordedExclusion): string {
+  const detail = x.detail ? ` ${mdText(x.detail)}` : '';
+  return w.exclusionLine({
+    at: utcTime(x.at),
+    cause: causeWord(w, x.cause),
+    outcome: exclusionWord(w, x.outcome),
+    detail,
+  });
+}
 
 function viaWords(w: Words, signal: NonNullable<IncidentRecord['signal']>): string {
   switch (signal.via) {
@@ -101,12 +126,22 @@ function entryWords(w: Words, entry: TimelineEntry): string {
         plan: code(entry.kind),
         outcome: outcomeWord(w, entry.outcome),
       });
+    case 'exclusion':
+      return w.tlExclusion({ cause: causeWord(w, entry.cause), outcome: exclusionWord(w, entry.outcome) });
   }
 }
 
 function timeline(w: Words, record: IncidentRecord, zone: string): string[] {
+  // One offset in the header while it holds for every row; across a daylight-saving
+  // change, each row says its own.
+  const offsets = new Set(record.timeline.map((e) => zonedTime(e.at, zone).offset));
   const sample = zonedTime(record.timeline[0]?.at ?? new Date(0).toISOString(), zone);
-  const head = `${mdText(zone)} (${sample.offset})`;
+  const one = offsets.size <= 1;
+  const head = one ? `${mdText(zone)} (${sample.offset})` : mdText(zone);
+  const local = (at: string): string => {
+    const t = zonedTime(at, zone);
+    return one ? t.time : `${t.time} (${t.offset})`;
+  };
   return [
     w.headTimeline({}),
     '',
@@ -114,7 +149,7 @@ function timeline(w: Words, record: IncidentRecord, zone: string): string[] {
       ? [`- ${w.notRecorded({})}`]
       : [
           w.timelineHeader({ zone: head }),
-          ...record.timeline.map((e) => mdRow([utcTime(e.at), zonedTime(e.at, zone).time, entryWords(w, e)])),
+          ...record.timeline.map((e) => mdRow([utcTime(e.at), local(e.at), entryWords(w, e)])),
         ]),
   ];
 }
@@ -234,7 +269,12 @@ function result(w: Words, record: IncidentRecord): string[] {
     '',
     w.laterIntro({}),
     '',
-    ...(record.laterChanges.length === 0 ? [w.noLater({})] : record.laterChanges.map((x) => writeLine(w, x))),
+    ...(record.laterChanges.length + record.exclusions.length === 0
+      ? [w.noLater({})]
+      : [
+          ...record.laterChanges.map((x) => writeLine(w, x)),
+          ...record.exclusions.map((x) => exclusionLine(w, x)),
+        ]),
   ];
 }
 
@@ -262,7 +302,14 @@ function followUps(w: Words, record: IncidentRecord): string[] {
   const exclusion = kind !== undefined && excludesNodes(kind, record.workload.kind);
   if (changes.length === 0 && kind !== undefined && !exclusion && patchesWorkload(kind))
     lines.push(w.followLivePatch({ kind: code(kind) }));
-  if (exclusion) lines.push(w.followExclusion({}));
+  // The sweep may have ended it already (expired, or its nodes changed and it was removed).
+  const ended = record.exclusions.find((x) => x.outcome === 'removed' || x.outcome === 'already-removed');
+  if (exclusion || ended)
+    lines.push(
+      ended
+        ? w.followExclusionEnded({ at: utcTime(ended.at), cause: causeWord(w, ended.cause) })
+        : w.followExclusion({}),
+    );
   const guard = [...codes].some((c) => SURGE_CODES.has(c))
     ? w.followGuardSurge({})
     : [...codes].some((c) => NODE_CODES.has(c))

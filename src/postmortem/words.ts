@@ -137,6 +137,25 @@ export const postmortemWords = registerCatalogue(
       en: (p: { plan: Md; outcome: string }) => `Undo ${p.plan.md}: ${p.outcome}`,
       ko: (p: { plan: Md; outcome: string }) => `${p.plan.md} 되돌리기(Undo): ${p.outcome}`,
     },
+    tlExclusion: {
+      en: (p: { cause: string; outcome: string }) => `Node exclusion (${p.cause}): ${p.outcome}`,
+      ko: (p: { cause: string; outcome: string }) => `노드 제외 (${p.cause}): ${p.outcome}`,
+    },
+    // What the exclusion sweep met and did (src/worker/exclusion-expiry.ts), in words.
+    exclusionExpired: { en: () => 'expired', ko: () => '만료' },
+    exclusionNodesChanged: { en: () => 'its nodes changed', ko: () => '노드가 바뀜' },
+    exclusionRemoved: { en: () => 'removed', ko: () => '제거됨' },
+    exclusionAlreadyRemoved: { en: () => 'already removed', ko: () => '이미 제거됨' },
+    exclusionRefused: { en: () => 'removal refused', ko: () => '제거 거부됨' },
+    exclusionFailed: { en: () => 'removal failed', ko: () => '제거 실패' },
+    exclusionOffered: { en: () => 'removal offered', ko: () => '제거 제안' },
+    exclusionWaiting: { en: () => 'removal waits', ko: () => '제거 대기' },
+    exclusionLine: {
+      en: (p: { at: string; cause: string; outcome: string; detail: string }) =>
+        `- ${p.at} UTC, node exclusion (${p.cause}): ${p.outcome}.${p.detail}`,
+      ko: (p: { at: string; cause: string; outcome: string; detail: string }) =>
+        `- ${p.at} UTC, 노드 제외 (${p.cause}): ${p.outcome}.${p.detail}`,
+    },
     // Outcomes of a write (src/audit.ts), in words.
     outcomeApplied: { en: () => 'applied', ko: () => '적용됨' },
     outcomeAlreadyApplied: { en: () => 'already in place', ko: () => '이미 적용되어 있음' },
@@ -247,6 +266,12 @@ export const postmortemWords = registerCatalogue(
         '- Remove the node exclusion (the nodeAffinity `NotIn` term) once the node is fixed or replaced: it is a stopgap that keeps capacity out of use.',
       ko: () =>
         '- 노드를 고치거나 교체하면 노드 제외(nodeAffinity `NotIn` 조건)를 제거한다. 임시 조치이고, 그동안 그 노드의 자원을 쓰지 못한다.',
+    },
+    followExclusionEnded: {
+      en: (p: { at: string; cause: string }) =>
+        `- The node exclusion ended itself at ${p.at} UTC (${p.cause}): if the node is still at fault, repair or replace it, as pods may land on it again.`,
+      ko: (p: { at: string; cause: string }) =>
+        `- 노드 제외는 ${p.at} UTC에 스스로 끝났다(${p.cause}). 노드에 아직 문제가 있다면 고치거나 교체한다. 파드가 다시 그 노드에 배치될 수 있다.`,
     },
     followGuardSurge: {
       en: () =>

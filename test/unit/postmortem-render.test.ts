@@ -166,6 +166,56 @@ describe('post-mortem draft', () => {
     expect(mdFence('a\n```\nb', 'diff')).toBe('````diff\na\n```\nb\n````');
   });
 
+  it('tells how the node exclusion ended when the sweep removed it, in the timeline, the later changes and the follow-ups', () => {
+    const exclusion: AuditEvent = {
+      action: 'exclusion',
+      planId: 'rm-1',
+      cluster: 'default',
+      namespace: 'vision',
+      deployment: 'object-tracker',
+      cause: 'expired',
+      outcome: 'removed',
+    };
+    const ended = buildIncidentRecord(ID, [...events, { at: T0 + 4 * 3600_000, event: exclusion }]);
+    expect(ended.exclusions).toEqual([
+      { at: '2026-11-27T13:40:00.000Z', planId: 'rm-1', cause: 'expired', outcome: 'removed' },
+    ]);
+    const en = renderPostmortem(ended, { lang: 'en', zone: 'UTC' });
+    expect(en).toContain('| Node exclusion (expired): removed |');
+    expect(en).toContain('- 2026-11-27 13:40:00 UTC, node exclusion (expired): removed.');
+    expect(en).not.toContain('No later change in the record');
+    const ko = renderPostmortem(ended, { lang: 'ko', zone: 'Asia/Seoul' });
+    expect(ko).toContain('노드 제외 (만료): 제거됨');
+    // Without the sweep's event the draft says nothing of it.
+    expect(renderPostmortem(record, { lang: 'en', zone: 'UTC' })).not.toContain('Node exclusion (');
+  });
+
+  it('shows the offset on every row when the zone changes it during the incident', () => {
+    const across = buildIncidentRecord(ID, [
+      ...events,
+      {
+        at: Date.parse('2026-11-01T06:30:00Z'),
+        event: {
+          action: 'exclusion',
+          planId: 'rm-1',
+          cluster: 'default',
+          namespace: 'vision',
+          deployment: 'object-tracker',
+          cause: 'expired',
+          outcome: 'waiting',
+        },
+      },
+      ...events.map((e) => ({ ...e, at: Date.parse('2026-11-01T05:30:00Z') + (e.at - T0) })),
+    ]);
+    const md = renderPostmortem(across, { lang: 'en', zone: 'America/New_York' });
+    expect(md).toContain('| UTC | America/New\\_York | What happened |');
+    expect(md).toContain('| 2026-11-01 06:30:00 | 2026-11-01 01:30:00 (GMT-5) |');
+    expect(md).toMatch(/\| 2026-11-01 05:30:04 \| 2026-11-01 01:30:04 \(GMT-4\) \|/);
+    // One offset all through: the header says it, the rows do not.
+    const same = renderPostmortem(record, { lang: 'en', zone: 'America/New_York' });
+    expect(same).toContain('| UTC | America/New\\_York (GMT-5) | What happened |');
+  });
+
   it('has every message in both languages, registered for the catalogue test', () => {
     expect(registeredCatalogues().get('postmortem')?.messages).toBe(postmortemWords);
     for (const [key, message] of Object.entries(postmortemWords))
