@@ -3,10 +3,12 @@
  * once: each Deployment, StatefulSet or Argo Rollout the change creates makes
  * spec.replicas pods of its template, which wait for nodes and quota beside the pods of
  * every other object in the change. check judges each object with the others' new pods
- * as rivals (forward/rivals.ts), in both queue orders. A DaemonSet's pods are pinned one
- * per node and an object that exists already replaces its pods step by step: neither is
- * counted here (what it frees and takes across objects is not followed). A rival's
- * priority is its class's as the change or the cluster names it, 0 where not known.
+ * as rivals (forward/rivals.ts), in both queue orders. A DaemonSet the change creates
+ * makes one pod on every node it selects and tolerates: its template comes as one pod
+ * marked `perNode`, which the forward model pins to each such node of the snapshot. An
+ * object that exists already replaces its pods step by step: it is not counted here
+ * (what it frees and takes across objects is not followed). A rival's priority is its
+ * class's as the change or the cluster names it, 0 where not known.
  */
 import type { Pod } from '../diagnosis/k8s.js';
 import { typeOfKind } from '../diagnosis/workload-ref.js';
@@ -16,7 +18,8 @@ import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 import type { CheckSource } from './source.js';
 
-export type ChangePod = { pod: Pod; owner: string };
+/** `perNode`: a DaemonSet's template, one pod on each node it selects (forward/rivals.ts pins them). */
+export type ChangePod = { pod: Pod; owner: string; perNode?: true };
 
 /** What of a checked object this needs (check.ts CheckItem). */
 interface ChangeObject {
@@ -36,11 +39,12 @@ export async function changePodsOf<T extends ChangeObject>(
   const created = new Map<T, ChangePod[]>();
   if (items.length < 2) return created;
   for (const item of items) {
-    if (item.old || item.isNew || workloadKind(item.kind).pinnedToNodes) continue;
+    if (item.old || item.isNew) continue;
     const namespace = item.object.metadata.namespace ?? defaultNamespace;
     const name = item.object.metadata.name ?? '';
     const live = await source.live(item.kind, namespace, name);
-    if (live.object || live.unknown) continue;
+    // Not known to exist: it may create them all, so they count (a verdict is never kinder for it).
+    if (live.object) continue;
     created.set(item, podsOf(item, namespace, name));
   }
   return new Map(
@@ -51,7 +55,8 @@ export async function changePodsOf<T extends ChangeObject>(
 function podsOf(item: ChangeObject, namespace: string, name: string): ChangePod[] {
   const module = workloadKind(item.kind);
   const template = module.podTemplate(item.object);
-  const replicas = module.desiredReplicas(item.object);
+  // A DaemonSet's one template pod, pinned to each node later (its replicas are its nodes).
+  const replicas = module.pinnedToNodes ? 1 : module.desiredReplicas(item.object);
   const owner = `${typeOfKind(item.kind)}/${name}`;
   const className = template.spec.priorityClassName;
   const priority = className
@@ -59,6 +64,7 @@ function podsOf(item: ChangeObject, namespace: string, name: string): ChangePod[
     : undefined;
   return Array.from({ length: replicas }, (_, i) => ({
     owner,
+    ...(module.pinnedToNodes ? { perNode: true as const } : {}),
     pod: {
       metadata: {
         name: `${name}-<new>-${i}`,

@@ -3,31 +3,11 @@
  * count of replicas, or one pod per selected node; and the pod templates as their
  * controllers create them (unbound; a DaemonSet's with the tolerations its controller adds).
  */
-import type { Node, Pod, Toleration } from '../k8s.js';
-import { selectsNode, untoleratedTaints, withToleration } from '../base/node-match.js';
+import type { Node, Pod } from '../k8s.js';
+import { selectsNode, untoleratedTaints } from '../base/node-match.js';
 import type { Revisions } from '../workloads/index.js';
 import type { ResolvedStrategy } from '../resolved-strategy.js';
 import type { Shape } from './model.js';
-
-/**
- * Tolerations the DaemonSet controller adds to its pods (daemon/util AddOrUpdateDaemonPodTolerations),
- * network-unavailable only to a pod on the host's network. The simulator keeps its own
- * copy on purpose (sim/controllers/daemonset-nodes.ts): it stands in for the cluster, and
- * a shared list would share a mistake with the engine it tests.
- */
-const DAEMON_TOLERATIONS: readonly Toleration[] = [
-  { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
-  { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
-  { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
-  { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' },
-  { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
-  { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
-];
-const NETWORK_UNAVAILABLE: Toleration = {
-  key: 'node.kubernetes.io/network-unavailable',
-  operator: 'Exists',
-  effect: 'NoSchedule',
-};
 
 /** The Deployment-like counts, from what buildModel already derived (the revisions are read once). */
 export function replicaShape(
@@ -63,12 +43,6 @@ export function perNodeShape(nodes: Node[], template: Pod, strategy: ResolvedStr
     maxSurge: strategy.maxSurge?.value ?? 0,
     maxUnavailable: strategy.maxUnavailable?.value ?? 1,
   };
-}
-
-export function withDaemonTolerations(pod: Pod): Pod {
-  const added = pod.spec.hostNetwork ? [...DAEMON_TOLERATIONS, NETWORK_UNAVAILABLE] : DAEMON_TOLERATIONS;
-  const tolerations = added.reduce(withToleration, pod.spec.tolerations ?? []);
-  return { ...pod, spec: { ...pod.spec, tolerations } };
 }
 
 export function unbound(pod: Pod): Pod {

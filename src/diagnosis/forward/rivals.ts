@@ -11,7 +11,9 @@
  *   but a StatefulSet's or a DaemonSet's pod comes back (WorkloadKindModule
  *   `deletedPodsReturn`): its replacement, the same pod unbound, is a rival.
  * - the pods other workloads of the same checked change will create (snapshot
- *   `changePods`) are rivals too, not admitted yet, as a returning pod is;
+ *   `changePods`) are rivals too, not admitted yet, as a returning pod is; a new
+ *   DaemonSet's (`perNode`) one on each node of the snapshot it selects and tolerates,
+ *   pinned there with the tolerations its controller adds;
  * Rivals bind where they fit and preempt nothing (their preemption, if any, the scheduler
  * already tried): what they take is lost to ours, what they leave is not.
  */
@@ -21,6 +23,9 @@ import { workloadOfPod } from '../base/owners.js';
 import { isStuckTerminating, isTerminating } from '../base/pods.js';
 import { heldBeforeScheduling } from '../scheduling/held-back.js';
 import { kubeletReports } from './pod-phase.js';
+import { isEligible } from '../base/node-match.js';
+import { pinnedTo } from './daemon-budget.js';
+import { withDaemonTolerations } from './daemon-tolerations.js';
 import { workloadKind, workloadOfPod as workloadOfKind } from '../workloads/index.js';
 
 /** Where rivals of our priority stand in the queue: behind ours, or ahead of them. */
@@ -42,12 +47,26 @@ export function rivalsOf(ctx: AnalysisContext): readonly Rival[] {
   return ctx.once('forward-rivals', () =>
     [
       ...(ctx.snapshot.pendingPods ?? []).map((pod) => ({ pod, owner: workloadOfPod(pod) })),
-      ...(ctx.snapshot.changePods ?? []).map(({ pod, owner }) => ({ pod, owner, remade: true as const })),
+      ...(ctx.snapshot.changePods ?? []).flatMap(({ pod, owner, perNode }) =>
+        (perNode ? onEachNode(ctx, pod) : [pod]).map((p) => ({ pod: p, owner, remade: true as const })),
+      ),
       ...leavingNeighbours(ctx)
         .filter(comesBack)
         .map((pod) => ({ pod: again(pod), owner: workloadOfPod(pod), remade: true as const })),
     ].filter((rival) => !heldBeforeScheduling(rival.pod)),
   );
+}
+
+/** A new DaemonSet's pod on each node of the snapshot it would run on (nodeShouldRunDaemonPod). */
+function onEachNode(ctx: AnalysisContext, template: Pod): Pod[] {
+  const pod = withDaemonTolerations(template);
+  return ctx.snapshot.nodes
+    .filter((node) => isEligible(node, pod.spec))
+    .map((node) => {
+      const name = node.metadata.name ?? '';
+      const pinned = pinnedTo(pod, name);
+      return { ...pinned, metadata: { ...pinned.metadata, uid: `${pod.metadata.uid ?? ''}/${name}` } };
+    });
 }
 
 /** Its controller makes the pod again once it is gone (a StatefulSet's, a DaemonSet's). */

@@ -47,7 +47,8 @@ import { proxyStrategy } from './proxy-strategy.js';
 import { assessRollout } from '../rollout/rollout-assessment.js';
 import { leavingNeighbours, rivalsOf, type QueueOrder, type Rival } from './rivals.js';
 import { ordinalsOf, unreadVolumes } from './ordinal-claims.js';
-import { perNodeShape, replicaShape, unbound, withDaemonTolerations } from './model-shapes.js';
+import { perNodeShape, replicaShape, unbound } from './model-shapes.js';
+import { withDaemonTolerations } from './daemon-tolerations.js';
 import { preemptionFailed } from '../scheduling/preemption.js';
 
 import type { Outcome, Variant } from './outcome.js';

@@ -141,7 +141,7 @@ export interface SnapshotCommon {
    * objects applied at once): not admitted yet, they wait in the scheduler's queue with
    * ours, each through quota admission first (forward/rivals.ts). Absent: none.
    */
-  changePods?: { pod: Pod; owner: string }[];
+  changePods?: { pod: Pod; owner: string; perNode?: true }[];
   /**
    * Other Deployments read ("namespace/name"), whether each is paused and its replicas: a
    * paused neighbour mid-rollout gives its old pods back only once its newest ReplicaSet
