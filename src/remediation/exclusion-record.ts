@@ -19,7 +19,7 @@
  */
 import { z } from 'zod';
 import { escapeToken } from './json-pointer.js';
-import { NEVER } from './exclusion-ttl.js';
+import { NEVER, rfc3339Time } from './exclusion-ttl.js';
 
 const EXCLUSION_PREFIX = 'rollout-doctor.io/exclusion.';
 
@@ -97,18 +97,11 @@ type ExclusionState =
   | { state: 'live' | 'expired'; setAt: number | undefined; expiresAt: number }
   | { state: 'unreadable'; setAt: number | undefined };
 
-function timeOf(text: string): number | undefined {
-  // RFC 3339 only (a Date parse takes many other shapes).
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(text)) return undefined;
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) ? undefined : ms;
-}
-
 /** @example exclusionState(record, Date.now()).state // 'expired' */
 export function exclusionState(record: ExclusionRecord, now: number): ExclusionState {
-  const setAt = timeOf(record.setAt);
+  const setAt = rfc3339Time(record.setAt);
   if (record.expiresAt === NEVER) return { state: 'until-removed', setAt };
-  const expiresAt = timeOf(record.expiresAt);
+  const expiresAt = rfc3339Time(record.expiresAt);
   if (expiresAt === undefined) return { state: 'unreadable', setAt };
   return { state: now >= expiresAt ? 'expired' : 'live', setAt, expiresAt };
 }

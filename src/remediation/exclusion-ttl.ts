@@ -74,7 +74,13 @@ export function expiresMarker(ttl: ExclusionTtl, floor?: string): string {
 export const NEVER = 'never';
 
 const FLOOR = ';not-before=';
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** The time an RFC 3339 text names (nothing else: a Date parse takes many other shapes), or undefined. */
+export function rfc3339Time(text: string): number | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(text)) return undefined;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
+}
 
 /**
  * A marker's parts: its duration (UNTIL_REMOVED for `never`) and its floor, or undefined
@@ -91,9 +97,7 @@ function markerParts(value: unknown): { ttl: ExclusionTtl; floor?: string } | un
         : '';
   if (rest.length > 0 || ttlMs(ttl) === undefined) return undefined;
   if (floor === undefined) return { ttl };
-  return floor === NEVER || (RFC3339.test(floor) && !Number.isNaN(Date.parse(floor)))
-    ? { ttl, floor }
-    : undefined;
+  return floor === NEVER || rfc3339Time(floor) !== undefined ? { ttl, floor } : undefined;
 }
 
 /** The duration an expires-at marker names (`$NOW+24h` → `24h`), UNTIL_REMOVED for `never`, else undefined. */
@@ -116,6 +120,6 @@ export function fillExpiresMarker(value: unknown, now: Date): unknown {
   const ms = ttlMs(parts.ttl);
   if (typeof ms !== 'number' || parts.floor === NEVER) return NEVER;
   const end = now.getTime() + ms;
-  const floor = parts.floor === undefined ? undefined : Date.parse(parts.floor);
+  const floor = parts.floor === undefined ? undefined : rfc3339Time(parts.floor);
   return rfc3339(new Date(floor !== undefined && floor > end ? floor : end));
 }

@@ -149,8 +149,9 @@ function spentBudget(ctx: AnalysisContext): string | undefined {
   const wider = waiting.length + 1;
   // The new pod as the controller would make it for each of those nodes, its old pod gone.
   const removed = new Set(ctx.snapshot.pods.filter((p) => oldNodes.includes(p.spec.nodeName ?? '')));
+  const pod = nextPod(ctx.snapshot);
   const rooms = oldNodes.map((node) =>
-    roomOnSomeNode(ctx, pinnedTo(nextPod(ctx.snapshot), node), {
+    roomOnSomeNode(ctx, pinnedTo(pod, node), {
       removed,
       where: (n) => n.metadata.name === node,
     }),

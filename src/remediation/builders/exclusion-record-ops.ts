@@ -41,6 +41,8 @@ function notInValues(affinity: Affinity | undefined, key: string): Set<string> {
   return values;
 }
 
+type Carried = { values: Record<string, string[]>; nodes: ExclusionRecord['nodes']; until?: string };
+
 /**
  * The earlier exclusion a new record carries on: its values the affinity still holds
  * (only those are still ours), its nodes, and, while it is live at `now`, its end
@@ -50,7 +52,7 @@ function carriedExclusion(
   annotations: Readonly<Record<string, string>> | undefined,
   before: Affinity | undefined,
   now: number,
-): { values: Record<string, string[]>; nodes: ExclusionRecord['nodes']; until?: string } | undefined {
+): Carried | undefined {
   const earlier = readRecord(annotations);
   if (!earlier) return undefined;
   const values: Record<string, string[]> = {};
@@ -69,12 +71,7 @@ function carriedExclusion(
  * The warning of a plan that carries an earlier live exclusion on: whose, and that the
  * one record now ends no sooner than it did (or lasts until removed). Empty otherwise.
  */
-function carriedWarnings(
-  annotations: Readonly<Record<string, string>> | undefined,
-  before: Affinity | undefined,
-  now: number,
-): PlanSaid[] {
-  const carried = carriedExclusion(annotations, before, now);
+function carriedWarnings(carried: Carried | undefined): PlanSaid[] {
   if (!carried?.until) return [];
   const nodes = carried.nodes.map((n) => n.name).join(', ');
   return [
@@ -91,15 +88,13 @@ export function exclusionRecord(input: {
   nodes: readonly Node[];
   picture: TemplateCrashPicture;
   finding: string;
-  annotations: Readonly<Record<string, string>> | undefined;
   ttl: ExclusionTtl | undefined;
-  /** When the plan is made (the snapshot's time): whether an earlier exclusion is still live. */
-  now: number;
+  /** The earlier exclusion on the workload, carried on (carriedExclusion). */
+  earlier: Carried | undefined;
 }): ExclusionRecord {
-  const { before, exclusion } = input;
+  const { before, exclusion, earlier } = input;
   const held = notInValues(before, exclusion.key);
   const added = { [exclusion.key]: exclusion.values.filter((v) => !held.has(v)) };
-  const earlier = carriedExclusion(input.annotations, before, input.now);
   const kept = earlier?.values ?? {};
   const nodes = input.nodes.map((n) => ({
     name: n.metadata.name ?? '',
@@ -126,14 +121,15 @@ export function exclusionRecord(input: {
 export function exclusionWrite(
   snapshot: { capturedAt: string },
   annotations: Readonly<Record<string, string>> | undefined,
-  input: Omit<Parameters<typeof exclusionRecord>[0], 'annotations' | 'now'>,
+  input: Omit<Parameters<typeof exclusionRecord>[0], 'earlier'>,
 ): { ops: JsonPatchOp[]; undo: JsonPatchOp[]; warnings: PlanSaid[] } {
-  const now = Date.parse(snapshot.capturedAt);
-  const record = exclusionRecord({ ...input, annotations, now });
+  // The snapshot's time says whether an earlier exclusion is still live.
+  const earlier = carriedExclusion(annotations, input.before, Date.parse(snapshot.capturedAt));
+  const record = exclusionRecord({ ...input, earlier });
   return {
     ops: recordOps(record, annotations),
     undo: recordUndoOps(record, annotations),
-    warnings: carriedWarnings(annotations, input.before, now),
+    warnings: carriedWarnings(earlier),
   };
 }
 
