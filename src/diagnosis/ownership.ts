@@ -29,6 +29,7 @@
 import { z } from 'zod';
 import { isAtomicField } from './atomic-fields.js';
 import type { ObjectMeta } from './k8s.js';
+import { DIAGNOSIS_SENTENCES as S } from './sentences.js';
 
 /** The tool that applies the Deployment, read from its own metadata (DESIGN.md §4). */
 type ManagerTool = 'argocd' | 'flux-kustomize' | 'flux-helm' | 'helm' | 'kubectl';
@@ -183,7 +184,10 @@ function fluxOwner(labels: Record<string, string>): ManagedBy | undefined {
       tool: 'flux-kustomize',
       name: fluxName,
       namespace: fluxNamespace,
-      evidence: `labels ${FLUX_KUSTOMIZE_NAME}=${fluxName}, ${FLUX_KUSTOMIZE_NAMESPACE}=${fluxNamespace}`,
+      evidence: S.ownerLabels.en({
+        name: `${FLUX_KUSTOMIZE_NAME}=${fluxName}`,
+        namespace: `${FLUX_KUSTOMIZE_NAMESPACE}=${fluxNamespace}`,
+      }),
     };
   }
   const helmReleaseName = labels[FLUX_HELM_NAME];
@@ -193,7 +197,10 @@ function fluxOwner(labels: Record<string, string>): ManagedBy | undefined {
       tool: 'flux-helm',
       name: helmReleaseName,
       namespace: helmReleaseNamespace,
-      evidence: `labels ${FLUX_HELM_NAME}=${helmReleaseName}, ${FLUX_HELM_NAMESPACE}=${helmReleaseNamespace}`,
+      evidence: S.ownerLabels.en({
+        name: `${FLUX_HELM_NAME}=${helmReleaseName}`,
+        namespace: `${FLUX_HELM_NAMESPACE}=${helmReleaseNamespace}`,
+      }),
     };
   }
   return undefined;
@@ -218,7 +225,7 @@ function argoOwner(object: OwnedObject, managers: ManagedFields): ManagedBy | un
         tool: 'argocd',
         name: id.app,
         ...(id.appNamespace ? { namespace: id.appNamespace } : {}),
-        evidence: `annotation ${ARGOCD_TRACKING_ID}=${trackingId}`,
+        evidence: S.argoTrackingId.en({ annotation: `${ARGOCD_TRACKING_ID}=${trackingId}` }),
       };
     }
   }
@@ -230,7 +237,7 @@ function argoOwner(object: OwnedObject, managers: ManagedFields): ManagedBy | un
       tool: 'argocd',
       name: app.app,
       ...(app.appNamespace ? { namespace: app.appNamespace } : {}),
-      evidence: `label ${INSTANCE_LABEL}=${instance} with field manager ${argoManager}`,
+      evidence: S.argoInstanceLabel.en({ label: `${INSTANCE_LABEL}=${instance}`, manager: argoManager }),
     };
   }
   return undefined;
@@ -245,7 +252,10 @@ function helmOwner(annotations: Record<string, string>): ManagedBy | undefined {
     tool: 'helm',
     name: release,
     namespace: releaseNamespace,
-    evidence: `annotations ${HELM_RELEASE_NAME}=${release}, ${HELM_RELEASE_NAMESPACE}=${releaseNamespace}`,
+    evidence: S.ownerAnnotations.en({
+      name: `${HELM_RELEASE_NAME}=${release}`,
+      namespace: `${HELM_RELEASE_NAMESPACE}=${releaseNamespace}`,
+    }),
   };
 }
 
@@ -256,7 +266,7 @@ function kubectlOwner(object: OwnedObject, managers: ManagedFields): ManagedBy |
     return {
       tool: 'kubectl',
       name: KUBECTL_SERVER_SIDE_APPLY,
-      evidence: `field manager ${KUBECTL_SERVER_SIDE_APPLY} with operation Apply (kubectl apply --server-side)`,
+      evidence: S.serverSideApply.en({ manager: KUBECTL_SERVER_SIDE_APPLY }),
     };
   }
   if (object.metadata.annotations?.[LAST_APPLIED] === undefined) return undefined;
@@ -270,7 +280,7 @@ function kubectlOwner(object: OwnedObject, managers: ManagedFields): ManagedBy |
     return {
       tool: 'kubectl',
       name: kubectl.manager,
-      evidence: `annotation ${LAST_APPLIED} with field manager ${kubectl.manager}`,
+      evidence: S.lastAppliedWithManager.en({ annotation: LAST_APPLIED, manager: kubectl.manager }),
     };
   }
   // No managedFields at all (an object older than server-side field tracking, or a
@@ -282,7 +292,7 @@ function kubectlOwner(object: OwnedObject, managers: ManagedFields): ManagedBy |
     return {
       tool: 'kubectl',
       name: KUBECTL_CLIENT_SIDE_APPLY,
-      evidence: `annotation ${LAST_APPLIED}, which only kubectl's client-side apply writes; managedFields were absent (an older object or a dump saved without --show-managed-fields), so the field manager is the one it uses, not one seen`,
+      evidence: S.lastAppliedNoManagers.en({ annotation: LAST_APPLIED }),
     };
   }
   return undefined;

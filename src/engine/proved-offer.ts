@@ -11,6 +11,7 @@ import type { NotOffered, RemediationPlan } from '../remediation/plan.js';
 import { kindOf } from '../remediation/kinds/index.js';
 import { planLabel, provePlan, type ProofVerdict } from './plan-proof.js';
 import { autoscalerPlanWarning, workloadAutoscaler } from '../diagnosis/guards/autoscaler.js';
+import { REMEDIATION_SENTENCES } from '../remediation/sentences.js';
 
 export function offerProved(
   ctx: AnalysisContext,
@@ -75,10 +76,7 @@ function provedOnly(
         {
           ...plan,
           proof: verdict.proof,
-          warnings: [
-            `The scheduler may place the replacements on ${where} again, where they crash: the fix above keeps them off it.`,
-            ...plan.warnings,
-          ],
+          warnings: [REMEDIATION_SENTENCES.replacementsCrashAgain.en({ where }), ...plan.warnings],
         },
       ];
     }

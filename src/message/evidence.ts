@@ -13,6 +13,7 @@ import { deviceVerdictWords } from '../diagnosis/crash/device-health.js';
 import type { ContentPart, Rich } from './model.js';
 import { code, icon, join, multiline, plain, say, strong } from './rich.js';
 import { clip, firstSentence } from '../text/sentences.js';
+import { sentenceIn } from './sentences.js';
 import {
   capacityPart,
   codePart,
@@ -67,7 +68,12 @@ interface EvidenceView {
  * and Teams (result.ts) and the command line (src/report/text.ts, through the terminal
  * renderer src/report/terminal.ts).
  */
-function evidenceView(evidence: Evidence, w: Words, options: { clueElsewhere?: boolean } = {}): EvidenceView {
+function evidenceView(
+  evidence: Evidence,
+  w: Words,
+  options: { clueElsewhere?: boolean; lang?: Lang } = {},
+): EvidenceView {
+  const said = (text: string): string => sentenceIn(text, options.lang ?? 'en');
   switch (evidence.type) {
     case 'node-capacity':
       return { line: capacityLine(evidence, w), parts: [capacityPart(evidence, w)] };
@@ -103,16 +109,16 @@ function evidenceView(evidence: Evidence, w: Words, options: { clueElsewhere?: b
         line: null,
         parts: [
           tablePart(
-            plain(evidence.title),
+            plain(said(evidence.title)),
             columns(w.podColumns({})),
-            evidence.pods.map((p) => [p.name, p.node ?? '-', p.phase ?? '-', p.detail ?? '']),
+            evidence.pods.map((p) => [p.name, p.node ?? '-', p.phase ?? '-', said(p.detail ?? '')]),
           ),
         ],
       };
     case 'note':
       return {
-        line: say`${icon('note')} ${clip(firstSentence(evidence.text), 200)}`,
-        parts: prose(say`${w.note({})} ${multiline(evidence.text)}`),
+        line: say`${icon('note')} ${clip(firstSentence(said(evidence.text)), 200)}`,
+        parts: prose(say`${w.note({})} ${multiline(said(evidence.text))}`),
       };
     case 'device-health':
       return { line: deviceHealthLine(evidence, w), parts: [deviceHealthPart(evidence, w)] };
@@ -129,7 +135,7 @@ export function evidenceLine(
 
 /** One evidence item in full, for the thread report and the command line. */
 export function evidenceParts(evidence: Evidence, lang: Lang = 'en'): ContentPart[] {
-  return evidenceView(evidence, wordsIn(EVIDENCE_WORDS, lang)).parts;
+  return evidenceView(evidence, wordsIn(EVIDENCE_WORDS, lang), { lang }).parts;
 }
 
 const prose = (text: Rich): ContentPart[] => [{ kind: 'paragraph', text }];

@@ -13,6 +13,7 @@ import { utcTime, zonedTime } from './time.js';
 import { postmortemWords } from './words.js';
 import { findKind } from '../remediation/kinds/index.js';
 import { DEFAULT_WORKLOAD_KIND, WORKLOAD_KINDS, type WorkloadKind } from '../diagnosis/workload-ref.js';
+import { sentenceIn } from '../message/sentences.js';
 
 const isWorkloadKind = (kind: string | null): kind is WorkloadKind => WORKLOAD_KINDS.some((k) => k === kind);
 
@@ -288,7 +289,7 @@ const excludesNodes = (kind: string, workload: string | null): boolean =>
     ?.paths(isWorkloadKind(workload) ? workload : DEFAULT_WORKLOAD_KIND)
     .some((path) => path.includes('/affinity')) ?? false;
 
-function followUps(w: Words, record: IncidentRecord): string[] {
+function followUps(w: Words, record: IncidentRecord, lang: Lang): string[] {
   const codes = new Set(record.diagnoses.flatMap((d) => d.findings.map((f) => f.code)));
   const changes = unique(
     record.diagnoses.flatMap((d) => d.manifestChanges),
@@ -297,7 +298,12 @@ function followUps(w: Words, record: IncidentRecord): string[] {
   const kind = record.adopted?.kind;
   const lines: string[] = [];
   for (const change of changes)
-    lines.push(w.followManifest({ where: text(change.where) }), '', mdFence(change.diff, 'diff'), '');
+    lines.push(
+      w.followManifest({ where: text(sentenceIn(change.where, lang)) }),
+      '',
+      mdFence(change.diff, 'diff'),
+      '',
+    );
   // An exclusion is a stopgap to take back, not a change to commit.
   const exclusion = kind !== undefined && excludesNodes(kind, record.workload.kind);
   if (changes.length === 0 && kind !== undefined && !exclusion && patchesWorkload(kind))
@@ -345,7 +351,7 @@ export function renderPostmortem(record: IncidentRecord, options: RenderOptions)
     analysis(w, record),
     alternatives(w, record),
     result(w, record),
-    followUps(w, record),
+    followUps(w, record, options.lang),
     [w.headLessons({}), '', w.lessonsToWrite({})],
   ];
   return `${sections.map((s) => s.join('\n').replace(/\n+$/, '')).join('\n\n')}\n`;

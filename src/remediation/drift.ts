@@ -67,6 +67,7 @@ import { patchWrites } from './patch-allowlist.js';
 import type { PlanDrift, RemediationPlan } from './plan.js';
 import { APPLY_TIME, RESTARTED_AT_POINTER } from './restart-time.js';
 import { ownerSettings, type OwnerSettings } from './owner-settings.js';
+import { REMEDIATION_SENTENCES as S } from './sentences.js';
 
 type Verdict = PlanDrift['reverted'];
 
@@ -84,8 +85,8 @@ export function ownerName(owner: ManagedBy): string {
       return `Helm release ${owner.name}${owner.namespace ? ` in ${owner.namespace}` : ''}`;
     case 'kubectl':
       return owner.name === KUBECTL_SERVER_SIDE_APPLY
-        ? `kubectl apply --server-side (field manager ${owner.name})`
-        : `kubectl apply (field manager ${owner.name})`;
+        ? S.kubectlServerSideOwner.en({ manager: owner.name })
+        : S.kubectlOwner.en({ manager: owner.name });
   }
 }
 
@@ -185,7 +186,7 @@ function fieldVerdict(
       if (inManifest === undefined)
         return {
           reverted: 'unknown',
-          why: `the applied manifest is not known (${unknownWhy}): if it sets the field, the next kubectl apply of it (a person or a pipeline) puts the manifest's value back`,
+          why: S.appliedUnknown.en({ why: unknownWhy }),
         };
       if (inManifest && manifest.source === 'managed-fields')
         return {
@@ -195,11 +196,11 @@ function fieldVerdict(
       return inManifest
         ? {
             reverted: false,
-            why: "in the applied manifest: nothing reverts it, but the next kubectl apply of that manifest puts the manifest's value back",
+            why: S.inApplied.en(),
           }
         : {
             reverted: false,
-            why: 'not in the applied manifest: nothing reverts it, and a later kubectl apply leaves it',
+            why: S.notInApplied.en(),
           };
   }
 }
@@ -403,16 +404,21 @@ export function planDrift(
     group.fields.push(fieldName(pointer));
     groups.set(verdict.why, group);
   }
-  const source =
-    manifest.source === 'managed-fields'
-      ? ` (manifest read from the managedFields of ${manifest.manager})`
-      : manifest.source === 'last-applied'
-        ? ' (manifest read from the last-applied-configuration annotation)'
-        : '';
+  const said = [...groups.entries()].map(([reason, g]) => ({ fields: g.fields.join(', '), reason }));
+  // The source closes the last group's clause.
+  const last = said.pop();
+  const closing =
+    last === undefined
+      ? undefined
+      : manifest.source === 'managed-fields'
+        ? S.fieldsReasonManaged.en({ ...last, manager: manifest.manager })
+        : manifest.source === 'last-applied'
+          ? S.fieldsReasonLastApplied.en(last)
+          : S.fieldsReason.en(last);
   const why =
-    groups.size === 0
-      ? 'the patch changes no field of the live object'
-      : [...groups.entries()].map(([reason, g]) => `${g.fields.join(', ')}: ${reason}`).join('; ') + source;
+    closing === undefined
+      ? S.noFieldChanged.en()
+      : [...said.map((g) => S.fieldsReason.en(g)), closing].join('; ');
   return {
     reverted: combine([...groups.values()].map((g) => g.reverted)),
     by,
@@ -421,7 +427,7 @@ export function planDrift(
   };
 }
 
-const NO_OWNER = 'no GitOps owner recognised';
+const NO_OWNER = S.noOwner.en();
 const NO_OWNER_WHY = `${NO_OWNER} (no Flux labels, Argo CD tracking, Helm release annotations or kubectl last-applied)`;
 
 /** The verdict when no owner was recognised, from the managedFields and markers the Deployment carries. */
@@ -440,7 +446,7 @@ function unownedDrift(plan: RemediationPlan, live: WorkloadObject): PlanDrift {
       ...base,
       reverted: 'unknown',
       fields,
-      why: `${NO_OWNER_WHY}, and the ${plan.target.kind} carries no managedFields (a dump saved without --show-managed-fields?), so a controller or pipeline that applies it cannot be ruled out`,
+      why: S.noOwnerNoManagedFields.en({ kind: plan.target.kind }),
     };
   }
   const parts: string[] = [];
@@ -472,7 +478,7 @@ function unownedDrift(plan: RemediationPlan, live: WorkloadObject): PlanDrift {
     ...base,
     reverted: false,
     fields,
-    why: `${NO_OWNER_WHY}, and managedFields name only ${seen.join(', ') || OUR_FIELD_MANAGER}: nothing applies the ${plan.target.kind} again, so nothing reverts this (a later kubectl apply or replace of a manifest that sets these fields would)`,
+    why: S.noOwnerOnlyManagers.en({ kind: plan.target.kind, managers: seen.join(', ') || OUR_FIELD_MANAGER }),
   };
 }
 

@@ -24,6 +24,7 @@ import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 import { desiredManifest } from '../diagnosis/ownership.js';
 import { matchesLabelSelector } from '../diagnosis/base/pod-constraints.js';
 import { ownerName } from './drift.js';
+import { REMEDIATION_SENTENCES as S } from './sentences.js';
 
 /**
  * The permanent fix as a change to commit: the minimal change to the Deployment's
@@ -44,16 +45,16 @@ const HASH_LABEL = 'pod-template-hash';
 const FIXED_STRATEGY = ['type: RollingUpdate', 'rollingUpdate:', '  maxSurge: 0', '  maxUnavailable: 1'];
 
 function where(owner: ManagedBy | undefined): string {
-  if (!owner) return 'the manifest this workload is applied from';
+  if (!owner) return S.whereUnknown.en();
   switch (owner.tool) {
     case 'argocd':
     case 'flux-kustomize':
-      return `Git: the manifest ${ownerName(owner)} applies`;
+      return S.whereGit.en({ owner: ownerName(owner) });
     case 'flux-helm':
     case 'helm':
-      return `the chart or values of ${ownerName(owner)} (the rendered manifest is shown)`;
+      return S.whereChart.en({ owner: ownerName(owner) });
     case 'kubectl':
-      return 'the file applied with kubectl apply';
+      return S.whereKubectl.en();
   }
 }
 
@@ -118,15 +119,9 @@ function strategyChange(
     lines.push(`-  ${field}:`, ...yamlLines(current, '    ').map((l) => `-${l}`));
   }
   lines.push(`+  ${field}:`, ...FIXED_STRATEGY.map((l) => `+    ${l}`));
-  const notes = [
-    workloadKind(kind).surgeFix === 'per-node'
-      ? "Each node's old pod then goes before its new one starts: each rollout takes one node's pod down at a time instead of needing room for a second pod on the same node."
-      : 'Old pods then go before new ones start: each rollout takes one replica down at a time instead of needing room for one more.',
-  ];
+  const notes = [workloadKind(kind).surgeFix === 'per-node' ? S.notePerNode.en() : S.noteOneAtATime.en()];
   if (current === undefined) {
-    notes.push(
-      'What the manifest sets was not readable here: replace any strategy block it has with the lines above.',
-    );
+    notes.push(S.noteStrategyUnread.en());
   }
   return { addresses, where: where(owner), diff: lines.join('\n'), notes };
 }
@@ -180,10 +175,7 @@ function matchLabelKeysChange(
     addresses,
     where: where(owner),
     diff: lines.join('\n'),
-    notes: [
-      'Kubernetes 1.31 or later (matchLabelKeys on pod affinity terms: on by default since 1.31, GA in 1.33); older API servers drop the field.',
-      'The term then repels only pods of the same template. It helps from the rollout after the one that adds it: pods created without it still repel the new ones, so it is no live fix for the rollout stuck now.',
-    ],
+    notes: [S.noteMatchLabelKeysVersion.en(), S.noteMatchLabelKeysLater.en()],
   };
 }
 
@@ -199,13 +191,9 @@ function canaryChange(
   for (const key of ['maxSurge', 'maxUnavailable'])
     if (canary[key] !== undefined) lines.push(...yamlLines({ [key]: canary[key] }, '-      '));
   lines.push('+      maxSurge: 0', '+      maxUnavailable: 1');
-  const notes = [
-    'Stable pods then go before canary pods start: each update takes one replica down at a time instead of needing room for one more. The canary steps stay as written.',
-  ];
+  const notes = [S.noteCanaryOneAtATime.en()];
   if (current === undefined) {
-    notes.push(
-      'What the manifest sets was not readable here: replace any maxSurge and maxUnavailable of its canary with the lines above.',
-    );
+    notes.push(S.noteCanaryUnread.en());
   }
   return { addresses, where: where(owner), diff: lines.join('\n'), notes };
 }

@@ -16,6 +16,8 @@ import {
 } from './exclusion-plan-words.js';
 import type { Lead, NodeAgent, PlanParams, PlanSaid } from './plan-said.js';
 import { remadePods, type RemadeBy } from '../diagnosis/workloads/remade-words.js';
+import { sentenceIn } from '../i18n/sentences.js';
+import './sentences.js';
 
 export type { NodeAgent, PlanSaid } from './plan-said.js';
 export { nodeAgentWords } from './exclusion-plan-words.js';
@@ -589,18 +591,18 @@ export function planWarnings(
   plan: { warnings: readonly string[]; warningsSaid?: readonly PlanSaid[] | undefined },
   lang: Lang,
 ): string[] {
-  const said = plan.warningsSaid;
-  if (lang === 'en' || !said) return [...plan.warnings];
-  const byEnglish = new Map(said.map((s) => [storedInWords(s, 'en'), s]));
+  if (lang === 'en') return [...plan.warnings];
+  const byEnglish = new Map((plan.warningsSaid ?? []).map((s) => [storedInWords(s, 'en'), s]));
   return plan.warnings.map((w) => {
     const words = byEnglish.get(w);
-    return (words && storedInWords(words, lang)) ?? w;
+    return (words && storedInWords(words, lang)) ?? sentenceIn(w, lang);
   });
 }
 
 /** A plan's impact in `lang`: its words where they still say its English impact, else the impact as written. */
 export function planImpact(plan: { impact: string; impactSaid?: PlanSaid | undefined }, lang: Lang): string {
   const said = plan.impactSaid;
-  if (lang === 'en' || !said || storedInWords(said, 'en') !== plan.impact) return plan.impact;
-  return storedInWords(said, lang) ?? plan.impact;
+  if (lang === 'en') return plan.impact;
+  if (!said || storedInWords(said, 'en') !== plan.impact) return sentenceIn(plan.impact, lang);
+  return storedInWords(said, lang) ?? sentenceIn(plan.impact, lang);
 }

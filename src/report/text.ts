@@ -17,6 +17,7 @@ import { wordsIn } from '../i18n/catalogue.js';
 import type { Lang } from '../i18n/lang.js';
 import { findingExplanation, findingSummary, planSummary } from '../message/words/finding.js';
 import { REPORT_WORDS } from './words.js';
+import { sentenceIn } from '../message/sentences.js';
 
 type Words = ReturnType<typeof wordsIn<typeof REPORT_WORDS>>;
 
@@ -47,7 +48,15 @@ export function renderText(raw: Diagnosis, options: TextOptions = {}): string {
   const lines: string[] = [
     style.bold(w.target(target)) + style.dim(w.asOf({ at: diagnosis.capturedAt })),
     ...(diagnosis.managedBy
-      ? [style.dim(w.managedBy({ ...diagnosis.managedBy, tool: w[`tool-${diagnosis.managedBy.tool}`]({}) }))]
+      ? [
+          style.dim(
+            w.managedBy({
+              ...diagnosis.managedBy,
+              tool: w[`tool-${diagnosis.managedBy.tool}`]({}),
+              evidence: sentenceIn(diagnosis.managedBy.evidence, lang),
+            }),
+          ),
+        ]
       : []),
     '',
     ...verdict(diagnosis, style, w, lang),
@@ -67,20 +76,22 @@ export function renderText(raw: Diagnosis, options: TextOptions = {}): string {
     const unread = diagnosis.coverage ? unreadGuardLines(diagnosis.coverage) : [];
     if (unread.length > 0) {
       lines.push('', style.yellow(w.notChecked({})));
-      for (const line of unread) lines.push(...indent(wrap(line, WIDTH - 2), 2));
+      for (const line of unread) lines.push(...indent(wrap(sentenceIn(line, lang), WIDTH - 2), 2));
     }
   }
 
   for (const note of diagnosis.notOffered ?? []) {
-    lines.push('', ...wrap(w.notOffered(note), WIDTH));
+    lines.push('', ...wrap(w.notOffered({ ...note, reason: sentenceIn(note.reason, lang) }), WIDTH));
   }
 
   if (diagnosis.manifestChanges && diagnosis.manifestChanges.length > 0) {
     lines.push('', style.bold(w.changeToCommit({})));
     for (const change of diagnosis.manifestChanges) {
-      lines.push('', ...indent(wrap(w.changeWhere(change), WIDTH - 4), 4));
+      const where = sentenceIn(change.where, lang);
+      lines.push('', ...indent(wrap(w.changeWhere({ ...change, where }), WIDTH - 4), 4));
       lines.push(...indent(change.diff.split('\n'), 6));
-      for (const note of change.notes) lines.push(...indent(wrap(w.note({ text: note }), WIDTH - 4), 4));
+      for (const note of change.notes)
+        lines.push(...indent(wrap(w.note({ text: sentenceIn(note, lang) }), WIDTH - 4), 4));
     }
   }
 
@@ -255,8 +266,9 @@ function remediation(plan: RemediationPlan, index: number, { style, w, lang }: V
 function driftLine(drift: PlanDrift, lang: Lang = 'en'): string {
   const reverted = drift.reverted === 'unknown' ? null : drift.reverted;
   const w = wordsIn(REPORT_WORDS, lang);
-  if (drift.ownerRecognised === false) return w.reverted({ reverted, why: drift.why });
-  return w.reverted({ reverted, by: drift.by, why: drift.why });
+  const why = sentenceIn(drift.why, lang);
+  if (drift.ownerRecognised === false) return w.reverted({ reverted, why });
+  return w.reverted({ reverted, by: sentenceIn(drift.by, lang), why });
 }
 
 function patchLines(head: string, patch: Patch): string[] {

@@ -67,7 +67,7 @@ describe('seed incident A in Korean (GPU surge deadlock)', () => {
     const lines = texts(message.parts);
     expect(lines[0]).toBe('RolloutSurgeDeadlock: vision-object-tracker 롤아웃이 끝나지 않습니다');
     expect(lines[1]).toBe(
-      'deployment/vision-object-tracker · 네임스페이스 vision · 클러스터 prod · 2026-11-22 02:59 UTC 기준 · managed by kubectl apply by kubectl-client-side-apply',
+      'deployment/vision-object-tracker · 네임스페이스 vision · 클러스터 prod · 2026-11-22 02:59 UTC 기준 · 관리 주체 kubectl apply(필드 매니저 kubectl-client-side-apply)',
     );
     expect(lines.find((l) => l.startsWith('권장 조치:'))?.split('\n')[0]).toBe(
       '권장 조치: 기존 파드를 먼저 내립니다: RollingUpdate maxSurge 0, maxUnavailable 1. 롤아웃을 재시작해서 멈춘 파드를 교체합니다.',

@@ -3,6 +3,9 @@ import { findKind } from '../../remediation/kinds/index.js';
 import { restoredByPatch, rolloutByPatch } from '../../remediation/kinds/workload-patch.js';
 import type { RemediationPlan } from '../../remediation/plan.js';
 import type { Lang } from '../../i18n/lang.js';
+import { defineMessages, registerCatalogue, wordsIn } from '../../i18n/catalogue.js';
+import { planSummary } from '../../message/words/finding.js';
+import { planImpact } from '../../remediation/plan-words.js';
 
 /**
  * Where the exact patch really is: the thread report under the result message (and,
@@ -37,6 +40,43 @@ const CONFIRM_MAX = 300;
 
 export const CLUSTER_WIDE = 'Cluster-wide change (affects every namespace): ';
 
+/** The confirm step's own words for readers of other languages (English keeps the kinds' words above). */
+const CONFIRM_WORDS = registerCatalogue(
+  'confirm',
+  defineMessages({
+    clusterWide: {
+      en: () => CLUSTER_WIDE,
+      ko: () => '클러스터 전체에 적용되는 변경입니다(모든 네임스페이스에 영향): ',
+    },
+    patchPointer: {
+      en: () => PATCH_POINTER,
+      ko: () => '정확한 패치와 서버 드라이 런 결과는 스레드에 있습니다.',
+    },
+    restore: {
+      en: (p: { what: string }) => `Restore ${p.what}.`,
+      ko: (p: { what: string }) => `되돌리기: ${p.what}.`,
+    },
+    impact: {
+      en: (p: { impact: string }) => `Impact: ${p.impact}`,
+      ko: (p: { impact: string }) => `영향: ${p.impact}`,
+    },
+    fallback: {
+      en: (p: { kind: string; undo: boolean }) => `${p.undo ? 'Undo' : 'Apply'} ${p.kind}.`,
+      ko: (p: { kind: string; undo: boolean }) => `${p.kind} 조치를 ${p.undo ? '되돌립니다' : '적용합니다'}.`,
+    },
+  }),
+  {
+    clusterWide: [{}],
+    patchPointer: [{}],
+    restore: [{ what: 'the rollout strategy (RollingUpdate maxSurge 25%, maxUnavailable 25%)' }],
+    impact: [{ impact: 'brief outage' }],
+    fallback: [
+      { kind: 'set-recreate', undo: false },
+      { kind: 'set-recreate', undo: true },
+    ],
+  },
+);
+
 function firstSentence(text: string): string {
   const one = /^.*?[.!?](?=\s|$)/s.exec(text)?.[0] ?? text;
   return one.replace(/\s+/g, ' ').trim();
@@ -51,9 +91,11 @@ function firstSentence(text: string): string {
  */
 export function confirmDialogText(
   plan: RemediationPlan,
-  options: { undo?: boolean } = {},
+  options: { undo?: boolean; lang?: Lang } = {},
   max = CONFIRM_MAX,
 ): string {
+  if (options.lang && options.lang !== 'en')
+    return confirmInWords(plan, options.undo === true, options.lang, max);
   const kind = findKind(plan.kind);
   // A cluster-scoped object (a DeviceTaintRule) affects every tenant: said first.
   const wide = kind?.clusterScoped ? CLUSTER_WIDE : '';
@@ -74,4 +116,26 @@ export function confirmDialogText(
     return `${wide}${parts.join(' ')}`;
   }
   return `${wide}${options.undo ? 'Undo' : 'Apply'} ${plan.kind} on this ${workload}. ${PATCH_POINTER}`;
+}
+
+/**
+ * The confirm step's text in a language other than English, from the plan's words in
+ * that language: what it changes (or, for an Undo, what it restores), the impact's first
+ * sentence when it fits, and where the exact patch is.
+ */
+function confirmInWords(plan: RemediationPlan, undo: boolean, lang: Lang, max: number): string {
+  const w = wordsIn(CONFIRM_WORDS, lang);
+  const wide = findKind(plan.kind)?.clusterScoped ? w.clusterWide({}) : '';
+  const pointer = w.patchPointer({});
+  const patchesBack = undo && undoPatchesBack(plan);
+  const change = patchesBack
+    ? w.restore({ what: restoredInWords(plan, lang) })
+    : firstSentence(planSummary(plan, lang));
+  const impact = patchesBack
+    ? rolloutInWords(plan, lang)
+    : w.impact({ impact: firstSentence(planImpact(plan, lang)) });
+  const room = max - pointer.length - 1 - wide.length;
+  if (change.length > room) return `${wide}${w.fallback({ kind: plan.kind, undo })} ${pointer}`;
+  const parts = change.length + impact.length + 1 <= room ? [change, impact, pointer] : [change, pointer];
+  return `${wide}${parts.join(' ')}`;
 }

@@ -34,6 +34,7 @@ import { findingExplanation, findingSummary, planSummary } from '../../message/w
 import { RESULT_WORDS } from '../words/result.js';
 import { PROPOSE_CHAT_WORDS } from '../words/propose.js';
 import { commitChangeOf } from '../../remediation/commit-change.js';
+import { sentenceIn } from '../../message/sentences.js';
 
 const wordsOf = (lang: Lang | undefined) => wordsIn(RESULT_WORDS, lang ?? 'en');
 
@@ -199,26 +200,24 @@ const SHORT_WHY = 120;
  * `short` (the result message): a why longer than SHORT_WHY (per-field reasons) and
  * the why of an unrecognised owner stay in the thread report, whole; the verdict shows.
  */
-export function driftLine(plan: RemediationPlan, options: { short?: boolean } = {}): Rich | null {
+export function driftLine(
+  plan: RemediationPlan,
+  options: { short?: boolean; lang?: Lang } = {},
+): Rich | null {
   const drift = plan.drift;
   if (!drift) return null;
+  const lang = options.lang ?? 'en';
+  const w = wordsOf(lang);
+  const reverted = drift.reverted === 'unknown' ? null : drift.reverted;
+  const by = sentenceIn(drift.by, lang);
+  const why = sentenceIn(drift.why, lang);
   if (drift.ownerRecognised === false) {
-    const verdict =
-      drift.reverted === false
-        ? say`${icon('pinned')} ${strong('Not reverted')}`
-        : drift.reverted === true
-          ? say`${icon('undo')} ${strong('Reverted')}`
-          : say`${icon('unknown')} ${strong('May be reverted')}`;
-    return options.short ? say`${verdict}: ${drift.by} (why in the thread)` : say`${verdict}: ${drift.why}`;
+    const verdict = w.driftNoOwner({ reverted });
+    return options.short ? w.driftWhyInThread({ verdict, by }) : w.driftWhy({ verdict, why });
   }
-  const verdict =
-    drift.reverted === true
-      ? say`${icon('undo')} ${strong(`${drift.by} will revert this`)}`
-      : drift.reverted === false
-        ? say`${icon('pinned')} ${strong(`${drift.by} keeps this`)}`
-        : say`${icon('unknown')} ${strong(`${drift.by} may revert this`)}`;
-  if (options.short && drift.why.length > SHORT_WHY) return say`${verdict} (why, per field, in the thread)`;
-  return say`${verdict}: ${drift.why}`;
+  const verdict = w.driftOwner({ by, reverted });
+  if (options.short && drift.why.length > SHORT_WHY) return w.driftPerFieldInThread({ verdict });
+  return w.driftWhy({ verdict, why });
 }
 
 /** The recommended fix and its impact in one line each (plus the owner's drift, when known). */
@@ -229,7 +228,7 @@ function fixLines({ plan, dryRun }: ShownPlan, lang: Lang): Rich {
     w.impact({ impact: clip(firstSentence(planImpact(plan, lang)), 220) }),
   ];
   if (plan.proof) lines.push(say`${clip(proofBrief(plan.proof, lang), 160)}`);
-  const drift = driftLine(plan, { short: true });
+  const drift = driftLine(plan, { short: true, lang });
   if (drift) lines.push(drift);
   // A fix the API server would refuse is worth knowing before the click.
   if (dryRun && !dryRun.ok) lines.push(w.dryRunRefused({ reason: clip(firstSentence(dryRun.reason), 200) }));
@@ -272,7 +271,7 @@ export function planButton(
     ...(style ? { style } : {}),
     confirm: {
       title: w.confirmTitle({ kind: plan.kind, name: plan.target.name, undo }),
-      text: confirmDialogText(plan, { undo }),
+      text: confirmDialogText(plan, { undo, lang: options.lang ?? 'en' }),
       yes: w.confirmYes({ undo }),
       no: w.cancel({}),
     },
@@ -351,10 +350,17 @@ export function resultButtons(
 }
 
 /** "managed by Argo CD application shop"; null when no owner was seen. */
-function managedByPhrase(diagnosis: Diagnosis): Rich | null {
+function managedByPhrase(diagnosis: Diagnosis, lang: Lang): Rich | null {
   const owner = diagnosis.managedBy;
   if (!owner?.tool) return null;
-  return say`managed by ${TOOL_NAMES[owner.tool] ?? owner.tool} ${owner.name}${owner.namespace ? ` (${owner.namespace})` : ''}`;
+  return say`${wordsOf(lang).managedBy({ owner: ownerPhrase(owner, lang), namespace: owner.namespace ?? '' })}`;
+}
+
+/** "Argo CD application shop", "kubectl apply by kubectl-client-side-apply". */
+function ownerPhrase(owner: NonNullable<Diagnosis['managedBy']>, lang: Lang): string {
+  return owner.tool === 'kubectl'
+    ? wordsOf(lang).ownerKubectl({ manager: owner.name })
+    : `${TOOL_NAMES[owner.tool] ?? owner.tool} ${owner.name}`;
 }
 
 /**
@@ -375,9 +381,9 @@ export function resultMessage(input: ResultInput): RunMessages {
   // its other plans are withdrawn. A plan approved from another message of the same
   // cluster state only shows as approved here.
   const claimed = input.approvedPlan ? plans.find((p) => p.plan.id === input.approvedPlan) : undefined;
-  const owner = managedByPhrase(diagnosis);
   const errors = diagnosis.analyzerErrors.length;
   const lang = input.lang ?? 'en';
+  const owner = managedByPhrase(diagnosis, lang);
   const w = wordsOf(lang);
   const header: Part[] = [
     { kind: 'paragraph', text: verdict(diagnosis, lang), role: 'verdict' },
@@ -432,9 +438,15 @@ export function resultMessage(input: ResultInput): RunMessages {
   });
   if (claimed && plans.length > 1) marks.push({ kind: 'note', text: w.withdrawn({}) });
   const actions = resultButtons(cluster, t, buttons, lang);
-  const summary = top
-    ? say`${typeOfKind(t.kind)}/${t.name} in ${t.namespace}: ${top.code}: ${headline(findingSummary(top, lang))}`
-    : say`${typeOfKind(t.kind)}/${t.name} in ${t.namespace}: ${errors > 0 ? 'no verdict, some checks failed' : 'no problem found'}`;
+  const summaryWhat = { what: `${typeOfKind(t.kind)}/${t.name}`, namespace: t.namespace };
+  const summary = say`${w.summaryOf({
+    ...summaryWhat,
+    rest: top
+      ? `${top.code}: ${headline(findingSummary(top, lang))}`
+      : errors > 0
+        ? w.noVerdictShort({})
+        : w.noProblemShort({}),
+  })}`;
   const brief: Part[] = [...header, { kind: 'note', text: w.briefInThread({}) }, ...marks, actions];
   return { message: { summary, parts: [...header, ...body, ...marks, actions], brief }, thread };
 }
@@ -450,9 +462,10 @@ export function planParts(shown: ShownPlan, heading: Rich, lang: Lang = 'en'): P
     if (steps) lines.push(say`${steps}`);
   }
   for (const w of planWarnings(plan, lang)) lines.push(say`${icon('warning')} ${w}`);
-  const drift = driftLine(plan);
+  const drift = driftLine(plan, { lang });
   if (drift) lines.push(drift);
-  if (plan.drift?.fields.length) lines.push(say`Fields written: ${plan.drift.fields.join(', ')}`);
+  if (plan.drift?.fields.length)
+    lines.push(say`${w.fieldsWritten({ fields: plan.drift.fields.join(', ') })}`);
   const patchTitle = plan.patch ? w.patchTitle({ type: plan.patch.type, id: plan.id }) : w.changeTitle(plan);
   return [
     { kind: 'paragraph', text: join(lines, '\n') },
@@ -495,7 +508,11 @@ function threadReport(input: ResultInput): ChatMessage[] {
   if (owner?.tool)
     parts.push({
       kind: 'paragraph',
-      text: say`${icon('link')} Managed by ${TOOL_NAMES[owner.tool] ?? owner.tool} ${owner.name}${owner.namespace ? ` in ${owner.namespace}` : ''} (${owner.evidence})`,
+      text: w.managedByLong({
+        owner: ownerPhrase(owner, lang),
+        namespace: owner.namespace ?? '',
+        evidence: sentenceIn(owner.evidence, lang),
+      }),
     });
   diagnosis.findings.forEach((f, i) => {
     parts.push({
@@ -518,25 +535,25 @@ function threadReport(input: ResultInput): ChatMessage[] {
   if (unread.length > 0)
     parts.push({
       kind: 'paragraph',
-      text: say`${icon('warning')} ${strong('Not checked against')} (not read, so unknown, not absent): ${unread.join('; ')}.`,
+      text: w.notCheckedAgainst({ unread: unread.map((line) => sentenceIn(line, lang)).join('; ') }),
     });
   for (const note of diagnosis.notOffered ?? [])
     parts.push({
       kind: 'paragraph',
-      text: say`${icon('forbidden')} ${strong(`Not offered: ${note.kind}`)}, for ${note.addresses}: ${note.reason}.`,
+      text: w.notOffered({ ...note, reason: sentenceIn(note.reason, lang) }),
     });
   // The permanent fix, for the source of truth: never a button, always a diff to commit.
   for (const change of diagnosis.manifestChanges ?? []) {
     parts.push({
       kind: 'code',
-      title: say`${icon('note')} ${strong('Change to commit')} (the permanent fix; no button applies it) in ${change.where}, for ${change.addresses}`,
+      title: w.changeToCommit({ where: sentenceIn(change.where, lang), addresses: change.addresses }),
       body: change.diff,
     });
     if (change.notes.length > 0)
       parts.push({
         kind: 'paragraph',
         text: join(
-          change.notes.map((note) => say`• ${note}`),
+          change.notes.map((note) => say`• ${sentenceIn(note, lang)}`),
           '\n',
         ),
       });
@@ -545,10 +562,7 @@ function threadReport(input: ResultInput): ChatMessage[] {
     parts.push({
       kind: 'paragraph',
       text: join(
-        [
-          say`${icon('warning')} ${strong('Some checks failed')}; the report above is partial:`,
-          ...diagnosis.analyzerErrors.map((e) => say`• ${e.analyzer}: ${e.message}`),
-        ],
+        [w.partial({}), ...diagnosis.analyzerErrors.map((e) => say`• ${e.analyzer}: ${e.message}`)],
         '\n',
       ),
     });

@@ -40,6 +40,103 @@ export const RESULT_WORDS = registerCatalogue(
       ko: (p: Note) =>
         say`${p.what} · 네임스페이스 ${p.namespace} · 클러스터 ${p.cluster} · ${p.at} 기준${p.owner ? say` · ${p.owner}` : say``}${p.failed ? ` · 분석기 ${p.failed}개 실패` : ''}`,
     },
+    // Whether the workload's owner puts a fix back (driftLine).
+    driftOwner: {
+      en: (p: { by: string; reverted: boolean | null }) =>
+        say`${icon(p.reverted === true ? 'undo' : p.reverted === false ? 'pinned' : 'unknown')} ${strong(
+          p.reverted === true
+            ? `${p.by} will revert this`
+            : p.reverted === false
+              ? `${p.by} keeps this`
+              : `${p.by} may revert this`,
+        )}`,
+      ko: (p: { by: string; reverted: boolean | null }) =>
+        say`${icon(p.reverted === true ? 'undo' : p.reverted === false ? 'pinned' : 'unknown')} ${strong(
+          p.reverted === true
+            ? `${p.by}가 이 변경을 되돌립니다`
+            : p.reverted === false
+              ? `${p.by}는 이 변경을 그대로 둡니다`
+              : `${p.by}가 이 변경을 되돌릴 수 있습니다`,
+        )}`,
+    },
+    driftNoOwner: {
+      en: (p: { reverted: boolean | null }) =>
+        say`${icon(p.reverted === true ? 'undo' : p.reverted === false ? 'pinned' : 'unknown')} ${strong(
+          p.reverted === true ? 'Reverted' : p.reverted === false ? 'Not reverted' : 'May be reverted',
+        )}`,
+      ko: (p: { reverted: boolean | null }) =>
+        say`${icon(p.reverted === true ? 'undo' : p.reverted === false ? 'pinned' : 'unknown')} ${strong(
+          p.reverted === true
+            ? '되돌려집니다'
+            : p.reverted === false
+              ? '되돌려지지 않습니다'
+              : '되돌려질 수 있습니다',
+        )}`,
+    },
+    driftWhy: {
+      en: (p: { verdict: Rich; why: string }) => say`${p.verdict}: ${p.why}`,
+      ko: (p: { verdict: Rich; why: string }) => say`${p.verdict}. ${p.why}`,
+    },
+    driftWhyInThread: {
+      en: (p: { verdict: Rich; by: string }) => say`${p.verdict}: ${p.by} (why in the thread)`,
+      ko: (p: { verdict: Rich; by: string }) => say`${p.verdict}: ${p.by}(이유는 스레드에 있습니다)`,
+    },
+    driftPerFieldInThread: {
+      en: (p: { verdict: Rich }) => say`${p.verdict} (why, per field, in the thread)`,
+      ko: (p: { verdict: Rich }) => say`${p.verdict}(필드별 이유는 스레드에 있습니다)`,
+    },
+    ownerKubectl: {
+      en: (p: { manager: string }) => `kubectl apply by ${p.manager}`,
+      ko: (p: { manager: string }) => `kubectl apply(필드 매니저 ${p.manager})`,
+    },
+    fieldsWritten: {
+      en: (p: { fields: string }) => `Fields written: ${p.fields}`,
+      ko: (p: { fields: string }) => `쓰는 필드: ${p.fields}`,
+    },
+    managedBy: {
+      en: (p: { owner: string; namespace: string }) =>
+        `managed by ${p.owner}${p.namespace ? ` (${p.namespace})` : ''}`,
+      ko: (p: { owner: string; namespace: string }) =>
+        `관리 주체 ${p.owner}${p.namespace ? `(${p.namespace})` : ''}`,
+    },
+    managedByLong: {
+      en: (p: { owner: string; namespace: string; evidence: string }): Rich =>
+        say`${icon('link')} Managed by ${p.owner}${p.namespace ? ` in ${p.namespace}` : ''} (${p.evidence})`,
+      ko: (p: { owner: string; namespace: string; evidence: string }): Rich =>
+        say`${icon('link')} 관리 주체: ${p.owner}${p.namespace ? `(${p.namespace})` : ''} (근거: ${p.evidence})`,
+    },
+    notCheckedAgainst: {
+      en: (p: { unread: string }): Rich =>
+        say`${icon('warning')} ${strong('Not checked against')} (not read, so unknown, not absent): ${p.unread}.`,
+      ko: (p: { unread: string }): Rich =>
+        say`${icon('warning')} ${strong('확인하지 못한 것')}(읽지 못했으므로 없는 것이 아니라 알 수 없음): ${p.unread}.`,
+    },
+    notOffered: {
+      en: (p: { kind: string; addresses: string; reason: string }): Rich =>
+        say`${icon('forbidden')} ${strong(`Not offered: ${p.kind}`)}, for ${p.addresses}: ${p.reason}.`,
+      ko: (p: { kind: string; addresses: string; reason: string }): Rich =>
+        say`${icon('forbidden')} ${strong(`제안하지 않음: ${p.kind}`)}(${p.addresses} 대상): ${p.reason}.`,
+    },
+    changeToCommit: {
+      en: (p: { where: string; addresses: string }): Rich =>
+        say`${icon('note')} ${strong('Change to commit')} (the permanent fix; no button applies it) in ${p.where}, for ${p.addresses}`,
+      ko: (p: { where: string; addresses: string }): Rich =>
+        say`${icon('note')} ${strong('커밋할 변경')}(근본 해결책입니다. 버튼으로는 적용되지 않습니다): ${p.where}, ${p.addresses} 대상`,
+    },
+    partial: {
+      en: (): Rich => say`${icon('warning')} ${strong('Some checks failed')}; the report above is partial:`,
+      ko: (): Rich =>
+        say`${icon('warning')} ${strong('일부 검사가 실패했습니다')}. 위 보고서는 일부만 담고 있습니다:`,
+    },
+    summaryOf: {
+      en: (p: { what: string; namespace: string; rest: string }) => `${p.what} in ${p.namespace}: ${p.rest}`,
+      ko: (p: { what: string; namespace: string; rest: string }) => `${p.namespace}/${p.what}: ${p.rest}`,
+    },
+    noVerdictShort: {
+      en: () => 'no verdict, some checks failed',
+      ko: () => '일부 검사가 실패해서 판정하지 못함',
+    },
+    noProblemShort: { en: () => 'no problem found', ko: () => '문제를 찾지 못함' },
     alsoFound: {
       en: (p: { codes: Rich; more: number }) =>
         say`Also found: ${p.codes}${p.more > 0 ? ` and ${p.more} more` : ''}`,
@@ -178,6 +275,32 @@ export const RESULT_WORDS = registerCatalogue(
         failed: 2,
       },
     ],
+    driftOwner: [
+      { by: 'Argo CD application shop', reverted: true },
+      { by: 'Argo CD application shop', reverted: false },
+      { by: 'Argo CD application shop', reverted: null },
+    ],
+    driftNoOwner: [{ reverted: true }, { reverted: false }, { reverted: null }],
+    driftWhy: [{ verdict: say`kept`, why: 'not in the manifest' }],
+    driftWhyInThread: [{ verdict: say`kept`, by: 'kubectl apply' }],
+    driftPerFieldInThread: [{ verdict: say`kept` }],
+    ownerKubectl: [{ manager: 'kubectl-client-side-apply' }],
+    fieldsWritten: [{ fields: 'spec.strategy.type' }],
+    managedBy: [
+      { owner: 'Argo CD shop', namespace: 'argocd' },
+      { owner: 'Argo CD shop', namespace: '' },
+    ],
+    managedByLong: [
+      { owner: 'Argo CD shop', namespace: 'argocd', evidence: 'tracking id' },
+      { owner: 'Argo CD shop', namespace: '', evidence: 'tracking id' },
+    ],
+    notCheckedAgainst: [{ unread: 'PodDisruptionBudgets: unread' }],
+    notOffered: [{ kind: 'delete-pods', addresses: 'CrashLoopOnNode', reason: 'a budget' }],
+    changeToCommit: [{ where: 'Git', addresses: 'RolloutSurgeDeadlock' }],
+    partial: [{}],
+    summaryOf: [{ what: 'deployment/web', namespace: 'shop', rest: 'RolloutStuck' }],
+    noVerdictShort: [{}],
+    noProblemShort: [{}],
     alsoFound: [
       { codes: say`${strong('CrashLoop')}`, more: 0 },
       { codes: say`${strong('CrashLoop')}`, more: 2 },

@@ -24,6 +24,7 @@ import { strategyPhrase } from '../rollout/strategy-words.js';
 import { workloadKind } from '../workloads/index.js';
 import { deviceVerdict } from '../dra/blockers.js';
 import { needsOf } from '../dra/dra-index.js';
+import { DIAGNOSIS_SENTENCES as S } from '../sentences.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -111,18 +112,18 @@ function schedulingDeadlock(
         : []),
     {
       type: 'pods',
-      title: 'Pending new pods and the old pods holding what they need',
+      title: S.podsHolding.en(),
       pods: [
         ...all.map((p) => ({
           name: p.pod.metadata.name ?? '',
           phase: 'Pending',
-          detail: 'new, unscheduled',
+          detail: S.newUnscheduled.en(),
         })),
         ...(fromMessage ? holderPods : freeing.flatMap((a) => a.release ?? [])).map((p) => ({
           name: p.metadata.name ?? '',
           ...(p.spec.nodeName ? { node: p.spec.nodeName } : {}),
           ...(shownPhase(p) ? { phase: shownPhase(p) } : {}),
-          detail: 'old, holds what the new pod needs',
+          detail: S.oldHolds.en(),
         })),
       ],
     },

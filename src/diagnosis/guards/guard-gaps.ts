@@ -5,6 +5,7 @@
  * poddisruptionbudgets.policy in checkout". A guard not read is unknown, never "none".
  */
 import type { Coverage, CoverageGap, GuardKind } from '../snapshot/types.js';
+import { DIAGNOSIS_SENTENCES as S } from '../sentences.js';
 
 interface GuardRead {
   /** What people call them: "PodDisruptionBudgets". */
@@ -73,27 +74,36 @@ export function guardGap(
 ): CoverageGap {
   const read = GUARD_READS[about];
   const where = read.clusterScoped ? '(cluster-wide)' : `in ${namespace}`;
+  const grant = { verb: read.verb, resource: read.resource };
   const settle =
     reason === 'forbidden'
-      ? `grant ${read.verb} on ${read.resource} ${where}`
+      ? read.clusterScoped
+        ? S.grantClusterWide.en(grant)
+        : S.grantIn.en({ ...grant, namespace })
       : reason === 'not-served'
-        ? `nothing to read unless ${read.resource} is installed`
-        : `kubectl get ${read.kubectl}${read.clusterScoped ? '' : ` -n ${namespace}`} -o yaml, and diagnose from the dump`;
+        ? S.notInstalled.en({ resource: read.resource })
+        : S.dumpRecipe.en({
+            command: `kubectl get ${read.kubectl}${read.clusterScoped ? '' : ` -n ${namespace}`} -o yaml`,
+          });
   return { about, what: what ?? `${read.title} ${where}`, reason, settle };
 }
 
 const REASON_WORDS: Record<CoverageGap['reason'], string> = {
-  forbidden: 'forbidden',
-  capped: 'capped',
-  'not-in-dump': 'not in the dump',
-  failed: 'the read failed',
-  'not-served': 'not served by this cluster',
-  'not-found': 'not found',
+  forbidden: S.forbidden.en(),
+  capped: S.capped.en(),
+  'not-in-dump': S.notInDump.en(),
+  failed: S.readFailed.en(),
+  'not-served': S.notServed.en(),
+  'not-found': S.notFound.en(),
 };
 
 /** "PodDisruptionBudgets: not read (forbidden): grant list on poddisruptionbudgets.policy in shop". */
 function guardGapLine(gap: CoverageGap & { about: GuardKind }): string {
-  return `${GUARD_READS[gap.about].title}: not read (${REASON_WORDS[gap.reason]}): ${gap.settle}`;
+  return S.guardUnread.en({
+    title: GUARD_READS[gap.about].title,
+    reason: REASON_WORDS[gap.reason],
+    settle: gap.settle,
+  });
 }
 
 /** Every guard the snapshot could not read, as report lines, each once. */

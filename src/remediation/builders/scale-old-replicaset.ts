@@ -38,6 +38,7 @@ import { planId } from '../plan-id.js';
 import type { NotOffered, Patch, RemediationPlan } from '../plan.js';
 import { withImpact, type PlanSaid } from '../plan-words.js';
 import { workloadKind } from '../../diagnosis/workloads/index.js';
+import { REMEDIATION_SENTENCES as S } from '../sentences.js';
 
 type FindingDraft = Omit<Finding, 'remediations'>;
 const HASH_LABEL = 'pod-template-hash';
@@ -220,9 +221,9 @@ function allAtOnceWarnings({ holder, from, replicas, nodes, paused }: Scene): st
           `Other old ReplicaSet(s) stay as they are: ${others.map((o) => `${o.metadata.name ?? ''} (${o.spec.replicas ?? 0})`).join(', ')}; their pods hold nothing the new pod needs on ${nodes}, and the Deployment controller scales them down as new pods become available.`,
         ]
       : []),
-    `How ${rsName} can come back: the Deployment controller leaves an old ReplicaSet at 0 where it is, also when the replicas change mid-rollout (proportional scaling spreads them over active ReplicaSets only); it scales this one up again after a rollback to its template (kubectl rollout undo, a Git revert, self-heal to the old template).`,
-    'The next rollout deadlocks the same way: change the strategy (maxSurge 0) in the source of truth too.',
-    `Undo (offered once applied) scales ${rsName} back to ${from} while the new ReplicaSet is not fully available; after that the Deployment controller would scale it straight back down, so the Undo is refused and the way back to the old version is a rollback of the Deployment (kubectl rollout undo).`,
+    S.rsComesBack.en({ rs: rsName, undo: 'kubectl rollout undo' }),
+    S.nextRolloutSame.en(),
+    S.rsUndoRefused.en({ rs: rsName, from: String(from), undo: 'kubectl rollout undo' }),
   ];
 }
 

@@ -14,9 +14,10 @@ import type { DeletePodsPlan } from '../plan.js';
 import type { RemediationKindModule } from './kind.js';
 import { names, podLines } from './words.js';
 import { restoredByPatch, rolloutByPatch } from './workload-patch.js';
+import { REMEDIATION_SENTENCES } from '../sentences.js';
 
 /** Pods are in no manifest: no owner reverts deleting them. */
-export const PODS_ONLY = 'deletes pods only: pods are in no manifest, and their controller replaces them';
+export const PODS_ONLY = REMEDIATION_SENTENCES.podsOnly.en();
 
 export const deletePods: RemediationKindModule<DeletePodsPlan> & { kind: 'delete-pods' } = {
   kind: 'delete-pods',

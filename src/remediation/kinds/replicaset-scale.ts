@@ -7,6 +7,7 @@
 import { jsonEqual } from '../json-pointer.js';
 import { PATCH_CONTENT_TYPES, type ReplicaSetScalePlan, type UncheckedPlan } from '../plan.js';
 import type { AllowlistVerdict, DriftRule, KindWords } from './kind.js';
+import { REMEDIATION_SENTENCES } from '../sentences.js';
 
 /**
  * The most replicas the worker may scale a ReplicaSet up to (the Undo of
@@ -83,8 +84,8 @@ export const scaleDrift: DriftRule<ReplicaSetScalePlan> = {
     fields: [`replicaset/${plan.replicaSet.name} spec.replicas`],
     why:
       owner === undefined
-        ? `ReplicaSets are made by the Deployment controller and are in no manifest, so no owner reverts this; the Deployment spec is untouched. The Deployment controller leaves an old ReplicaSet at 0 where it is; it scales it up again only if the pod template is reverted to that ReplicaSet's (rollout undo, a re-apply of the old manifest)`
-        : `ReplicaSets are made by the Deployment controller and are in no manifest, so ${owner} never reverts this; the Deployment spec is untouched. The Deployment controller leaves an old ReplicaSet at 0 where it is; it scales it up again only if the pod template is reverted to that ReplicaSet's (rollout undo, Git revert, self-heal of a reverted template)`,
+        ? REMEDIATION_SENTENCES.rsScaleNoOwner.en({ undo: 'rollout undo' })
+        : REMEDIATION_SENTENCES.rsScaleOwner.en({ owner, undo: 'rollout undo' }),
   }),
 };
 

@@ -1,0 +1,135 @@
+/**
+ * Sentences the engine writes in English into the data it returns (an evidence table's
+ * title, a plan's warning, why an owner reverts a field, a guard it could not read).
+ * The data keeps them in English (JSON fields never translate, and the same diagnosis
+ * is rendered in whichever language its reader has); a reader of another language gets
+ * them from here, each sentence matched whole against the English of every registered
+ * entry and written again in the reader's language with the parameters it carried.
+ * As in gettext the English is the key; unlike a lookup by string, an entry with
+ * parameters matches every sentence it can write.
+ *
+ * An entry's `en` must be a plain template over string parameters, with no branch on a
+ * parameter: it is compiled into a pattern by writing each parameter as a marker. The
+ * engine writes its English with the same entry (`ENTRY.en(params)`) where it can, so
+ * the two cannot drift apart; test/unit/i18n-sentences.test.ts writes every sample in
+ * English and reads it back to the same entry and parameters.
+ *
+ * Parameters are cluster text or other sentences: a captured parameter that is itself a
+ * whole registered sentence is translated too; anything else stays as written, text to
+ * the surface that escapes it.
+ */
+import { registerCatalogue } from './catalogue.js';
+import type { Lang } from './lang.js';
+
+type Params = Record<string, string>;
+/** One sentence in every language, each a function of the same string parameters. */
+type Sentence<P extends Params> = { readonly [L in Lang]: (params: P) => string };
+
+interface Compiled {
+  readonly pattern: RegExp;
+  readonly sentence: Sentence<Params>;
+  /** Its English without the parameters: where two entries match, the longer says more. */
+  readonly literal: number;
+  /**
+   * Its English is punctuation around parameters (`${fields}: ${reason}`): it matches
+   * only where a parameter is itself a sentence it translates, never cluster text.
+   */
+  readonly frame: boolean;
+}
+
+const COMPILED: Compiled[] = [];
+const OPEN = '\u0001';
+const CLOSE = '\u0002';
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** The pattern an entry's English writes: each parameter a lazy group, a repeated one a back-reference. */
+function compile(sentence: Sentence<Params>): Compiled {
+  const marked = sentence.en(new Proxy({} as Params, { get: (_t, key) => `${OPEN}${String(key)}${CLOSE}` }));
+  const bare = marked.replace(new RegExp(`${OPEN}[^${CLOSE}]*${CLOSE}`, 'g'), '');
+  const seen = new Set<string>();
+  const source = marked
+    .split(new RegExp(`(${OPEN}[^${CLOSE}]*${CLOSE})`))
+    .map((piece) => {
+      if (!piece.startsWith(OPEN)) return escapeRegExp(piece);
+      const key = piece.slice(1, -1);
+      if (seen.has(key)) return `\\k<${key}>`;
+      seen.add(key);
+      return `(?<${key}>[\\s\\S]+?)`;
+    })
+    .join('');
+  return {
+    pattern: new RegExp(`^${source}$`),
+    sentence,
+    literal: bare.length,
+    frame: !/[A-Za-z]/.test(bare),
+  };
+}
+
+/**
+ * Registers sentences under `name` (for the catalogue tests, with their samples) and for
+ * `sentenceIn`. Returns the catalogue, so the engine writes its English with it.
+ */
+export function defineSentences<C extends Record<string, Sentence<never>>>(
+  name: string,
+  catalogue: C,
+  samples: {
+    readonly [K in keyof C]: readonly (Parameters<C[K]['en']> extends []
+      ? object
+      : Parameters<C[K]['en']>[0])[];
+  },
+): C {
+  registerCatalogue(name, catalogue as never, samples as never);
+  for (const sentence of Object.values(catalogue) as unknown as Sentence<Params>[])
+    COMPILED.push(compile(sentence));
+  // The most specific entry first: `${fields}: ${reason} (manifest read …)` before `${fields}: ${reason}`.
+  COMPILED.sort((a, b) => b.literal - a.literal);
+  return catalogue;
+}
+
+/** A whole registered sentence in `lang`, or undefined where no entry writes it. */
+function whole(text: string, lang: Lang, depth: number): string | undefined {
+  for (const { pattern, sentence, frame } of COMPILED) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    const params: Params = {};
+    let translated = false;
+    for (const [key, value] of Object.entries(match.groups ?? {})) {
+      const said = depth > 0 ? whole(value, lang, depth - 1) : undefined;
+      translated ||= said !== undefined;
+      params[key] = said ?? value;
+    }
+    if (frame && !translated) continue;
+    return sentence[lang](params);
+  }
+  return undefined;
+}
+
+/** Where a new sentence starts (". The"), and where a clause list goes on ("; the"). */
+const SENTENCE_END = /(?<=[.!?]) (?=[A-Z(])/;
+const CLAUSE_END = '; ';
+
+/** `text` in `lang` whole, else each of its pieces at `separator` that an entry writes. */
+function piecewise(
+  text: string,
+  lang: Lang,
+  separator: string | RegExp,
+  next?: (piece: string) => string,
+): string {
+  const all = whole(text, lang, 2);
+  if (all !== undefined) return all;
+  const pieces = text.split(separator);
+  if (pieces.length === 1) return next ? next(text) : text;
+  const joint = typeof separator === 'string' ? separator : ' ';
+  return pieces.map((piece) => whole(piece, lang, 2) ?? (next ? next(piece) : piece)).join(joint);
+}
+
+/**
+ * `text` (a sentence the engine wrote in English, or several) in `lang`: the whole where
+ * an entry writes it, else each sentence, else each clause of it, that an entry writes;
+ * anything else as written.
+ */
+export function sentenceIn(text: string, lang: Lang): string {
+  if (lang === 'en' || text === '') return text;
+  return piecewise(text, lang, SENTENCE_END, (sentence) => piecewise(sentence, lang, CLAUSE_END));
+}
