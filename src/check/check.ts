@@ -108,8 +108,11 @@ export async function checkOne(
   const module = workloadKind(item.kind);
   // The template as the apply stores it: live fields the manifest leaves out and its owner
   // never set stay (stored-fields.ts). An admission request's object is that already.
-  const object =
-    live.object && !item.old ? withKeptTemplateFields(item.kind, item.object, live.object) : item.object;
+  const stored =
+    live.object && !item.old
+      ? withKeptTemplateFields(item.kind, item.object, live.object)
+      : { object: item.object, unknown: [] };
+  const object = stored.object;
   const changes = live.object
     ? templateChanges(module.podTemplate(object), module.podTemplate(live.object))
     : [];
@@ -131,7 +134,12 @@ export async function checkOne(
     return { ...base, rollout: 'none', changes, verdict: 'no-rollout', findings: [] };
   // What the apply stores where the manifest leaves out a field the live object sets
   // (stored-fields.ts). An admission request's object is already what will be stored.
-  const omitted = item.old ? [] : omittedFields(item.kind, object, live.object);
+  // A template field whose keeping is not known, where dropping it is a change of the template.
+  const openTemplate = stored.unknown.filter((f) => {
+    const path = f.field.replace(/^template\./, '');
+    return changes.some((c) => c === path || c.startsWith(`${path}.`) || c.startsWith(`${path}[`));
+  });
+  const omitted = item.old ? [] : [...omittedFields(item.kind, object, live.object), ...openTemplate];
   const liveTemplate = live.object ? module.podTemplate(live.object).spec : undefined;
   const judge = async (manifest: WorkloadObject): Promise<Prediction> => {
     const candidate = candidateObject(item.kind, manifest, live.object, namespace);

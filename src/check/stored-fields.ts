@@ -212,56 +212,91 @@ export function withStoredFields<F extends Pick<OmittedField, 'field' | 'live'>>
   return { ...manifest, spec } as unknown as WorkloadObject;
 }
 
-/** Sets `path` in `into` to `value`, copying each object on the way (the manifest is not changed). */
+/**
+ * Sets `path` in `into` to `value`, copying each object and list on the way (the manifest
+ * is not changed). A list entry is written `containers[0]`.
+ */
 function setCopied(into: Record<string, unknown>, path: readonly string[], value: unknown): void {
-  const [head, ...rest] = path;
+  const [head, ...rest] = path.flatMap((token) => {
+    const entry = /^(.+)\[(\d+)\]$/.exec(token);
+    return entry ? [entry[1] ?? '', entry[2] ?? ''] : [token];
+  });
   if (head === undefined) return;
   if (rest.length === 0) {
     into[head] = value;
     return;
   }
-  const next = isObject(into[head]) ? { ...into[head] } : {};
+  const held = into[head];
+  const next = Array.isArray(held) ? [...(held as unknown[])] : isObject(held) ? { ...held } : {};
   into[head] = next;
-  setCopied(next, rest, value);
+  setCopied(next as Record<string, unknown>, rest, value);
 }
+
+/** The pod template's lists whose entries every apply merges by name (strategic merge and server-side apply alike). */
+const BY_NAME = new Set(['containers', 'initContainers']);
 
 /**
  * The manifest with the live pod template's fields it leaves out that the apply keeps:
  * their owner never set them (a `kubectl rollout restart` annotation, a nodeSelector a
  * `kubectl patch` added), as storedOf says for each, a map or struct level at a time. A
- * list is left as written (its entries merge by key, not followed here), and a field whose
- * keeping is not known stays out, read as the change it may be.
+ * list is left as written (its entries merge by key, not followed here). A field whose
+ * keeping is not known (no owner recorded) stays out of `object`, read as the change it
+ * may be, and is listed in `unknown` (its path under spec, as omittedFields gives them),
+ * so check judges the rollout with it kept too and says "not known" where that differs.
  */
 export function withKeptTemplateFields(
   kind: WorkloadKind,
   manifest: WorkloadObject,
   live: WorkloadObject,
-): WorkloadObject {
+): { object: WorkloadObject; unknown: OmittedField[] } {
   const module = workloadKind(kind);
   const written = module.podTemplate(manifest) as unknown;
   const held = module.podTemplate(live) as unknown;
-  if (!isObject(written) || !isObject(held)) return manifest;
+  const unknown: OmittedField[] = [];
+  if (!isObject(written) || !isObject(held)) return { object: manifest, unknown };
+  // `path`: where the field is written (a list entry by its index in the manifest,
+  // containers[0]); `owned`: how its owner's manifest is asked ([name=app]).
   const keep = (
     m: Record<string, unknown>,
     l: Record<string, unknown>,
     path: string[],
+    owned: string[],
   ): Record<string, unknown> => {
     let out = m;
     for (const [key, value] of Object.entries(l)) {
       const mine = m[key];
-      const kept =
-        mine === undefined
-          ? storedOf(kind, live, ['template', ...path, key]) === 'live'
-            ? value
-            : undefined
-          : isObject(mine) && isObject(value)
-            ? keep(mine, value, [...path, key])
-            : mine;
+      let kept = mine;
+      if (mine === undefined) {
+        const stored = storedFor(kind, live, ['template', ...owned, key]);
+        if (stored.stored === 'live') kept = value;
+        else if (stored.stored === 'unknown')
+          unknown.push({ field: ['template', ...path, key].join('.'), live: value, ...stored });
+      } else if (isObject(mine) && isObject(value)) kept = keep(mine, value, [...path, key], [...owned, key]);
+      else if (BY_NAME.has(key) && Array.isArray(mine) && Array.isArray(value))
+        kept = keepEntries(mine as unknown[], value as unknown[], [...path, key], [...owned, key]);
       if (kept !== mine) out = { ...out, [key]: kept };
     }
     return out;
   };
-  const template = keep(written, held, []);
-  if (template === written) return manifest;
-  return { ...manifest, spec: { ...manifest.spec, template } } as unknown as WorkloadObject;
+  /** A list merged by name: each manifest entry keeps what its live namesake holds and its owner never set. */
+  const keepEntries = (m: unknown[], l: unknown[], path: string[], owned: string[]): unknown[] => {
+    const [list, ...up] = [...path].reverse();
+    let changed = false;
+    const entries = m.map((entry, i) => {
+      const name = isObject(entry) ? entry['name'] : undefined;
+      const namesake = l.find((e) => isObject(e) && e['name'] === name);
+      if (typeof name !== 'string' || !isObject(entry) || !isObject(namesake)) return entry;
+      const at = [...up.reverse(), `${list ?? ''}[${i}]`];
+      const kept = keep(entry, namesake, at, [...owned, `[name=${name}]`]);
+      changed ||= kept !== entry;
+      return kept;
+    });
+    return changed ? entries : m;
+  };
+  const template = keep(written, held, [], []);
+  if (template === written) return { object: manifest, unknown };
+  return {
+    object: { ...manifest, spec: { ...manifest.spec, template } } as unknown as WorkloadObject,
+    unknown,
+  };
 }

@@ -446,7 +446,8 @@ function fieldsV1Sets(tree: Record<string, unknown>, tokens: readonly string[]):
     // granular map or struct ({} for annotations, labels, nodeSelector) holds its
     // presence, not its keys.
     if (keys.length === 0) return isAtomicField(tokens.slice(0, depth));
-    const direct = node[`f:${token}`];
+    const entry = /^\[name=(.*)\]$/.exec(token)?.[1];
+    const direct = node[entry === undefined ? `f:${token}` : `k:${JSON.stringify({ name: entry })}`];
     if (direct !== undefined) {
       node = direct;
       continue;
@@ -463,7 +464,14 @@ function objectSets(manifest: unknown, tokens: readonly string[]): boolean {
   let node: unknown = manifest;
   for (const token of tokens) {
     if (Array.isArray(node)) {
-      node = /^\d+$/.test(token) ? node[Number(token)] : undefined;
+      // A list entry by its index, or by its name where the list merges by name ([name=app]).
+      const entry = /^\[name=(.*)\]$/.exec(token)?.[1];
+      node =
+        entry !== undefined
+          ? node.find((e) => isRecord(e) && e['name'] === entry)
+          : /^\d+$/.test(token)
+            ? node[Number(token)]
+            : undefined;
     } else if (isRecord(node)) {
       if (!Object.hasOwn(node, token)) return false;
       node = node[token];

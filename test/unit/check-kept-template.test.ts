@@ -18,6 +18,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const dumps = {
   'check-kept-restarted-at': fixtureDump('check-kept-restarted-at.json'),
   'check-kept-node-selector': fixtureDump('check-kept-node-selector.json'),
+  'check-kept-container-resources': fixtureDump('check-kept-container-resources.json'),
 };
 
 /** `check` of the fixture's manifest against its dump, the dump's Deployment edited by `edit`. */
@@ -79,5 +80,98 @@ describe('the template as the apply stores it', () => {
     expect(result['verdict']).toBe('finishes');
     expect(result['changes']).toContain('spec.nodeSelector');
     expect(code).toBe(0);
+  });
+
+  /** No owner recorded: no last-applied configuration, no managedFields (a plain `kubectl get -o yaml`). */
+  const ownerless = (d: Json): void => {
+    delete d['metadata']['annotations']['kubectl.kubernetes.io/last-applied-configuration'];
+    delete d['metadata']['managedFields'];
+  };
+
+  it('the nodeSelector with no owner recorded: kept or removed is not known, and the verdict turns on it', async () => {
+    const { code, result } = await check('check-kept-node-selector', ownerless);
+    expect(result['verdict']).toBe('unknown');
+    expect(result['findings'][0]['summary']).toContain('spec.template.spec.nodeSelector');
+    expect(result['omitted']).toEqual([
+      expect.objectContaining({
+        field: 'template.spec.nodeSelector',
+        stored: 'unknown',
+        live: { pool: 'a100' },
+      }),
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('with no owner recorded and a selector both ways allow: judged as it is, the field listed', async () => {
+    const { result } = await check('check-kept-node-selector', (d) => {
+      ownerless(d);
+      // Both GPU nodes carry the selected pool: kept or not, the free one takes the new pod.
+      d['spec']['template']['spec']['nodeSelector'] = { 'kubernetes.io/os': 'linux' };
+    });
+    expect(result['verdict']).toBe('finishes');
+    expect(result['omitted']).toEqual([expect.objectContaining({ field: 'template.spec.nodeSelector' })]);
+  });
+
+  // Containers merge by name: a container's field the owner never set stays on its namesake.
+  it('a GPU request kubectl set resources added stays on the container: the new pod needs the held GPU, can never finish', async () => {
+    const { code, result } = await check('check-kept-container-resources');
+    expect(result['verdict']).toBe('never-finishes');
+    expect(result['changes']).toEqual(['spec.containers[0].image']);
+    expect(code).toBe(1);
+  });
+
+  it('the same request once applied by the owner and dropped now: removed, the new pod fits', async () => {
+    const { code, result } = await check('check-kept-container-resources', (d) =>
+      lastApplied(d, (t) => {
+        t['spec']['containers'][0]['resources'] = { limits: { 'nvidia.com/gpu': '1' } };
+      }),
+    );
+    expect(result['verdict']).toBe('finishes');
+    expect(result['changes']).toContain('spec.containers[0].resources');
+    expect(code).toBe(0);
+  });
+
+  /** The Deployment applied server-side, its container entry as `entry`; `kubectl set` holding resources too where `setToo`. */
+  const serverSide = (entry: Json, setToo: boolean) => (d: Json) => {
+    delete d['metadata']['annotations']['kubectl.kubernetes.io/last-applied-configuration'];
+    const containers = (fields: Json): Json => ({
+      'f:spec': { 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"app"}': fields } } } },
+    });
+    d['metadata']['managedFields'] = [
+      {
+        manager: 'kubectl',
+        operation: 'Apply',
+        apiVersion: 'apps/v1',
+        fieldsType: 'FieldsV1',
+        fieldsV1: containers(entry),
+      },
+      ...(setToo
+        ? [
+            {
+              manager: 'kubectl-set',
+              operation: 'Update',
+              apiVersion: 'apps/v1',
+              fieldsType: 'FieldsV1',
+              fieldsV1: containers({ 'f:resources': {} }),
+            },
+          ]
+        : []),
+    ];
+  };
+
+  it('server-side apply that owns the entry (k:{"name":"app"}) with its resources and drops them: removed, finishes', async () => {
+    const { result } = await check(
+      'check-kept-container-resources',
+      serverSide({ '.': {}, 'f:name': {}, 'f:image': {}, 'f:resources': { 'f:limits': {} } }, false),
+    );
+    expect(result['verdict']).toBe('finishes');
+  });
+
+  it('server-side apply: the container entry its manager owns (k:{"name":"app"}) without resources keeps them', async () => {
+    const { result } = await check(
+      'check-kept-container-resources',
+      serverSide({ '.': {}, 'f:name': {}, 'f:image': {} }, true),
+    );
+    expect(result['verdict']).toBe('never-finishes');
   });
 });

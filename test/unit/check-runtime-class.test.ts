@@ -40,9 +40,32 @@ describe('check and a RuntimeClass overhead', () => {
   });
 
   it('without a class the same change fits (500m beside 750m), so the overhead is what decides', async () => {
-    const { status, stdout } = await check(manifest((spec) => delete spec['runtimeClassName']));
+    // The class dropped from a manifest kubectl last applied with it: the apply removes it.
+    const { status, stdout } = await dump.cli(
+      ['check', '-f', manifest((spec) => delete spec['runtimeClassName']), '-o', 'text'],
+      (items) =>
+        items.map((item) => {
+          if (item.kind !== 'Deployment') return item;
+          const applied = {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            metadata: item.metadata,
+            spec: item['spec'],
+          };
+          const key = 'kubectl.kubernetes.io/last-applied-configuration';
+          const annotations = { ...(item.metadata?.annotations ?? {}), [key]: JSON.stringify(applied) };
+          return { ...item, metadata: { ...item.metadata, annotations } };
+        }),
+    );
     expect(stdout).toContain('will finish');
     expect(status).toBe(0);
+  });
+
+  it('the class dropped where no owner of the live object is recorded: kept or removed is not known', async () => {
+    const { status, stdout } = await check(manifest((spec) => delete spec['runtimeClassName']));
+    expect(stdout).toContain('not known');
+    expect(stdout).toContain('spec.template.spec.runtimeClassName');
+    expect(status).toBe(1);
   });
 
   it('a class no read pod runs under: not known', async () => {
