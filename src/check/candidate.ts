@@ -61,7 +61,10 @@ function withoutRevisions(kind: WorkloadKind, status: unknown): unknown {
 /**
  * Tolerations admission added to the live pods (GKE's ExtendedResourceToleration, a
  * policy engine: DESIGN.md §4) that the live template lacks: the new pods will get them
- * too, so the candidate's template carries them for placement.
+ * too, so the candidate's template carries them for placement. Except the one
+ * ExtendedResourceToleration adds for an extended resource the live pod asks for
+ * (plugin/pkg/admission/extendedresourcetoleration: a toleration keyed by each extended
+ * resource the containers request): a new template that no longer asks for it gets none.
  */
 export function withAdmissionTolerations(
   snapshot: WorkloadSnapshot,
@@ -72,13 +75,18 @@ export function withAdmissionTolerations(
   if (!pod) return snapshot;
   const known = (list: readonly Toleration[] | undefined, t: Toleration): boolean =>
     (list ?? []).some((o) => sameToleration(o, t));
-  const added = (pod.spec.tolerations ?? []).filter(
-    (t) => !known(liveTemplate.tolerations, t) && !t.key?.startsWith('node.kubernetes.io/'),
-  );
-  if (added.length === 0) return snapshot;
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);
   const template = kind.podTemplate(object);
+  const asked = extendedResources(pod.spec);
+  const stillAsked = extendedResources(template.spec);
+  const added = (pod.spec.tolerations ?? []).filter(
+    (t) =>
+      !known(liveTemplate.tolerations, t) &&
+      !t.key?.startsWith('node.kubernetes.io/') &&
+      !(t.key !== undefined && asked.has(t.key) && !stillAsked.has(t.key)),
+  );
+  if (added.length === 0) return snapshot;
   const tolerations = [...(template.spec.tolerations ?? [])];
   for (const t of added) if (!known(tolerations, t)) tolerations.push(t);
   const patched = {
@@ -92,4 +100,21 @@ export function withAdmissionTolerations(
 export function withObject(snapshot: WorkloadSnapshot, object: WorkloadObject): WorkloadSnapshot {
   const field = WORKLOAD_NAMES[snapshot.target.kind].snapshot.object;
   return { ...snapshot, [field]: object } as WorkloadSnapshot;
+}
+
+/**
+ * The extended resources a pod's containers ask for (requests or limits): names outside
+ * the kubernetes.io namespace, with a domain, not quota's `requests.` form (v1helper
+ * IsExtendedResourceName).
+ */
+function extendedResources(spec: PodSpec): Set<string> {
+  const names = new Set<string>();
+  for (const c of [...(spec.containers ?? []), ...(spec.initContainers ?? [])])
+    for (const name of [
+      ...Object.keys(c.resources?.requests ?? {}),
+      ...Object.keys(c.resources?.limits ?? {}),
+    ])
+      if (name.includes('/') && !name.startsWith('requests.') && !/(^|\.)kubernetes\.io\//.test(name))
+        names.add(name);
+  return names;
 }
