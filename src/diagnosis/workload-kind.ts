@@ -185,6 +185,12 @@ export interface OrderedBlock {
   needsDeletion: boolean;
   /** Pods below this ordinal keep the current revision on purpose. */
   partition: number;
+  /**
+   * The pod waited for is below the partition (kept at the current revision on purpose,
+   * so deleting it brings the same revision back): the pods at or above the partition it
+   * holds from their update.
+   */
+  heldAbovePartition?: string[];
   policy: 'OrderedReady' | 'Parallel';
   /**
    * The container images that differ between the revision the rollout comes from (the

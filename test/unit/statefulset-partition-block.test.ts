@@ -1,10 +1,13 @@
 /**
  * An OrderedReady StatefulSet whose crash-looping pod is below its partition
  * (db-0, partition 2): the controller keeps and remakes that pod at the current
- * revision (newVersionedStatefulSetPod), so deleting it is no way on for the update and
- * the update has gone as far as the partition lets it. Said as the crash it is, with no
- * "only deleting db-0 lets it be recreated at db-r2". With the partition at 0 the same
- * pod is one the update covers: then deleting it does recreate it at the update revision.
+ * revision (newVersionedStatefulSetPod), so deleting it is no way on for the update.
+ * Where every pod at or above the partition is updated, the update has gone as far as
+ * the partition lets it: said as the crash it is, with no "only deleting db-0 lets it be
+ * recreated at db-r2". Where one is not (db-3 at 4 replicas), the monotonic walk returns
+ * at db-0 before the update loop (updateStatefulSet, processReplica) and db-3 is never
+ * updated: RolloutStuck, with no deletion offered. With the partition at 0 the same pod
+ * is one the update covers: then deleting it does recreate it at the update revision.
  */
 import { describe, expect, it } from 'vitest';
 import { fixtureDump, type DumpItem } from '../support/fixture-dump.js';
@@ -28,12 +31,52 @@ const partition = (n: number) => (items: DumpItem[]) =>
       : o,
   );
 
+/** A fourth replica, db-3, still at the current revision db-r1 (a copy of db-1). */
+const fourReplicas = (items: DumpItem[]): DumpItem[] => {
+  const db1 = items.find((o) => o.kind === 'Pod' && o.metadata?.name === 'db-1') as DumpItem;
+  const labels = {
+    ...(db1.metadata['labels'] as Record<string, string>),
+    'statefulset.kubernetes.io/pod-name': 'db-3',
+    'apps.kubernetes.io/pod-index': '3',
+  };
+  const db3 = { ...db1, metadata: { ...db1.metadata, name: 'db-3', uid: 'p-db-3', labels } };
+  return [
+    ...items.map((o) =>
+      o.kind === 'StatefulSet'
+        ? {
+            ...o,
+            spec: { ...o.spec, replicas: 4 },
+            status: { ...o.status, replicas: 4, currentReplicas: 3 },
+          }
+        : o,
+    ),
+    db3,
+  ];
+};
+
 describe('a crash-looping pod below the partition', () => {
   it('is the crash it is: no RolloutStuck asking for its deletion, no delete-pods', async () => {
     const r = await report();
     expect(r.findings.map((f) => f.code)).not.toContain('RolloutStuck');
     expect(r.findings.map((f) => f.summary).join(' ')).not.toContain('recreated at db-r2');
     expect(r.remediations.map((p) => p.kind)).not.toContain('delete-pods');
+  });
+
+  it('holds the pods at or above the partition not yet updated: RolloutStuck naming db-3, no deletion offered', async () => {
+    const r = await report(fourReplicas);
+    const stuck = r.findings.find((f) => f.code === 'RolloutStuck');
+    expect(stuck?.summary).toContain('held at pod db-0, below the partition (2)');
+    expect(stuck?.summary).toContain('db-3 is never updated to db-r2');
+    expect(r.remediations.map((p) => p.kind)).not.toContain('delete-pods');
+  });
+
+  it('with Parallel the walk does not stop at it: db-3 is updated all the same, no RolloutStuck', async () => {
+    const r = await report((items) =>
+      fourReplicas(items).map((o) =>
+        o.kind === 'StatefulSet' ? { ...o, spec: { ...o.spec, podManagementPolicy: 'Parallel' } } : o,
+      ),
+    );
+    expect(r.findings.map((f) => f.code)).not.toContain('RolloutStuck');
   });
 
   it('the same pod with partition 0 holds the update: deleting it recreates it at the update revision', async () => {

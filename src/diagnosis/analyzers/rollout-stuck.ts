@@ -63,11 +63,18 @@ function finding(ctx: AnalysisContext, block: OrderedBlock): Draft {
     block.policy === 'OrderedReady'
       ? `The StatefulSet controller (OrderedReady) stops at the first pod that is not Running and Ready and replaces only Failed or Succeeded pods, so it waits for this one ${unscheduled ? 'until the scheduler places it and it becomes Ready' : 'forever'}.`
       : 'The StatefulSet controller (Parallel) updates one pod at a time from the highest ordinal and waits for each updated pod to be Running and Ready.';
-  const partition =
-    block.partition > 0
+  const held = block.heldAbovePartition;
+  const partition = held
+    ? ` ${podName} is below the partition (${block.partition}), so it keeps revision ${block.revision} on purpose and is remade at it; the walk still stops at it, before it updates any pod.`
+    : block.partition > 0
       ? ` Pods below ordinal ${block.partition} keep the current revision on purpose (partition ${block.partition}); that is not what holds the rollout.`
       : '';
   const images = imageWords(block);
+  if (held)
+    return heldBelowPartition(ctx, block, held, {
+      why,
+      explanation: `${waits}${partition}${block.strategyNote ? ` ${block.strategyNote}` : ''} ${signals}`,
+    });
   const summary = block.needsDeletion
     ? `Rollout of ${name} is stuck at pod ${podName}: it still runs revision ${block.revision}${images ? ` (image ${images.from})` : ''}, not the update revision ${block.updateRevision}${images ? ` (image ${images.to})` : ''} the template now asks for, and never becomes Ready (${why}); only deleting ${podName} lets it be recreated at ${block.updateRevision}.`
     : unscheduled
@@ -96,6 +103,45 @@ function finding(ctx: AnalysisContext, block: OrderedBlock): Draft {
             ...(shownPhase(block.pod) ? { phase: shownPhase(block.pod) } : {}),
             detail: `ordinal ${block.ordinal}, revision ${block.revision}${block.atUpdateRevision ? ' (the update revision)' : ` (the update revision is ${block.updateRevision})`}: ${why}`,
           },
+        ],
+      },
+    ],
+  };
+}
+
+/**
+ * The pod waited for is below the partition: kept at the current revision on purpose, so
+ * deleting it brings the same failing pod back, and it holds the pods at or above the
+ * partition that are not updated yet. The way on is that pod Running and Ready at its own
+ * revision; or the partition lowered to its ordinal and the pod deleted, so it comes back
+ * at the update revision (the update then reaches it).
+ */
+function heldBelowPartition(
+  ctx: AnalysisContext,
+  block: OrderedBlock,
+  held: readonly string[],
+  words: { why: string; explanation: string },
+): Draft {
+  const { name } = ctx.snapshot.target;
+  const podName = block.pod.metadata.name ?? '';
+  const pods = held.join(', ');
+  return {
+    code: 'RolloutStuck',
+    severity: 'critical',
+    summary: `Rollout of ${name} is held at pod ${podName}, below the partition (${block.partition}): it runs revision ${block.revision} on purpose and never becomes Running and Ready (${words.why}), so ${pods} ${held.length === 1 ? 'is' : 'are'} never updated to ${block.updateRevision}.`,
+    explanation: `${words.explanation} Deleting ${podName} brings it back at ${block.revision} (the partition keeps it there). Make it Running and Ready at that revision (what fails is in the other findings), or lower the partition to ${block.ordinal} and then delete ${podName} so it comes back at ${block.updateRevision}: only then does the update reach it.`,
+    evidence: [
+      {
+        type: 'pods',
+        title: 'The pod the rollout waits for, and the pods it holds from their update',
+        pods: [
+          {
+            name: podName,
+            ...(block.pod.spec.nodeName ? { node: block.pod.spec.nodeName } : {}),
+            ...(shownPhase(block.pod) ? { phase: shownPhase(block.pod) } : {}),
+            detail: `ordinal ${block.ordinal}, below partition ${block.partition}, revision ${block.revision}: ${words.why}`,
+          },
+          ...held.map((pod) => ({ name: pod, detail: `waits for its update to ${block.updateRevision}` })),
         ],
       },
     ],

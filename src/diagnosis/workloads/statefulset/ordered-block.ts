@@ -47,9 +47,21 @@ export function orderedBlock(snapshot: WorkloadSnapshot & StatefulSetObjects): O
   if (!stuck) return undefined;
   // A pod below the partition is kept, and made again, at the current revision on purpose
   // (newVersionedStatefulSetPod): deleting it brings the same revision back, so it is no
-  // block the update's own way out (a deletion) moves; what fails there is said as the
-  // crash or the wait it is.
-  if ((ordinalIndex(stuck.pod, sts) ?? 0) < partitionOf(sts)) return undefined;
+  // block the update's own way out (a deletion) moves. It still holds the pods at or above
+  // the partition that are not updated yet: the monotonic walk returns at it before the
+  // update loop. Where none is left to update, what fails there is said as the crash or
+  // the wait it is.
+  const partition = partitionOf(sts);
+  const below = (ordinalIndex(stuck.pod, sts) ?? 0) < partition;
+  const held = below
+    ? live
+        .filter(({ pod }) => {
+          const index = ordinalIndex(pod, sts) ?? -1;
+          return index >= partition && index < desiredReplicas(sts) && revisionOf(pod) !== updateRevision;
+        })
+        .map(({ pod }) => pod.metadata.name ?? '')
+    : [];
+  if (below && held.length === 0) return undefined;
   const revision = revisionOf(stuck.pod);
   const atUpdateRevision = revision === updateRevision;
   // Nothing to roll: every pod runs the one revision and it is the update revision.
@@ -70,9 +82,11 @@ export function orderedBlock(snapshot: WorkloadSnapshot & StatefulSetObjects): O
     updateRevision,
     atUpdateRevision,
     updateRevisionProven,
-    // Parallel never waits on a pod of another revision (it deletes it), so only OrderedReady gets here.
-    needsDeletion: !atUpdateRevision,
-    partition: partitionOf(sts),
+    // Parallel never waits on a pod of another revision (it deletes it), so only OrderedReady
+    // gets here; below the partition a deletion brings the same revision back.
+    needsDeletion: !atUpdateRevision && !below,
+    partition,
+    ...(below ? { heldAbovePartition: held } : {}),
     policy,
     imageChanges: imageChanges(
       atUpdateRevision ? revisionContainers(snapshot, status.currentRevision) : stuck.pod.spec.containers,
