@@ -80,6 +80,36 @@ export const DIAGNOSIS_SENTENCES = defineSentences(
       en: (p: { command: string }) => `${p.command}, and diagnose from the dump`,
       ko: (p: { command: string }) => `${p.command}로 저장한 덤프로 진단하세요`,
     },
+    // The autoscaler that sets the replicas (guards/autoscaler.ts).
+    hpaSets: {
+      en: (p: { name: string; ref: string; min: string; max: string; what: string }) =>
+        `HorizontalPodAutoscaler ${p.name} sets the replicas of ${p.ref} (min ${p.min}, max ${p.max}): ${p.what}.`,
+      ko: (p: { name: string; ref: string; min: string; max: string; what: string }) =>
+        `HorizontalPodAutoscaler ${p.name}가 ${p.ref}의 레플리카 수를 정합니다(최소 ${p.min}, 최대 ${p.max}): ${p.what}.`,
+    },
+    hpaLimited: {
+      en: (p: { what: string; limited: string }) => `${p.what}; held at a limit (${p.limited})`,
+      ko: (p: { what: string; limited: string }) => `${p.what}. 최소나 최대에 걸려 있습니다(${p.limited})`,
+    },
+    hpaNext: {
+      en: (p: { next: string; replicas: string }) => `it sets ${p.next} at its next sync (${p.replicas} now)`,
+      ko: (p: { next: string; replicas: string }) =>
+        `다음 동기화에서 ${p.next}로 정합니다(지금 ${p.replicas})`,
+    },
+    hpaNextDown: {
+      en: (p: { next: string; replicas: string }) =>
+        `it sets ${p.next} at its next sync (${p.replicas} now): its status asks for it, so its scale-down stabilization window is already behind it`,
+      ko: (p: { next: string; replicas: string }) =>
+        `다음 동기화에서 ${p.next}로 정합니다(지금 ${p.replicas}). 상태 정보가 이미 이 값을 요구하므로 스케일 다운 안정화 기간은 이미 지났습니다`,
+    },
+    hpaHolds: {
+      en: (p: { replicas: string }) => `it holds ${p.replicas} for now`,
+      ko: (p: { replicas: string }) => `지금은 ${p.replicas}를 유지합니다`,
+    },
+    hpaHoldsIdle: {
+      en: (p: { replicas: string; idle: string }) => `it holds ${p.replicas} for now: ${p.idle}`,
+      ko: (p: { replicas: string; idle: string }) => `지금은 ${p.replicas}를 유지합니다: ${p.idle}`,
+    },
     forbidden: { en: () => 'forbidden', ko: () => '권한 없음' },
     capped: { en: () => 'capped', ko: () => '읽는 양의 상한에 걸림' },
     notInDump: { en: () => 'not in the dump', ko: () => '덤프에 없음' },
@@ -115,6 +145,12 @@ export const DIAGNOSIS_SENTENCES = defineSentences(
     grantIn: [{ verb: 'list', resource: 'poddisruptionbudgets.policy', namespace: 'shop' }],
     notInstalled: [{ resource: 'analysisruns.argoproj.io' }],
     dumpRecipe: [{ command: 'kubectl get poddisruptionbudgets -n shop -o yaml' }],
+    hpaSets: [{ name: 'web', ref: 'deployment/web', min: '2', max: '10', what: 'it holds 3 for now' }],
+    hpaLimited: [{ what: 'it holds 3 for now', limited: 'TooManyReplicas' }],
+    hpaNext: [{ next: '6', replicas: '4' }],
+    hpaNextDown: [{ next: '2', replicas: '3' }],
+    hpaHolds: [{ replicas: '3' }],
+    hpaHoldsIdle: [{ replicas: '3', idle: 'no metrics' }],
     forbidden: [{}],
     capped: [{}],
     notInDump: [{}],

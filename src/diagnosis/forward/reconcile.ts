@@ -37,7 +37,7 @@ import { named, withJobWaitSaid } from './job-wait.js';
 import { progressingInRace, queueRace, withRaceSaid } from './queue-race.js';
 import { deadlinePassedWhileMoving, withDeadlineCauseSaid } from './deadline-passed.js';
 import { currentStepIndex, stableScalesDownOnceStarted, stepNeverReached } from './canary-verdicts.js';
-import { atAutoscaledCount, autoscaledUpTo } from '../guards/autoscaler.js';
+import { atAutoscaledCount, autoscaledTo } from '../guards/autoscaler.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -236,7 +236,7 @@ function progressing(ctx: AnalysisContext, outcome: Extract<Outcome, { steps: St
     severity: 'info',
     summary:
       outcome.result === 'completes'
-        ? `The rollout is moving and will finish by itself once ${first}${cost}`
+        ? `The rollout is moving and will finish by itself${atAutoscaledCount(ctx)} once ${first}${cost}`
         : `The rollout is moving: next, ${first}. Nothing is stuck yet; diagnose again if it stops there.${victims.length > 0 ? ` On the way it preempts pods of other workloads (${named(victims)}).` : ''}`,
     explanation:
       (outcome.result === 'completes'
@@ -335,7 +335,7 @@ function capacityFinding(
  */
 function unplaced(ctx: AnalysisContext, withoutOld: Extract<Outcome, { result: 'blocked' }>): string {
   const kind = workloadKind(ctx.snapshot);
-  const wanted = autoscaledUpTo(ctx) ?? kind.desiredReplicas(kind.object(ctx.snapshot));
+  const wanted = autoscaledTo(ctx) ?? kind.desiredReplicas(kind.object(ctx.snapshot));
   const n = Math.max(1, withoutOld.pending.length);
   if (n >= wanted) return wanted === 1 ? 'its new pod fits' : `its ${wanted} new pods fit`;
   return `${n} of its ${wanted} new pods ${n === 1 ? 'fits' : 'fit'}`;
@@ -355,7 +355,7 @@ function stuckForGood(ctx: AnalysisContext, asIs: Extract<Outcome, { result: 'bl
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);
   const { argo } = kind.strategy(object);
-  const replicas = autoscaledUpTo(ctx) ?? kind.desiredReplicas(object);
+  const replicas = autoscaledTo(ctx) ?? kind.desiredReplicas(object);
   const why =
     argo === 'blueGreen'
       ? `blue-green keeps every active pod until the preview has all ${replicas} of its pods and is promoted, and the nodes cannot hold both revisions at once`

@@ -3,7 +3,10 @@
  * it writes spec.replicas through the scale subresource at each sync (every 15 s by
  * default, --horizontal-pod-autoscaler-sync-period), to its recommendation clamped to
  * minReplicas..maxReplicas (a scale-down only once the recommendation stayed lower for
- * the stabilization window, 5 minutes by default; a scale-up at once). While a rollout is
+ * the stabilization window, 5 minutes by default; a scale-up at once). Its
+ * status.desiredReplicas is that count after the window (reconcileAutoscaler: normalized,
+ * then the scale written, then setStatus), so one that differs from spec.replicas is
+ * written already, or at the next sync, whichever way it goes. While a rollout is
  * under way the Deployment controller spreads such a change over the ReplicaSets that
  * still have replicas (`scale`, getReplicaSetFraction), and maxSurge/maxUnavailable
  * percentages resolve against the new count. Its status and conditions say what it does
@@ -16,6 +19,7 @@ import type { AnalysisContext } from '../analysis-context.js';
 import type { Condition } from '../k8s.js';
 import type { HorizontalPodAutoscaler } from '../k8s-policy.js';
 import { workloadKind } from '../workloads/index.js';
+import { DIAGNOSIS_SENTENCES as S } from '../sentences.js';
 import type { WorkloadObject } from '../snapshot/types.js';
 
 interface AutoscalerView {
@@ -72,13 +76,12 @@ export function workloadAutoscaler(ctx: AnalysisContext): AutoscalerView | undef
 }
 
 /**
- * The replicas the autoscaler raises the workload to at its next sync (a scale-up comes
- * at once; a scale-down waits out the stabilization window), or undefined: the count the
+ * The replicas the autoscaler sets the workload to (its status's desiredReplicas, the
+ * stabilization window already behind it), up or down, or undefined: the count the
  * controllers then roll out at (their run forward starts from it).
  */
-export function autoscaledUpTo(ctx: AnalysisContext): number | undefined {
-  const view = workloadAutoscaler(ctx);
-  return view?.next !== undefined && view.next > view.replicas ? view.next : undefined;
+export function autoscaledTo(ctx: AnalysisContext): number | undefined {
+  return workloadAutoscaler(ctx)?.next;
 }
 
 /**
@@ -87,14 +90,14 @@ export function autoscaledUpTo(ctx: AnalysisContext): number | undefined {
  * against it (forward/run.ts, check/predict.ts).
  */
 export function autoscaled<O extends WorkloadObject>(ctx: AnalysisContext, object: O): O {
-  const replicas = autoscaledUpTo(ctx);
+  const replicas = autoscaledTo(ctx);
   return replicas === undefined ? object : { ...object, spec: { ...object.spec, replicas } };
 }
 
-/** " at the 6 replicas HorizontalPodAutoscaler web sets at its next sync (4 now)", or "" (no scale-up). */
+/** " at the 6 replicas HorizontalPodAutoscaler web sets at its next sync (spec.replicas 4)", or "" (it sets none other). */
 export function atAutoscaledCount(ctx: AnalysisContext): string {
   const view = workloadAutoscaler(ctx);
-  const to = autoscaledUpTo(ctx);
+  const to = autoscaledTo(ctx);
   return view && to !== undefined
     ? ` at the ${to} replicas HorizontalPodAutoscaler ${view.name} sets at its next sync (spec.replicas ${view.replicas})`
     : '';
@@ -102,14 +105,22 @@ export function atAutoscaledCount(ctx: AnalysisContext): string {
 
 /** "HorizontalPodAutoscaler web sets its replicas (min 2, max 10): it sets 6 next, 4 now." */
 function autoscalerSentence(view: AutoscalerView, ref: string): string {
+  const [next, replicas] = [String(view.next), String(view.replicas)];
   const what =
     view.next !== undefined
-      ? `it sets ${view.next} at its next sync (${view.replicas} now)${view.next < view.replicas ? ', once its scale-down stabilization window has passed' : ''}`
+      ? view.next < view.replicas
+        ? S.hpaNextDown.en({ next, replicas })
+        : S.hpaNext.en({ next, replicas })
       : view.idle
-        ? `it holds ${view.replicas} for now: ${view.idle}`
-        : `it holds ${view.replicas} for now`;
-  const limited = view.limited ? `; held at a limit (${view.limited})` : '';
-  return `HorizontalPodAutoscaler ${view.name} sets the replicas of ${ref} (min ${view.min}, max ${view.max}): ${what}${limited}.`;
+        ? S.hpaHoldsIdle.en({ replicas, idle: view.idle })
+        : S.hpaHolds.en({ replicas });
+  return S.hpaSets.en({
+    name: view.name,
+    ref,
+    min: String(view.min),
+    max: String(view.max),
+    what: view.limited ? S.hpaLimited.en({ what, limited: view.limited }) : what,
+  });
 }
 
 /**
@@ -120,11 +131,9 @@ function autoscalerSentence(view: AutoscalerView, ref: string): string {
 export function autoscalerPlanWarning(view: AutoscalerView, ref: string): string {
   const base = autoscalerSentence(view, ref);
   const after =
-    view.next !== undefined && view.next > view.replicas
-      ? ` This plan was run forward at ${view.next} replicas, the count it sets at once; the controller spreads the change over the ReplicaSets that still have pods (proportional scaling), which the run does not follow pod by pod: diagnose again once it has scaled.`
-      : view.next !== undefined
-        ? ` This plan was run forward at ${view.replicas} replicas; at ${view.next} the controller spreads the change over the ReplicaSets that still have pods (proportional scaling) and maxSurge/maxUnavailable percentages resolve against ${view.next}: diagnose again once it has scaled.`
-        : ` Should it scale during the rollout, the controller spreads the change over the ReplicaSets that still have pods (proportional scaling) and percentages resolve against the new count; setting replicas by hand is undone at its next sync unless within min ${view.min} and max ${view.max}.`;
+    view.next !== undefined
+      ? ` This plan was run forward at ${view.next} replicas, the count it sets at ${view.next > view.replicas ? 'once' : 'its next sync'}; the controller spreads the change over the ReplicaSets that still have pods (proportional scaling), which the run does not follow pod by pod: diagnose again once it has scaled.`
+      : ` Should it scale during the rollout, the controller spreads the change over the ReplicaSets that still have pods (proportional scaling) and percentages resolve against the new count; setting replicas by hand is undone at its next sync unless within min ${view.min} and max ${view.max}.`;
   return `${base}${after}`;
 }
 
