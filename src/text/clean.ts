@@ -24,12 +24,18 @@ const ESCAPE_SEQUENCE =
  * printed), DEL, C1 controls, bidirectional overrides, embeddings and isolates
  * (U+202A-202E, U+2066-2069), direction marks (U+200E/200F, U+061C), zero-width and
  * invisible formatting characters (U+200B-200D, U+2060-2064, U+FEFF, U+00AD, U+180E,
- * U+115F/1160, U+3164, U+FFA0), interlinear annotation (U+FFF9-FFFB), line and
- * paragraph separators (U+2028/2029) and Unicode tag characters (U+E0000-E007F).
+ * U+115F/1160, U+3164, U+FFA0, U+034F combining grapheme joiner, U+17B4/17B5, the
+ * shorthand format controls U+1BCA0-1BCA3 and musical formatters U+1D173-1D17A),
+ * variation selectors (U+FE00-FE0F, U+E0100-E01EF: 256 invisible code points that can
+ * carry any bytes), interlinear annotation (U+FFF9-FFFB), line and paragraph separators
+ * (U+2028/2029) and Unicode tag characters (U+E0000-E007F).
  */
-const INVISIBLE =
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+const INVISIBLE_ABOVE_C0 =
+  '[\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb]' +
+  // Surrogate pairs: tag characters and the variation selectors supplement (U+E0000-E01EF),
+  // shorthand format controls (U+1BCA0-1BCA3), musical formatters (U+1D173-1D17A).
+  '|\\udb40[\\udc00-\\udc7f\\udd00-\\uddef]|\\ud82f[\\udca0-\\udca3]|\\ud834[\\udd73-\\udd7a]';
+const INVISIBLE = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f]|${INVISIBLE_ABOVE_C0}`, 'g');
 
 /**
  * Untrusted text made safe to show: terminal escape sequences removed whole, CRLF
@@ -67,7 +73,7 @@ export function cleanDeep<T>(value: T): T {
  */
 export function escapeJsonControls(json: string): string {
   return json.replace(
-    /[\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g,
+    new RegExp(INVISIBLE_ABOVE_C0, 'g'),
     // A Unicode tag character (U+E0000-E007F, invisible "ASCII smuggling") is a surrogate
     // pair: each half written as its own \u escape, which JSON reads back as the pair.
     (c) =>
