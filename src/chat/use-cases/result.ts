@@ -353,14 +353,15 @@ export function resultButtons(
 function managedByPhrase(diagnosis: Diagnosis, lang: Lang): Rich | null {
   const owner = diagnosis.managedBy;
   if (!owner?.tool) return null;
-  return say`${wordsOf(lang).managedBy({ owner: ownerPhrase(owner, lang), namespace: owner.namespace ?? '' })}`;
+  return wordsOf(lang).managedBy({ owner: ownerPhrase(owner, lang), namespace: owner.namespace ?? '' });
 }
 
 /** "Argo CD application shop", "kubectl apply by kubectl-client-side-apply". */
-function ownerPhrase(owner: NonNullable<Diagnosis['managedBy']>, lang: Lang): string {
+function ownerPhrase(owner: NonNullable<Diagnosis['managedBy']>, lang: Lang): Rich {
+  // The name its own span: a long one is clipped alone, the tool's words kept.
   return owner.tool === 'kubectl'
     ? wordsOf(lang).ownerKubectl({ manager: owner.name })
-    : `${TOOL_NAMES[owner.tool] ?? owner.tool} ${owner.name}`;
+    : say`${TOOL_NAMES[owner.tool] ?? owner.tool} ${owner.name}`;
 }
 
 /**

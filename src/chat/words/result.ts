@@ -86,23 +86,23 @@ export const RESULT_WORDS = registerCatalogue(
       ko: (p: { verdict: Rich }) => say`${p.verdict}(필드별 이유는 스레드에 있습니다)`,
     },
     ownerKubectl: {
-      en: (p: { manager: string }) => `kubectl apply by ${p.manager}`,
-      ko: (p: { manager: string }) => `kubectl apply(필드 매니저 ${p.manager})`,
+      en: (p: { manager: string }): Rich => say`kubectl apply by ${p.manager}`,
+      ko: (p: { manager: string }): Rich => say`kubectl apply(필드 매니저 ${p.manager})`,
     },
     fieldsWritten: {
       en: (p: { fields: string }) => `Fields written: ${p.fields}`,
       ko: (p: { fields: string }) => `쓰는 필드: ${p.fields}`,
     },
     managedBy: {
-      en: (p: { owner: string; namespace: string }) =>
-        `managed by ${p.owner}${p.namespace ? ` (${p.namespace})` : ''}`,
-      ko: (p: { owner: string; namespace: string }) =>
-        `관리 주체 ${p.owner}${p.namespace ? `(${p.namespace})` : ''}`,
+      en: (p: { owner: Rich; namespace: string }): Rich =>
+        say`managed by ${p.owner}${p.namespace ? ` (${p.namespace})` : ''}`,
+      ko: (p: { owner: Rich; namespace: string }): Rich =>
+        say`관리 주체 ${p.owner}${p.namespace ? `(${p.namespace})` : ''}`,
     },
     managedByLong: {
-      en: (p: { owner: string; namespace: string; evidence: string }): Rich =>
+      en: (p: { owner: Rich; namespace: string; evidence: string }): Rich =>
         say`${icon('link')} Managed by ${p.owner}${p.namespace ? ` in ${p.namespace}` : ''} (${p.evidence})`,
-      ko: (p: { owner: string; namespace: string; evidence: string }): Rich =>
+      ko: (p: { owner: Rich; namespace: string; evidence: string }): Rich =>
         say`${icon('link')} 관리 주체: ${p.owner}${p.namespace ? `(${p.namespace})` : ''} (근거: ${p.evidence})`,
     },
     notCheckedAgainst: {
@@ -287,12 +287,12 @@ export const RESULT_WORDS = registerCatalogue(
     ownerKubectl: [{ manager: 'kubectl-client-side-apply' }],
     fieldsWritten: [{ fields: 'spec.strategy.type' }],
     managedBy: [
-      { owner: 'Argo CD shop', namespace: 'argocd' },
-      { owner: 'Argo CD shop', namespace: '' },
+      { owner: say`Argo CD shop`, namespace: 'argocd' },
+      { owner: say`Argo CD shop`, namespace: '' },
     ],
     managedByLong: [
-      { owner: 'Argo CD shop', namespace: 'argocd', evidence: 'tracking id' },
-      { owner: 'Argo CD shop', namespace: '', evidence: 'tracking id' },
+      { owner: say`Argo CD shop`, namespace: 'argocd', evidence: 'tracking id' },
+      { owner: say`Argo CD shop`, namespace: '', evidence: 'tracking id' },
     ],
     notCheckedAgainst: [{ unread: 'PodDisruptionBudgets: unread' }],
     notOffered: [{ kind: 'delete-pods', addresses: 'CrashLoopOnNode', reason: 'a budget' }],
