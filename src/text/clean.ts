@@ -35,6 +35,7 @@ const INVISIBLE_ABOVE_C0 =
   // Surrogate pairs: tag characters and the variation selectors supplement (U+E0000-E01EF),
   // shorthand format controls (U+1BCA0-1BCA3), musical formatters (U+1D173-1D17A).
   '|\\udb40[\\udc00-\\udc7f\\udd00-\\uddef]|\\ud82f[\\udca0-\\udca3]|\\ud834[\\udd73-\\udd7a]';
+// eslint-disable-next-line no-misleading-character-class -- a combining mark or variation selector alone is what is matched
 const INVISIBLE = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f]|${INVISIBLE_ABOVE_C0}`, 'g');
 
 /**
@@ -73,6 +74,7 @@ export function cleanDeep<T>(value: T): T {
  */
 export function escapeJsonControls(json: string): string {
   return json.replace(
+    // eslint-disable-next-line no-misleading-character-class -- a combining mark or variation selector alone is what is matched
     new RegExp(INVISIBLE_ABOVE_C0, 'g'),
     // A Unicode tag character (U+E0000-E007F, invisible "ASCII smuggling") is a surrogate
     // pair: each half written as its own \u escape, which JSON reads back as the pair.
@@ -85,6 +87,7 @@ export function escapeJsonControls(json: string): string {
 }
 
 /** Line breaks and tabs, with every character cleanText removes: what showControls writes out. */
+// eslint-disable-next-line no-misleading-character-class -- a combining mark or variation selector alone is what is matched
 const CONTROL_OR_BREAK = new RegExp(`[\\n\\t]|${INVISIBLE.source}`, 'g');
 
 const NAMED_ESCAPES: Record<string, string> = { '\n': '\\n', '\t': '\\t', '\r': '\\r' };

@@ -43,6 +43,7 @@ const CHECKS: [string, RegExp][] = [
   ['control character', /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/],
   [
     'bidi or invisible formatting',
+    // eslint-disable-next-line no-misleading-character-class -- a combining mark or variation selector alone is what is matched
     /[\u034f\u061c\u17b4\u17b5\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufe00-\ufe0f\ufeff]|\udb40[\udd00-\uddef]|\ud82f[\udca0-\udca3]|\ud834[\udd73-\udd7a]/,
   ],
   ['bare broadcast word', /(?:^|\s)@(?:channel|here|everyone)\b/i],
