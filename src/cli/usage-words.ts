@@ -13,6 +13,7 @@ import { quoted } from '../text/clean.js';
 import { UsageError } from './io.js';
 
 type Value = { value: string };
+type TzNotRead = Value & { variable: string; scheme: string; example: string; fixed: string };
 /** The kinds a command takes, in the registry's order. */
 type Kinds = { kinds: readonly string[] };
 
@@ -201,6 +202,12 @@ const USAGE_WORDS = registerCatalogue(
       ko: (p: Value & { scheme: string; example: string }) =>
         `--tz ${quoted(p.value)} 값은 이 런타임이 아는 시간대가 아닙니다(${p.example} 같은 ${p.scheme} 이름을 줍니다)`,
     },
+    tzNotRead: {
+      en: (p: TzNotRead) =>
+        `${p.variable}=${quoted(p.value)} is not a zone this reads (an ${p.scheme} name such as ${p.example}, or a fixed offset such as ${p.fixed}): the local times are in UTC; --tz ${p.example} sets the zone`,
+      ko: (p: TzNotRead) =>
+        `${p.variable}=${quoted(p.value)} 값은 읽을 수 없는 시간대입니다(${p.example} 같은 ${p.scheme} 이름이나 ${p.fixed} 같은 고정 오프셋을 줍니다). 현지 시각은 UTC로 적었습니다. --tz ${p.example}로 시간대를 정할 수 있습니다`,
+    },
     whichIncident: {
       en: () => 'which incident? give --from-audit FILE, or --incident ID to read its record in Redis',
       ko: () =>
@@ -361,6 +368,15 @@ const USAGE_WORDS = registerCatalogue(
     repoWithPath: [{}],
     githubRepo: [{ value: 'acme', form: 'OWNER/REPO' }],
     badTimeZone: [{ value: 'Mars/Base', scheme: 'IANA', example: 'Asia/Seoul' }],
+    tzNotRead: [
+      {
+        variable: 'TZ',
+        value: 'EST5EDT,M3.2.0,M11.1.0',
+        scheme: 'IANA',
+        example: 'Asia/Seoul',
+        fixed: 'KST-9',
+      },
+    ],
     whichIncident: [{}],
     incidentsInLog: [
       { ids: ['prod/shop/web', 'prod/shop/api'], more: 0 },

@@ -36,6 +36,27 @@ describe('rollout-doctor postmortem --from-audit', () => {
     expect(err).toBe('rollout-doctor postmortem: skipped 6 lines that are not audit records\n');
   });
 
+  it('reads the shell’s TZ as the C library does where it can, and says so where it cannot', async () => {
+    const seoul = await postmortem(['--from-audit', log], { TZ: 'Asia/Seoul' });
+    expect(seoul.out).toContain('| UTC | Asia/Seoul (GMT+9) | What happened |');
+    // POSIX's leading colon names a zone file; a fixed offset counts west as positive.
+    const colon = await postmortem(['--from-audit', log], { TZ: ':Asia/Seoul' });
+    expect(colon.out).toContain('| UTC | Asia/Seoul (GMT+9) | What happened |');
+    const fixed = await postmortem(['--from-audit', log], { TZ: 'KST-9' });
+    expect(fixed.out).toContain('| UTC | Etc/GMT-9 (GMT+9) | What happened |');
+    for (const r of [seoul, colon, fixed]) expect(r.err).not.toContain('TZ=');
+    // Daylight rules are not read: UTC, and the run says so (the draft still comes out).
+    const rules = await postmortem(['--from-audit', log], { TZ: 'EST5EDT,M3.2.0,M11.1.0' });
+    expect(rules.code).toBe(0);
+    expect(rules.out).toContain('| UTC | UTC (GMT+0) | What happened |');
+    expect(rules.err).toContain('TZ="EST5EDT,M3.2.0,M11.1.0" is not a zone this reads');
+    // --tz decides: no word about TZ then.
+    const flag = await postmortem(['--from-audit', log, '--tz', 'Asia/Seoul'], {
+      TZ: 'EST5EDT,M3.2.0,M11.1.0',
+    });
+    expect(flag.err).not.toContain('TZ=');
+  });
+
   it('writes Korean by --lang, else by the shell’s locale', async () => {
     const flag = await postmortem(['--from-audit', log, '--lang', 'ko']);
     expect(flag.out).toContain('# 분석');

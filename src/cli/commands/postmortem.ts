@@ -20,7 +20,7 @@ import { HELP_WORDS, POSTMORTEM_FLAGS, POSTMORTEM_VALUES } from '../help-words.j
 import { translate } from '../../i18n/catalogue.js';
 import { MAX_AUDIT_BYTES, readAuditFile } from '../audit-file.js';
 import { EXIT, type CliIo } from '../io.js';
-import { idsListed, usageError } from '../usage-words.js';
+import { idsListed, usageError, usageWords } from '../usage-words.js';
 
 /** The help in `lang` (cli/help-words.ts): flags and values as typed. */
 function help(lang: Lang): string {
@@ -39,6 +39,25 @@ interface Options {
   lang: Lang;
   output: 'markdown' | 'json';
   zone: string;
+  /** TZ was set to what this does not read: the draft's times are in UTC, and the run says so. */
+  tzIgnored?: string;
+}
+
+/**
+ * The zone the shell's TZ names: an IANA name, the same with POSIX's leading colon
+ * (":Asia/Seoul"), or a POSIX fixed offset without daylight rules ("KST-9", "UTC0") as
+ * the Etc/GMT zone of that offset (both count west as positive: KST-9 is Etc/GMT-9,
+ * UTC+9). Undefined for anything else (daylight rules, minutes, a file path).
+ */
+export function zoneFromTz(tz: string): string | undefined {
+  const name = tz.startsWith(':') ? tz.slice(1) : tz;
+  if (isTimeZone(name)) return name;
+  const fixed = /^(?:[A-Za-z]{3,}|<[+-]?\w+>)([+-]?)(\d{1,2})$/.exec(tz);
+  if (!fixed) return undefined;
+  const hours = Number(fixed[2]);
+  if (hours > 14) return undefined;
+  const zone = hours === 0 ? 'UTC' : `Etc/GMT${fixed[1] === '-' ? '-' : '+'}${hours}`;
+  return isTimeZone(zone) ? zone : undefined;
 }
 
 function options(values: { lang?: string; output?: string; tz?: string }, io: CliIo): Options {
@@ -49,9 +68,15 @@ function options(values: { lang?: string; output?: string; tz?: string }, io: Cl
     throw usageError('outputFormat', { value: output, formats: ['markdown', 'json'] });
   if (values.tz !== undefined && !isTimeZone(values.tz))
     throw usageError('badTimeZone', { value: values.tz, scheme: 'IANA', example: 'Asia/Seoul' });
-  // TZ may hold what Intl does not read (":/etc/localtime"): then UTC, as the timeline says.
-  const fromEnv = io.env['TZ'] !== undefined && isTimeZone(io.env['TZ']) ? io.env['TZ'] : 'UTC';
-  return { lang, output, zone: values.tz ?? fromEnv };
+  // TZ may hold what this does not read (":/etc/localtime", daylight rules): then UTC, said.
+  const tz = io.env['TZ'];
+  const fromEnv = tz === undefined || tz === '' ? 'UTC' : zoneFromTz(tz);
+  return {
+    lang,
+    output,
+    zone: values.tz ?? fromEnv ?? 'UTC',
+    ...(values.tz === undefined && fromEnv === undefined && tz !== undefined ? { tzIgnored: tz } : {}),
+  };
 }
 
 /** The incident `wanted` names among `ids`, or the only one; else a UsageError listing them. */
@@ -113,6 +138,16 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       : renderPostmortem(record, { lang: chosen.lang, zone: chosen.zone }),
   );
   // Said once the draft is out: an error above is then the one line a failure prints.
+  if (chosen.tzIgnored !== undefined)
+    io.stderr.write(
+      `rollout-doctor postmortem: ${usageWords(chosen.lang, 'tzNotRead', {
+        variable: 'TZ',
+        value: chosen.tzIgnored,
+        scheme: 'IANA',
+        example: 'Asia/Seoul',
+        fixed: 'KST-9',
+      })}\n`,
+    );
   if (source.note)
     io.stderr.write(`rollout-doctor postmortem: ${cleanText(source.note, { singleLine: true })}\n`);
   return EXIT.ok;
