@@ -206,7 +206,7 @@ const USAGE_WORDS = registerCatalogue(
       en: (p: TzNotRead) =>
         `${p.variable}=${quoted(p.value)} is not a zone this reads (an ${p.scheme} name such as ${p.example}, or a fixed offset such as ${p.fixed}): the local times are in UTC; --tz ${p.example} sets the zone`,
       ko: (p: TzNotRead) =>
-        `${p.variable}=${quoted(p.value)} 값은 읽을 수 없는 시간대입니다(${p.example} 같은 ${p.scheme} 이름이나 ${p.fixed} 같은 고정 오프셋을 줍니다). 현지 시각은 UTC로 적었습니다. --tz ${p.example}로 시간대를 정할 수 있습니다`,
+        `${p.variable}=${quoted(p.value)} 값을 시간대로 읽을 수 없습니다(${p.example} 같은 ${p.scheme} 이름이나 ${p.fixed} 같은 고정 오프셋만 읽습니다). 현지 시각 열은 UTC로 표시합니다. 시간대는 --tz ${p.example}처럼 지정하세요`,
     },
     whichIncident: {
       en: () => 'which incident? give --from-audit FILE, or --incident ID to read its record in Redis',

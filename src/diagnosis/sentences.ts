@@ -27,7 +27,7 @@ export const DIAGNOSIS_SENTENCES = defineSentences(
       en: (p: { annotation: string }) =>
         `annotation ${p.annotation}, which only kubectl's client-side apply writes; managedFields were absent (an older object or a dump saved without --show-managed-fields), so the field manager is the one it uses, not one seen`,
       ko: (p: { annotation: string }) =>
-        `${p.annotation} 어노테이션(kubectl의 클라이언트 측 apply만 씁니다). managedFields가 없어서(오래된 오브젝트이거나 --show-managed-fields 없이 저장한 덤프) 필드 매니저는 본 것이 아니라 그 apply가 쓰는 이름입니다`,
+        `${p.annotation} 어노테이션(kubectl 클라이언트 측 apply만 이 어노테이션을 기록합니다). managedFields가 없으므로(오래된 오브젝트이거나 --show-managed-fields 없이 저장한 덤프) 필드 매니저 이름은 확인한 값이 아니라 클라이언트 측 apply가 쓰는 기본 이름입니다`,
     },
     lastAppliedWithManager: {
       en: (p: { annotation: string; manager: string }) =>
@@ -55,14 +55,14 @@ export const DIAGNOSIS_SENTENCES = defineSentences(
     },
     argoInstanceLabel: {
       en: (p: { label: string; manager: string }) => `label ${p.label} with field manager ${p.manager}`,
-      ko: (p: { label: string; manager: string }) => `레이블 ${p.label}과 필드 매니저 ${p.manager}`,
+      ko: (p: { label: string; manager: string }) => `레이블 ${p.label}, 필드 매니저 ${p.manager}`,
     },
     // A guard not read (guards/guard-gaps.ts).
     guardUnread: {
       en: (p: { title: string; reason: string; settle: string }) =>
         `${p.title}: not read (${p.reason}): ${p.settle}`,
       ko: (p: { title: string; reason: string; settle: string }) =>
-        `${p.title}: 읽지 못함(${p.reason}): ${p.settle}`,
+        `${p.title}: 읽지 못함(${p.reason}). ${p.settle}`,
     },
     grantClusterWide: {
       en: (p: Grant) => `grant ${p.verb} on ${p.resource} (cluster-wide)`,
@@ -74,18 +74,18 @@ export const DIAGNOSIS_SENTENCES = defineSentences(
     },
     notInstalled: {
       en: (p: { resource: string }) => `nothing to read unless ${p.resource} is installed`,
-      ko: (p: { resource: string }) => `${p.resource}가 설치되어 있지 않으면 읽을 것이 없습니다`,
+      ko: (p: { resource: string }) => `${p.resource} API가 설치되어 있지 않으면 읽을 것이 없습니다`,
     },
     dumpRecipe: {
       en: (p: { command: string }) => `${p.command}, and diagnose from the dump`,
-      ko: (p: { command: string }) => `${p.command}로 저장한 덤프로 진단하세요`,
+      ko: (p: { command: string }) => `${p.command} 명령으로 덤프를 저장해 다시 진단하세요`,
     },
     // The autoscaler that sets the replicas (guards/autoscaler.ts).
     hpaSets: {
       en: (p: { name: string; ref: string; min: string; max: string; what: string }) =>
         `HorizontalPodAutoscaler ${p.name} sets the replicas of ${p.ref} (min ${p.min}, max ${p.max}): ${p.what}.`,
       ko: (p: { name: string; ref: string; min: string; max: string; what: string }) =>
-        `HorizontalPodAutoscaler ${p.name}가 ${p.ref}의 레플리카 수를 정합니다(최소 ${p.min}, 최대 ${p.max}): ${p.what}.`,
+        `HorizontalPodAutoscaler(${p.name})가 ${p.ref}의 레플리카 수를 정합니다(최소 ${p.min}, 최대 ${p.max}): ${p.what}.`,
     },
     hpaLimited: {
       en: (p: { what: string; limited: string }) => `${p.what}; held at a limit (${p.limited})`,
@@ -100,15 +100,34 @@ export const DIAGNOSIS_SENTENCES = defineSentences(
       en: (p: { next: string; replicas: string }) =>
         `it sets ${p.next} at its next sync (${p.replicas} now): its status asks for it, so its scale-down stabilization window is already behind it`,
       ko: (p: { next: string; replicas: string }) =>
-        `다음 동기화에서 ${p.next}로 정합니다(지금 ${p.replicas}). 상태 정보가 이미 이 값을 요구하므로 스케일 다운 안정화 기간은 이미 지났습니다`,
+        `다음 동기화에서 레플리카 수를 ${p.next}개로 정합니다(지금 ${p.replicas}개). 상태 정보가 이미 이 값을 요구하므로 스케일 다운 안정화 기간은 이미 지났습니다`,
     },
     hpaHolds: {
       en: (p: { replicas: string }) => `it holds ${p.replicas} for now`,
-      ko: (p: { replicas: string }) => `지금은 ${p.replicas}를 유지합니다`,
+      ko: (p: { replicas: string }) => `지금은 레플리카 ${p.replicas}개를 유지합니다`,
     },
     hpaHoldsIdle: {
       en: (p: { replicas: string; idle: string }) => `it holds ${p.replicas} for now: ${p.idle}`,
-      ko: (p: { replicas: string; idle: string }) => `지금은 ${p.replicas}를 유지합니다: ${p.idle}`,
+      ko: (p: { replicas: string; idle: string }) =>
+        `지금은 레플리카 ${p.replicas}개를 유지합니다: ${p.idle}`,
+    },
+    hpaRunAtOnce: {
+      en: (p: { next: string }) =>
+        `This plan was run forward at ${p.next} replicas, the count it sets at once; the controller spreads the change over the ReplicaSets that still have pods (proportional scaling), which the run does not follow pod by pod: diagnose again once it has scaled.`,
+      ko: (p: { next: string }) =>
+        `이 조치는 HorizontalPodAutoscaler가 곧바로 정하는 레플리카 ${p.next}개로 실행해 보았습니다. 컨트롤러는 이 변경을 파드가 있는 ReplicaSet에 나눠 반영하는데(비례 스케일링), 실행해 본 결과는 이를 파드 단위로 따라가지 않습니다. 스케일이 끝난 뒤 다시 진단하세요.`,
+    },
+    hpaRunAtNextSync: {
+      en: (p: { next: string }) =>
+        `This plan was run forward at ${p.next} replicas, the count it sets at its next sync; the controller spreads the change over the ReplicaSets that still have pods (proportional scaling), which the run does not follow pod by pod: diagnose again once it has scaled.`,
+      ko: (p: { next: string }) =>
+        `이 조치는 HorizontalPodAutoscaler가 다음 동기화에서 정하는 레플리카 ${p.next}개로 실행해 보았습니다. 컨트롤러는 이 변경을 파드가 있는 ReplicaSet에 나눠 반영하는데(비례 스케일링), 실행해 본 결과는 이를 파드 단위로 따라가지 않습니다. 스케일이 끝난 뒤 다시 진단하세요.`,
+    },
+    hpaShouldItScale: {
+      en: (p: { min: string; max: string }) =>
+        `Should it scale during the rollout, the controller spreads the change over the ReplicaSets that still have pods (proportional scaling) and percentages resolve against the new count; setting replicas by hand is undone at its next sync unless within min ${p.min} and max ${p.max}.`,
+      ko: (p: { min: string; max: string }) =>
+        `롤아웃 중에 HorizontalPodAutoscaler가 스케일하면 컨트롤러는 그 변경을 파드가 있는 ReplicaSet에 나눠 반영하고(비례 스케일링), 퍼센트 값은 새 레플리카 수를 기준으로 계산합니다. 레플리카 수를 손으로 바꾸면 최소 ${p.min}개와 최대 ${p.max}개 사이가 아닌 한 HorizontalPodAutoscaler가 다음 동기화에서 되돌립니다.`,
     },
     forbidden: { en: () => 'forbidden', ko: () => '권한 없음' },
     capped: { en: () => 'capped', ko: () => '읽는 양의 상한에 걸림' },
@@ -151,6 +170,9 @@ export const DIAGNOSIS_SENTENCES = defineSentences(
     hpaNextDown: [{ next: '2', replicas: '3' }],
     hpaHolds: [{ replicas: '3' }],
     hpaHoldsIdle: [{ replicas: '3', idle: 'no metrics' }],
+    hpaRunAtOnce: [{ next: '6' }],
+    hpaRunAtNextSync: [{ next: '2' }],
+    hpaShouldItScale: [{ min: '2', max: '10' }],
     forbidden: [{}],
     capped: [{}],
     notInDump: [{}],

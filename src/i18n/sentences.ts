@@ -117,12 +117,17 @@ function piecewise(
   next?: (piece: string) => string,
 ): string {
   const all = whole(text, lang, 2);
-  if (all !== undefined) return all;
   const pieces = text.split(separator);
-  if (pieces.length === 1) return next ? next(text) : text;
+  if (pieces.length === 1) return all ?? (next ? next(text) : text);
   const joint = typeof separator === 'string' ? separator : ' ';
-  return pieces.map((piece) => whole(piece, lang, 2) ?? (next ? next(piece) : piece)).join(joint);
+  const each = pieces.map((piece) => whole(piece, lang, 2) ?? (next ? next(piece) : piece)).join(joint);
+  // A whole match whose last parameter swallowed the sentences after it (`${what}.`)
+  // leaves them in English: the reading that leaves less English wins.
+  return all !== undefined && english(all) <= english(each) ? all : each;
 }
+
+/** How much English a text still holds: its Latin letters. */
+const english = (text: string): number => text.replace(/[^A-Za-z]/g, '').length;
 
 /**
  * `text` (a sentence the engine wrote in English, or several) in `lang`: the whole where

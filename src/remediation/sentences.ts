@@ -21,7 +21,7 @@ export const REMEDIATION_SENTENCES = defineSentences(
     },
     whereGit: {
       en: (p: { owner: string }) => `Git: the manifest ${p.owner} applies`,
-      ko: (p: { owner: string }) => `Git: ${p.owner}가 적용하는 매니페스트`,
+      ko: (p: { owner: string }) => `Git: 관리 주체(${p.owner})가 적용하는 매니페스트`,
     },
     whereChart: {
       en: (p: { owner: string }) => `the chart or values of ${p.owner} (the rendered manifest is shown)`,
@@ -54,7 +54,7 @@ export const REMEDIATION_SENTENCES = defineSentences(
       en: () =>
         'Stable pods then go before canary pods start: each update takes one replica down at a time instead of needing room for one more. The canary steps stay as written.',
       ko: () =>
-        '그러면 canary 파드가 뜨기 전에 안정 버전 파드가 먼저 내려갑니다. 업데이트마다 파드 하나가 더 들어갈 자리가 필요하지 않고, 한 번에 레플리카 하나만 내려갑니다. canary 단계(steps)는 그대로 둡니다.',
+        '그러면 카나리 파드가 뜨기 전에 안정 버전 파드가 먼저 내려갑니다. 업데이트마다 파드 하나가 더 들어갈 자리가 필요하지 않고, 한 번에 레플리카 하나만 내려갑니다. canary 단계(steps)는 그대로 둡니다.',
     },
     noteCanaryUnread: {
       en: () =>
@@ -72,7 +72,7 @@ export const REMEDIATION_SENTENCES = defineSentences(
       en: () =>
         'The term then repels only pods of the same template. It helps from the rollout after the one that adds it: pods created without it still repel the new ones, so it is no live fix for the rollout stuck now.',
       ko: () =>
-        '그러면 이 조건은 같은 템플릿의 파드만 밀어냅니다. 이 변경을 넣은 롤아웃의 다음 롤아웃부터 효과가 있습니다. 이 조건 없이 만든 파드는 여전히 새 파드를 밀어내므로, 지금 멈춘 롤아웃을 푸는 조치는 아닙니다.',
+        '그러면 이 조건은 같은 템플릿의 파드만 밀어냅니다. 효과는 이 변경을 배포하는 롤아웃이 아니라 그다음 롤아웃부터 납니다. 이 조건 없이 만든 파드는 여전히 새 파드를 밀어내므로, 지금 멈춘 롤아웃을 푸는 조치는 아닙니다.',
     },
     // Why an owner reverts a field or not (drift.ts), kubectl apply's.
     fieldsReason: {
@@ -126,14 +126,14 @@ export const REMEDIATION_SENTENCES = defineSentences(
       en: (p: Undo & { owner: string }) =>
         `ReplicaSets are made by the Deployment controller and are in no manifest, so ${p.owner} never reverts this; the Deployment spec is untouched. The Deployment controller leaves an old ReplicaSet at 0 where it is; it scales it up again only if the pod template is reverted to that ReplicaSet's (${p.undo}, Git revert, self-heal of a reverted template)`,
       ko: (p: Undo & { owner: string }) =>
-        `ReplicaSet은 Deployment 컨트롤러가 만들고 매니페스트에 없으므로 ${p.owner}는 이 변경을 되돌리지 않습니다. Deployment 스펙은 바꾸지 않습니다. Deployment 컨트롤러는 0으로 줄인 기존 ReplicaSet을 그대로 두고, 파드 템플릿이 그 ReplicaSet의 것으로 되돌아갈 때만(${p.undo}, Git revert, 되돌린 템플릿의 self-heal) 다시 늘립니다`,
+        `ReplicaSet은 Deployment 컨트롤러가 만들고 매니페스트에 없으므로 관리 주체(${p.owner})도 이 변경을 되돌리지 않습니다. Deployment 스펙은 바꾸지 않습니다. Deployment 컨트롤러는 0으로 줄인 기존 ReplicaSet을 그대로 두고, 파드 템플릿이 그 ReplicaSet의 것으로 되돌아갈 때만(${p.undo}, Git revert, 되돌린 템플릿의 self-heal) 다시 늘립니다`,
     },
     // scale-old-replicaset's warnings (builders/scale-old-replicaset.ts).
     rsComesBack: {
       en: (p: Rs) =>
         `How ${p.rs} can come back: the Deployment controller leaves an old ReplicaSet at 0 where it is, also when the replicas change mid-rollout (proportional scaling spreads them over active ReplicaSets only); it scales this one up again after a rollback to its template (${p.undo}, a Git revert, self-heal to the old template).`,
       ko: (p: Rs) =>
-        `${p.rs}가 다시 늘어나는 경우: Deployment 컨트롤러는 0으로 줄인 기존 ReplicaSet을 그대로 둡니다. 롤아웃 중에 레플리카 수가 바뀌어도 같습니다(비례 스케일링은 활성 ReplicaSet에만 나눕니다). 템플릿을 이 ReplicaSet의 것으로 되돌리면(${p.undo}, Git revert, 이전 템플릿으로의 self-heal) 다시 늘립니다.`,
+        `기존 ReplicaSet(${p.rs})이 다시 늘어나는 경우: Deployment 컨트롤러는 0으로 줄인 기존 ReplicaSet을 그대로 둡니다. 롤아웃 중에 레플리카 수가 바뀌어도 같습니다(비례 스케일링은 파드가 있는 ReplicaSet에만 레플리카를 나눕니다). 템플릿을 이 ReplicaSet의 것으로 되돌리면(${p.undo}, Git revert, 이전 템플릿으로의 self-heal) 다시 늘립니다.`,
     },
     nextRolloutSame: {
       en: () =>
@@ -145,7 +145,7 @@ export const REMEDIATION_SENTENCES = defineSentences(
       en: (p: Rs & { from: string }) =>
         `Undo (offered once applied) scales ${p.rs} back to ${p.from} while the new ReplicaSet is not fully available; after that the Deployment controller would scale it straight back down, so the Undo is refused and the way back to the old version is a rollback of the Deployment (${p.undo}).`,
       ko: (p: Rs & { from: string }) =>
-        `되돌리기(적용한 뒤에 제안)는 새 ReplicaSet이 모두 사용 가능해지기 전까지 ${p.rs}를 ${p.from}로 다시 늘립니다. 그 뒤에는 Deployment 컨트롤러가 곧바로 다시 줄이므로 되돌리기는 거절되고, 이전 버전으로 돌아가려면 Deployment를 롤백하세요(${p.undo}).`,
+        `적용한 뒤에 나오는 되돌리기는 새 ReplicaSet이 모두 사용 가능해지기 전까지 기존 ReplicaSet(${p.rs})을 레플리카 ${p.from}개로 다시 늘립니다. 그 뒤에는 Deployment 컨트롤러가 곧바로 다시 줄이므로 되돌리기는 거절되고, 이전 버전으로 돌아가려면 Deployment를 롤백하세요(${p.undo}).`,
     },
     // Who writes the workload (drift.ts ownerName) and no owner at all.
     kubectlOwner: {
@@ -167,14 +167,14 @@ export const REMEDIATION_SENTENCES = defineSentences(
       en: (p: { kind: string; managers: string }) =>
         `no GitOps owner recognised (no Flux labels, Argo CD tracking, Helm release annotations or kubectl last-applied), and managedFields name only ${p.managers}: nothing applies the ${p.kind} again, so nothing reverts this (a later kubectl apply or replace of a manifest that sets these fields would)`,
       ko: (p: { kind: string; managers: string }) =>
-        `GitOps 관리 주체를 찾지 못했고(Flux 레이블, Argo CD 추적, Helm 릴리스 어노테이션, kubectl last-applied 모두 없음) managedFields에는 ${p.managers}만 있습니다. ${p.kind}를 다시 적용하는 것이 없으므로 되돌리는 것도 없습니다(이 필드를 설정한 매니페스트를 나중에 kubectl apply나 replace하면 되돌아갑니다)`,
+        `GitOps 관리 주체를 찾지 못했고(Flux 레이블, Argo CD 추적, Helm 릴리스 어노테이션, kubectl last-applied 모두 없음) managedFields에는 ${p.managers}만 있습니다. ${p.kind} 오브젝트를 다시 적용하는 주체가 없으므로 되돌리는 주체도 없습니다(이 필드를 설정한 매니페스트를 나중에 kubectl apply나 replace하면 되돌아갑니다)`,
     },
     // A crash fix's warning (engine/proved-offer.ts).
     replacementsCrashAgain: {
       en: (p: { where: string }) =>
         `The scheduler may place the replacements on ${p.where} again, where they crash: the fix above keeps them off it.`,
       ko: (p: { where: string }) =>
-        `스케줄러가 새 파드를 다시 ${p.where}에 배치해서 또 실패할 수 있습니다. 위의 조치가 새 파드를 그 노드에서 떼어 놓습니다.`,
+        `스케줄러가 대체 파드를 다시 ${p.where} 노드에 배치하면 거기서 또 크래시합니다. 위 조치를 쓰면 대체 파드가 그 노드에 배치되지 않습니다.`,
     },
   },
   {

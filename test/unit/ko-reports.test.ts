@@ -178,11 +178,19 @@ describe('the engine sentences in Korean', () => {
         'ko',
       ),
     ).toBe(
-      'PodDisruptionBudgets: 읽지 못함(권한 없음): shop 네임스페이스의 poddisruptionbudgets.policy에 list 권한을 주세요',
+      'PodDisruptionBudgets: 읽지 못함(권한 없음). shop 네임스페이스의 poddisruptionbudgets.policy에 list 권한을 주세요',
     );
     expect(sentenceIn('0/3 nodes are available: 3 Insufficient cpu.', 'ko')).toBe(
       '0/3 nodes are available: 3 Insufficient cpu.',
     );
+    // A whole match whose last parameter would swallow the next sentence loses to the sentence-wise reading.
+    const note =
+      'HorizontalPodAutoscaler web sets the replicas of deployment/web (min 2, max 10): it holds 3 for now. ' +
+      'Should it scale during the rollout, the controller spreads the change over the ReplicaSets that still have pods (proportional scaling) and percentages resolve against the new count; setting replicas by hand is undone at its next sync unless within min 2 and max 10.';
+    const said = sentenceIn(note, 'ko');
+    expect(said).toContain('지금은 레플리카 3개를 유지합니다.');
+    expect(said).toContain('(비례 스케일링)');
+    expect(said).not.toMatch(/[A-Za-z]{3,} [a-z]{3,} [a-z]{3,}/);
     expect(sentenceIn('the file applied with kubectl apply', 'en')).toBe(
       'the file applied with kubectl apply',
     );
@@ -193,7 +201,7 @@ describe('the engine sentences in Korean', () => {
  * English left in the Korean text reports of every fixture dump (distinct runs). It may
  * only fall: lower it when a catalogue takes a sentence over.
  */
-const LEFT_AT_MOST = 229;
+const LEFT_AT_MOST = 224;
 
 describe('Korean reports of every fixture dump', () => {
   it('leave no more English than before', async () => {

@@ -32,7 +32,7 @@ describe('the text report in Korean: seed incident A (GPU surge deadlock)', () =
     const lines = out.split('\n');
     expect(lines[0]).toBe('Deployment vision/vision-object-tracker  (2026-11-22T02:59:12Z 기준)');
     expect(lines[1]).toMatch(
-      /^관리 주체: kubectl apply, 필드 매니저 kubectl-client-side-apply \(근거: kubectl\.kubernetes\.io\/last-applied-configuration 어노테이션\(kubectl의 클라이언트 측 apply만 씁니다\)/,
+      /^관리 주체: kubectl apply, 필드 매니저 kubectl-client-side-apply \(근거: kubectl\.kubernetes\.io\/last-applied-configuration 어노테이션\(kubectl 클라이언트 측 apply만 이 어노테이션을 기록합니다\)/,
     );
     // Each plan's proof in Korean, why it was not run included (the model's catalogued reasons).
     expect(out).toContain(

@@ -53,10 +53,10 @@ export const RESULT_WORDS = registerCatalogue(
       ko: (p: { by: string; reverted: boolean | null }) =>
         say`${icon(p.reverted === true ? 'undo' : p.reverted === false ? 'pinned' : 'unknown')} ${strong(
           p.reverted === true
-            ? `${p.by}가 이 변경을 되돌립니다`
+            ? `관리 주체(${p.by})가 이 변경을 되돌립니다`
             : p.reverted === false
-              ? `${p.by}는 이 변경을 그대로 둡니다`
-              : `${p.by}가 이 변경을 되돌릴 수 있습니다`,
+              ? `관리 주체(${p.by})는 이 변경을 그대로 둡니다`
+              : `관리 주체(${p.by})가 이 변경을 되돌릴 수 있습니다`,
         )}`,
     },
     driftNoOwner: {

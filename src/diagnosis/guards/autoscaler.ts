@@ -131,10 +131,12 @@ function autoscalerSentence(view: AutoscalerView, ref: string): string {
 export function autoscalerPlanWarning(view: AutoscalerView, ref: string): string {
   const base = autoscalerSentence(view, ref);
   const after =
-    view.next !== undefined
-      ? ` This plan was run forward at ${view.next} replicas, the count it sets at ${view.next > view.replicas ? 'once' : 'its next sync'}; the controller spreads the change over the ReplicaSets that still have pods (proportional scaling), which the run does not follow pod by pod: diagnose again once it has scaled.`
-      : ` Should it scale during the rollout, the controller spreads the change over the ReplicaSets that still have pods (proportional scaling) and percentages resolve against the new count; setting replicas by hand is undone at its next sync unless within min ${view.min} and max ${view.max}.`;
-  return `${base}${after}`;
+    view.next === undefined
+      ? S.hpaShouldItScale.en({ min: String(view.min), max: String(view.max) })
+      : view.next > view.replicas
+        ? S.hpaRunAtOnce.en({ next: String(view.next) })
+        : S.hpaRunAtNextSync.en({ next: String(view.next) });
+  return `${base} ${after}`;
 }
 
 /** The findings that speak of how the rollout goes, whose verdict an autoscaler's next write may change. */
