@@ -22,6 +22,7 @@ import { refusedApply, refusedFinding } from './refused-apply.js';
 import { typeOfKind } from '../diagnosis/workload-ref.js';
 import {
   omittedFields,
+  plainPath,
   withKeptTemplateFields,
   withStoredFields,
   type OmittedField,
@@ -135,9 +136,16 @@ export async function checkOne(
   // What the apply stores where the manifest leaves out a field the live object sets
   // (stored-fields.ts). An admission request's object is already what will be stored.
   // A template field whose keeping is not known, where dropping it is a change of the template.
+  // Every change, not the first ten shown: a field past them decides as much.
+  const everyChange =
+    stored.unknown.length > 0 && live.object
+      ? templateChanges(module.podTemplate(object), module.podTemplate(live.object), Number.POSITIVE_INFINITY)
+      : [];
   const openTemplate = stored.unknown.filter((f) => {
-    const path = f.field.replace(/^template\./, '');
-    return changes.some((c) => c === path || c.startsWith(`${path}.`) || c.startsWith(`${path}[`));
+    const path = plainPath(f.field).replace(/^template\./, '');
+    const under = (a: string, b: string): boolean =>
+      a === b || a.startsWith(`${b}.`) || a.startsWith(`${b}[`);
+    return everyChange.some((c) => under(c, path) || under(path, c));
   });
   const omitted = item.old ? [] : [...omittedFields(item.kind, object, live.object), ...openTemplate];
   const liveTemplate = live.object ? module.podTemplate(live.object).spec : undefined;

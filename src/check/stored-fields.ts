@@ -208,19 +208,45 @@ export function withStoredFields<F extends Pick<OmittedField, 'field' | 'live'>>
   const written = fields.filter((f) => keep(f) || f.field in SCALAR_DEFAULTS);
   if (written.length === 0) return manifest;
   const spec = { ...(manifest.spec as unknown as Record<string, unknown>) };
-  for (const f of written) setCopied(spec, f.field.split('.'), keep(f) ? f.live : SCALAR_DEFAULTS[f.field]);
+  for (const f of written) setCopied(spec, pathTokens(f.field), keep(f) ? f.live : SCALAR_DEFAULTS[f.field]);
   return { ...manifest, spec } as unknown as WorkloadObject;
 }
 
+/** A field's path as tokens: a key, or a list entry's index (a number). */
+type Token = string | number;
+
 /**
- * Sets `path` in `into` to `value`, copying each object and list on the way (the manifest
- * is not changed). A list entry is written `containers[0]`.
+ * A field's path as written in `OmittedField.field`: keys joined by dots, a list entry
+ * `containers[0]`, a key that holds a dot or a bracket quoted (`nodeSelector["topology.kubernetes.io/zone"]`).
  */
-function setCopied(into: Record<string, unknown>, path: readonly string[], value: unknown): void {
-  const [head, ...rest] = path.flatMap((token) => {
-    const entry = /^(.+)\[(\d+)\]$/.exec(token);
-    return entry ? [entry[1] ?? '', entry[2] ?? ''] : [token];
-  });
+function fieldPath(tokens: readonly Token[]): string {
+  return tokens
+    .map((t, i) =>
+      typeof t === 'number' ? `[${t}]` : /[.[\]"]/.test(t) ? `[${JSON.stringify(t)}]` : i === 0 ? t : `.${t}`,
+    )
+    .join('');
+}
+
+/** The tokens of a path fieldPath wrote. */
+function pathTokens(field: string): Token[] {
+  const tokens: Token[] = [];
+  for (const m of field.matchAll(/\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]|\.?([^.[\]]+)/g))
+    tokens.push(
+      m[1] !== undefined ? Number(m[1]) : m[2] !== undefined ? (JSON.parse(m[2]) as string) : (m[3] ?? ''),
+    );
+  return tokens;
+}
+
+/** The path as template-change.ts names changes: keys by dots (quoted or not), entries `[0]`. */
+export function plainPath(field: string): string {
+  return pathTokens(field)
+    .map((t, i) => (typeof t === 'number' ? `[${t}]` : i === 0 ? t : `.${t}`))
+    .join('');
+}
+
+/** Sets `path` in `into` to `value`, copying each object and list on the way (the manifest is not changed). */
+function setCopied(into: Record<string, unknown>, path: readonly Token[], value: unknown): void {
+  const [head, ...rest] = path;
   if (head === undefined) return;
   if (rest.length === 0) {
     into[head] = value;
@@ -259,7 +285,7 @@ export function withKeptTemplateFields(
   const keep = (
     m: Record<string, unknown>,
     l: Record<string, unknown>,
-    path: string[],
+    path: Token[],
     owned: string[],
   ): Record<string, unknown> => {
     let out = m;
@@ -270,7 +296,7 @@ export function withKeptTemplateFields(
         const stored = storedFor(kind, live, ['template', ...owned, key]);
         if (stored.stored === 'live') kept = value;
         else if (stored.stored === 'unknown')
-          unknown.push({ field: ['template', ...path, key].join('.'), live: value, ...stored });
+          unknown.push({ field: fieldPath(['template', ...path, key]), live: value, ...stored });
       } else if (isObject(mine) && isObject(value)) kept = keep(mine, value, [...path, key], [...owned, key]);
       else if (BY_NAME.has(key) && Array.isArray(mine) && Array.isArray(value))
         kept = keepEntries(mine as unknown[], value as unknown[], [...path, key], [...owned, key]);
@@ -278,19 +304,33 @@ export function withKeptTemplateFields(
     }
     return out;
   };
-  /** A list merged by name: each manifest entry keeps what its live namesake holds and its owner never set. */
-  const keepEntries = (m: unknown[], l: unknown[], path: string[], owned: string[]): unknown[] => {
-    const [list, ...up] = [...path].reverse();
+  /**
+   * A list merged by name: each manifest entry keeps what its live namesake holds and its
+   * owner never set; a live entry the manifest does not name (a container a `kubectl
+   * patch` added) stays where its owner never set it, at the end.
+   */
+  const keepEntries = (m: unknown[], l: unknown[], path: Token[], owned: string[]): unknown[] => {
+    const nameOf = (e: unknown): unknown => (isObject(e) ? e['name'] : undefined);
     let changed = false;
     const entries = m.map((entry, i) => {
-      const name = isObject(entry) ? entry['name'] : undefined;
-      const namesake = l.find((e) => isObject(e) && e['name'] === name);
+      const name = nameOf(entry);
+      const namesake = l.find((e) => nameOf(e) === name);
       if (typeof name !== 'string' || !isObject(entry) || !isObject(namesake)) return entry;
-      const at = [...up.reverse(), `${list ?? ''}[${i}]`];
-      const kept = keep(entry, namesake, at, [...owned, `[name=${name}]`]);
+      const kept = keep(entry, namesake, [...path, i], [...owned, `[name=${name}]`]);
       changed ||= kept !== entry;
       return kept;
     });
+    const named = new Set(m.map(nameOf));
+    for (const entry of l) {
+      const name = nameOf(entry);
+      if (typeof name !== 'string' || named.has(name)) continue;
+      const stored = storedFor(kind, live, ['template', ...owned, `[name=${name}]`]);
+      if (stored.stored === 'live') {
+        entries.push(entry);
+        changed = true;
+      } else if (stored.stored === 'unknown')
+        unknown.push({ field: fieldPath(['template', ...path, entries.length]), live: entry, ...stored });
+    }
     return changed ? entries : m;
   };
   const template = keep(written, held, [], []);

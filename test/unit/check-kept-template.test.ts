@@ -9,8 +9,10 @@
  *   by the old pod, so the 1-replica GPU rollout can never finish.
  * Each beside the arm where the owner did set the field and the manifest drops it.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureDump, type DumpItem } from '../support/fixture-dump.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- fixtures
@@ -21,12 +23,22 @@ const dumps = {
   'check-kept-container-resources': fixtureDump('check-kept-container-resources.json'),
 };
 
-/** `check` of the fixture's manifest against its dump, the dump's Deployment edited by `edit`. */
+const dir = mkdtempSync(join(tmpdir(), 'rd-kept-template-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** `check` of the fixture's manifest (edited by `change`) against its dump, the dump's Deployment edited by `edit`. */
 async function check(
   fixture: keyof typeof dumps,
   edit?: (deployment: Json) => void,
+  change?: (manifest: Json) => void,
 ): Promise<{ code: number; result: Json }> {
-  const manifest = join(import.meta.dirname, '../fixtures/dumps', `${fixture}-manifest.json`);
+  let manifest = join(import.meta.dirname, '../fixtures/dumps', `${fixture}-manifest.json`);
+  if (change) {
+    const m = JSON.parse(readFileSync(manifest, 'utf8')) as Json;
+    change(m);
+    manifest = join(dir, `m-${String(Math.random()).slice(2)}.json`);
+    writeFileSync(manifest, JSON.stringify(m));
+  }
   const editItems = (items: DumpItem[]): DumpItem[] => {
     const deployment = items.find((o) => o.kind === 'Deployment');
     if (deployment) edit?.(deployment as Json);
@@ -172,6 +184,69 @@ describe('the template as the apply stores it', () => {
       'check-kept-container-resources',
       serverSide({ '.': {}, 'f:name': {}, 'f:image': {} }, true),
     );
+    expect(result['verdict']).toBe('never-finishes');
+  });
+
+  it('an ownerless selector decides past the first ten changes shown: not known still', async () => {
+    const env = (value: string) => Array.from({ length: 11 }, (_, i) => ({ name: `V${i}`, value }));
+    const { result } = await check(
+      'check-kept-node-selector',
+      (d) => {
+        ownerless(d);
+        d['spec']['template']['spec']['containers'][0]['env'] = env('old');
+      },
+      (m) => {
+        m['spec']['template']['spec']['containers'][0]['env'] = env('new');
+      },
+    );
+    expect(result['changes']).toHaveLength(10);
+    expect(result['verdict']).toBe('unknown');
+  });
+
+  it('an ownerless selector key with dots is kept as the one key it is: both ways finish', async () => {
+    const zone = 'topology.kubernetes.io/zone';
+    const manifest = join(dir, 'm-zone.json');
+    const m = JSON.parse(
+      readFileSync(
+        join(import.meta.dirname, '../fixtures/dumps/check-kept-node-selector-manifest.json'),
+        'utf8',
+      ),
+    ) as Json;
+    m['spec']['template']['spec']['nodeSelector'] = { 'kubernetes.io/os': 'linux' };
+    writeFileSync(manifest, JSON.stringify(m));
+    const { stdout } = await dumps['check-kept-node-selector'].cli(
+      ['check', '-f', manifest, '-o', 'json'],
+      (items) =>
+        items.map((o) => {
+          const item = o as Json;
+          // Both GPU nodes are in zone-a: kept or removed, the free one takes the new pod.
+          if (item['kind'] === 'Node') item['metadata']['labels'][zone] = 'zone-a';
+          if (item['kind'] === 'Deployment') {
+            ownerless(item);
+            item['spec']['template']['spec']['nodeSelector'] = {
+              'kubernetes.io/os': 'linux',
+              [zone]: 'zone-a',
+            };
+          }
+          return o;
+        }),
+    );
+    const result = (JSON.parse(stdout) as { results: Json[] }).results[0] ?? {};
+    expect(result['omitted']).toEqual([
+      expect.objectContaining({ field: `template.spec.nodeSelector["${zone}"]`, live: 'zone-a' }),
+    ]);
+    expect(result['verdict']).toBe('finishes');
+  });
+
+  it('a live container the manifest does not name, its owner never set: kept, its GPU held, can never finish', async () => {
+    const { result } = await check('check-kept-container-resources', (d) => {
+      const spec = d['spec']['template']['spec'];
+      // The app asks for no GPU; a second container (kubectl patch) asks for the one GPU.
+      spec['containers'] = [
+        { name: 'app', image: 'a:1' },
+        { name: 'infer', image: 'i:1', resources: { limits: { 'nvidia.com/gpu': '1' } } },
+      ];
+    });
     expect(result['verdict']).toBe('never-finishes');
   });
 });
