@@ -30,6 +30,17 @@ describe('an HPA scale-down mid-rollout', () => {
     expect(r.remediations).toEqual([]);
   });
 
+  it('an HPA not reconciled yet (no conditions, desiredReplicas 0) asks for nothing: the deadlock stands', async () => {
+    const r = await report((items) =>
+      items.map((o) =>
+        o.kind === 'HorizontalPodAutoscaler'
+          ? { ...o, status: { currentReplicas: 0, desiredReplicas: 0 } }
+          : o,
+      ),
+    );
+    expect(r.findings.map((f) => f.code)).toContain('RolloutSurgeDeadlock');
+  });
+
   it('holding at 3 (desired 3), the same state is a surge deadlock', async () => {
     const r = await report((items) =>
       items.map((o) =>

@@ -62,7 +62,11 @@ export function workloadAutoscaler(ctx: AnalysisContext): AutoscalerView | undef
         : active?.status === 'False'
           ? `it is not scaling (${reasonWords(active)})`
           : undefined;
-    const wanted = Math.min(max, Math.max(min, hpa.status?.desiredReplicas ?? replicas));
+    // An HPA the controller has not reconciled yet (no conditions, currentReplicas still
+    // 0: setStatus always writes the scale's count) asks for nothing: the count stays.
+    const synced = (hpa.status?.conditions ?? []).length > 0 || (hpa.status?.currentReplicas ?? 0) > 0;
+    const asked = synced ? (hpa.status?.desiredReplicas ?? replicas) : replicas;
+    const wanted = Math.min(max, Math.max(min, asked));
     return {
       name: hpa.metadata.name ?? '',
       min,
