@@ -191,6 +191,8 @@ export interface OrderedBlock {
    * holds from their update.
    */
   heldAbovePartition?: string[];
+  /** Where it is below the partition: the revision a deletion recreates it at (status.currentRevision). */
+  recreatedAt?: string;
   policy: 'OrderedReady' | 'Parallel';
   /**
    * The container images that differ between the revision the rollout comes from (the

@@ -15,7 +15,10 @@ import { fixtureDump, type DumpItem } from '../support/fixture-dump.js';
 const dump = fixtureDump('statefulset-partition-below-crash.json');
 const args = ['diagnose', 'statefulset/db', '-n', 'shop', '-o', 'json'];
 
-type Report = { findings: { code: string; summary: string }[]; remediations: { kind: string }[] };
+type Report = {
+  findings: { code: string; summary: string; explanation: string }[];
+  remediations: { kind: string }[];
+};
 
 async function report(edit?: (items: DumpItem[]) => DumpItem[]): Promise<Report> {
   return JSON.parse((await dump.cli(args, edit)).stdout) as Report;
@@ -68,6 +71,50 @@ describe('a crash-looping pod below the partition', () => {
     expect(stuck?.summary).toContain('held at pod db-0, below the partition (2)');
     expect(stuck?.summary).toContain('db-3 is never updated to db-r2');
     expect(r.remediations.map((p) => p.kind)).not.toContain('delete-pods');
+  });
+
+  it('where it runs another revision than the current one, a deletion is the way on: said so', async () => {
+    // The template was changed again (current and update revision db-r3): db-0 (db-r1) is
+    // recreated at db-r3 once deleted.
+    const r = await report((items) =>
+      fourReplicas(items).map((o) =>
+        o.kind === 'StatefulSet'
+          ? { ...o, status: { ...o.status, currentRevision: 'db-r3', updateRevision: 'db-r3' } }
+          : o,
+      ),
+    );
+    const stuck = r.findings.find((f) => f.code === 'RolloutStuck') as {
+      summary: string;
+      explanation: string;
+    };
+    expect(stuck.summary).toContain('runs revision db-r1 (the current revision is db-r3)');
+    expect(stuck.explanation).toContain('A deletion recreates db-0 at the current revision db-r3');
+  });
+
+  it('a pod below the partition that is only starting holds nothing for good: no RolloutStuck', async () => {
+    const r = await report((items) =>
+      fourReplicas(items).map((o) =>
+        o.kind === 'Pod' && o.metadata.name === 'db-0'
+          ? {
+              ...o,
+              status: {
+                ...o.status,
+                phase: 'Pending',
+                conditions: [{ type: 'PodScheduled', status: 'True' }],
+                containerStatuses: [
+                  {
+                    name: 'app',
+                    ready: false,
+                    restartCount: 0,
+                    state: { waiting: { reason: 'ContainerCreating' } },
+                  },
+                ],
+              },
+            }
+          : o,
+      ),
+    );
+    expect(r.findings.map((f) => f.code)).not.toContain('RolloutStuck');
   });
 
   it('with Parallel the walk does not stop at it: db-3 is updated all the same, no RolloutStuck', async () => {

@@ -65,7 +65,7 @@ function finding(ctx: AnalysisContext, block: OrderedBlock): Draft {
       : 'The StatefulSet controller (Parallel) updates one pod at a time from the highest ordinal and waits for each updated pod to be Running and Ready.';
   const held = block.heldAbovePartition;
   const partition = held
-    ? ` ${podName} is below the partition (${block.partition}), so it keeps revision ${block.revision} on purpose and is remade at it; the walk still stops at it, before it updates any pod.`
+    ? ` ${podName} is below the partition (${block.partition}), where pods are made at the current revision ${block.recreatedAt ?? block.revision} on purpose; the walk still stops at it, before it updates any pod.`
     : block.partition > 0
       ? ` Pods below ordinal ${block.partition} keep the current revision on purpose (partition ${block.partition}); that is not what holds the rollout.`
       : '';
@@ -128,8 +128,8 @@ function heldBelowPartition(
   return {
     code: 'RolloutStuck',
     severity: 'critical',
-    summary: `Rollout of ${name} is held at pod ${podName}, below the partition (${block.partition}): it runs revision ${block.revision} on purpose and never becomes Running and Ready (${words.why}), so ${pods} ${held.length === 1 ? 'is' : 'are'} never updated to ${block.updateRevision}.`,
-    explanation: `${words.explanation} Deleting ${podName} brings it back at ${block.revision} (the partition keeps it there). Make it Running and Ready at that revision (what fails is in the other findings), or lower the partition to ${block.ordinal} and then delete ${podName} so it comes back at ${block.updateRevision}: only then does the update reach it.`,
+    summary: `Rollout of ${name} is held at pod ${podName}, below the partition (${block.partition}): it runs revision ${block.revision}${(block.recreatedAt ?? block.revision) === block.revision ? ' on purpose' : ` (the current revision is ${block.recreatedAt ?? ''})`} and never becomes Running and Ready (${words.why}), so ${pods} ${held.length === 1 ? 'is' : 'are'} never updated to ${block.updateRevision}.`,
+    explanation: `${words.explanation} ${wayOut(block, podName)}`,
     evidence: [
       {
         type: 'pods',
@@ -146,4 +146,16 @@ function heldBelowPartition(
       },
     ],
   };
+}
+
+/**
+ * The way on from a pod below the partition: a deletion recreates it at the current
+ * revision (newVersionedStatefulSetPod); where it runs another (the template was
+ * reverted, the partition raised), that deletion is the way on.
+ */
+function wayOut(block: OrderedBlock, podName: string): string {
+  const at = block.recreatedAt ?? block.revision;
+  if (at !== block.revision)
+    return `A deletion recreates ${podName} at the current revision ${at}, not at ${block.revision} it runs (pods below the partition are made at the current revision): where ${at} works, deleting ${podName} is the way on, and the update then carries on.`;
+  return `Deleting ${podName} brings it back at ${at} (the partition keeps it there). Make it Running and Ready at that revision (what fails is in the other findings), or lower the partition to ${block.ordinal} and then delete ${podName} so it comes back at ${block.updateRevision}: only then does the update reach it.`;
 }

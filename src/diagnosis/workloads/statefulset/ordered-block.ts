@@ -22,6 +22,24 @@ import { desiredReplicas, ordered, partitionOf, resolveStrategy } from './statef
 
 const runningAndReady = (pod: Pod): boolean => pod.status?.phase === 'Running' && isReady(pod);
 
+/** Waiting reasons of a container that is only starting. */
+const STARTING = new Set(['ContainerCreating', 'PodInitializing']);
+
+/**
+ * A pod whose containers fail now, not one still starting: a container restarted, waits
+ * for a reason other than starting, or ended in error. (A Pending pod waits for room:
+ * the scheduler's verdict is the Unschedulable analyzer's.)
+ */
+function failing(pod: Pod): boolean {
+  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+  return statuses.some(
+    (s) =>
+      s.restartCount > 0 ||
+      (s.state?.waiting?.reason !== undefined && !STARTING.has(s.state.waiting.reason)) ||
+      (s.state?.terminated !== undefined && s.state.terminated.exitCode !== 0),
+  );
+}
+
 export function orderedBlock(snapshot: WorkloadSnapshot & StatefulSetObjects): OrderedBlock | undefined {
   const sts: StatefulSet = snapshot.statefulSet;
   if ((sts.spec.updateStrategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') return undefined;
@@ -61,7 +79,9 @@ export function orderedBlock(snapshot: WorkloadSnapshot & StatefulSetObjects): O
         })
         .map(({ pod }) => pod.metadata.name ?? '')
     : [];
-  if (below && held.length === 0) return undefined;
+  // Below the partition only a pod whose containers fail holds it for good: one still
+  // starting is the walk moving, one Pending is the scheduler's to judge.
+  if (below && (held.length === 0 || !failing(stuck.pod))) return undefined;
   const revision = revisionOf(stuck.pod);
   const atUpdateRevision = revision === updateRevision;
   // Nothing to roll: every pod runs the one revision and it is the update revision.
@@ -86,7 +106,7 @@ export function orderedBlock(snapshot: WorkloadSnapshot & StatefulSetObjects): O
     // gets here; below the partition a deletion brings the same revision back.
     needsDeletion: !atUpdateRevision && !below,
     partition,
-    ...(below ? { heldAbovePartition: held } : {}),
+    ...(below ? { heldAbovePartition: held, recreatedAt: status.currentRevision ?? revision } : {}),
     policy,
     imageChanges: imageChanges(
       atUpdateRevision ? revisionContainers(snapshot, status.currentRevision) : stuck.pod.spec.containers,
