@@ -27,6 +27,7 @@ import {
 import { deploymentWebhook, webhookConfiguration } from '../support/stub-webhook.js';
 import { runTool, type ToolRun } from '../support/tool-run.js';
 import { transpiledEntry } from '../../scripts/transpiled-tree.js';
+import { freePort } from '../support/redis.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- manifests
 
@@ -114,8 +115,9 @@ beforeAll(async () => {
       ((sim.get('Deployment', 'vision', 'vision-object-tracker') as Json)['status']?.['availableReplicas'] ??
         0) === 1,
   );
-  port = 20000 + Math.floor(Math.random() * 20000);
-  probePort = port + 1;
+  // Ports the system just handed out: a random one may be an ephemeral port another test holds.
+  port = await freePort();
+  probePort = await freePort();
   webhook = spawn(
     process.execPath,
     [

@@ -20,6 +20,7 @@ import { startSimulator, type Simulator } from '../../sim/index.js';
 import { ciValues } from '../support/helm.js';
 import { runTool, type ToolRun } from '../support/tool-run.js';
 import { waitUntil } from '../support/wait.js';
+import { freePort } from '../support/redis.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- manifests
 
@@ -31,8 +32,10 @@ let sim: Simulator;
 let dir: string;
 let kubeconfig: string;
 let webhook: ChildProcess | undefined;
-const port = 20000 + Math.floor(Math.random() * 10000);
-const probePort = port + 10000;
+// Ports the system just handed out: a random one may be an ephemeral port another
+// test's connection holds, and the webhook then exits on EADDRINUSE.
+let port: number;
+let probePort: number;
 
 const tool = (name: 'helm' | 'kubectl', args: readonly string[]): Promise<ToolRun> =>
   runTool(k8sTools()[name], args, { kubeconfig, home: dir });
@@ -47,6 +50,8 @@ function probe(path: string): Promise<number> {
 }
 
 beforeAll(async () => {
+  port = await freePort();
+  probePort = await freePort();
   dir = await mkdtemp(join(tmpdir(), 'rd-admission-only-'));
   sim = await startSimulator({ scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 });
   kubeconfig = join(dir, 'kubeconfig');
@@ -98,7 +103,18 @@ describe('the admission webhook installed alone', () => {
       [transpiledEntry('src/cli/main.ts'), 'serve-admission', ...args, `--kubeconfig=${kubeconfig}`],
       { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LOG_LEVEL: 'warn' } },
     );
-    await waitUntil('the webhook Ready', async () => (await probe('/readyz')) === 200, 60_000);
+    const said: Buffer[] = [];
+    webhook.stderr?.on('data', (chunk: Buffer) => said.push(chunk));
+    await waitUntil(
+      'the webhook Ready',
+      async () => {
+        // A webhook that exited is never Ready: fail now, with what it said.
+        if (webhook?.exitCode !== null)
+          throw new Error(`the webhook exited: ${Buffer.concat(said).toString()}`);
+        return (await probe('/readyz')) === 200;
+      },
+      60_000,
+    );
 
     const bump = structuredClone(sim.get('Deployment', 'vision', 'vision-object-tracker')) as Json;
     delete bump['status'];
