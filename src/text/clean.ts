@@ -26,12 +26,14 @@ const ESCAPE_SEQUENCE =
  * invisible formatting characters (U+200B-200D, U+2060-2064, U+FEFF, U+00AD, U+180E,
  * U+115F/1160, U+3164, U+FFA0, U+034F combining grapheme joiner, U+17B4/17B5, the
  * shorthand format controls U+1BCA0-1BCA3 and musical formatters U+1D173-1D17A),
- * variation selectors (U+FE00-FE0F, U+E0100-E01EF: 256 invisible code points that can
- * carry any bytes), interlinear annotation (U+FFF9-FFFB), line and paragraph separators
+ * variation selectors (U+FE00-FE0E, U+E0100-E01EF: invisible code points that together
+ * can carry any bytes; U+FE0F, the emoji presentation selector, stays: emoji and our own
+ * icons carry it, and alone it carries no bytes), interlinear annotation (U+FFF9-FFFB),
+ * line and paragraph separators
  * (U+2028/2029) and Unicode tag characters (U+E0000-E007F).
  */
 const INVISIBLE_ABOVE_C0 =
-  '[\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb]' +
+  '[\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0e\\ufeff\\uffa0\\ufff9-\\ufffb]' +
   // Surrogate pairs: tag characters and the variation selectors supplement (U+E0000-E01EF),
   // shorthand format controls (U+1BCA0-1BCA3), musical formatters (U+1D173-1D17A).
   '|\\udb40[\\udc00-\\udc7f\\udd00-\\uddef]|\\ud82f[\\udca0-\\udca3]|\\ud834[\\udd73-\\udd7a]';

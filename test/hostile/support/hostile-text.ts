@@ -17,9 +17,9 @@ export const HOSTILE_PIECES = [
   '<mailto:x@evil.example|mail>',
   'https://evil.example/login',
   '\u202Egnp.exe\u202C \u2066iso\u2069 \u200Fmark\u200E \u061C',
-  // Invisible smuggling: a grapheme joiner, variation selectors (U+FE0F, U+E0100), Khmer
+  // Invisible smuggling: a grapheme joiner, variation selectors (U+FE0E, U+E0100), Khmer
   // vowel inherent, a shorthand format control and a musical formatter.
-  'in\u034fvis\ufe0fi\udb40\udd00b\u17b4l\ud82f\udca1e\ud834\udd73',
+  'in\u034fvis\ufe0ei\udb40\udd00b\u17b4l\ud82f\udca1e\ud834\udd73',
   '```\n*bold*\n```',
   '`inline`',
   '\u001b]8;;https://evil.example\u0007click\u001b]8;;\u0007',
@@ -44,7 +44,7 @@ const CHECKS: [string, RegExp][] = [
   [
     'bidi or invisible formatting',
     // eslint-disable-next-line no-misleading-character-class -- a combining mark or variation selector alone is what is matched
-    /[\u034f\u061c\u17b4\u17b5\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufe00-\ufe0f\ufeff]|\udb40[\udd00-\uddef]|\ud82f[\udca0-\udca3]|\ud834[\udd73-\udd7a]/,
+    /[\u034f\u061c\u17b4\u17b5\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufe00-\ufe0e\ufeff]|\udb40[\udd00-\uddef]|\ud82f[\udca0-\udca3]|\ud834[\udd73-\udd7a]/,
   ],
   ['bare broadcast word', /(?:^|\s)@(?:channel|here|everyone)\b/i],
 ];
