@@ -1,14 +1,17 @@
+import { columns } from '../text/columns.js';
+
 /**
  * Fixed-width table as text: columns padded to their widest cell. Cells are never cut
  * ("node affinit…" hid the reason); a very wide column just wraps.
  */
 export function table(header: readonly string[], untrustedRows: readonly (readonly string[])[]): string {
-  // Cells are text whatever job JSON held (a number, an object): measured as shown.
+  // Cells are text whatever job JSON held (a number, an object): measured as shown, by
+  // terminal columns, so a Korean header lines up with its rows.
   const rows = untrustedRows.map((r) => r.map((c) => (typeof c === 'string' ? c : String(c ?? ''))));
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const widths = header.map((h, i) => Math.max(columns(h), ...rows.map((r) => columns(r[i] ?? ''))));
   const line = (cells: readonly string[]): string =>
     cells
-      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .map((c, i) => c + ' '.repeat(Math.max(0, (widths[i] ?? 0) - columns(c))))
       .join('  ')
       .trimEnd();
   return [line(header), ...rows.map(line)].join('\n');

@@ -1,5 +1,6 @@
 /** Small text helpers shared by the report renderers: tables, indentation, optional ANSI colour. */
 import { cleanText } from '../text/clean.js';
+import { columns } from '../text/columns.js';
 
 export interface Style {
   bold(text: string): string;
@@ -53,14 +54,6 @@ export function table(header: string[], rows: string[][]): string[] {
 export function indent(lines: string[], by: number): string[] {
   const pad = ' '.repeat(by);
   return lines.map((line) => (line ? pad + line : line));
-}
-
-/** Wide characters (Hangul, CJK, full-width forms) take two terminal columns. */
-const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/g;
-
-/** How many terminal columns `text` takes (a Korean syllable two, as terminals draw it). */
-export function columns(text: string): number {
-  return text.length + (text.match(WIDE)?.length ?? 0);
 }
 
 /**

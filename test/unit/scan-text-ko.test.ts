@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { renderScan } from '../../src/cli/commands/scan.js';
-import { columns } from '../../src/report/format.js';
+import { columns } from '../../src/text/columns.js';
 import { fakeIo } from '../support/cli-io.js';
 
 const FIXTURE = new URL('../fixtures/dumps/incident-a-gpu-surge.yaml', import.meta.url).pathname;
