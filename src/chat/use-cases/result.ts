@@ -104,12 +104,12 @@ export function proposeButton(
 
 const SEVERITY: Record<string, Icon> = { critical: 'red', warning: 'orange', info: 'blue' };
 
+/** The GitOps and Helm owners by their kind; kubectl's words name its field manager (ownerKubectl). */
 const TOOL_NAMES: Record<string, string> = {
   argocd: 'Argo CD application',
   'flux-kustomize': 'Flux Kustomization',
   'flux-helm': 'Flux HelmRelease',
   helm: 'Helm release',
-  kubectl: 'kubectl apply by',
 };
 
 /** The plans in the order offered (the recommended first), each with its dry run. */
