@@ -129,12 +129,16 @@ export const DIAGNOSE_VALUES = [
 ] as const;
 
 /** `explain-scheduling --help`'s flags and the values it names, as typed. */
-export const EXPLAIN_FLAGS = ['-o, --output', '-o json'] as const;
+export const EXPLAIN_FLAGS = ['-o, --output', '-o json', '--lang en|ko'] as const;
 export const EXPLAIN_VALUES = [
   'kube-scheduler FailedScheduling',
   'text',
   'json',
   'kubectl get events -A --field-selector reason=FailedScheduling \\\n    -o jsonpath=\'{range .items[*]}{.message}{"\\n"}{end}\' | rollout-doctor explain-scheduling',
+  'LC_ALL',
+  'LC_MESSAGES',
+  'LANG',
+  'en',
 ] as const;
 
 /** `undo --help`'s flags and the values it names, as typed. */
@@ -485,6 +489,8 @@ Explains ${v[0]} messages and what would change each outcome
 Several messages: one per line, or separated by blank lines (a wrapped line continues
 the message above). With ${f[1]}: one object for one message, an array for several.
   ${f[0]}   ${v[1]} (default) or ${v[2]}
+  ${f[2]}   the text's language (default: ${v[4]}, ${v[5]}, ${v[6]}; else ${v[7]});
+                 JSON is never translated
 For example:
   ${v[3]}
 `,
@@ -495,6 +501,8 @@ ${v[0]} 메시지를 설명하고, 무엇을 바꾸면 결과가
 표준 입력을 읽습니다. 메시지가 여럿이면 한 줄에 하나씩 주거나 빈 줄로 구분합니다(줄바꿈된
 줄은 윗 메시지에 이어집니다). ${f[1]}이면 메시지 하나는 객체 하나로, 여럿은 배열로 출력합니다.
   ${f[0]}   ${v[1]}(기본값) 또는 ${v[2]}
+  ${f[2]}   텍스트 출력의 언어(기본값: ${v[4]}, ${v[5]}, ${v[6]} 순서, 없으면 ${v[7]})
+                 JSON 출력은 번역하지 않습니다
 예:
   ${v[3]}
 `,
@@ -827,7 +835,7 @@ ${v[18]}, ${v[19]}를 설정하면
     ],
     explainHelp: [
       {
-        usage: 'rollout-doctor explain-scheduling [-o text|json] [MESSAGE...]',
+        usage: 'rollout-doctor explain-scheduling [-o text|json] [--lang en|ko] [MESSAGE...]',
         flags: [...EXPLAIN_FLAGS],
         values: [...EXPLAIN_VALUES],
       },

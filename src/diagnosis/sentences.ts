@@ -7,6 +7,13 @@
 import { defineSentences } from '../i18n/sentences.js';
 
 type Ns = { namespace: string };
+/** What a failing device selector does, and how to fix it (the selector sentences below). */
+const SELECTOR_STOPS = "which stops the pod's scheduling at every attempt";
+const SELECTOR_STOPS_KO = '이 오류로 파드의 스케줄링이 시도할 때마다 멈춥니다';
+const SELECTOR_FIX =
+  'so it evaluates on every device (guard an optional attribute with has(), for example); no node, capacity or strategy change helps until then';
+const SELECTOR_FIX_KO =
+  '모든 장치에서 평가되도록 고칩니다(예: 없을 수 있는 속성은 has()로 확인합니다). 그 전에는 노드, 용량, 전략을 바꿔도 소용없습니다';
 type Grant = { verb: string; resource: string };
 
 export const DIAGNOSIS_SENTENCES = defineSentences(
@@ -129,6 +136,25 @@ export const DIAGNOSIS_SENTENCES = defineSentences(
       ko: (p: { min: string; max: string }) =>
         `롤아웃 중에 HorizontalPodAutoscaler가 스케일하면 컨트롤러는 그 변경을 파드가 있는 ReplicaSet에 나눠 반영하고(비례 스케일링), 퍼센트 값은 새 레플리카 수를 기준으로 계산합니다. 레플리카 수를 손으로 바꾸면 최소 ${p.min}개와 최대 ${p.max}개 사이가 아닌 한 HorizontalPodAutoscaler가 다음 동기화에서 되돌립니다.`,
     },
+    // A device selector's CEL runtime error (scheduling/selector-error.ts).
+    selectorOfClass: {
+      en: (p: { index: string; name: string; error: string }) =>
+        `selector #${p.index} of DeviceClass ${p.name} fails with a CEL runtime error (${p.error}) on a device the scheduler evaluated, ${SELECTOR_STOPS}: fix the DeviceClass selector ${SELECTOR_FIX}`,
+      ko: (p: { index: string; name: string; error: string }) =>
+        `DeviceClass ${p.name}의 셀렉터 #${p.index}가 스케줄러가 평가한 장치에서 CEL 런타임 오류로 실패합니다(${p.error}). ${SELECTOR_STOPS_KO}: DeviceClass 셀렉터를 ${SELECTOR_FIX_KO}`,
+    },
+    selectorOfClaim: {
+      en: (p: { index: string; name: string; error: string }) =>
+        `selector #${p.index} of claim ${p.name} (its request's selectors; the ResourceClaimTemplate for a per-pod claim) fails with a CEL runtime error (${p.error}) on a device the scheduler evaluated, ${SELECTOR_STOPS}: fix the claim selector ${SELECTOR_FIX}`,
+      ko: (p: { index: string; name: string; error: string }) =>
+        `클레임 ${p.name}의 셀렉터 #${p.index}(요청의 셀렉터, 파드별 클레임이면 ResourceClaimTemplate의 셀렉터)가 스케줄러가 평가한 장치에서 CEL 런타임 오류로 실패합니다(${p.error}). ${SELECTOR_STOPS_KO}: 클레임 셀렉터를 ${SELECTOR_FIX_KO}`,
+    },
+    selectorUnnamed: {
+      en: () =>
+        `a device selector fails with a CEL runtime error on a device the scheduler evaluated, ${SELECTOR_STOPS}: fix the DeviceClass or claim selector ${SELECTOR_FIX}`,
+      ko: () =>
+        `장치 셀렉터가 스케줄러가 평가한 장치에서 CEL 런타임 오류로 실패합니다. ${SELECTOR_STOPS_KO}: DeviceClass나 클레임의 셀렉터를 ${SELECTOR_FIX_KO}`,
+    },
     forbidden: { en: () => 'forbidden', ko: () => '권한 없음' },
     capped: { en: () => 'capped', ko: () => '읽는 양의 상한에 걸림' },
     notInDump: { en: () => 'not in the dump', ko: () => '덤프에 없음' },
@@ -173,6 +199,9 @@ export const DIAGNOSIS_SENTENCES = defineSentences(
     hpaRunAtOnce: [{ next: '6' }],
     hpaRunAtNextSync: [{ next: '2' }],
     hpaShouldItScale: [{ min: '2', max: '10' }],
+    selectorOfClass: [{ index: '0', name: 'gpu.example.com', error: 'no such key: model' }],
+    selectorOfClaim: [{ index: '1', name: 'shop/train-gpu', error: 'no such key: memory' }],
+    selectorUnnamed: [{}],
     forbidden: [{}],
     capped: [{}],
     notInDump: [{}],

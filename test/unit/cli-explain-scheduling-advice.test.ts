@@ -1,6 +1,7 @@
 /** What would change a FailedScheduling outcome, from real scheduler wordings. */
 import { describe, expect, it } from 'vitest';
 import { adviseScheduling } from '../../src/cli/commands/explain-scheduling-advice.js';
+import { selectorError } from '../../src/diagnosis/scheduling/scheduling-category.js';
 import { parseSchedulingMessage } from '../../src/diagnosis/scheduling/scheduling-message.js';
 
 const advise = (message: string) => adviseScheduling(parseSchedulingMessage(message));
@@ -132,5 +133,54 @@ describe('explain-scheduling advice', () => {
     expect(advice.notes).toEqual([
       'The counts add up to more than the 3 nodes, so some nodes fail for several reasons: a node opens only when all of its reasons are fixed.',
     ]);
+  });
+});
+
+/** Every branch of the advice, each message once (the English of each is pinned above). */
+const EVERY_KIND = [
+  "0/12 nodes are available: 1 Insufficient nvidia.com/gpu, 1 Insufficient cpu, 1 Too many pods, 1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 1 node(s) didn't have free ports for the requested pod ports, 1 node(s) didn't match pod topology spread constraints, 1 node(s) didn't satisfy existing pods anti-affinity rules, 1 node(s) had volume node affinity conflict, 1 node(s) didn't match pod affinity rules, 1 node(s) exceed max volume count. preemption: 0/12 nodes are available: 1 No preemption victims found for incoming pod, 11 Preemption is not helpful for scheduling.",
+  "0/4 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) didn't match the requested node name, 1 node(s) didn't find available persistent volumes to bind, 1 node(s) had volume conflicts, 1 node(s) had taint {node.kubernetes.io/not-ready: }, that the pod didn't tolerate.",
+  "0/3 nodes are available: 1 node(s) didn't match pod topology spread constraints (missing required label), 2 something new the scheduler says.",
+  '0/3 nodes are available: 3 pod has unbound immediate PersistentVolumeClaims.',
+  '0/2 nodes are available: 2 cannot allocate all claims. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
+  '0/1 nodes are available: 1 invalid resource pools were encountered. still not schedulable, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.',
+  '0/2 nodes are available: 2 timed out trying to allocate devices.',
+  '0/2 nodes are available: 2 resourceclaim not available on the node.',
+  '0/3 nodes are available: resourceclaim in use. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+  '0/3 nodes are available: waiting for resource driver to allocate resource.',
+  'running "DynamicResources" filter plugin: class gpu.nvidia.com: selector #0: CEL runtime error: no such key: nvlinkDomain',
+  'claim ml/x-gpu-abcde: selector #2: CEL runtime error: no such key: model',
+  "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't match Pod's node affinity/selector. still not schedulable, preemption: 0/3 nodes are available: 1 cannot allocate all claims, 2 Preemption is not helpful for scheduling.",
+  "0/3 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 1 cannot allocate all claims, 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.",
+  "0/3 nodes are available: 3 Insufficient memory, 2 node(s) didn't match Pod's node affinity/selector.",
+  '0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.',
+  'no nodes available to schedule pods',
+];
+
+/** Fields, kinds and commands the Korean keeps as written (docs/glossary-ko.md). */
+const KEPT =
+  /kubectl(?: [\w./=:[\]-]+)*|rollout-doctor diagnose \S+|[\w./#-]*(?:\d|[./#]|\w-\w)[\w./#-]*|\b(?:maxSkew|whenUnsatisfiable|ScheduleAnyway|preferred|cordon|uncordon|hostPort|maxSurge|PersistentVolumeClaim|PersistentVolume|StorageClass|ReadWriteOnce|DeviceClass|resourceClaimTemplateName|SchedulerError|preemptionPolicy|Never|DynamicResources|NODE|DRA|CEL|has|surge|kubelet|cpu|memory)\b/g;
+
+describe('explain-scheduling advice in Korean', () => {
+  it.each(EVERY_KIND)('%s', (message) => {
+    const parsed = parseSchedulingMessage(message);
+    const ko = adviseScheduling(parsed, 'ko');
+    const en = adviseScheduling(parsed);
+    expect(ko.changes.map((c) => c.reason)).toEqual(en.changes.map((c) => c.reason));
+    // The scheduler's own words (its reasons, the preemption part) stay as it wrote them.
+    const quoted = [...parsed.reasons, ...(parsed.preemption?.reasons ?? [])].flatMap((r) => [
+      r.reason,
+      selectorError(r.reason)?.error ?? r.reason,
+    ]);
+    for (const [i, sentence] of [...ko.changes.map((c) => c.change), ...ko.notes].entries()) {
+      let rest = sentence;
+      for (const reason of quoted.sort((a, b) => b.length - a.length)) rest = rest.split(reason).join(' ');
+      rest = rest.replace(KEPT, ' ');
+      expect(
+        rest.match(/[A-Za-z][A-Za-z'-]*(?:[ ,]+[A-Za-z][A-Za-z'-]*)+/g),
+        `sentence ${i}: ${sentence}`,
+      ).toBeNull();
+      expect(/[가-힣]/.test(sentence), sentence).toBe(true);
+    }
   });
 });

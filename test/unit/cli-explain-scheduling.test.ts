@@ -109,6 +109,33 @@ describe('rollout-doctor explain-scheduling', () => {
     expect(out).not.toContain('Message 1');
   });
 
+  it("speaks the reader's language in text (--lang, else LANG) and keeps JSON in English", async () => {
+    const ko = fakeIo(`${MESSAGE.trim()}\n${MESSAGE.trim()}\n`);
+    expect(await runCli(['explain-scheduling', '--lang', 'ko'], ko.io)).toBe(0);
+    const out = ko.stdout();
+    expect(out).toContain('메시지 1개 중 1번째(1, 2번째 줄: 같은 메시지 2번):');
+    expect(out).toContain('노드 10개 중 어느 노드도 파드를 받을 수 없었습니다:');
+    expect(out).toMatch(/노드 수 +이유 +분류/);
+    expect(out).toContain('결과를 바꾸는 방법:');
+    expect(out).toContain('- 노드 1개에 남은 nvidia.com/gpu 자원이 없습니다');
+    expect(out).not.toMatch(/What would change|None of the|lacks|Preemption found/);
+    // The scheduler's words stay as it wrote them.
+    expect(out).toContain("node(s) didn't match Pod's node affinity/selector");
+
+    const shell = fakeIo(MESSAGE);
+    shell.io.env = { LANG: 'ko_KR.UTF-8' };
+    expect(await runCli(['explain-scheduling'], shell.io)).toBe(0);
+    expect(shell.stdout()).toContain('결과를 바꾸는 방법:');
+
+    const json = fakeIo(MESSAGE);
+    expect(await runCli(['explain-scheduling', '-o', 'json', '--lang', 'ko'], json.io)).toBe(0);
+    const parsed = JSON.parse(json.stdout()) as { changes: { change: string }[]; changeNotes: string[] };
+    expect(parsed.changes[0]?.change).toBe(
+      '1 node lacks nvidia.com/gpu: free one there or add a node with nvidia.com/gpu',
+    );
+    expect(parsed.changeNotes.join(' ')).not.toMatch(/[가-힣]/);
+  });
+
   const TAINTED =
     '0/5 nodes are available: 2 node(s) had untolerated taint {dedicated: infra}, 3 node(s) were unschedulable. preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.';
   const PORTS =

@@ -10,6 +10,10 @@ import type {
   SchedulingReason,
 } from '../../diagnosis/scheduling/scheduling-message.js';
 import { selectorErrorChange } from '../../diagnosis/scheduling/selector-error.js';
+import { wordsIn } from '../../i18n/catalogue.js';
+import type { Lang } from '../../i18n/lang.js';
+import { sentenceIn } from '../../i18n/sentences.js';
+import { EXPLAIN_WORDS } from '../explain-words.js';
 
 interface SchedulingChange {
   /** Nodes the reason rejected; for a count-less (PreFilter) reason, every node. */
@@ -26,76 +30,74 @@ export interface SchedulingAdvice {
   notes: string[];
 }
 
-const nodes = (n: number): string => (n === 1 ? '1 node' : `${n} nodes`);
-/** "1 node lacks" / "3 nodes lack". */
-const verb = (n: number, one: string, many: string): string => `${nodes(n)} ${n === 1 ? one : many}`;
 const SCALAR_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
+type Words = ReturnType<typeof wordsIn<typeof EXPLAIN_WORDS>>;
 
-/** The change that would open the nodes one reason counts. */
-function changeFor(r: SchedulingReason): string {
-  const n = r.count;
+/** The change that would open the nodes one reason counts, in `w`'s language. */
+function changeFor(r: SchedulingReason, w: Words, lang: Lang): string {
+  const count = r.count;
   const lower = r.reason.toLowerCase();
-  const who = r.countless ? 'every node, checked once for the pod' : nodes(n);
+  const who = r.countless ? w.everyNode({}) : w.nodes({ count });
   switch (r.category) {
     case 'resources': {
-      const resource = r.resource ?? 'the resource';
+      const resource = r.resource ?? w.theResource({});
       return SCALAR_RESOURCES.has(resource)
-        ? `${verb(n, 'lacks', 'lack')} ${resource}: free some there, lower the pod's request, or add a node`
-        : `${verb(n, 'lacks', 'lack')} ${resource}: free one there or add a node with ${resource}`;
+        ? w.lacksScalar({ count, resource })
+        : w.lacksExtended({ count, resource });
     }
     case 'pod-count':
-      return `${verb(n, 'is', 'are')} at the kubelet's pod limit: free a pod slot there or add a node`;
+      return w.podLimit({ count });
     case 'node-selection':
-      if (lower.includes('node name') || lower.includes('hostname'))
-        return `${verb(n, 'is not', 'are not')} the node the pod names (spec.nodeName): change or drop it`;
-      if (lower.includes('missing required label'))
-        return `${verb(n, 'lacks', 'lack')} the topology key label of a spread constraint: label them or change the constraint`;
-      return `${verb(n, 'fails', 'fail')} the pod's node selector or node affinity: relax the selector, or label a node to match`;
+      if (lower.includes('node name') || lower.includes('hostname')) return w.notNamedNode({ count });
+      if (lower.includes('missing required label')) return w.lacksTopologyLabel({ count });
+      return w.failsSelector({ count });
     case 'taints':
       return r.taint
-        ? `${verb(n, 'has', 'have')} the taint ${r.taint.key}=${r.taint.value} the pod does not tolerate: add a toleration for it, or remove the taint`
-        : `${verb(n, 'has', 'have')} a taint the pod does not tolerate (kubectl describe node shows which): add a toleration, or remove the taint`;
+        ? w.taintNamed({ count, taint: `${r.taint.key}=${r.taint.value}` })
+        : w.taintUnnamed({ count, command: 'kubectl describe node' });
     case 'node-unschedulable':
       return lower.includes('unschedulable') || r.taint?.key === 'node.kubernetes.io/unschedulable'
-        ? `${verb(n, 'is', 'are')} cordoned: uncordon one (kubectl uncordon NODE) if it is healthy`
-        : `${verb(n, 'is', 'are')} not ready or under pressure: repair them (a toleration only hides it)`;
+        ? w.cordoned({ count, command: 'kubectl uncordon NODE' })
+        : w.notReady({ count });
     case 'ports':
-      return `${verb(n, 'already uses', 'already use')} the pod's hostPort: stop what holds it there (an old pod of the same Deployment: roll with maxSurge 0) or drop the hostPort`;
+      return w.hostPort({ count });
     case 'volumes':
       if (lower.includes('unbound') && lower.includes('persistentvolumeclaim'))
-        return `the pod's PersistentVolumeClaim is not bound (${who}): fix the claim first (StorageClass, size, access mode)`;
-      if (lower.includes('max volume count'))
-        return `${verb(n, 'has', 'have')} reached the volume attach limit: detach volumes there or add a node`;
-      if (lower.includes('available persistent volumes'))
-        return `no free PersistentVolume fits on ${nodes(n)}: create one there or use a StorageClass that provisions`;
-      if (lower.includes('node affinity') || lower.includes('zone'))
-        return `${verb(n, 'is', 'are')} outside the zone or node the pod's volume is pinned to: run where the volume is, or move the data`;
-      return `${verb(n, 'conflicts', 'conflict')} with the pod's volumes: run where the volume can attach (a ReadWriteOnce volume on one node: let the old pod go first)`;
+        return w.claimUnbound({ who });
+      if (lower.includes('max volume count')) return w.attachLimit({ count });
+      if (lower.includes('available persistent volumes')) return w.noFreeVolume({ count });
+      if (lower.includes('node affinity') || lower.includes('zone')) return w.volumePinned({ count });
+      return w.volumeConflict({ count });
     case 'pod-affinity':
-      if (lower.includes('topology spread'))
-        return `${nodes(n)} would break a topology spread constraint: raise maxSkew, use whenUnsatisfiable: ScheduleAnyway, or add nodes in other domains`;
+      if (lower.includes('topology spread')) return w.spread({ count });
       if (lower.includes('anti-affinity') && !lower.includes('pod affinity/anti-affinity'))
-        return `${verb(n, 'runs', 'run')} pods that an anti-affinity rule keeps apart from this one: make the rule preferred, add nodes, or move those pods (an old pod of the same Deployment: maxSurge 0)`;
-      return `${verb(n, 'fails', 'fail')} the pod's pod affinity: run the pods it needs there, or relax the rule`;
+        return w.antiAffinity({ count });
+      return w.podAffinity({ count });
     case 'devices':
-      switch (r.claims) {
-        case 'cannot-allocate':
-          return `${verb(n, 'has', 'have')} no free device for the pod's resource claims: free one (claims of any namespace may hold it) or add devices`;
-        case 'timed-out':
-          return `device allocation timed out on ${nodes(n)}: simplify the claim's selectors, or retry`;
-        case 'not-on-node':
-          return `the pod's claim is allocated to another node, so ${nodes(n)} cannot use it: schedule there, or let the claim be deallocated`;
-        case 'invalid-pool':
-          return `${verb(n, 'offers', 'offer')} devices only from a resource pool its DRA driver published inconsistently (kubectl get resourceslices): the scheduler skips such a pool until the driver republishes it`;
-        case 'selector-error':
-          return selectorErrorChange(r.reason);
-        case 'in-use':
-          return `the pod's resource claim is reserved by other pods (${who}): wait for them, or give each pod its own claim (resourceClaimTemplateName)`;
-        default:
-          return `the pod's resource claim or device class is missing, being allocated or being deleted (${who}): check kubectl get resourceclaims`;
-      }
+      return deviceChange(r, w, who, lang);
     case 'other':
-      return `${verb(n, 'fails', 'fail')} "${r.reason}": no change known for it; see the scheduler plugin that reports it`;
+      return w.unknownReason({ count, reason: r.reason });
+  }
+}
+
+/** The change for a DynamicResources reason, by what the claims could not get. */
+function deviceChange(r: SchedulingReason, w: Words, who: string, lang: Lang): string {
+  const count = r.count;
+  switch (r.claims) {
+    case 'cannot-allocate':
+      return w.noFreeDevice({ count });
+    case 'timed-out':
+      return w.allocationTimedOut({ count });
+    case 'not-on-node':
+      return w.claimOnOtherNode({ count });
+    case 'invalid-pool':
+      return w.invalidPool({ count, command: 'kubectl get resourceslices' });
+    case 'selector-error':
+      return sentenceIn(selectorErrorChange(r.reason), lang);
+    case 'in-use':
+      return w.claimReserved({ who });
+    default:
+      return w.claimMissing({ who, command: 'kubectl get resourceclaims' });
   }
 }
 
@@ -153,7 +155,7 @@ function laterKind(r: SchedulingReason, s: SchedulingReason): boolean {
 }
 
 /** "; with lower-priority pods evicted there, ..." for a reason whose nodes hide another one. */
-function afterEvictionWords(r: SchedulingReason, after: AfterEviction): string {
+function afterEvictionWords(r: SchedulingReason, after: AfterEviction, w: Words): string {
   if (!after.tried.includes(r)) return '';
   // A later reason of the same kind ("Insufficient cpu" again) only says eviction frees too little.
   const others = after.still.filter((s) => laterKind(r, s));
@@ -161,24 +163,21 @@ function afterEvictionWords(r: SchedulingReason, after: AfterEviction): string {
   const said = others.map((s) => `${s.count} ${s.reason}`).join(', ');
   const what =
     r.category === 'resources'
-      ? (r.resource ?? 'the resource')
+      ? r.resource
+        ? w.resourceNamed({ resource: r.resource })
+        : w.theResource({})
       : r.category === 'ports'
-        ? 'the port'
-        : 'that';
-  const devices = others.some((s) => s.category === 'devices');
-  const alsoNeeded = devices
-    ? 'a free matching device there (claims of any namespace may hold one); or add a node that has both'
-    : 'what those reasons name to be fixed there';
+        ? w.thePort({})
+        : w.that({});
+  const alsoNeeded = others.some((s) => s.category === 'devices')
+    ? w.alsoNeedsDevice({})
+    : w.alsoNeedsFixes({});
   if (after.exact && after.tried.length === 1) {
     const all = others.every((s) => s.count >= r.count);
-    return (
-      `; but with lower-priority pods evicted there, the scheduler's preemption check still fails ${all ? (r.count === 1 ? 'that node' : 'those nodes') : 'some of them'} (${said}), ` +
-      `so freeing ${what} alone does not open ${r.count === 1 && all ? 'it' : 'them'}: ${r.count === 1 && all ? 'it' : 'they'} also need${r.count === 1 && all ? 's' : ''} ${alsoNeeded}`
-    );
+    return w.stillFailsExact({ one: all && r.count === 1, all, said, what, alsoNeeded });
   }
-  return `; the scheduler's preemption check, with lower-priority pods evicted, still fails some of the nodes counted for ${after.tried
-    .map((t) => t.reason)
-    .join(', ')} (${said}), so freeing ${what} alone may not open them: they may also need ${alsoNeeded}`;
+  const tried = after.tried.map((t) => t.reason).join(', ');
+  return w.stillFailsSome({ tried, said, what, alsoNeeded });
 }
 
 /**
@@ -186,52 +185,35 @@ function afterEvictionWords(r: SchedulingReason, after: AfterEviction): string {
  *   // changes: "1 node lacks nvidia.com/gpu: free one there or add a node with nvidia.com/gpu",
  *   //          "9 nodes fail the pod's node selector or node affinity: relax the selector, or label a node to match"
  */
-export function adviseScheduling(parsed: ParsedSchedulingMessage): SchedulingAdvice {
+export function adviseScheduling(parsed: ParsedSchedulingMessage, lang: Lang = 'en'): SchedulingAdvice {
+  const w = wordsIn(EXPLAIN_WORDS, lang);
   const after = behindEviction(parsed);
   const changes = parsed.reasons.map((r) => ({
     count: r.count,
     reason: r.reason,
     category: r.category,
-    change: changeFor(r) + (after ? afterEvictionWords(r, after) : ''),
+    change: changeFor(r, w, lang) + (after ? afterEvictionWords(r, after, w) : ''),
   }));
   const notes: string[] = [];
   if (parsed.aborted) {
-    notes.push(
-      `The scheduler stopped with an error from its ${parsed.aborted.plugin} plugin instead of judging the nodes: no node was counted, and it retries the pod (SchedulerError) until the error is gone.`,
-    );
+    notes.push(w.aborted({ plugin: parsed.aborted.plugin }));
   } else if (parsed.total === 0) {
-    notes.push(
-      'The scheduler saw no nodes: add nodes, or check that they registered and are not all deleted.',
-    );
+    notes.push(w.sawNoNodes({}));
   } else if (parsed.reasons.some((r) => r.countless)) {
-    notes.push(
-      'A reason without a node count applies to every node: nothing else opens a node until it is fixed.',
-    );
+    notes.push(w.countless({}));
   } else {
     const sum = parsed.reasons.reduce((total, r) => total + r.count, 0);
     const hidden = after ? hiddenReasons(after) : [];
     if (hidden.length > 0 && sum <= parsed.total)
-      notes.push(
-        `Each node is counted once, for the first filter that rejected it; the preemption part, which re-runs the filters with lower-priority pods evicted, shows more on the nodes it tried (${hidden.map((h) => `${h.count} ${h.reason}`).join(', ')}): fixing the first reason alone does not open them.`,
-      );
+      notes.push(w.hiddenBehindFirst({ hidden: hidden.map((h) => `${h.count} ${h.reason}`).join(', ') }));
     else if (parsed.reasons.length > 1 && sum === parsed.total)
-      notes.push(
-        `The counts add up to the ${parsed.total} nodes, so each node fails for one reason only: fixing a reason opens the nodes it counts.`,
-      );
-    else if (sum > parsed.total)
-      notes.push(
-        `The counts add up to more than the ${parsed.total} nodes, so some nodes fail for several reasons: a node opens only when all of its reasons are fixed.`,
-      );
+      notes.push(w.oneReasonEach({ total: parsed.total }));
+    else if (sum > parsed.total) notes.push(w.severalReasons({ total: parsed.total }));
   }
   const p = parsed.preemption;
-  if (p?.text?.includes('preemptionPolicy=Never'))
-    notes.push(
-      'The pod never preempts others (preemptionPolicy: Never): evicting lower-priority pods is not an option.',
-    );
+  if (p?.text?.includes('preemptionPolicy=Never')) notes.push(w.neverPreempts({}));
   const noVictims = p?.reasons.find((r) => r.reason.toLowerCase().startsWith('no preemption victims found'));
   if (noVictims)
-    notes.push(
-      `Preemption found no lower-priority pod to evict on ${nodes(noVictims.count)}: what holds it there has the same or a higher priority, often the pod's own older replica. If so, the rollout waits for itself: rollout-doctor diagnose deployment/NAME proves that surge deadlock and offers maxSurge 0.`,
-    );
+    notes.push(w.noVictims({ count: noVictims.count, command: 'rollout-doctor diagnose deployment/NAME' }));
   return { changes, notes };
 }

@@ -23,14 +23,16 @@ import { EXIT, readAll, UsageError, type CliIo } from '../io.js';
 import { usageError } from '../usage-words.js';
 import { adviseScheduling, type SchedulingAdvice } from './explain-scheduling-advice.js';
 import { EXPLAIN_FLAGS, EXPLAIN_VALUES, HELP_WORDS } from '../help-words.js';
-import { translate } from '../../i18n/catalogue.js';
-import { langFromEnvironment } from '../../i18n/lang.js';
+import { translate, wordsIn } from '../../i18n/catalogue.js';
+import type { Lang } from '../../i18n/lang.js';
+import { cliLang, LANG_OPTION } from '../args.js';
+import { EXPLAIN_WORDS } from '../explain-words.js';
 
-const USAGE = 'rollout-doctor explain-scheduling [-o text|json] [MESSAGE...]';
+const USAGE = 'rollout-doctor explain-scheduling [-o text|json] [--lang en|ko] [MESSAGE...]';
 
-/** The help in the shell's language (cli/help-words.ts): flags and values as typed. */
-function help(env: NodeJS.ProcessEnv): string {
-  return translate(HELP_WORDS, langFromEnvironment(env), 'explainHelp', {
+/** The help in the reader's language (cli/help-words.ts): flags and values as typed. */
+function help(lang: Lang): string {
+  return translate(HELP_WORDS, lang, 'explainHelp', {
     usage: USAGE,
     flags: [...EXPLAIN_FLAGS],
     values: [...EXPLAIN_VALUES],
@@ -83,9 +85,10 @@ interface Explained {
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
+  const lang = cliLang(argv, io.env);
   const { values, positionals } = parseOptions(argv);
   if (values.help) {
-    io.stdout.write(help(io.env));
+    io.stdout.write(help(lang));
     return EXIT.ok;
   }
   const output = values.output ?? 'text';
@@ -96,8 +99,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (positionals.length > 0) {
     messages = [{ line: 1, text: positionals.join(' ') }];
   } else {
-    if (io.stdin.isTTY)
-      io.stderr.write('Paste FailedScheduling messages (one per line), then press Ctrl-D.\n');
+    if (io.stdin.isTTY) io.stderr.write(`${translate(EXPLAIN_WORDS, lang, 'pasteHint')}\n`);
     messages = splitMessages(await readAll(io.stdin));
   }
   // Nothing but blank lines: the parser's own "empty input" error.
@@ -125,7 +127,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     if (over) {
       throw new UsageError(where(`${over.count} nodes for "${over.reason}" but only ${parsed.total} in all`));
     }
-    return { input, parsed, advice: adviseScheduling(parsed) };
+    // The text in the reader's language; JSON keeps the English (DESIGN.md §3).
+    return { input, parsed, advice: adviseScheduling(parsed, output === 'json' ? 'en' : lang) };
   });
 
   if (output === 'json') {
@@ -137,14 +140,15 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const value = objects.length === 1 ? objects[0] : objects;
     io.stdout.write(escapeJsonControls(`${JSON.stringify(value, null, 2)}\n`));
   } else {
-    io.stdout.write(ciSafeText(cleanText(renderAll(explained))));
+    io.stdout.write(ciSafeText(cleanText(renderAll(explained, lang))));
   }
   return EXIT.ok;
 }
 
 /** Each distinct message once (events repeat the same text for every pending pod), with its lines. */
-function renderAll(explained: Explained[]): string {
-  if (explained.length === 1 && explained[0]) return renderExplained(explained[0]);
+function renderAll(explained: Explained[], lang: Lang): string {
+  const w = wordsIn(EXPLAIN_WORDS, lang);
+  if (explained.length === 1 && explained[0]) return renderExplained(explained[0], lang);
   const groups = new Map<string, Explained[]>();
   for (const e of explained) {
     const key = e.input.text.replace(/\s+/g, ' ');
@@ -155,24 +159,24 @@ function renderAll(explained: Explained[]): string {
     const lines = group.map((e) => e.input.line);
     const where =
       lines.length === 1
-        ? `line ${lines[0]}`
-        : `lines ${lines.join(', ')}: the same message ${lines.length} times`;
+        ? w.atLine({ line: lines[0] ?? 0 })
+        : w.atLines({ lines: lines.join(', '), count: lines.length });
     const first = group[0];
     if (!first) return '';
     return [
-      `Message ${i + 1} of ${distinct.length} (${where}):`,
+      w.messageOf({ index: i + 1, of: distinct.length, where }),
       ...indent(wrap(cleanText(first.input.text, { singleLine: true }), 96), 2),
       '',
-      renderExplained(first),
+      renderExplained(first, lang),
     ].join('\n');
   });
   return parts.join('\n');
 }
 
-function renderExplained({ parsed, advice }: Explained): string {
-  const lines = [renderParsed(parsed).trimEnd()];
+function renderExplained({ parsed, advice }: Explained, lang: Lang): string {
+  const lines = [renderParsed(parsed, lang).trimEnd()];
   if (advice.changes.length > 0 || advice.notes.length > 0) {
-    lines.push('What would change the outcome:');
+    lines.push(translate(EXPLAIN_WORDS, lang, 'whatWouldChange'));
     for (const c of advice.changes)
       lines.push(
         ...indent(
@@ -187,14 +191,18 @@ function renderExplained({ parsed, advice }: Explained): string {
 }
 
 function parseOptions(argv: string[]): {
-  values: { output?: string; help?: boolean };
+  values: { output?: string; help?: boolean; lang?: string };
   positionals: string[];
 } {
   try {
     return parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { output: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        output: { type: 'string', short: 'o' },
+        help: { type: 'boolean', short: 'h' },
+        ...LANG_OPTION,
+      },
     });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
@@ -202,7 +210,13 @@ function parseOptions(argv: string[]): {
 }
 
 /** The parse as a short table per part. */
-export function renderParsed(parsed: ParsedSchedulingMessage): string {
+export function renderParsed(parsed: ParsedSchedulingMessage, lang: Lang = 'en'): string {
+  const w = wordsIn(EXPLAIN_WORDS, lang);
+  const [nodesColumn, reasonColumn, categoryColumn] = [
+    w.columnNodes({}),
+    w.columnReason({}),
+    w.columnCategory({}),
+  ];
   const rows = (reasons: SchedulingReason[]): string[][] =>
     reasons.map((r) => [
       String(r.count),
@@ -211,13 +225,11 @@ export function renderParsed(parsed: ParsedSchedulingMessage): string {
     ]);
   const lines: string[] = [];
   if (parsed.aborted) {
-    lines.push(
-      `The scheduler stopped with an error from its ${parsed.aborted.plugin} plugin before judging any node (no node count):`,
-    );
+    lines.push(w.abortedHeader({ plugin: parsed.aborted.plugin }));
     lines.push(
       ...indent(
         table(
-          ['REASON', 'CATEGORY'],
+          [reasonColumn, categoryColumn],
           parsed.reasons.map((r) => [r.reason, r.claims ? `${r.category} (${r.claims})` : r.category]),
         ),
         2,
@@ -225,25 +237,25 @@ export function renderParsed(parsed: ParsedSchedulingMessage): string {
     );
     return `${lines.join('\n')}\n`;
   } else if (parsed.total === 0) {
-    lines.push('The cluster had no nodes the scheduler could consider (0 nodes).');
+    lines.push(w.noNodesConsidered({}));
   } else {
-    lines.push(`None of the ${parsed.total} node(s) could take the pod:`);
+    lines.push(w.noneFit({ total: parsed.total }));
     if (parsed.reasons.length > 0)
-      lines.push(...indent(table(['NODES', 'REASON', 'CATEGORY'], rows(parsed.reasons)), 2));
+      lines.push(...indent(table([nodesColumn, reasonColumn, categoryColumn], rows(parsed.reasons)), 2));
   }
-  for (const note of parsed.notes ?? []) lines.push(`Also reported: ${note}`);
+  for (const note of parsed.notes ?? []) lines.push(w.alsoReported({ note }));
   const p = parsed.preemption;
   if (!p) {
-    lines.push('No preemption result in the message (older scheduler, or preemption disabled).');
+    lines.push(w.noPreemption({}));
   } else if (p.text !== undefined) {
-    lines.push(`Preemption: ${p.text}.`);
+    lines.push(w.preemptionSaid({ text: p.text }));
   } else {
-    lines.push(`Preemption (evicting lower-priority pods) considered ${p.total} node(s):`);
+    lines.push(w.preemptionConsidered({ total: p.total }));
     if (p.reasons.length > 0)
       lines.push(
         ...indent(
           table(
-            ['NODES', 'REASON'],
+            [nodesColumn, reasonColumn],
             p.reasons.map((r) => [String(r.count), r.reason]),
           ),
           2,

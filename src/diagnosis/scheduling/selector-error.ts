@@ -3,6 +3,7 @@
  * selector with a CEL runtime error (scheduling-category.ts, `selector-error`): shared
  * by the engine's Unschedulable finding and `rollout-doctor explain-scheduling`.
  */
+import { DIAGNOSIS_SENTENCES } from '../sentences.js';
 import { selectorError } from './scheduling-category.js';
 
 /**
@@ -12,10 +13,9 @@ import { selectorError } from './scheduling-category.js';
  */
 export function selectorErrorChange(reason: string): string {
   const e = selectorError(reason);
-  const where = !e
-    ? 'a device selector'
-    : e.source === 'class'
-      ? `selector #${e.index} of DeviceClass ${e.name}`
-      : `selector #${e.index} of claim ${e.name} (its request's selectors; the ResourceClaimTemplate for a per-pod claim)`;
-  return `${where} fails with a CEL runtime error${e ? ` (${e.error})` : ''} on a device the scheduler evaluated, which stops the pod's scheduling at every attempt: fix ${e?.source === 'class' ? 'the DeviceClass' : e ? 'the claim' : 'the DeviceClass or claim'} selector so it evaluates on every device (guard an optional attribute with has(), for example); no node, capacity or strategy change helps until then`;
+  if (!e) return DIAGNOSIS_SENTENCES.selectorUnnamed.en();
+  const said = { index: String(e.index), name: e.name, error: e.error };
+  return e.source === 'class'
+    ? DIAGNOSIS_SENTENCES.selectorOfClass.en(said)
+    : DIAGNOSIS_SENTENCES.selectorOfClaim.en(said);
 }
