@@ -11,7 +11,7 @@ import type { Lang } from '../i18n/lang.js';
 import { EVIDENCE_WORDS, columns, type EvidenceWords as Words } from './words/evidence.js';
 import { deviceVerdictWords } from '../diagnosis/crash/device-health.js';
 import type { ContentPart, Rich } from './model.js';
-import { code, icon, join, multiline, plain, say, strong } from './rich.js';
+import { code, icon, join, plain, say, strong } from './rich.js';
 import { clip, firstSentence } from '../text/sentences.js';
 import { sentenceIn } from './sentences.js';
 import {
@@ -118,7 +118,7 @@ function evidenceView(
     case 'note':
       return {
         line: say`${icon('note')} ${clip(firstSentence(said(evidence.text)), 200)}`,
-        parts: prose(say`${w.note({})} ${multiline(said(evidence.text))}`),
+        parts: prose(say`${w.note({})} ${said(evidence.text)}`),
       };
     case 'device-health':
       return { line: deviceHealthLine(evidence, w), parts: [deviceHealthPart(evidence, w)] };

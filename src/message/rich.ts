@@ -41,11 +41,19 @@ export function clip(text: string, max = MAX_INTERPOLATION): string {
   return `${text.slice(0, end)}…`;
 }
 
-export const text = (value: string): Span => made({ kind: 'text', text: value });
+/**
+ * A line break inside a span: every break a chat renders (CR, LF, VT, FF, NEL, U+2028/2029).
+ * Breaks are `br` spans we place; one inside untrusted text (a reason, a kernel version)
+ * would start a line that reads as ours, so a span's text is always one line.
+ */
+const LINE_BREAKS = /[\n\v\f\r\u0085\u2028\u2029]+/g;
+const oneLine = (value: string): string => String(value).replace(LINE_BREAKS, ' ');
+
+export const text = (value: string): Span => made({ kind: 'text', text: oneLine(value) });
 /** Bold text; a string longer than MAX_INTERPOLATION is cut, as `say` cuts what it interpolates. */
-export const strong = (value: string): Span => made({ kind: 'strong', text: clip(String(value)) });
-export const emphasis = (value: string): Span => made({ kind: 'emphasis', text: clip(String(value)) });
-export const code = (value: string): Span => made({ kind: 'code', text: value });
+export const strong = (value: string): Span => made({ kind: 'strong', text: clip(oneLine(value)) });
+export const emphasis = (value: string): Span => made({ kind: 'emphasis', text: clip(oneLine(value)) });
+export const code = (value: string): Span => made({ kind: 'code', text: oneLine(value) });
 export const mention = (person: PersonRef): Span => made({ kind: 'mention', person });
 export const group = (platform: Platform, id: string): Span => made({ kind: 'group', platform, id });
 export const icon = (name: Icon): Span => made({ kind: 'icon', icon: name });

@@ -1,13 +1,15 @@
-import { columns } from '../text/columns.js';
+import { columns, tableCell } from '../text/columns.js';
 
 /**
- * Fixed-width table as text: columns padded to their widest cell. Cells are never cut
- * ("node affinit…" hid the reason); a very wide column just wraps.
+ * Fixed-width table as text: columns padded to their widest cell. Each cell is one line
+ * of at most CELL_MAX characters (tableCell): a break in a reason would forge a row, and
+ * a 20,000-character one would pad every row; anything shorter is never cut ("node
+ * affinit…" hid the reason).
  */
 export function table(header: readonly string[], untrustedRows: readonly (readonly string[])[]): string {
   // Cells are text whatever job JSON held (a number, an object): measured as shown, by
   // terminal columns, so a Korean header lines up with its rows.
-  const rows = untrustedRows.map((r) => r.map((c) => (typeof c === 'string' ? c : String(c ?? ''))));
+  const rows = untrustedRows.map((r) => r.map(tableCell));
   const widths = header.map((h, i) => Math.max(columns(h), ...rows.map((r) => columns(r[i] ?? ''))));
   const line = (cells: readonly string[]): string =>
     cells

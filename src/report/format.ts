@@ -1,6 +1,6 @@
 /** Small text helpers shared by the report renderers: tables, indentation, optional ANSI colour. */
 import { cleanText } from '../text/clean.js';
-import { columns } from '../text/columns.js';
+import { columns, tableCell } from '../text/columns.js';
 
 export interface Style {
   bold(text: string): string;
@@ -37,7 +37,7 @@ export function makeStyle(color: boolean): Style {
  * neither survive nor misalign a column; cells carry no styling of ours.
  */
 export function table(header: string[], rows: string[][]): string[] {
-  const clean = (cell: string): string => cleanText(cell, { singleLine: true }).replace(/\s+/g, ' ').trim();
+  const clean = (cell: string): string => tableCell(cleanText(cell, { singleLine: true }));
   const all = [header, ...rows].map((row) => row.map(clean));
   // Padded by terminal columns, so a Korean header or cell lines up (ASCII as before).
   const widths = header.map((_, i) => Math.max(...all.map((row) => columns(row[i] ?? ''))));
@@ -63,10 +63,15 @@ export function indent(lines: string[], by: number): string[] {
  * line that reads as the report's own ("No problem found"). Callers that want several
  * lines wrap each.
  */
+/** The longest word prose shows whole: an image reference with its digest fits, a 20 kB reason does not. */
+const WORD_MAX = 400;
+
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
+  for (const whole of text.split(/\s+/).filter(Boolean)) {
+    // A word no line can hold (a 20,000-character reason from the cluster) is cut.
+    const word = whole.length > WORD_MAX ? `${whole.slice(0, WORD_MAX - 1)}…` : whole;
     if (line && columns(line) + 1 + columns(word) > width) {
       lines.push(line);
       line = word;

@@ -6,6 +6,7 @@
 import { proofSentence, proofSteps } from '../remediation/proof-text.js';
 import { planImpact, planWarnings } from '../remediation/plan-words.js';
 import { cleanDeep } from '../text/clean.js';
+import { clip } from '../text/sentences.js';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Evidence, Finding, Severity } from '../diagnosis/finding.js';
 import type { Patch, PlanDrift, RemediationPlan } from '../remediation/plan.js';
@@ -29,6 +30,8 @@ interface TextOptions {
 }
 
 const WIDTH = 100;
+/** The longest summary a findings list line shows (the finding below it is whole, wrapped). */
+const SUMMARY_MAX = 600;
 
 /**
  * Renders a diagnosis as a readable report.
@@ -125,7 +128,8 @@ function verdict(diagnosis: Diagnosis, style: Style, w: Words, lang: Lang): stri
   return [
     head,
     ...diagnosis.findings.map(
-      (f) => `  ${severityTag(f.severity, style, w)} ${f.code}: ${oneLine(findingSummary(f, lang))}`,
+      (f) =>
+        `  ${severityTag(f.severity, style, w)} ${f.code}: ${clip(oneLine(findingSummary(f, lang)), SUMMARY_MAX)}`,
     ),
   ];
 }

@@ -23,20 +23,24 @@ const ESCAPE_SEQUENCE =
  * says: C0 controls except \n and \t (BEL, backspace and CR can overwrite what was
  * printed), DEL, C1 controls, bidirectional overrides, embeddings and isolates
  * (U+202A-202E, U+2066-2069), direction marks (U+200E/200F, U+061C), zero-width and
- * invisible formatting characters (U+200B-200D, U+2060-2064, U+FEFF, U+00AD, U+180E,
+ * invisible formatting characters (U+200B-200D, U+2060-2064, U+FEFF, U+00AD, U+180B-180F,
  * U+115F/1160, U+3164, U+FFA0, U+034F combining grapheme joiner, U+17B4/17B5, the
  * shorthand format controls U+1BCA0-1BCA3 and musical formatters U+1D173-1D17A),
  * variation selectors (U+FE00-FE0E, U+E0100-E01EF: invisible code points that together
  * can carry any bytes; U+FE0F, the emoji presentation selector, stays: emoji and our own
- * icons carry it, and alone it carries no bytes), interlinear annotation (U+FFF9-FFFB),
+ * icons carry it, and alone it carries no bytes), interlinear annotation (U+FFF9-FFFB) and
+ * the unassigned specials before it (U+FFF0-FFF8),
  * line and paragraph separators
- * (U+2028/2029) and Unicode tag characters (U+E0000-E007F).
+ * (U+2028/2029) and U+E0000-E0FFF (tag characters among them): with the rest, every
+ * Default_Ignorable_Code_Point but U+FE0F (test/unit/clean-text.test.ts holds that).
  */
 const INVISIBLE_ABOVE_C0 =
-  '[\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0e\\ufeff\\uffa0\\ufff9-\\ufffb]' +
-  // Surrogate pairs: tag characters and the variation selectors supplement (U+E0000-E01EF),
-  // shorthand format controls (U+1BCA0-1BCA3), musical formatters (U+1D173-1D17A).
-  '|\\udb40[\\udc00-\\udc7f\\udd00-\\uddef]|\\ud82f[\\udca0-\\udca3]|\\ud834[\\udd73-\\udd7a]';
+  '[\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0e\\ufeff\\uffa0\\ufff0-\\ufffb]' +
+  // Surrogate pairs: the whole ignorable plane-14 block (U+E0000-E0FFF: tag characters,
+  // the variation selectors supplement and the unassigned rest), shorthand format controls
+  // (U+1BCA0-1BCA3), musical formatters (U+1D173-1D17A), Egyptian hieroglyph format
+  // controls (U+13430-1343F).
+  '|[\\udb40-\\udb43][\\udc00-\\udfff]|\\ud82f[\\udca0-\\udca3]|\\ud834[\\udd73-\\udd7a]|\\ud80d[\\udc30-\\udc3f]';
 // eslint-disable-next-line no-misleading-character-class -- a combining mark or variation selector alone is what is matched
 const INVISIBLE = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f]|${INVISIBLE_ABOVE_C0}`, 'g');
 

@@ -19,4 +19,16 @@ describe('variation selectors in untrusted text', () => {
     expect(cleanText('\u2699\ufe0f Strategy')).toBe('\u2699\ufe0f Strategy');
     expect(escapeJsonControls(JSON.stringify('\u2699\ufe0f'))).toBe('"\u2699\ufe0f"');
   });
+
+  it('removes every default-ignorable code point but U+FE0F, in text and in JSON', () => {
+    const kept: string[] = [];
+    for (let point = 0x80; point <= 0x10ffff; point++) {
+      if (point >= 0xd800 && point <= 0xdfff) continue;
+      const c = String.fromCodePoint(point);
+      if (point === 0xfe0f || !/\p{Default_Ignorable_Code_Point}/u.test(c)) continue;
+      if (cleanText(`a${c}b`) !== 'ab' || /[^\x20-\x7e]/.test(escapeJsonControls(JSON.stringify(c))))
+        kept.push(point.toString(16));
+    }
+    expect(kept).toEqual([]);
+  });
 });

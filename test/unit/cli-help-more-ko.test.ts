@@ -21,15 +21,22 @@ describe('more commands’ help in Korean', () => {
     const { status, out } = await help('explain-scheduling', KO);
     expect(status).toBe(0);
     const lines = out.split('\n');
-    expect(lines[0]).toBe('사용법: rollout-doctor explain-scheduling [-o text|json] [MESSAGE...]');
+    expect(lines[0]).toBe(
+      '사용법: rollout-doctor explain-scheduling [-o text|json] [--lang en|ko] [MESSAGE...]',
+    );
     expect(lines).toContain('kube-scheduler FailedScheduling 메시지를 설명하고, 무엇을 바꾸면 결과가');
     expect(lines).toContain('  -o, --output   text(기본값) 또는 json');
     expect(lines).toContain('  kubectl get events -A --field-selector reason=FailedScheduling \\');
     const en = (await help('explain-scheduling')).out;
     expect(en).toMatch(
-      /^Usage: rollout-doctor explain-scheduling \[-o text\|json\] \[MESSAGE\.\.\.\]\n\nExplains /,
+      /^Usage: rollout-doctor explain-scheduling \[-o text\|json\] \[--lang en\|ko\] \[MESSAGE\.\.\.\]\n\nExplains /,
     );
-    expect(en).toContain('\n  -o, --output   text (default) or json\nFor example:\n');
+    expect(en).toContain(
+      "\n  -o, --output   text (default) or json\n  --lang en|ko   the text's language (default: LC_ALL, LC_MESSAGES, LANG; else en);\n",
+    );
+    expect(lines).toContain(
+      '  --lang en|ko   텍스트 출력의 언어(기본값: LC_ALL, LC_MESSAGES, LANG 순서, 없으면 en)',
+    );
   });
 
   it('undo', async () => {

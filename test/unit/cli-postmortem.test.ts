@@ -138,3 +138,22 @@ describe('rollout-doctor postmortem --from-audit', () => {
     expect(run.stdout()).toContain('postmortem');
   });
 });
+
+describe('rollout-doctor postmortem output in a CI log', () => {
+  it('prints no line a CI runner reads as a command, whatever the audit log quotes', async () => {
+    const forged = '\n::error file=x::forged\n##vso[task.setvariable variable=x]1';
+    const hostile = join(dir, 'audit-ci.log');
+    const lines = seedIncidentLog(events).replace(
+      'successfully rolled out',
+      `successfully rolled out${JSON.stringify(forged).slice(1, -1)}`,
+    );
+    expect(lines).toContain('##vso[');
+    writeFileSync(hostile, lines);
+    for (const output of [[], ['-o', 'json']]) {
+      const { code, out } = await postmortem(['--from-audit', hostile, ...output]);
+      expect(code).toBe(0);
+      expect(out).toContain('forged');
+      for (const line of out.split('\n')) expect(line, line).not.toMatch(/^\s*::|##vso\[/i);
+    }
+  });
+});

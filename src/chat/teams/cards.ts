@@ -2,6 +2,7 @@ import type { ChatAction } from '../actions.js';
 import type { Button, ChatMessage, Choice, Icon, Part, Rich, Span } from '../model.js';
 import { openableUrl, plainText } from '../../message/rich.js';
 import { cleanText } from '../../text/clean.js';
+import { tableCell } from '../../text/columns.js';
 
 /**
  * The port's messages as Adaptive Cards (schema 1.5, Universal Actions), built so that
@@ -166,7 +167,7 @@ function tableBlock(part: Extract<Part, { kind: 'table' }>): Json[] {
   const rows = part.rows.slice(0, TABLE_MAX_ROWS);
   const cell = (text: string, style: Json = {}): Json => ({
     type: 'TableCell',
-    items: [{ type: 'RichTextBlock', inlines: [run(text, style)] }],
+    items: [{ type: 'RichTextBlock', inlines: [run(tableCell(text), style)] }],
   });
   const width = Math.max(part.header.length, ...rows.map((r) => r.length));
   return [

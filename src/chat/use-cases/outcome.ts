@@ -11,7 +11,7 @@ import type { StoredPlan } from '../../queue/plan-store.js';
 import type { NotifyJob, StepProgress } from '../../queue/schemas.js';
 import { messageTime } from '../../text/time.js';
 import type { Button, ChatMessage, Icon, Part, Rich } from '../model.js';
-import { clip, code, icon, join, multiline, rich, say, strong } from '../../message/rich.js';
+import { clip, code, icon, join, rich, say, strong } from '../../message/rich.js';
 import { restoredInWords, rolloutInWords, undoPatchesBack } from './confirm-text.js';
 import { dryRunText, patchText } from './plan-text.js';
 import { planButton } from './result.js';
@@ -242,7 +242,7 @@ export function outcomeMessage(
   const parts: Part[] = [
     {
       kind: 'paragraph',
-      text: say`${icon(head.icon)} ${strong(words)}: ${multiline(clip(detail, 1500))}${by}`,
+      text: say`${icon(head.icon)} ${strong(words)}: ${clip(detail, 1500)}${by}`,
     },
     { kind: 'note', text: w.note({ plan: job.planId, cluster: job.cluster }) },
   ];

@@ -23,7 +23,7 @@ import type { Button, ChatMessage, Choice, Icon, Part, Rich } from '../model.js'
 import { plannedTtl } from '../../remediation/exclusion-times.js';
 import { EXCLUSION_TTL_CHOICES } from '../../remediation/exclusion-ttl.js';
 import { choiceWords, exclusionWords } from '../../remediation/exclusion-words.js';
-import { icon, join, multiline, say, strong } from '../../message/rich.js';
+import { icon, join, rich, say, strong, text } from '../../message/rich.js';
 import { approversText } from './approvers.js';
 import { confirmDialogText } from './confirm-text.js';
 import { clueLine, clueOf, evidenceLine, evidenceParts } from '../../message/evidence.js';
@@ -518,10 +518,11 @@ function threadReport(input: ResultInput): ChatMessage[] {
   diagnosis.findings.forEach((f, i) => {
     parts.push({
       kind: 'paragraph',
-      text: say`${icon(SEVERITY[f.severity] ?? 'unknown')} ${strong(`${i + 1}. ${f.code}`)}: ${multiline(findingSummary(f, lang))}`,
+      text: say`${icon(SEVERITY[f.severity] ?? 'unknown')} ${strong(`${i + 1}. ${f.code}`)}: ${findingSummary(f, lang)}`,
     });
     const explanation = findingExplanation(f, lang);
-    if (explanation) parts.push({ kind: 'paragraph', text: multiline(explanation) });
+    // One paragraph, as the CLI wraps it: a break inside a cluster value starts no line of ours.
+    if (explanation) parts.push({ kind: 'paragraph', text: rich(text(explanation)) });
     for (const e of f.evidence) parts.push(...evidenceParts(e, lang));
   });
   // All plans, as the engine offered them (the message shows the first 20).

@@ -14,7 +14,7 @@ import type { TimedEvent } from '../../postmortem/audit-line.js';
 import { readAuditLog } from '../../postmortem/read-audit.js';
 import { renderPostmortem } from '../../postmortem/render.js';
 import { isTimeZone } from '../../postmortem/time.js';
-import { cleanText, escapeJsonControls } from '../../text/clean.js';
+import { ciSafeText, cleanText, escapeJsonControls } from '../../text/clean.js';
 import { cliLang, parseCommandArgs, wantsHelp } from '../args.js';
 import { HELP_WORDS, POSTMORTEM_FLAGS, POSTMORTEM_VALUES } from '../help-words.js';
 import { translate } from '../../i18n/catalogue.js';
@@ -132,10 +132,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       : await (await import('../incident-source.js')).fromRedis(values.incident ?? '', io.env);
   const id = chooseIncident(incidentIds(source.events), values.incident);
   const record = buildIncidentRecord(id, source.events);
+  // The draft quotes what the audit log holds (cluster and chat text): a CI log that
+  // prints it must not read a line as a workflow command, as with every other command.
   io.stdout.write(
-    chosen.output === 'json'
-      ? `${escapeJsonControls(JSON.stringify(record, null, 2))}\n`
-      : renderPostmortem(record, { lang: chosen.lang, zone: chosen.zone }),
+    ciSafeText(
+      chosen.output === 'json'
+        ? `${escapeJsonControls(JSON.stringify(record, null, 2))}\n`
+        : renderPostmortem(record, { lang: chosen.lang, zone: chosen.zone }),
+    ),
   );
   // Said once the draft is out: an error above is then the one line a failure prints.
   if (chosen.tzIgnored !== undefined)
