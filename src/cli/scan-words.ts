@@ -29,6 +29,13 @@ export const SCAN_WORDS = registerCatalogue(
     stuck: { en: () => 'STUCK', ko: () => '멈춤' },
     atRisk: { en: () => 'AT-RISK', ko: () => '위험' },
     problems: { en: () => 'PROBLEMS', ko: () => '문제' },
+    paused: { en: () => 'PAUSED', ko: () => '일시 중지' },
+    pausedWaiting: {
+      en: (p: { count: number }) =>
+        `${p.count === 1 ? '1 workload is' : `${p.count} workloads are`} paused before its rollout finished: ${p.count === 1 ? 'it waits' : 'they wait'} for a person (resume or promote).`,
+      ko: (p: { count: number }) =>
+        `워크로드 ${p.count}개가 롤아웃을 마치기 전에 일시 중지되어 사람의 조치(재개나 승격)를 기다립니다.`,
+    },
     needAttention: {
       en: (p: Counted & { count: number }) =>
         `${p.count} of ${p.scanned} workloads in ${p.where} need attention.`,
@@ -70,6 +77,8 @@ export const SCAN_WORDS = registerCatalogue(
     stuck: [{}],
     atRisk: [{}],
     problems: [{}],
+    paused: [{}],
+    pausedWaiting: [{ count: 1 }, { count: 2 }],
     needAttention: [{ where: 'all namespaces', scanned: 12, count: 2 }],
     runDiagnose: [{ command: 'rollout-doctor diagnose TYPE/NAME -n NAMESPACE' }],
     nodesIncomplete: [{}],

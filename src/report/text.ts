@@ -117,7 +117,10 @@ function verdict(diagnosis: Diagnosis, style: Style, w: Words, lang: Lang): stri
     problems.length > 0
       ? style.bold(w.verdict({}))
       : clear
-        ? style.green(w.noProblemNotes({}))
+        ? // A paused rollout is not finished: never "no problem", whatever its severity says.
+          diagnosis.findings.some((f) => f.code === 'RolloutPaused')
+          ? style.yellow(w.pausedNotes({}))
+          : style.green(w.noProblemNotes({}))
         : style.yellow(
             failed && unread
               ? w.noVerdictBoth({})

@@ -37,6 +37,10 @@ export const REPORT_WORDS = registerCatalogue(
     },
     verdict: { en: () => 'Verdict', ko: () => '판정' },
     noProblemNotes: { en: () => 'No problem found; notes:', ko: () => '문제는 없습니다. 참고:' },
+    pausedNotes: {
+      en: () => 'Paused: the rollout waits for a person (no other problem found); notes:',
+      ko: () => '일시 중지됨: 롤아웃이 사람의 조치를 기다립니다(다른 문제는 없습니다). 참고:',
+    },
     noVerdictBoth: {
       en: () => 'No verdict: some checks failed (below) and some evidence was not read:',
       ko: () => '판정하지 못했습니다: 일부 검사가 실패했고(아래 참고), 읽지 못한 근거가 있습니다:',
@@ -151,6 +155,7 @@ export const REPORT_WORDS = registerCatalogue(
     'tool-kubectl': [{}],
     verdict: [{}],
     noProblemNotes: [{}],
+    pausedNotes: [{}],
     noVerdictBoth: [{}],
     noVerdictFailedNotes: [{}],
     noVerdictUnread: [{}],

@@ -24,6 +24,7 @@ import { workloadKind, workloadOfPod } from '../../src/diagnosis/workloads/index
 import { makeDeployment, makeNode } from '../support/k8s-builders.js';
 import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
 import { scanDump } from '../../src/cli/scan-dump.js';
+import { renderScan } from '../../src/cli/commands/scan.js';
 import { isRolloutObjects } from '../../src/diagnosis/snapshot/types.js';
 import {
   makeRollout,
@@ -313,6 +314,63 @@ describe("the controller's phase, as it wrote it", () => {
     rollout.status = { ...rollout.status, ...status };
     return snapshot;
   }
+
+  it('spec.paused is read before the controller writes it back: paused, not "no problem"', async () => {
+    // Paused by hand after the last reconcile: the status still says Progressing, or the
+    // new generation is not observed yet. CalculateRolloutPhase makes it Paused either way.
+    for (const unobserved of [false, true]) {
+      // The stable pod alone runs (the status counts what the dump holds).
+      const snapshot = withStatus({
+        phase: 'Progressing',
+        message: 'more replicas need to be updated',
+        replicas: 1,
+        updatedReplicas: 0,
+        readyReplicas: 1,
+        availableReplicas: 1,
+      });
+      snapshot.pods = snapshot.pods.filter((p) => p.status?.phase === 'Running');
+      snapshot.events = [];
+      // Room for the canary beside the stable pod: nothing else to say but the pause.
+      for (const node of snapshot.nodes)
+        node.status = { ...node.status, allocatable: { ...node.status?.allocatable, 'nvidia.com/gpu': '2' } };
+      const rollout = workloadKind(snapshot).object(snapshot) as ArgoRollout;
+      delete rollout.status?.pauseConditions;
+      rollout.spec.paused = true;
+      if (unobserved) rollout.metadata.generation = Number(rollout.status?.observedGeneration ?? 1) + 1;
+      const diagnosis = diagnose(snapshot);
+      const paused = diagnosis.findings.find((f) => f.code === 'RolloutPaused');
+      expect(paused?.summary, `unobserved: ${unobserved}`).toContain('(spec.paused): it waits for a person');
+      const text = renderText(diagnosis);
+      expect(text).not.toContain('No problem found');
+      expect(text).toContain('Paused: the rollout waits for a person');
+      // scan lists it apart (paused, not stuck) and exits 0, as diagnose does.
+      const objects = [
+        rollout,
+        ...(isRolloutObjects(snapshot) ? snapshot.replicaSets : []),
+        ...snapshot.pods,
+      ];
+      const report = scanDump([...objects, ...snapshot.nodes] as KubeObject[], {
+        namespace: 'vision',
+        allNamespaces: false,
+      });
+      expect(report.entries.map((e) => [e.name, e.state])).toEqual([['tracker', 'paused']]);
+      const listed = renderScan(report);
+      expect(listed).toContain('No stuck or at-risk workloads in namespace vision');
+      expect(listed).toMatch(
+        /1 workload is paused before its rollout finished[^\n]*\nSTATE +WORKLOAD[^\n]*\nPAUSED +vision\/rollout\/tracker/,
+      );
+      const dir = mkdtempSync(join(tmpdir(), 'rd-paused-'));
+      const file = join(dir, 'dump.json');
+      writeFileSync(file, JSON.stringify({ kind: 'List', items: [...objects, ...snapshot.nodes] }));
+      const run = fakeIo();
+      expect(await runCli(['scan', '-n', 'vision', '--from-file', file], run.io)).toBe(0);
+      expect(run.stdout()).toContain('PAUSED');
+      rmSync(dir, { recursive: true, force: true });
+      // Not paused: as the controller wrote it, no pause is said.
+      rollout.spec.paused = false;
+      expect(diagnose(snapshot).findings.map((f) => f.code)).not.toContain('RolloutPaused');
+    }
+  });
 
   it('a canary pause step is RolloutPaused (info, no problem) with the step and the promote', () => {
     const snapshot = withStatus({

@@ -25,7 +25,7 @@ import {
 import { SCAN_FLAGS, HELP_WORDS, SCAN_VALUES } from '../help-words.js';
 import { EXIT, type CliIo } from '../io.js';
 import { usageError } from '../usage-words.js';
-import type { ScanReport } from '../../kube/read/scan.js';
+import type { ScanEntry, ScanReport } from '../../kube/read/scan.js';
 import type { ScanExclusion } from '../../kube/read/exclusion-reads.js';
 import { DEFAULT_LANG, type Lang } from '../../i18n/lang.js';
 import { translate, wordsIn } from '../../i18n/catalogue.js';
@@ -102,7 +102,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         : cleanText(renderScan(report, lang)),
     ),
   );
-  return report.entries.length > 0 ? EXIT.problems : EXIT.ok;
+  // A pause alone is no problem (diagnose exits 0 for it); it is listed, not counted.
+  return report.entries.some((e) => e.state !== 'paused') ? EXIT.problems : EXIT.ok;
 }
 
 async function fromDump(args: ScanArgs, file: string, io: CliIo): Promise<ScanReport> {
@@ -149,23 +150,35 @@ export function renderScan(report: ScanReport, lang: Lang = DEFAULT_LANG): strin
     ? w.allNamespaces({})
     : w.namespace({ namespace: report.scope.namespace ?? '' });
   const lines: string[] = [];
-  if (report.entries.length === 0) {
+  const state = {
+    stuck: w.stuck({}),
+    'at-risk': w.atRisk({}),
+    problems: w.problems({}),
+    paused: w.paused({}),
+  };
+  const entries = (list: readonly ScanEntry[]): string[] =>
+    table(
+      [w.columnState({}), w.columnWorkload({}), w.columnFindings({}), w.columnSummary({})],
+      list.map((e) => [
+        state[e.state],
+        `${e.namespace}/${typeOfKind(e.kind)}/${e.name}`,
+        e.findings.map((f) => f.code).join(','),
+        e.findings[0] ? findingSummary(e.findings[0], lang) : '',
+      ]),
+    );
+  const attention = report.entries.filter((e) => e.state !== 'paused');
+  const paused = report.entries.filter((e) => e.state === 'paused');
+  if (attention.length === 0) {
     const kinds = lang === 'en' ? kindsPhrase('s', 'and') : WORKLOAD_KINDS.join(', ');
     lines.push(w.allClear({ where, scanned: report.scanned, kinds }));
   } else {
-    const state = { stuck: w.stuck({}), 'at-risk': w.atRisk({}), problems: w.problems({}) };
-    const rows = report.entries.map((e) => [
-      state[e.state],
-      `${e.namespace}/${typeOfKind(e.kind)}/${e.name}`,
-      e.findings.map((f) => f.code).join(','),
-      e.findings[0] ? findingSummary(e.findings[0], lang) : '',
-    ]);
-    lines.push(
-      ...table([w.columnState({}), w.columnWorkload({}), w.columnFindings({}), w.columnSummary({})], rows),
-    );
-    lines.push('', w.needAttention({ count: report.entries.length, scanned: report.scanned, where }));
-    lines.push(w.runDiagnose({ command: 'rollout-doctor diagnose TYPE/NAME -n NAMESPACE' }));
+    lines.push(...entries(attention));
+    lines.push('', w.needAttention({ count: attention.length, scanned: report.scanned, where }));
   }
+  // Paused is not finished: listed apart, never passed over as if it were.
+  if (paused.length > 0) lines.push('', w.pausedWaiting({ count: paused.length }), ...entries(paused));
+  if (report.entries.length > 0)
+    lines.push(w.runDiagnose({ command: 'rollout-doctor diagnose TYPE/NAME -n NAMESPACE' }));
   if (!report.nodesComplete) lines.push(w.nodesIncomplete({}));
   lines.push(...exclusionLines(report.exclusions ?? [], lang));
   for (const p of report.accessProblems) lines.push(w.note({ text: p.message }));

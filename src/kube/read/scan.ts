@@ -46,8 +46,12 @@ export interface ScanEntry {
   kind: WorkloadKind;
   namespace: string;
   name: string;
-  /** stuck: rollout unfinished with a finding; at-risk: only a prediction; problems: other findings. */
-  state: 'stuck' | 'at-risk' | 'problems';
+  /**
+   * stuck: rollout unfinished with a finding; at-risk: only a prediction; problems: other
+   * findings; paused: nothing but a pause, which waits for a person (not a problem, as
+   * `diagnose` exits 0 for it, but never left out as if finished).
+   */
+  state: 'stuck' | 'at-risk' | 'problems' | 'paused';
   rollout: string;
   findings: { code: string; severity: string; summary: string; says?: FindingWords }[];
 }
@@ -298,8 +302,9 @@ async function scanNamespace(
 /**
  * The scan's line for one analysed workload, or undefined when nothing needs attention:
  * nothing found, an AccessDenied alone (reported once, in `accessProblems`), or only
- * what is no problem (info: a preemption under way, an Argo Rollout waiting at its pause
- * step for a person), as `diagnose` exits 0 for those. Shared with `scan --from-file`.
+ * what is no problem (info: a preemption under way), as `diagnose` exits 0 for those; a
+ * pause alone (info RolloutPaused: it waits for a person) is an entry of its own state.
+ * Shared with `scan --from-file`.
  */
 export function scanEntry(
   kind: WorkloadKind,
@@ -316,8 +321,12 @@ export function scanEntry(
       summary: f.summary,
       ...(f.says ? { says: f.says } : {}),
     }));
-  if (findings.every((f) => f.severity === 'info')) return undefined;
   const rollout = workloadKind(kind).rolloutStatus(object);
+  if (findings.every((f) => f.severity === 'info')) {
+    if (!findings.some((f) => f.code === 'RolloutPaused')) return undefined;
+    const name = object.metadata.name ?? '';
+    return { kind, namespace, name, state: 'paused', rollout: rollout.progress.message, findings };
+  }
   const onlyRisk = findings.every((f) => f.code === 'RolloutAtRisk');
   return {
     kind,

@@ -223,8 +223,15 @@ export function rolloutAborted(rollout: ArgoRollout): boolean {
 
 /** Degraded (aborted, invalid spec) or Paused, as the controller wrote it; undefined otherwise. */
 export function rolloutHalt(rollout: ArgoRollout): RolloutHalt | undefined {
-  if (!observed(rollout)) return undefined;
-  const { phase, message } = phaseOf(rollout);
+  // spec.paused is the person's word, read before the controller writes it back: set
+  // after the last reconcile (status not yet Paused, or the new generation not yet
+  // observed) it already holds the update, and CalculateRolloutPhase makes it Paused,
+  // "manually paused", once nothing degrades it.
+  const byHand = rollout.spec.paused === true;
+  if (!observed(rollout) && !byHand) return undefined;
+  const read = phaseOf(rollout);
+  const { phase, message } =
+    byHand && read.phase !== 'Degraded' ? { phase: 'Paused', message: 'manually paused' } : read;
   const status = rollout.status ?? {};
   const steps = rollout.spec.strategy?.canary?.steps;
   const stepAt =
