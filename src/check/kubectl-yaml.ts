@@ -2,15 +2,15 @@
  * YAML read as kubectl reads it. kubectl (and helm, and Argo CD) decode manifests through
  * sigs.k8s.io/yaml, which resolves plain scalars with its go-yaml v2 fork: YAML 1.1, with
  * merge keys (`<<`), underscores in numbers (`1_000`), `0b`/`0x`/leading-zero octals and
- * Go's `0o` octals (strconv.ParseInt with base 0), the 1.1 booleans (`yes`, `on`, `y`…),
+ * Go's `0o` octals, in either case (strconv.ParseInt with base 0), the 1.1 booleans (`yes`, `on`, `y`…),
  * and no base-60 numbers (`190:20:30` stays a string). Timestamps decoded into untyped
  * values stay strings (go-yaml v2's backward-compatible choice), as the JSON sent to the
  * API server has them. Read as YAML 1.2 instead, `cpu: 1_000` or a request under `<<:` is
  * not what kubectl sends, and a gate passes what the cluster then refuses to schedule.
  *
- * The `yaml` package's 1.1 schema differs from go-yaml v2 in three ways, mended here:
- * base-60 numbers (go-yaml: strings), `0o` octals (go-yaml: numbers), timestamps
- * (go-yaml into interface{}: strings). test/integration/check-yaml-kubectl.test.ts holds
+ * The `yaml` package's 1.1 schema differs from go-yaml v2 in four ways, mended here:
+ * base-60 numbers (go-yaml: strings), `0o` octals (go-yaml: numbers), upper-case
+ * prefixes `0X`/`0B`/`0O` (go-yaml: numbers), timestamps (go-yaml into interface{}: strings). test/integration/check-yaml-kubectl.test.ts holds
  * the reading beside the real kubectl's on the same text.
  */
 import type { ParseOptions, DocumentOptions, SchemaOptions, ScalarTag } from 'yaml';
@@ -36,6 +36,25 @@ const goOctal: ScalarTag = {
   },
 };
 
+/**
+ * Upper-case base prefixes (`0X1F90`, `0B101`, `0O17`): go-yaml v2 hands the plain scalar
+ * to strconv.ParseInt with base 0, which reads either case; the 1.1 schema knows only the
+ * lower-case ones, and would leave these strings (a hostPort of 8080 not seen).
+ */
+const goUpperPrefix: ScalarTag = {
+  identify: (value) => typeof value === 'number',
+  default: true,
+  tag: INT,
+  format: 'HEX',
+  test: /^[-+]?0(?:X[0-9a-fA-F_]+|B[01_]+|O[0-7_]+)$/,
+  resolve: (source) => {
+    const sign = source.startsWith('-') ? -1 : 1;
+    const body = source.replace(/^[-+]?0/, '').replace(/_/g, '');
+    const radix = { X: 16, B: 2, O: 8 }[body[0] ?? 'X'] ?? 16;
+    return sign * Number.parseInt(body.slice(1), radix);
+  },
+};
+
 /** The 1.1 schema's tags as go-yaml v2 resolves them. */
 function goYamlTags(tags: TagList): TagList {
   const kept = tags.filter((t) => {
@@ -45,7 +64,7 @@ function goYamlTags(tags: TagList): TagList {
     if ((tag.tag === INT || tag.tag === FLOAT) && tag.format === 'TIME') return false;
     return true;
   });
-  return [...kept, goOctal];
+  return [...kept, goOctal, goUpperPrefix];
 }
 
 /** Parse options for manifests: YAML 1.1 with merge keys, as go-yaml v2 resolves it. */

@@ -258,14 +258,34 @@ function setCopied(into: Record<string, unknown>, path: readonly Token[], value:
   setCopied(next as Record<string, unknown>, rest, value);
 }
 
-/** The pod template's lists whose entries every apply merges by name (strategic merge and server-side apply alike). */
-const BY_NAME = new Set(['containers', 'initContainers']);
+/**
+ * The pod template's lists whose entries an apply merges by key, and the key: the
+ * `patchMergeKey` of k8s.io/api core/v1 (kubectl's strategic merge patch) and the first
+ * of its `listMapKey`s (server-side apply, which keys ports by containerPort and
+ * protocol, spread constraints by topologyKey and whenUnsatisfiable). A list not named
+ * here (tolerations, readinessGates, envFrom) is atomic: the manifest's replaces it.
+ */
+const MERGE_KEYS: Readonly<Record<string, string>> = {
+  containers: 'name',
+  initContainers: 'name',
+  ephemeralContainers: 'name',
+  env: 'name',
+  ports: 'containerPort',
+  volumeMounts: 'mountPath',
+  volumeDevices: 'devicePath',
+  volumes: 'name',
+  imagePullSecrets: 'name',
+  topologySpreadConstraints: 'topologyKey',
+  resourceClaims: 'name',
+  schedulingGates: 'name',
+  hostAliases: 'ip',
+};
 
 /**
  * The manifest with the live pod template's fields it leaves out that the apply keeps:
  * their owner never set them (a `kubectl rollout restart` annotation, a nodeSelector a
- * `kubectl patch` added), as storedOf says for each, a map or struct level at a time. A
- * list is left as written (its entries merge by key, not followed here). A field whose
+ * `kubectl patch` added), as storedOf says for each, a map or struct level at a time, and
+ * a keyed list entry by entry (MERGE_KEYS); any other list is atomic, as written. A field whose
  * keeping is not known (no owner recorded) stays out of `object`, read as the change it
  * may be, and is listed in `unknown` (its path under spec, as omittedFields gives them),
  * so check judges the rollout with it kept too and says "not known" where that differs.
@@ -281,7 +301,7 @@ export function withKeptTemplateFields(
   const unknown: OmittedField[] = [];
   if (!isObject(written) || !isObject(held)) return { object: manifest, unknown };
   // `path`: where the field is written (a list entry by its index in the manifest,
-  // containers[0]); `owned`: how its owner's manifest is asked ([name=app]).
+  // containers[0]); `owned`: how its owner's manifest is asked ([name=app], [containerPort=80]).
   const keep = (
     m: Record<string, unknown>,
     l: Record<string, unknown>,
@@ -298,33 +318,49 @@ export function withKeptTemplateFields(
         else if (stored.stored === 'unknown')
           unknown.push({ field: fieldPath(['template', ...path, key]), live: value, ...stored });
       } else if (isObject(mine) && isObject(value)) kept = keep(mine, value, [...path, key], [...owned, key]);
-      else if (BY_NAME.has(key) && Array.isArray(mine) && Array.isArray(value))
-        kept = keepEntries(mine as unknown[], value as unknown[], [...path, key], [...owned, key]);
+      else if (MERGE_KEYS[key] !== undefined && Array.isArray(mine) && Array.isArray(value))
+        kept = keepEntries(
+          mine as unknown[],
+          value as unknown[],
+          MERGE_KEYS[key],
+          [...path, key],
+          [...owned, key],
+        );
       if (kept !== mine) out = { ...out, [key]: kept };
     }
     return out;
   };
   /**
-   * A list merged by name: each manifest entry keeps what its live namesake holds and its
-   * owner never set; a live entry the manifest does not name (a container a `kubectl
-   * patch` added) stays where its owner never set it, at the end.
+   * A list merged by key (MERGE_KEYS: a container by name, a port by containerPort):
+   * each manifest entry keeps what its live namesake holds and its owner never set; a
+   * live entry the manifest does not name (a container or a hostPort a `kubectl patch`
+   * added) stays where its owner never set it, at the end.
    */
-  const keepEntries = (m: unknown[], l: unknown[], path: Token[], owned: string[]): unknown[] => {
-    const nameOf = (e: unknown): unknown => (isObject(e) ? e['name'] : undefined);
+  const keepEntries = (
+    m: unknown[],
+    l: unknown[],
+    key: string,
+    path: Token[],
+    owned: string[],
+  ): unknown[] => {
+    const keyOf = (e: unknown): string | undefined => {
+      const value = isObject(e) ? e[key] : undefined;
+      return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+    };
     let changed = false;
     const entries = m.map((entry, i) => {
-      const name = nameOf(entry);
-      const namesake = l.find((e) => nameOf(e) === name);
-      if (typeof name !== 'string' || !isObject(entry) || !isObject(namesake)) return entry;
-      const kept = keep(entry, namesake, [...path, i], [...owned, `[name=${name}]`]);
+      const name = keyOf(entry);
+      const namesake = l.find((e) => keyOf(e) === name);
+      if (name === undefined || !isObject(entry) || !isObject(namesake)) return entry;
+      const kept = keep(entry, namesake, [...path, i], [...owned, `[${key}=${name}]`]);
       changed ||= kept !== entry;
       return kept;
     });
-    const named = new Set(m.map(nameOf));
+    const named = new Set(m.map(keyOf));
     for (const entry of l) {
-      const name = nameOf(entry);
-      if (typeof name !== 'string' || named.has(name)) continue;
-      const stored = storedFor(kind, live, ['template', ...owned, `[name=${name}]`]);
+      const name = keyOf(entry);
+      if (name === undefined || named.has(name)) continue;
+      const stored = storedFor(kind, live, ['template', ...owned, `[${key}=${name}]`]);
       if (stored.stored === 'live') {
         entries.push(entry);
         changed = true;

@@ -435,6 +435,33 @@ export function desiredManifest(metadata: ObjectMeta, owner: ManagedBy): Desired
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** A keyed list entry's token (`[name=app]`, `[containerPort=8080]`): its merge key and value. */
+function listEntry(token: string): { key: string; value: string } | undefined {
+  const m = /^\[([A-Za-z]+)=(.*)\]$/.exec(token);
+  return m?.[1] !== undefined && m[2] !== undefined ? { key: m[1], value: m[2] } : undefined;
+}
+
+/** A list value equal to a token's (numbers as written: containerPort 8080 and "8080"). */
+const sameKey = (value: unknown, wanted: string): boolean =>
+  (typeof value === 'string' || typeof value === 'number') && String(value) === wanted;
+
+/**
+ * The fieldsV1 element of a keyed list entry: `k:{"name":"app"}`, or where server-side
+ * apply keys by several fields, the one whose merge key matches
+ * (`k:{"containerPort":8080,"protocol":"TCP"}` for [containerPort=8080]).
+ */
+function keyedElement(keys: readonly string[], entry: { key: string; value: string }): string | undefined {
+  return keys.find((k) => {
+    if (!k.startsWith('k:')) return false;
+    try {
+      const parsed = JSON.parse(k.slice(2)) as unknown;
+      return isRecord(parsed) && sameKey(parsed[entry.key], entry.value);
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** Whether a fieldsV1 tree sets the field at `tokens` (itself, something under it, or an atomic whole above it). */
 function fieldsV1Sets(tree: Record<string, unknown>, tokens: readonly string[]): boolean {
   let node: unknown = tree;
@@ -446,8 +473,8 @@ function fieldsV1Sets(tree: Record<string, unknown>, tokens: readonly string[]):
     // granular map or struct ({} for annotations, labels, nodeSelector) holds its
     // presence, not its keys.
     if (keys.length === 0) return isAtomicField(tokens.slice(0, depth));
-    const entry = /^\[name=(.*)\]$/.exec(token)?.[1];
-    const direct = node[entry === undefined ? `f:${token}` : `k:${JSON.stringify({ name: entry })}`];
+    const entry = listEntry(token);
+    const direct = entry === undefined ? node[`f:${token}`] : node[keyedElement(keys, entry) ?? ''];
     if (direct !== undefined) {
       node = direct;
       continue;
@@ -464,11 +491,11 @@ function objectSets(manifest: unknown, tokens: readonly string[]): boolean {
   let node: unknown = manifest;
   for (const token of tokens) {
     if (Array.isArray(node)) {
-      // A list entry by its index, or by its name where the list merges by name ([name=app]).
-      const entry = /^\[name=(.*)\]$/.exec(token)?.[1];
+      // A list entry by its index, or by its key where the list merges by key ([name=app]).
+      const entry = listEntry(token);
       node =
         entry !== undefined
-          ? node.find((e) => isRecord(e) && e['name'] === entry)
+          ? node.find((e) => isRecord(e) && sameKey(e[entry.key], entry.value))
           : /^\d+$/.test(token)
             ? node[Number(token)]
             : undefined;

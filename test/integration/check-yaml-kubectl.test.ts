@@ -4,7 +4,7 @@
  * with sigs.k8s.io/yaml and prints what it would send) and through parseManifests gives
  * the same object. Each field below is one of go-yaml v2's YAML 1.1 readings that a
  * YAML 1.2 reader gets wrong (issue 67.3): merge keys, underscores, binary, hex and octal
- * integers, 1.1 booleans, and the base-60 numbers and dates go-yaml leaves strings.
+ * integers (their prefixes in either case, as strconv.ParseInt reads them), 1.1 booleans, and the base-60 numbers and dates go-yaml leaves strings.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -36,11 +36,11 @@ spec:
     metadata:
       labels: {app: web}
     spec:
-      terminationGracePeriodSeconds: 1_2
+      terminationGracePeriodSeconds: 0O1_4
       containers:
       - name: app
         image: web:2
-        ports: [{containerPort: 8_080}]
+        ports: [{containerPort: 8_080, hostPort: 0X1F90}, {containerPort: 0B1010000, name: b}]
         <<:
           resources:
             requests: {cpu: "5000", memory: 1_000}

@@ -250,3 +250,53 @@ describe('the template as the apply stores it', () => {
     expect(result['verdict']).toBe('never-finishes');
   });
 });
+
+describe('keyed lists as the apply merges them (patchMergeKey)', () => {
+  /**
+   * The GPU case with the GPU taken out and a port instead: the old pod and the live
+   * template bind hostPort 8080 (a `kubectl patch` added it to the port entry); the
+   * manifest lists the port by containerPort alone. `appliedPort`: the port entry as
+   * the last-applied configuration has it.
+   */
+  async function portCase(appliedPort: Json): Promise<Json> {
+    const port = { containerPort: 8080, hostPort: 8080, protocol: 'TCP' };
+    const manifest = JSON.parse(
+      readFileSync(
+        join(import.meta.dirname, '../fixtures/dumps/check-kept-container-resources-manifest.json'),
+        'utf8',
+      ),
+    ) as Json;
+    manifest['spec']['template']['spec']['containers'][0]['ports'] = [{ containerPort: 8080 }];
+    const file = join(dir, `port-${String(Math.random()).slice(2)}.json`);
+    writeFileSync(file, JSON.stringify(manifest));
+    const { stdout } = await dumps['check-kept-container-resources'].cli(
+      ['check', '-f', file, '-o', 'json'],
+      (items) => {
+        for (const item of items as Json[]) {
+          const spec = item['kind'] === 'Pod' ? item['spec'] : item['spec']?.['template']?.['spec'];
+          if (!spec?.['containers']) continue;
+          spec['containers'][0]['resources'] = {};
+          spec['containers'][0]['ports'] = [port];
+          if (item['kind'] === 'Deployment')
+            lastApplied(item, (t) => {
+              t['spec']['containers'][0]['ports'] = [appliedPort];
+            });
+        }
+        return items;
+      },
+    );
+    return (JSON.parse(stdout) as { results: Json[] }).results[0] ?? {};
+  }
+
+  it('a hostPort kubectl patch added to a port the manifest lists by containerPort alone stays: can never finish', async () => {
+    const result = await portCase({ containerPort: 8080 });
+    expect(result['verdict']).toBe('never-finishes');
+    expect(JSON.stringify(result)).toContain('hostPort 8080');
+  });
+
+  it('the same hostPort once applied by the owner and dropped now: removed, finishes', async () => {
+    const result = await portCase({ containerPort: 8080, hostPort: 8080 });
+    expect(result['verdict']).toBe('finishes');
+    expect(result['changes']).toContain('spec.containers[0].ports[0].hostPort');
+  });
+});

@@ -5,7 +5,7 @@
  * selector). The next revision's first pod carries a hash no pod has yet, so the old
  * pods no longer count against it; without the key they do.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -44,9 +44,35 @@ ${keyed ? '          matchLabelKeys: [pod-template-hash]\n' : ''}          maxSk
   return file;
 }
 
+/**
+ * The dump with the live Deployment applied by kubectl from a manifest that set the key:
+ * a manifest that drops it then removes it (kubectl's three-way merge). With no owner
+ * recorded, whether the apply keeps the live key would not be known.
+ */
+function appliedDump(): string {
+  const dump = JSON.parse(readFileSync(DUMP, 'utf8')) as { items: Record<string, any>[] }; // eslint-disable-line @typescript-eslint/no-explicit-any -- fixture
+  const deployment = dump.items.find((o) => o['kind'] === 'Deployment');
+  if (!deployment) throw new Error('no Deployment in the fixture');
+  deployment['metadata']['annotations']['kubectl.kubernetes.io/last-applied-configuration'] = JSON.stringify({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'shop' },
+    spec: {
+      template: {
+        spec: {
+          topologySpreadConstraints: deployment['spec']['template']['spec']['topologySpreadConstraints'],
+        },
+      },
+    },
+  });
+  const file = join(dir, 'dump.json');
+  writeFileSync(file, JSON.stringify(dump));
+  return file;
+}
+
 async function check(file: string): Promise<string> {
   const f = fakeIo();
-  await runCli(['check', '-f', file, '--from-file', DUMP], f.io);
+  await runCli(['check', '-f', file, '--from-file', appliedDump()], f.io);
   return f.stdout();
 }
 
