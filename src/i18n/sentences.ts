@@ -95,7 +95,7 @@ function whole(text: string, lang: Lang, depth: number): string | undefined {
     const params: Params = {};
     let translated = false;
     for (const [key, value] of Object.entries(match.groups ?? {})) {
-      const said = depth > 0 ? whole(value, lang, depth - 1) : undefined;
+      const said = depth > 0 ? paramIn(value, lang, depth - 1) : undefined;
       translated ||= said !== undefined;
       params[key] = said ?? value;
     }
@@ -103,6 +103,27 @@ function whole(text: string, lang: Lang, depth: number): string | undefined {
     return sentence[lang](params);
   }
   return undefined;
+}
+
+/**
+ * A captured parameter in `lang`: whole where an entry writes it, else clause by clause
+ * (`a; b; c`, the forward model's steps). An entry whose last parameter swallowed the
+ * clauses after it (`the controller removes old pod ${pod}` over the whole list) loses
+ * to the clause-wise reading when that leaves no more English.
+ */
+function paramIn(value: string, lang: Lang, depth: number): string | undefined {
+  const one = whole(value, lang, depth);
+  const list = clauses(value, lang, depth);
+  return list !== undefined && (one === undefined || english(list) <= english(one)) ? list : one;
+}
+
+/** A list of clauses (`a; b; c`) with each clause an entry writes in `lang`, or undefined where none is. */
+function clauses(text: string, lang: Lang, depth: number): string | undefined {
+  const pieces = text.split(CLAUSE_END);
+  if (pieces.length === 1) return undefined;
+  const said = pieces.map((piece) => whole(piece, lang, depth));
+  if (said.every((s) => s === undefined)) return undefined;
+  return said.map((s, i) => s ?? pieces[i]).join(CLAUSE_END);
 }
 
 /** Where a new sentence starts (". The"), and where a clause list goes on ("; the"). */

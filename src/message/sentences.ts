@@ -4,6 +4,8 @@
  * (the chat app renders the worker's) has them too.
  */
 import '../diagnosis/sentences.js';
+import '../diagnosis/finding-sentences.js';
 import '../remediation/sentences.js';
+import '../remediation/plan-sentences.js';
 
 export { sentenceIn } from '../i18n/sentences.js';

@@ -87,11 +87,13 @@ describe('a neighbour Deployment whose rollout is under way', () => {
     const { report: starting } = await diagnose(notReady('beta-starting', () => undefined));
     const waits = starting.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
     expect(waits?.summary).toContain(
-      'It can go on by itself once that rollout removes its old pods once its new pods are Ready,',
+      'It can go on by itself once that rollout removes its old pods, after its new pods are Ready,',
     );
     expect(waits?.waitsFor).toMatchObject({ names: ['ml/beta'], starting: true });
     const note = waits?.evidence.map((e) => e.text ?? '').find((t) => t.startsWith('Old pods of'));
-    expect(note).toContain('Its newest pods are starting (bound, nothing failing, not Ready yet)');
+    expect(note).toContain(
+      'Its newest pods are starting (bound, nothing failing, not Ready yet; or nominated to a node their preemption is emptying)',
+    );
     for (const plan of starting.remediations.filter((p) => waits?.remediations.includes(p.id)))
       expect(plan.warnings[0]).toContain('once its new pods, still starting, are Ready');
     // A restart, a container waiting on an error, or not Ready for 20 minutes: it may never be Ready.
@@ -176,5 +178,47 @@ describe('a neighbour Deployment whose rollout is under way', () => {
     );
     expect(io.stdout()).toContain('그 롤아웃이 기존 파드를 내리면 스스로 이어질 수 있습니다.');
     expect(io.stdout()).not.toContain('cannot finish while');
+  });
+});
+
+/**
+ * The neighbour's rollout waits on its own preemption: alpha's new pod (priority 1000) is
+ * nominated to gpu-3, where beta's new pod, its victim, is terminating. Once the victim is
+ * gone alpha's pod binds there, alpha's controller removes its old pod on gpu-1, and beta's
+ * replacement takes gpu-1: beta waits for alpha's rollout, it is not stuck for good.
+ */
+describe("a neighbour's rollout that goes on once its preemption's victims leave", () => {
+  const PREEMPTING = join(import.meta.dirname, '../fixtures/dumps/neighbour-rollout-preempting.json');
+
+  async function beta(edit?: (items: DumpItem[]) => void): Promise<Report> {
+    let file = PREEMPTING;
+    if (edit) {
+      const dump = JSON.parse(readFileSync(PREEMPTING, 'utf8')) as { items: DumpItem[] };
+      edit(dump.items);
+      file = join(dir, `preempting-${String(Math.random()).slice(2)}.json`);
+      writeFileSync(file, JSON.stringify(dump));
+    }
+    const io = fakeIo();
+    await runCli(['diagnose', 'deployment/beta', '-n', 'ml', '--from-file', file, '-o', 'json'], io.io);
+    return JSON.parse(io.stdout()) as Report;
+  }
+
+  it('waits for the rollout of deployment ml/alpha, after its new pods are Ready; never "can never finish"', async () => {
+    const report = await beta();
+    const stuck = report.findings.find((f) => f.severity === 'critical');
+    expect(stuck?.summary).toContain(
+      'cannot finish while the rollout of deployment ml/alpha holds its old pods',
+    );
+    expect(stuck?.summary).toContain('after its new pods are Ready');
+    expect(stuck?.summary).not.toContain('can never finish');
+    expect(stuck?.waitsFor).toMatchObject({ holders: 'rollouts', names: ['ml/alpha'], starting: true });
+  });
+
+  it('the nominated node with no victim leaving: the pod may never bind there, the verdict stays', async () => {
+    const report = await beta((items) => {
+      for (const item of items as { metadata: Record<string, unknown> }[])
+        if (item.metadata['name'] === 'beta-b2-y1') delete item.metadata['deletionTimestamp'];
+    });
+    expect(JSON.stringify(report.findings)).not.toContain('while the rollout of deployment ml/alpha');
   });
 });

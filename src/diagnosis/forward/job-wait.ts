@@ -73,7 +73,7 @@ interface JobWait {
   needs: 'all' | 'some';
   /** A rollout holder whose Deployment was not read: whether it is paused is not known. */
   unread?: true;
-  /** A rollout holder whose newest pods are still starting (bound, nothing failing, not Ready yet). */
+  /** A rollout holder whose newest pods are still starting (bound, nothing failing, not Ready yet; or nominated to a node their preemption is emptying). */
   starting?: true;
   /**
    * Judged by the bound, not a run (final-state.ts: an Argo canary's steps, an end state
@@ -198,7 +198,9 @@ function rollingNeighbourPods(ctx: AnalysisContext): { old: Map<string, Pod[]>; 
     const [newest] = [...sets].sort(([, a], [, b]) => firstMade(b) - firstMade(a));
     // Ready, or starting by the rule our own pods are judged by (pod-phase.ts): its
     // controller goes on once they are available; a failing or waiting one may never be.
-    if (!newest || !newest[1].every((p) => p.spec.nodeName && (isReady(p) || startingNow(p, now)))) continue;
+    const goesOn = (p: Pod): boolean =>
+      p.spec.nodeName ? isReady(p) || startingNow(p, now) : bindsOnceVictimsGo(snapshot, p);
+    if (!newest || !newest[1].every(goesOn)) continue;
     const replicas = paused.get(deployment);
     if (replicas !== undefined && (newest[1].length < replicas || !newest[1].every(isReady))) continue;
     const going = [...sets].filter(([name]) => name !== newest[0]).flatMap(([, pods]) => pods);
@@ -208,6 +210,20 @@ function rollingNeighbourPods(ctx: AnalysisContext): { old: Map<string, Pod[]>; 
     if (!newest[1].every(isReady)) starting.add(deployment);
   }
   return { old, starting };
+}
+
+/**
+ * A Pending pod the scheduler nominated to a node where its preemption's victims are
+ * leaving: it binds there once they are gone (the nominated node is kept for it meanwhile,
+ * RunFilterPluginsWithNominatedPods), so its rollout goes on as one whose pods are
+ * starting. The victims: pods terminating on that node, their kubelet reporting.
+ */
+function bindsOnceVictimsGo(snapshot: AnalysisContext['snapshot'], pod: Pod): boolean {
+  const node = pod.status?.nominatedNodeName;
+  if (!node || isTerminal(pod) || isTerminating(pod)) return false;
+  const at = snapshot.nodes.find((n) => n.metadata.name === node);
+  if (!at || !kubeletReports(at)) return false;
+  return [...snapshot.pods, ...snapshot.otherPods].some((p) => p.spec.nodeName === node && isTerminating(p));
 }
 
 /**
@@ -289,7 +305,7 @@ function waitWords(wait: JobWait): { whileRuns: string; once: string; added: str
   const { jobs, names, one, some } = jobWaitWords(wait);
   if (wait.holders === 'rollouts') {
     // New pods still starting: the wait holds once they become Ready, which is not yet seen.
-    const ready = wait.starting ? ` once ${one ? 'its' : 'their'} new pods are Ready` : '';
+    const ready = wait.starting ? `, after ${one ? 'its' : 'their'} new pods are Ready` : '';
     const unread = wait.unread
       ? ` or ${one ? 'it is' : 'they are'} paused (${one ? 'its Deployment was' : 'their Deployments were'} not read: a paused one removes no old pod)`
       : '';
@@ -384,7 +400,7 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
                 wait.holders === 'rollouts'
                   ? `${
                       wait.starting
-                        ? `${one ? 'Its' : 'Their'} newest pods are starting (bound, nothing failing, not Ready yet); once they are available`
+                        ? `${one ? 'Its' : 'Their'} newest pods are starting (bound, nothing failing, not Ready yet; or nominated to a node their preemption is emptying); once they are available`
                         : `${one ? 'Its' : 'Their'} newest pods are Ready, so`
                     } ${one ? 'its' : 'each'} Deployment controller removes the old ones as the rollout goes on (once the new ones are available, within maxUnavailable), and they give the room back.`
                   : "A Job's pods go once it ends (it completes, or fails for good), and give them back."

@@ -13,6 +13,7 @@ import type { Finding } from '../../diagnosis/finding.js';
 import { defineMessages, registerCatalogue, translate } from '../../i18n/catalogue.js';
 import type { Lang } from '../../i18n/lang.js';
 import { roAfter } from '../../i18n/ko.js';
+import { sentenceIn } from '../sentences.js';
 import type { RemediationKind, RemediationPlan } from '../../remediation/plan.js';
 import { argoPausedWords, deploymentPausedWords } from './paused.js';
 
@@ -56,7 +57,7 @@ const whileKo = (p: Waits): string =>
     : `${p.waitNames} Job이 ${p.some ? '자리를 점유하는' : '실행되는'} 동안`;
 const onceEn = (p: Waits): string =>
   p.rollouts
-    ? `It can go on by itself once ${p.one ? 'that rollout removes its' : 'those rollouts remove their'} old pods${p.starting ? ` once ${p.one ? 'its' : 'their'} new pods are Ready` : ''}, unless new pods of ${p.one ? 'that rollout' : 'theirs'} take the room first${p.unread ? ` or ${p.one ? 'it is' : 'they are'} paused (not read)` : ''}.`
+    ? `It can go on by itself once ${p.one ? 'that rollout removes its' : 'those rollouts remove their'} old pods${p.starting ? `, after ${p.one ? 'its' : 'their'} new pods are Ready` : ''}, unless new pods of ${p.one ? 'that rollout' : 'theirs'} take the room first${p.unread ? ` or ${p.one ? 'it is' : 'they are'} paused (not read)` : ''}.`
     : `It ${p.bound ? 'can go' : 'goes'} on by itself once ${p.one ? 'that Job ends' : p.some ? 'enough of them end' : 'those Jobs end'}.`;
 const onceKo = (p: Waits): string =>
   p.rollouts
@@ -356,13 +357,16 @@ const FINDING_WORDS = registerCatalogue(
 
 /** A finding's headline for `lang`: the engine's summary in English, the catalogue's otherwise when the finding says its facts. */
 export function findingSummary(finding: Pick<Finding, 'summary' | 'says'>, lang: Lang): string {
-  if (lang === 'en' || !finding.says) return finding.summary;
+  if (lang === 'en') return finding.summary;
+  if (!finding.says) return sentenceIn(finding.summary, lang);
   return findingWords(finding.says, lang).summary;
 }
 
 /** A finding's explanation for `lang`, as findingSummary chooses. */
 export function findingExplanation(finding: Finding, lang: Lang): string | undefined {
-  if (lang === 'en' || !finding.says) return finding.explanation;
+  if (lang === 'en') return finding.explanation;
+  if (!finding.says)
+    return finding.explanation === undefined ? undefined : sentenceIn(finding.explanation, lang);
   return findingWords(finding.says, lang).explanation;
 }
 
