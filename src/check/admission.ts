@@ -41,7 +41,7 @@ export type Admission =
       message: string;
     }
   /** `about`: what was not read, the PriorityClasses or a RuntimeClass's overhead (else the LimitRanges a quota needs). */
-  | { result: 'unknown'; why: string; about?: 'priority' | 'runtime-class' | 'references' };
+  | { result: 'unknown'; why: string; about?: 'priority' | 'runtime-class' | 'references' | 'holds' };
 
 type Amounts = Record<string, Quantity>;
 type LimitItem = NonNullable<NonNullable<LimitRange['spec']>['limits']>[number];

@@ -63,3 +63,39 @@ export function unprovenReferences(snapshot: WorkloadSnapshot): Reference[] {
   const seen = new Set<string>();
   return needed.filter((r) => !known.has(key(r)) && !seen.has(key(r)) && seen.add(key(r)));
 }
+
+/**
+ * What holds the new pods back that nothing read says will let them go: scheduling
+ * gates (the scheduler leaves a gated pod Pending until a controller removes every gate;
+ * a placed pod no longer shows its gates, so nothing read proves one will); a scheduler
+ * (spec.schedulerName) that placed no live pod of the workload; a readiness gate whose
+ * condition no live pod of it reports (the pod is never Ready until a controller sets
+ * it). Each as a clause. Empty where no live pod was read, as unprovenReferences.
+ */
+export function unprovenHolds(snapshot: WorkloadSnapshot): string[] {
+  if (snapshot.pods.length === 0) return [];
+  const kind = workloadKind(snapshot);
+  const spec = kind.podTemplate(kind.object(snapshot)).spec;
+  const out: string[] = [];
+  const gates = (spec.schedulingGates ?? []).map((g) => g.name);
+  if (gates.length > 0)
+    out.push(
+      `its pods carry schedulingGates (${gates.join(', ')}): the scheduler leaves them Pending until a controller removes each gate, and nothing read says one will`,
+    );
+  const scheduler = spec.schedulerName;
+  if (
+    scheduler &&
+    scheduler !== 'default-scheduler' &&
+    !snapshot.pods.some((p) => p.spec.schedulerName === scheduler && p.spec.nodeName)
+  )
+    out.push(
+      `its pods name scheduler ${scheduler}, which placed no live pod of it: whether that scheduler runs is not read`,
+    );
+  const reported = new Set(snapshot.pods.flatMap((p) => (p.status?.conditions ?? []).map((c) => c.type)));
+  const unset = (spec.readinessGates ?? []).map((g) => g.conditionType).filter((t) => !reported.has(t));
+  if (unset.length > 0)
+    out.push(
+      `its pods wait for readiness gate ${unset.join(', ')}, which no live pod of it reports: whether a controller sets it is not read`,
+    );
+  return out;
+}

@@ -24,7 +24,7 @@ import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/typ
 import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { strategyFix } from './strategy-fix.js';
-import { unprovenReferences } from './new-references.js';
+import { unprovenHolds, unprovenReferences } from './new-references.js';
 import { atAutoscaledCount, autoscaled } from '../diagnosis/guards/autoscaler.js';
 import { admitTemplate, type Admission } from './admission.js';
 import { withJobWait } from './job-wait.js';
@@ -47,6 +47,9 @@ export function predictRollout(candidate: WorkloadSnapshot): Prediction {
       why: `the new template needs ${unproven.map((r) => `${r.kind} ${r.name}`).join(', ')}, which no live pod of it uses and this change does not create (they are not read)`,
       about: 'references',
     });
+  const held = unprovenHolds(snapshot);
+  if (held.length > 0)
+    return notAdmitted(candidate, { result: 'unknown', why: held.join('; '), about: 'holds' });
   const ctx = new AnalysisContext(snapshot);
   const outcome = runForward(ctx, 'candidate');
   const kind = workloadKind(snapshot);
@@ -167,6 +170,10 @@ const UNKNOWN_WHY = {
   references: {
     key: 'referencesUnknownWhy',
     text: 'A missing ServiceAccount refuses every new pod (FailedCreate), and a missing ConfigMap or Secret keeps each in ContainerCreating (a volume) or CreateContainerConfigError (an environment variable), so no old pod goes: check does not read them. Apply them before, or in the same change, or check that they exist (kubectl get configmap,secret,serviceaccount -n NAMESPACE).',
+  },
+  holds: {
+    key: 'holdsUnknownWhy',
+    text: 'A pod that something other than room holds back (a scheduling gate, a scheduler of its own, a readiness gate) goes on only once that something acts, and check reads none of them: with maxSurge the old pods stay and the rollout waits; with maxUnavailable the old pods go and nothing new serves. Check against a cluster where a pod of the workload already went through it, or remove the hold from the template.',
   },
   quota: {
     key: 'admissionUnknownWhy',

@@ -56,7 +56,12 @@ export type CheckSays =
   | { key: 'jobWait'; why: 'jobWaitWhy'; params: JobWait }
   | {
       key: 'notKnown';
-      why: 'notKnownWhy' | 'admissionUnknownWhy' | 'runtimeClassUnknownWhy' | 'referencesUnknownWhy';
+      why:
+        | 'notKnownWhy'
+        | 'admissionUnknownWhy'
+        | 'runtimeClassUnknownWhy'
+        | 'referencesUnknownWhy'
+        | 'holdsUnknownWhy';
       params: { ref: string; why: string };
     }
   | {
@@ -247,6 +252,12 @@ export const CHECK_WORDS = registerCatalogue(
         'A missing ServiceAccount refuses every new pod (FailedCreate), and a missing ConfigMap or Secret keeps each in ContainerCreating (a volume) or CreateContainerConfigError (an environment variable), so no old pod goes: check does not read them. Apply them before, or in the same change, or check that they exist (kubectl get configmap,secret,serviceaccount -n NAMESPACE).',
       ko: () =>
         'ServiceAccount가 없으면 새 파드가 모두 거부되고(FailedCreate), ConfigMap이나 Secret이 없으면 새 파드가 ContainerCreating(볼륨) 또는 CreateContainerConfigError(환경 변수) 상태에 머물러 기존 파드도 내려가지 않습니다. check는 이 객체들을 읽지 않습니다. 먼저 적용하거나 같은 변경에 넣거나, 네임스페이스에 있는지 확인하세요.',
+    },
+    holdsUnknownWhy: {
+      en: () =>
+        'A pod that something other than room holds back (a scheduling gate, a scheduler of its own, a readiness gate) goes on only once that something acts, and check reads none of them: with maxSurge the old pods stay and the rollout waits; with maxUnavailable the old pods go and nothing new serves. Check against a cluster where a pod of the workload already went through it, or remove the hold from the template.',
+      ko: () =>
+        '자리 말고 다른 것(스케줄링 게이트, 별도 스케줄러, 레디니스 게이트)이 붙잡은 파드는 그것이 움직여야 진행되는데, check는 그중 어느 것도 읽지 않습니다. maxSurge로는 기존 파드가 남은 채 롤아웃이 기다리고, maxUnavailable로는 기존 파드가 내려간 뒤 새 파드가 아무것도 서비스하지 않습니다. 이 워크로드의 파드가 이미 그 단계를 거친 클러스터로 다시 확인하거나, 템플릿에서 그 제약을 뺍니다.',
     },
     admissionUnknownWhy: {
       en: () =>
@@ -487,6 +498,7 @@ export const CHECK_WORDS = registerCatalogue(
     notKnown: [{ ref: 'deployment/tracker', why: 'the pods on gpu-node-2 were not read' }],
     notKnownWhy: [{}],
     admissionUnknownWhy: [{}],
+    holdsUnknownWhy: [{}],
     runtimeClassUnknownWhy: [{}],
     referencesUnknownWhy: [{}],
     applyRefusedLabel: [{}],

@@ -222,6 +222,8 @@ export interface PodSpec {
   runtimeClassName?: string;
   /** While any gate is listed the scheduler does not consider the pod (no FailedScheduling event). */
   schedulingGates?: { name: string }[];
+  /** Conditions besides the containers' readiness a pod needs to be Ready (a load balancer controller sets them). */
+  readinessGates?: { conditionType: string }[];
   /** Dynamic Resource Allocation claims: a claim per pod from a template, or one shared claim. */
   resourceClaims?: PodResourceClaim[];
 }

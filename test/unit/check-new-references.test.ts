@@ -81,3 +81,81 @@ describe('check of a template that needs objects check does not read', () => {
     expect(status).toBe(0);
   });
 });
+
+/**
+ * Holds other than room (attack: each said "will finish"): a scheduling gate keeps a pod
+ * Pending until a controller removes it, a scheduler of its own must run, a readiness
+ * gate's condition must be set. Not known, unless a live pod of the workload shows it
+ * goes through (placed by that scheduler; reporting that condition).
+ */
+describe('check of a template whose pods something other than room holds back', () => {
+  /** The manifest without the missing ConfigMap, its pod spec edited by `edit`. */
+  const held = (edit: (spec: Record<string, unknown>) => void): string => {
+    const m = manifest();
+    m.spec.template.spec.volumes = [];
+    edit(m.spec.template.spec as unknown as Record<string, unknown>);
+    return write(m);
+  };
+  const livePods =
+    (edit: (pod: { spec: Record<string, unknown>; status: Record<string, unknown> }) => void): DumpEdit =>
+    (items) =>
+      items.map((i) => {
+        if (i.kind !== 'Pod' || !String(i.metadata.name).startsWith('web-')) return i;
+        const pod = structuredClone(i) as unknown as {
+          spec: Record<string, unknown>;
+          status: Record<string, unknown>;
+        };
+        edit(pod);
+        return pod as unknown as typeof i;
+      });
+
+  it('as a baseline, without a hold: it finishes', async () => {
+    const { status, text } = await check(held(() => undefined));
+    expect(text).toContain(': will finish');
+    expect(status).toBe(0);
+  });
+
+  it('a scheduling gate: not known, whatever the live pods show', async () => {
+    const { status, text } = await check(
+      held((spec) => {
+        spec['schedulingGates'] = [{ name: 'example.com/hold' }];
+      }),
+    );
+    expect(text).toContain('not known: its pods carry schedulingGates (example.com/hold)');
+    expect(status).toBe(1);
+  });
+
+  it('a scheduler of its own: not known, unless it placed a live pod of the workload', async () => {
+    const path = held((spec) => {
+      spec['schedulerName'] = 'gpu-scheduler';
+    });
+    const unknown = await check(path);
+    expect(unknown.text).toContain(
+      'not known: its pods name scheduler gpu-scheduler, which placed no live pod of it',
+    );
+    expect(unknown.status).toBe(1);
+    const placed = await check(
+      path,
+      livePods((pod) => {
+        pod.spec['schedulerName'] = 'gpu-scheduler';
+      }),
+    );
+    expect(placed.text).toContain(': will finish');
+  });
+
+  it('a readiness gate: not known, unless a live pod of the workload reports its condition', async () => {
+    const path = held((spec) => {
+      spec['readinessGates'] = [{ conditionType: 'example.com/lb-ready' }];
+    });
+    const unknown = await check(path);
+    expect(unknown.text).toContain('not known: its pods wait for readiness gate example.com/lb-ready');
+    const reported = await check(
+      path,
+      livePods((pod) => {
+        const conditions = (pod.status['conditions'] as unknown[] | undefined) ?? [];
+        pod.status['conditions'] = [...conditions, { type: 'example.com/lb-ready', status: 'True' }];
+      }),
+    );
+    expect(reported.text).toContain(': will finish');
+  });
+});
