@@ -556,7 +556,8 @@ ${names.map((name, i) => `  ${name.padEnd(37)} ${HOLDER_KO[holders[i]?.who ?? 'a
 
 Lists workloads (${kinds}; a kind the cluster does not serve is skipped)
 whose rollout is stuck, and those whose next rollout would deadlock (a surging strategy
-on a scarce resource with no spare on the eligible nodes).
+on a scarce resource with no spare on the eligible nodes); apart from them, those paused
+before their rollout finished (they wait for a person).
   ${f[0]}       namespace to scan (default: the context's namespace, else ${v[0]})
   ${f[1]}  scan every namespace
   ${f[2]}  which cluster to read
@@ -564,13 +565,14 @@ on a scarce resource with no spare on the eligible nodes).
   ${f[4]}          ${v[2]} (default) or ${v[3]}
   ${f[5]}          the text output's language (default: ${v[4]}, ${v[5]} or ${v[6]}, else ${v[7]});
                         -o json, codes and exit statuses never translate
-Exit status: 0 nothing found, 1 workloads listed, 2 bad arguments or input, 3 cluster
-unreachable or forbidden, 4 internal error (a bug).
+Exit status: 0 nothing found (or only paused workloads), 1 workloads listed, 2 bad
+arguments or input, 3 cluster unreachable or forbidden, 4 internal error (a bug).
 `,
       ko: ({ usage, kinds, flags: f, values: v }: Help) => `사용법: ${usage}
 
 롤아웃이 멈춘 워크로드와 다음 롤아웃이 교착 상태(deadlock)에 빠질 워크로드를 나열합니다.
 교착 상태는 부족한 자원에 서지 전략을 쓰는데 배치될 수 있는 노드에 여유가 없는 경우입니다.
+롤아웃을 마치기 전에 일시 중지된 워크로드(사람의 조치를 기다림)는 따로 나열합니다.
 대상: ${kinds}(클러스터가 제공하지 않는 종류는 건너뜀).
   ${f[0]}       검사할 네임스페이스(기본값: 컨텍스트의 네임스페이스, 없으면 ${v[0]})
   ${f[1]}  모든 네임스페이스를 검사합니다
@@ -579,8 +581,8 @@ unreachable or forbidden, 4 internal error (a bug).
   ${f[4]}          ${v[2]}(기본값) 또는 ${v[3]}
   ${f[5]}          텍스트 출력의 언어(기본값: ${v[4]}, ${v[5]}, ${v[6]} 순서, 없으면 ${v[7]})
                         JSON 출력, 코드, 종료 코드는 번역하지 않습니다
-종료 코드: 0 찾은 것 없음, 1 워크로드를 나열함, 2 잘못된 인자나 입력, 3 클러스터에
-연결할 수 없거나 권한 없음, 4 내부 오류(버그).
+종료 코드: 0 찾은 것 없음(또는 일시 중지된 워크로드뿐), 1 워크로드를 나열함, 2 잘못된
+인자나 입력, 3 클러스터에 연결할 수 없거나 권한 없음, 4 내부 오류(버그).
 `,
     },
     applyHelp: {
