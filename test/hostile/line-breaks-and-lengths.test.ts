@@ -5,9 +5,10 @@
  * character reason is shown bounded everywhere but where it is quoted whole on purpose
  * (the CLI's code blocks; the chat cuts those and says so).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { resultMessage } from '../../src/chat/use-cases/result.js';
 import { renderRun } from '../../src/chat/slack/render.js';
 import { renderCard } from '../../src/chat/teams/cards.js';
@@ -86,18 +87,15 @@ function slackLines(payload: string): string[] {
   return texts.flatMap((t) => t.split('\n'));
 }
 
+const dir = mkdtempSync(join(tmpdir(), 'rd-hostile-lines-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
 async function cliReport(dump: string): Promise<string> {
   const f = fakeIo();
   f.io.env = {};
-  const file = join(ROOT, 'node_modules/.cache', `hostile-${process.pid}.json`);
-  const { mkdirSync, writeFileSync, rmSync } = await import('node:fs');
-  mkdirSync(join(ROOT, 'node_modules/.cache'), { recursive: true });
+  const file = join(dir, `dump-${String(Math.random()).slice(2)}.json`);
   writeFileSync(file, dump);
-  try {
-    await runCli(['diagnose', 'deployment/web', '-n', 'shop', '--from-file', file], f.io);
-  } finally {
-    rmSync(file, { force: true });
-  }
+  await runCli(['diagnose', 'deployment/web', '-n', 'shop', '--from-file', file], f.io);
   return f.stdout();
 }
 
