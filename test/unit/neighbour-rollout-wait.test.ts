@@ -221,4 +221,56 @@ describe("a neighbour's rollout that goes on once its preemption's victims leave
     });
     expect(JSON.stringify(report.findings)).not.toContain('while the rollout of deployment ml/alpha');
   });
+
+  /** The victim on gpu-3 is another workload's pod; ours (beta-b2-y1) waits for a node. */
+  function victimOfGamma(items: DumpItem[], deletion: string, finalizers?: string[]): void {
+    const pods = items as {
+      metadata: Record<string, unknown>;
+      spec: Record<string, unknown>;
+      status: unknown;
+    }[];
+    const ours = pods.find((p) => p.metadata['name'] === 'beta-b2-y1');
+    if (!ours) throw new Error('fixture changed: beta-b2-y1 is gone');
+    const gamma = structuredClone(ours);
+    gamma.metadata = {
+      ...gamma.metadata,
+      name: 'gamma-z1',
+      uid: 'p-gamma-z1',
+      generateName: 'gamma-',
+      labels: { app: 'gamma' },
+      deletionTimestamp: deletion,
+      ...(finalizers ? { finalizers } : {}),
+    };
+    items.push(gamma as DumpItem);
+    delete ours.metadata['deletionTimestamp'];
+    delete ours.spec['nodeName'];
+    ours.status = {
+      phase: 'Pending',
+      conditions: [
+        {
+          type: 'PodScheduled',
+          status: 'False',
+          reason: 'Unschedulable',
+          message: '0/3 nodes are available: 3 Insufficient nvidia.com/gpu.',
+        },
+      ],
+    };
+  }
+
+  it("another workload's victim leaving within its grace: ours waits for alpha's rollout", async () => {
+    const report = await beta((items) => victimOfGamma(items, '2026-11-22T03:00:20Z'));
+    const stuck = report.findings.find((f) => f.severity === 'critical');
+    expect(stuck?.summary).toContain(
+      'cannot finish while the rollout of deployment ml/alpha holds its old pods',
+    );
+    expect(stuck?.waitsFor).toMatchObject({ holders: 'rollouts', names: ['ml/alpha'] });
+  });
+
+  it('that victim held past its deadline by a finalizer: the room stays taken, never a wait for alpha', async () => {
+    const report = await beta((items) =>
+      victimOfGamma(items, '2026-01-01T00:00:00Z', ['example.com/never-removed']),
+    );
+    expect(report.findings.some((f) => f.severity === 'critical')).toBe(true);
+    expect(JSON.stringify(report.findings)).not.toContain('while the rollout of deployment ml/alpha');
+  });
 });

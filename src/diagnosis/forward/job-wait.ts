@@ -216,7 +216,9 @@ function rollingNeighbourPods(ctx: AnalysisContext): { old: Map<string, Pod[]>; 
  * A Pending pod the scheduler nominated to a node where its preemption's victims are
  * leaving: it binds there once they are gone (the nominated node is kept for it meanwhile,
  * RunFilterPluginsWithNominatedPods), so its rollout goes on as one whose pods are
- * starting. The victims: pods terminating on that node, their kubelet reporting.
+ * starting. The victims: pods terminating on that node, their kubelet reporting. One held
+ * past its deadline (a finalizer nobody removes) is left to the run, which keeps its room
+ * taken (pod-phase.ts), so the wait is then not said.
  */
 function bindsOnceVictimsGo(snapshot: AnalysisContext['snapshot'], pod: Pod): boolean {
   const node = pod.status?.nominatedNodeName;
