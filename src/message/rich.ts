@@ -7,6 +7,7 @@
  * @example say`${icon('ok')} ${strong(kind)} approved by ${mention(person)}`
  */
 import type { Icon, PersonRef, Platform, Rich, Span } from './model.js';
+import { cutText } from '../text/cut.js';
 
 const OURS = new WeakSet<object>();
 
@@ -35,10 +36,7 @@ export const MAX_INTERPOLATION = 2000;
 
 /** `text` cut to `max` characters with '…', never inside a surrogate pair. */
 export function clip(text: string, max = MAX_INTERPOLATION): string {
-  if (text.length <= max) return text;
-  const cut = max - 1;
-  const end = /[\ud800-\udbff]/.test(text.charAt(cut - 1)) ? cut - 1 : cut;
-  return `${text.slice(0, end)}…`;
+  return cutText(text, max);
 }
 
 /**

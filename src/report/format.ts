@@ -1,6 +1,7 @@
 /** Small text helpers shared by the report renderers: tables, indentation, optional ANSI colour. */
 import { cleanText } from '../text/clean.js';
 import { columns, tableCell } from '../text/columns.js';
+import { cutText } from '../text/cut.js';
 
 export interface Style {
   bold(text: string): string;
@@ -56,6 +57,9 @@ export function indent(lines: string[], by: number): string[] {
   return lines.map((line) => (line ? pad + line : line));
 }
 
+/** The longest word prose shows whole: an image reference with its digest fits, a 20 kB reason does not. */
+const WORD_MAX = 400;
+
 /**
  * Wraps one paragraph of prose at `width` columns without breaking words; wide characters
  * count two. A line break in the text is a space like any other: prose carries values
@@ -63,15 +67,12 @@ export function indent(lines: string[], by: number): string[] {
  * line that reads as the report's own ("No problem found"). Callers that want several
  * lines wrap each.
  */
-/** The longest word prose shows whole: an image reference with its digest fits, a 20 kB reason does not. */
-const WORD_MAX = 400;
-
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const whole of text.split(/\s+/).filter(Boolean)) {
     // A word no line can hold (a 20,000-character reason from the cluster) is cut.
-    const word = whole.length > WORD_MAX ? `${whole.slice(0, WORD_MAX - 1)}…` : whole;
+    const word = cutText(whole, WORD_MAX);
     if (line && columns(line) + 1 + columns(word) > width) {
       lines.push(line);
       line = word;

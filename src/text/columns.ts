@@ -1,3 +1,5 @@
+import { cutText } from './cut.js';
+
 /** Wide characters (Hangul, CJK, full-width forms) take two terminal columns. */
 const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/g;
 
@@ -17,7 +19,5 @@ export const CELL_MAX = 200;
  */
 export function tableCell(value: unknown): string {
   const flat = (typeof value === 'string' ? value : String(value ?? '')).replace(/[\s\u0085]+/g, ' ').trim();
-  if (flat.length <= CELL_MAX) return flat;
-  const end = /[\ud800-\udbff]/.test(flat.charAt(CELL_MAX - 2)) ? CELL_MAX - 2 : CELL_MAX - 1;
-  return `${flat.slice(0, end)}…`;
+  return cutText(flat, CELL_MAX);
 }

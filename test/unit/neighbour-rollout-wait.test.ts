@@ -224,7 +224,7 @@ describe("a neighbour's rollout that goes on once its preemption's victims leave
 
   /** The victim on gpu-3 is another workload's pod; ours (beta-b2-y1) waits for a node. */
   function victimOfGamma(items: DumpItem[], deletion: string, finalizers?: string[]): void {
-    const pods = items as {
+    const pods = items as unknown as {
       metadata: Record<string, unknown>;
       spec: Record<string, unknown>;
       status: unknown;
@@ -241,7 +241,7 @@ describe("a neighbour's rollout that goes on once its preemption's victims leave
       deletionTimestamp: deletion,
       ...(finalizers ? { finalizers } : {}),
     };
-    items.push(gamma as DumpItem);
+    items.push(gamma as unknown as DumpItem);
     delete ours.metadata['deletionTimestamp'];
     delete ours.spec['nodeName'];
     ours.status = {

@@ -1,6 +1,7 @@
 import { allowedUrl } from '../../../text/allowed-url.js';
 import { splitCodeSpans } from '../../../text/code-span.js';
 import { cleanText } from '../../../text/clean.js';
+import { cutText } from '../../../text/cut.js';
 
 /**
  * Safe Slack text by construction. Slack reads `<…>` in mrkdwn (and in a message's
@@ -205,11 +206,7 @@ export function mrkdwn<T extends unknown[]>(
 }
 
 function clipUntrusted(text: string): string {
-  if (text.length <= MAX_INTERPOLATION) return text;
-  const cut = MAX_INTERPOLATION - 1;
-  // Never half a surrogate pair (an emoji cut in two shows as U+FFFD).
-  const end = /[\ud800-\udbff]/.test(text.charAt(cut - 1)) ? cut - 1 : cut;
-  return `${text.slice(0, end)}…`;
+  return cutText(text, MAX_INTERPOLATION);
 }
 
 /** Several Mrkdwn pieces joined by a separator we wrote. */
