@@ -557,7 +557,7 @@ ${names.map((name, i) => `  ${name.padEnd(37)} ${HOLDER_KO[holders[i]?.who ?? 'a
 Lists workloads (${kinds}; a kind the cluster does not serve is skipped)
 whose rollout is stuck, and those whose next rollout would deadlock (a surging strategy
 on a scarce resource with no spare on the eligible nodes); apart from them, those paused
-before their rollout finished (they wait for a person).
+before their rollout finished (they wait for a person, or for a timed pause to end).
   ${f[0]}       namespace to scan (default: the context's namespace, else ${v[0]})
   ${f[1]}  scan every namespace
   ${f[2]}  which cluster to read
@@ -572,7 +572,7 @@ arguments or input, 3 cluster unreachable or forbidden, 4 internal error (a bug)
 
 롤아웃이 멈춘 워크로드와 다음 롤아웃이 교착 상태(deadlock)에 빠질 워크로드를 나열합니다.
 교착 상태는 부족한 자원에 서지 전략을 쓰는데 배치될 수 있는 노드에 여유가 없는 경우입니다.
-롤아웃을 마치기 전에 일시 중지된 워크로드(사람의 조치를 기다림)는 따로 나열합니다.
+롤아웃을 마치기 전에 일시 중지된 워크로드(사람의 조치나 지정된 일시 중지 시간이 끝나기를 기다림)는 따로 나열합니다.
 대상: ${kinds}(클러스터가 제공하지 않는 종류는 건너뜀).
   ${f[0]}       검사할 네임스페이스(기본값: 컨텍스트의 네임스페이스, 없으면 ${v[0]})
   ${f[1]}  모든 네임스페이스를 검사합니다

@@ -36,6 +36,12 @@ export const SCAN_WORDS = registerCatalogue(
       ko: (p: { count: number }) =>
         `워크로드 ${p.count}개가 롤아웃을 마치기 전에 일시 중지되어 사람의 조치(재개나 승격)를 기다립니다.`,
     },
+    pausedTimed: {
+      en: (p: { count: number }) =>
+        `${p.count === 1 ? '1 workload is' : `${p.count} workloads are`} at a timed pause: the controller goes on by itself when it ends.`,
+      ko: (p: { count: number }) =>
+        `워크로드 ${p.count}개가 시간이 지정된 일시 중지 단계에 있습니다. 그 시간이 끝나면 컨트롤러가 스스로 재개합니다.`,
+    },
     needAttention: {
       en: (p: Counted & { count: number }) =>
         `${p.count} of ${p.scanned} workloads in ${p.where} need attention.`,
@@ -79,6 +85,7 @@ export const SCAN_WORDS = registerCatalogue(
     problems: [{}],
     paused: [{}],
     pausedWaiting: [{ count: 1 }, { count: 2 }],
+    pausedTimed: [{ count: 1 }, { count: 2 }],
     needAttention: [{ where: 'all namespaces', scanned: 12, count: 2 }],
     runDiagnose: [{ command: 'rollout-doctor diagnose TYPE/NAME -n NAMESPACE' }],
     nodesIncomplete: [{}],

@@ -204,3 +204,14 @@ interface WaitParams {
   /** A neighbour's newest pods are still starting, not Ready yet. */
   readonly starting: boolean;
 }
+
+/**
+ * A pause its controller ends by itself: an Argo timed pause step (or autoPromotionSeconds)
+ * whose end is still ahead. Nobody needs to act; every other pause waits for a person.
+ */
+export function pauseEndsByItself(finding: { readonly code: string; readonly says?: FindingWords }): boolean {
+  const says = finding.says;
+  return (
+    finding.code === 'RolloutPaused' && says?.key === 'argo-paused' && says.params.timed?.ended === false
+  );
+}

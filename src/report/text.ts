@@ -9,6 +9,7 @@ import { cleanDeep } from '../text/clean.js';
 import { clip } from '../text/sentences.js';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Evidence, Finding, Severity } from '../diagnosis/finding.js';
+import { pauseEndsByItself } from '../diagnosis/finding-words.js';
 import type { Patch, PlanDrift, RemediationPlan } from '../remediation/plan.js';
 import { indent, makeStyle, oneLine, wrap, type Style } from './format.js';
 import { renderEvidence } from './terminal.js';
@@ -105,6 +106,12 @@ export function renderText(raw: Diagnosis, options: TextOptions = {}): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** A pause alone: one that waits for a person, or timed pauses that all end by themselves. */
+function pausedHead(findings: readonly Finding[], w: Words): string {
+  const pauses = findings.filter((f) => f.code === 'RolloutPaused');
+  return pauses.every(pauseEndsByItself) ? w.pausedTimedNotes({}) : w.pausedNotes({});
+}
+
 function verdict(diagnosis: Diagnosis, style: Style, w: Words, lang: Lang): string[] {
   const problems = diagnosis.findings.filter((f) => f.severity !== 'info');
   const clear = allClear(diagnosis);
@@ -119,7 +126,7 @@ function verdict(diagnosis: Diagnosis, style: Style, w: Words, lang: Lang): stri
       : clear
         ? // A paused rollout is not finished: never "no problem", whatever its severity says.
           diagnosis.findings.some((f) => f.code === 'RolloutPaused')
-          ? style.yellow(w.pausedNotes({}))
+          ? style.yellow(pausedHead(diagnosis.findings, w))
           : style.green(w.noProblemNotes({}))
         : style.yellow(
             failed && unread

@@ -41,6 +41,10 @@ export const REPORT_WORDS = registerCatalogue(
       en: () => 'Paused: the rollout waits for a person (no other problem found); notes:',
       ko: () => '일시 중지됨: 롤아웃이 사람의 조치를 기다립니다(다른 문제는 없습니다). 참고:',
     },
+    pausedTimedNotes: {
+      en: () => 'Paused: a timed pause its controller ends by itself (no other problem found); notes:',
+      ko: () => '일시 중지됨: 지정된 시간이 지나면 컨트롤러가 스스로 재개합니다(다른 문제는 없습니다). 참고:',
+    },
     noVerdictBoth: {
       en: () => 'No verdict: some checks failed (below) and some evidence was not read:',
       ko: () => '판정하지 못했습니다: 일부 검사가 실패했고(아래 참고), 읽지 못한 근거가 있습니다:',
@@ -156,6 +160,7 @@ export const REPORT_WORDS = registerCatalogue(
     verdict: [{}],
     noProblemNotes: [{}],
     pausedNotes: [{}],
+    pausedTimedNotes: [{}],
     noVerdictBoth: [{}],
     noVerdictFailedNotes: [{}],
     noVerdictUnread: [{}],

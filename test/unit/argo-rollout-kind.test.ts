@@ -24,6 +24,7 @@ import { workloadKind, workloadOfPod } from '../../src/diagnosis/workloads/index
 import { makeDeployment, makeNode } from '../support/k8s-builders.js';
 import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
 import { scanDump } from '../../src/cli/scan-dump.js';
+import { scanEntry } from '../../src/kube/read/scan.js';
 import { renderScan } from '../../src/cli/commands/scan.js';
 import { isRolloutObjects } from '../../src/diagnosis/snapshot/types.js';
 import {
@@ -420,9 +421,25 @@ describe("the controller's phase, as it wrote it", () => {
     rollout.status.pauseConditions = [{ reason: 'CanaryPauseStep', startTime: start }];
     snapshot.pods = snapshot.pods.filter((p) => p.status?.phase === 'Running');
     snapshot.events = [];
-    const found = diagnose(snapshot).findings.find((f) => f.code === 'RolloutPaused');
+    // Room for the promotion's surge pod: the pause is all there is to say.
+    for (const node of snapshot.nodes)
+      node.status = { ...node.status, allocatable: { ...node.status?.allocatable, 'nvidia.com/gpu': '2' } };
+    const diagnosis = diagnose(snapshot);
+    const found = diagnosis.findings.find((f) => f.code === 'RolloutPaused');
     expect(found?.summary).toMatch(summary);
     expect(found?.summary).not.toContain('waits for a person');
+    // The headline and scan say who ends it: the controller while the end is ahead.
+    const ahead = minutesIn < 60;
+    const text = renderText(diagnosis);
+    expect(text.includes('Paused: a timed pause its controller ends by itself')).toBe(ahead);
+    expect(text.includes('Paused: the rollout waits for a person')).toBe(!ahead);
+    const entry = scanEntry('Rollout', rollout, 'vision', diagnosis.findings);
+    expect(entry?.state).toBe('paused');
+    const scope = { namespace: 'vision', allNamespaces: false };
+    const report = { scope, scanned: 1, diagnosed: 1, nodesComplete: true, accessProblems: [] };
+    const listed = renderScan({ ...report, entries: entry ? [entry] : [] });
+    expect(listed.includes('1 workload is at a timed pause: the controller goes on by itself')).toBe(ahead);
+    expect(listed.includes('1 workload is paused before its rollout finished')).toBe(!ahead);
     // The same pause by hand (spec.paused) waits for a person, whatever the step says.
     rollout.spec.paused = true;
     expect(diagnose(snapshot).findings.find((f) => f.code === 'RolloutPaused')?.summary).toContain(

@@ -32,6 +32,7 @@ import { translate, wordsIn } from '../../i18n/catalogue.js';
 import { exclusionWords, spanWords } from '../../remediation/exclusion-words.js';
 import { findingSummary } from '../../message/words/finding.js';
 import { SCAN_WORDS } from '../scan-words.js';
+import { pauseEndsByItself } from '../../diagnosis/finding-words.js';
 
 const USAGE = `rollout-doctor scan [-n NAMESPACE | -A] [--context C] [--kubeconfig F] [--from-file DUMP] [-o text|json]
                            [--lang en|ko]`;
@@ -176,7 +177,7 @@ export function renderScan(report: ScanReport, lang: Lang = DEFAULT_LANG): strin
     lines.push('', w.needAttention({ count: attention.length, scanned: report.scanned, where }));
   }
   // Paused is not finished: listed apart, never passed over as if it were.
-  if (paused.length > 0) lines.push('', w.pausedWaiting({ count: paused.length }), ...entries(paused));
+  if (paused.length > 0) lines.push('', ...pausedLines(paused, w), ...entries(paused));
   if (report.entries.length > 0)
     lines.push(w.runDiagnose({ command: 'rollout-doctor diagnose TYPE/NAME -n NAMESPACE' }));
   if (!report.nodesComplete) lines.push(w.nodesIncomplete({}));
@@ -188,6 +189,23 @@ export function renderScan(report: ScanReport, lang: Lang = DEFAULT_LANG): strin
 }
 
 /** The live node exclusions: which workload, what it keeps off, since when, until when. */
+/** Who ends the pauses: a person, or the controller at a timed pause's end (said apart). */
+function pausedLines(
+  paused: readonly ScanEntry[],
+  w: ReturnType<typeof wordsIn<typeof SCAN_WORDS>>,
+): string[] {
+  const timed = paused.filter((e) => e.findings.some(pauseEndsByItself) && !waitsForPerson(e)).length;
+  const person = paused.length - timed;
+  return [
+    ...(person > 0 ? [w.pausedWaiting({ count: person })] : []),
+    ...(timed > 0 ? [w.pausedTimed({ count: timed })] : []),
+  ];
+}
+
+/** A paused entry with a pause nobody but a person ends. */
+const waitsForPerson = (e: ScanEntry): boolean =>
+  e.findings.some((f) => f.code === 'RolloutPaused' && !pauseEndsByItself(f));
+
 function exclusionLines(exclusions: readonly ScanExclusion[], lang: Lang): string[] {
   if (exclusions.length === 0) return [];
   const w = wordsIn(exclusionWords, lang);
