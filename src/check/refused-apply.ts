@@ -105,4 +105,5 @@ const WHY = {
   immutable: 'applyImmutableWhy',
   forbidden: 'applyForbiddenWhy',
   invalidStrategy: 'applyStrategyWhy',
+  invalidResources: 'applyResourcesWhy',
 } as const;

@@ -71,7 +71,8 @@ export type CheckSays =
         | 'applySelectorMismatchWhy'
         | 'applyImmutableWhy'
         | 'applyForbiddenWhy'
-        | 'applyStrategyWhy';
+        | 'applyStrategyWhy'
+        | 'applyResourcesWhy';
       params: ApplyRefused;
     }
   | {
@@ -295,6 +296,12 @@ export const CHECK_WORDS = registerCatalogue(
       ko: () =>
         'API 서버는 저장하기 전에 롤링 업데이트의 범위를 검증합니다: maxSurge와 maxUnavailable은 각각 0 이상의 정수이거나 백분율("25%")이어야 하고, maxUnavailable은 100%를 넘을 수 없으며, 둘 다 0일 수 없습니다(DaemonSet은 둘 중 정확히 하나만 0보다 커야 하고, StatefulSet은 maxUnavailable이 0보다 커야 합니다). 이런 객체는 컨트롤러의 반올림 규칙까지 가지 않습니다. 범위를 이 규칙에 맞게 씁니다.',
     },
+    applyResourcesWhy: {
+      en: () =>
+        "The API server validates each container's resources before it stores anything: every quantity is 0 or more, an extended resource such as nvidia.com/gpu is a whole number, a request is at most its limit, and a resource that cannot be overcommitted (an extended resource, hugepages) has a limit equal to its request; a limit alone is enough, the request is set from it. Nothing is stored and no pod is made. Write the resources within those rules.",
+      ko: () =>
+        'API 서버는 저장하기 전에 각 컨테이너의 resources를 검증합니다: 모든 수량은 0 이상이어야 하고, GPU 같은 확장 리소스는 정수여야 하며, requests는 limits를 넘을 수 없고, 오버커밋할 수 없는 리소스(확장 리소스, hugepages)는 limits가 requests와 같아야 합니다. limits만 써도 되며, 그러면 requests가 같은 값으로 채워집니다. 아무것도 저장되지 않고 파드도 만들어지지 않습니다. resources를 이 규칙에 맞게 씁니다.',
+    },
     applyForbiddenWhy: {
       en: (p: { fields: string }) =>
         `A StatefulSet's spec may change only in replicas, ordinals, template, updateStrategy, revisionHistoryLimit, persistentVolumeClaimRetentionPolicy and minReadySeconds; this apply changes ${p.fields}. Keep those fields as they are, or delete the StatefulSet with --cascade=orphan (its pods and claims stay) and apply the new one; claims already made keep their old size.`,
@@ -513,6 +520,7 @@ export const CHECK_WORDS = registerCatalogue(
     applySelectorMismatchWhy: [{}],
     applyImmutableWhy: [{}],
     applyStrategyWhy: [{}],
+    applyResourcesWhy: [{}],
     applyForbiddenWhy: [{ fields: 'spec.volumeClaimTemplates' }],
     admissionDenied: [
       {

@@ -393,3 +393,106 @@ describe('the rolling update bounds (ValidateRollingUpdateDeployment, …DaemonS
     expect(refusedApply('StatefulSet', sts(1), undefined)).toBeUndefined();
   });
 });
+
+describe("a container's resources (ValidateResourceRequirements)", () => {
+  type Resources = { requests?: Record<string, string | number>; limits?: Record<string, string | number> };
+  const withResources = (
+    kind: 'Deployment' | 'DaemonSet' | 'StatefulSet',
+    resources: Resources,
+    init = false,
+  ) => {
+    const o =
+      kind === 'Deployment'
+        ? makeDeployment('web')
+        : kind === 'DaemonSet'
+          ? makeDaemonSet('agent')
+          : makeStatefulSet('db');
+    const spec = o.spec.template.spec;
+    const [first] = spec.containers;
+    if (!first) throw new Error('builder changed: no container');
+    if (init) spec.initContainers = [{ name: 'init', image: 'reg/init:1', resources }];
+    else first.resources = resources;
+    return asObject(o);
+  };
+  const refused = (kind: 'Deployment' | 'DaemonSet' | 'StatefulSet', r: Resources, init = false) =>
+    refusedApply(kind, withResources(kind, r, init), undefined);
+  const GPU = 'nvidia.com/gpu';
+
+  it('an extended resource: a request unequal to its limit, or without one, or not whole, is refused', () => {
+    expect(refused('Deployment', { requests: { [GPU]: '1' }, limits: { [GPU]: '2' } })).toMatchObject({
+      rule: 'invalidResources',
+      path: 'spec.template.spec.containers[0].resources.requests',
+      message:
+        'spec.template.spec.containers[0].resources.requests: Invalid value: "1": must be equal to nvidia.com/gpu limit of 2',
+    });
+    expect(refused('Deployment', { requests: { [GPU]: '1' } })?.message).toBe(
+      'spec.template.spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources',
+    );
+    expect(refused('Deployment', { limits: { [GPU]: '500m' } })?.message).toBe(
+      'spec.template.spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: "500m": must be an integer',
+    );
+    // Hugepages cannot be overcommitted either.
+    expect(refused('Deployment', { requests: { 'hugepages-2Mi': '2Mi', memory: '1Gi' } })?.message).toContain(
+      'Limit must be set for non overcommitable resources',
+    );
+    // The other arm: equal, a limit alone (the request is set from it), a whole number written "1000m".
+    expect(refused('Deployment', { requests: { [GPU]: 2 }, limits: { [GPU]: '2' } })).toBeUndefined();
+    expect(refused('Deployment', { limits: { [GPU]: '1' } })).toBeUndefined();
+    expect(refused('Deployment', { limits: { [GPU]: '1000m' } })).toBeUndefined();
+  });
+
+  it('cpu and memory: a request above its limit or a negative quantity is refused; below, equal or no limit passes', () => {
+    expect(refused('Deployment', { requests: { cpu: '2' }, limits: { cpu: '1' } })?.message).toBe(
+      'spec.template.spec.containers[0].resources.requests: Invalid value: "2": must be less than or equal to cpu limit of 1',
+    );
+    expect(refused('Deployment', { requests: { memory: '-1' } })?.message).toBe(
+      'spec.template.spec.containers[0].resources.requests[memory]: Invalid value: "-1": must be greater than or equal to 0',
+    );
+    expect(
+      refused('Deployment', { requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '1' } }),
+    ).toBeUndefined();
+    expect(refused('Deployment', { requests: { cpu: '1' }, limits: { cpu: '1000m' } })).toBeUndefined();
+    expect(refused('Deployment', { requests: { cpu: '64' } })).toBeUndefined();
+  });
+
+  it('an init container, a DaemonSet and a StatefulSet are held to the same rules', () => {
+    expect(refused('Deployment', { requests: { [GPU]: '1' } }, true)?.path).toBe(
+      'spec.template.spec.initContainers[0].resources.limits',
+    );
+    for (const kind of ['DaemonSet', 'StatefulSet'] as const) {
+      expect(refused(kind, { requests: { cpu: '2' }, limits: { cpu: '1' } })?.rule).toBe('invalidResources');
+      expect(refused(kind, { requests: { cpu: '1' }, limits: { cpu: '2' } })).toBeUndefined();
+    }
+  });
+
+  it('check says APPLY REFUSED, exit 1, in English and Korean', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rd-check-resources-'));
+    const file = join(dir, 'gpu.yaml');
+    writeFileSync(
+      file,
+      `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: trainer, namespace: ml}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: trainer}}
+  template:
+    metadata: {labels: {app: trainer}}
+    spec:
+      containers:
+        - name: app
+          image: reg/trainer:2
+          resources: {requests: {nvidia.com/gpu: 1}, limits: {nvidia.com/gpu: 2}}
+`,
+    );
+    const dump = join(import.meta.dirname, '../fixtures/dumps/check-created-objects.json');
+    const en = fakeIo();
+    expect(await runCli(['check', '-f', file, '--from-file', dump], en.io)).toBe(1);
+    expect(en.stdout()).toContain('APPLY REFUSED');
+    expect(en.stdout()).toContain('must be equal to nvidia.com/gpu limit of 2');
+    const ko = fakeIo();
+    expect(await runCli(['check', '-f', file, '--from-file', dump, '--lang', 'ko'], ko.io)).toBe(1);
+    expect(ko.stdout()).toContain('컨테이너의 resources를 검증합니다');
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -22,11 +22,13 @@ import type { LabelSelector, PodTemplateSpec } from '../k8s.js';
  * - immutable: an update changes the selector (apps/v1 keeps it for the object's life);
  * - forbidden: a StatefulSet update changes a spec field other than those it may;
  * - invalidStrategy: maxSurge or maxUnavailable is not an int-or-percent the API takes,
- *   or a combination it refuses (strategyRefusal).
+ *   or a combination it refuses (strategyRefusal);
+ * - invalidResources: a container's requests and limits break the API's rules
+ *   (resource-validation.ts).
  */
 export type ApiRefusal =
   | {
-      rule: 'selectorEmpty' | 'selectorMismatch' | 'immutable' | 'invalidStrategy';
+      rule: 'selectorEmpty' | 'selectorMismatch' | 'immutable' | 'invalidStrategy' | 'invalidResources';
       path: string;
       message: string;
     }

@@ -14,6 +14,7 @@ import { isDaemonSetObjects, type DaemonSetObjects, type WorkloadObjects } from 
 import type { ResolvedStrategy } from '../../resolved-strategy.js';
 import { daemonSetApi } from './api.js';
 import { allRefusals, selectorRefusal, strategyRefusal } from '../api-validation.js';
+import { resourcesRefusal } from '../resource-validation.js';
 import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
 import { classifyRevisions, DAEMONSET_NAMING, HASH_LABEL } from './revisions.js';
@@ -49,6 +50,7 @@ export const daemonSetKind: WorkloadKindModule<DaemonSet, ControllerRevision> = 
     allRefusals([
       selectorRefusal(daemonSetApi.title, object.spec, old?.spec, { required: false }),
       strategyRefusal(daemonSetApi.title, object.spec.updateStrategy),
+      resourcesRefusal(object.spec.template),
     ]),
   pinnedToNodes: true,
   pauseHoldsTemplate: false,

@@ -9,6 +9,7 @@ import { isDeploymentObjects, type DeploymentObjects, type WorkloadObjects } fro
 import { surgesWithoutUnavailability } from '../../base/fenceposts.js';
 import { deploymentApi } from './api.js';
 import { allRefusals, selectorRefusal, strategyRefusal } from '../api-validation.js';
+import { resourcesRefusal } from '../resource-validation.js';
 import type { Revision, WorkloadKindModule } from '../../workload-kind.js';
 import { nativeSignalsNote, pausedNote } from './kubectl-lines.js';
 import {
@@ -44,6 +45,7 @@ export const deploymentKind: WorkloadKindModule<Deployment, ReplicaSet> = {
     allRefusals([
       selectorRefusal(deploymentApi.title, object.spec, old?.spec, { required: true }),
       strategyRefusal(deploymentApi.title, object.spec.strategy),
+      resourcesRefusal(object.spec.template),
     ]),
   pinnedToNodes: false,
   pauseHoldsTemplate: true,

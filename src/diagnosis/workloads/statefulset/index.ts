@@ -19,6 +19,7 @@ import {
   statefulSetUpdateRefusal,
   strategyRefusal,
 } from '../api-validation.js';
+import { resourcesRefusal } from '../resource-validation.js';
 import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
 import { orderedBlock, replacedByUpdate } from './ordered-block.js';
@@ -59,6 +60,7 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
     allRefusals([
       selectorRefusal(statefulSetApi.title, object.spec, undefined, { required: true }),
       strategyRefusal(statefulSetApi.title, object.spec.updateStrategy),
+      resourcesRefusal(object.spec.template),
       old
         ? statefulSetUpdateRefusal(
             object.spec as unknown as Record<string, unknown>,
