@@ -13,6 +13,7 @@ import { constants } from 'node:fs';
 import { lstat, open, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { emptyManifestSet, ManifestError, parseManifests, type ManifestSet } from './manifests.js';
+import { apiShape, decodeProblem, pathText } from './api-decode.js';
 
 /** The file names kubectl reads in a folder (resource.FileExtensions), case-sensitive as it matches them. */
 const MANIFEST_FILE = /\.(yaml|yml|json)$/;
@@ -65,7 +66,20 @@ export async function readManifests(
       merge(set, parseManifests(text, file));
     }
   }
+  await refuseUndecodable(set);
   return set;
+}
+
+/** A workload the API server cannot decode is bad input at its line (api-decode.ts). */
+async function refuseUndecodable(set: ManifestSet): Promise<void> {
+  if (set.workloads.length === 0) return;
+  const shape = await apiShape();
+  for (const workload of set.workloads) {
+    const found = decodeProblem(shape, workload.kind, workload.object);
+    if (!found) continue;
+    const at = workload.locate(pathText(found.path)) ?? workload.at;
+    throw new ManifestError(`${at.file}:${at.line}: ${found.problem}`);
+  }
 }
 
 function tooLarge(what: string): ManifestError {
