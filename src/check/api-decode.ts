@@ -17,7 +17,7 @@ import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 
 /** Each model's JSON fields and their types, as client-node generates them. */
 type Model = ReadonlyMap<string, { type: string; format: string }>;
-export type ApiShape = ReadonlyMap<string, Model>;
+type ApiShape = ReadonlyMap<string, Model>;
 
 interface Attribute {
   baseName: string;
@@ -52,8 +52,8 @@ const QUANTITY_MAPS = new Set(['limits', 'requests', 'overhead', 'capacity', 'al
 /** Single Quantity fields the models type as string. */
 const QUANTITY_FIELDS = new Set(['sizeLimit', 'storage']);
 
-export type Path = readonly (string | number)[];
-export interface DecodeProblem {
+type Path = readonly (string | number)[];
+interface DecodeProblem {
   path: Path;
   problem: string;
 }
