@@ -9,8 +9,10 @@
  *   field the applier owned and dropped, unless another manager holds it too; a field
  *   only others own stays;
  * - Helm 3/4 three-way merge the old release's manifest, the new one and the live
- *   object: a field the old chart set and the new one drops is removed, one the chart
- *   never set stays.
+ *   object: a field the old chart set and the new one drops is removed (whoever else
+ *   holds it), one the chart never set stays. The old manifest sits in a release Secret:
+ *   helm's managedFields entry stands for it, until another manager's Update (a
+ *   `kubectl edit`) takes a field out of it; such a field is not known.
  * The same holds one level down: a manifest that sets the strategy and its
  * `rollingUpdate` (or an Argo canary's block) but leaves out `maxUnavailable` keeps the
  * live value where its owner never set it (no patch strategy merges inside that block:
@@ -175,13 +177,27 @@ function storedFor(
       stored: 'unknown',
       why: `the manifest ${who} last applied is not recorded (${manifest.source === 'unknown' ? manifest.reason : 'unreadable'}), so whether the apply keeps it is not known`,
     };
-  if (!set)
+  // Helm (and Flux's helm-controller) merge against the last release's manifest, kept in
+  // a release Secret, not the object: its managedFields entry only shows what helm wrote
+  // last, and an Update by another manager (`kubectl edit`) takes a field out of it.
+  const byRelease = owner.tool === 'helm' || owner.tool === 'flux-helm';
+  const holders = (): string[] =>
+    manifest.source === 'managed-fields' ? otherHolders(live.metadata, manifest, tokens) : [];
+  if (!set) {
+    const takenOver = byRelease ? holders() : [];
+    if (takenOver.length > 0)
+      return {
+        stored: 'unknown',
+        why: `${takenOver.join(', ')} hold${takenOver.length === 1 ? 's' : ''} it now, and ${who} merges against its last release's manifest, which the cluster does not show, so whether that release set it (and this apply removes it) is not known`,
+      };
     return {
       stored: 'live',
       why: `the manifest ${who} last applied never set it, so the apply keeps it`,
       says: { key: 'neverSet', params: { who } },
     };
-  const others = manifest.source === 'managed-fields' ? otherHolders(live.metadata, manifest, tokens) : [];
+  }
+  // Another holder keeps a field only under server-side apply; Helm's patch removes it.
+  const others = byRelease ? [] : holders();
   if (others.length > 0)
     return {
       stored: 'live',

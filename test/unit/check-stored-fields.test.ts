@@ -101,6 +101,41 @@ describe('a manifest that leaves out strategy', () => {
   });
 });
 
+describe('a Helm release (a three-way merge against its last release, not managedFields)', () => {
+  /** The live Deployment a Helm release made: its annotations, and who wrote what. */
+  const helmLive = (managedFields: object[]): WorkloadObject => {
+    const d = live({ managedFields });
+    d.metadata.annotations = {
+      ...d.metadata.annotations,
+      'meta.helm.sh/release-name': 'web',
+      'meta.helm.sh/release-namespace': 'shop',
+    };
+    return d;
+  };
+  const omitted = (managedFields: object[]) =>
+    omittedFields('Deployment', manifest(), helmLive(managedFields))[0];
+
+  it("helm's entry holds it and the chart drops it: removed, whoever else holds it too", () => {
+    expect(omitted([ssa('helm', { 'f:replicas': {}, 'f:strategy': {} }, 'Update')])?.stored).toBe('default');
+    const shared = omitted([
+      ssa('helm', { 'f:replicas': {}, 'f:strategy': {} }, 'Update'),
+      ssa('kubectl-patch', { 'f:strategy': { 'f:rollingUpdate': {} } }, 'Update'),
+    ]);
+    expect(shared?.stored).toBe('default');
+  });
+
+  it('no one but helm ever wrote it elsewhere: kept; another manager holds it now (kubectl edit): not known', () => {
+    expect(omitted([ssa('helm', { 'f:replicas': {} }, 'Update')])?.stored).toBe('live');
+    const edited = omitted([
+      ssa('helm', { 'f:replicas': {} }, 'Update'),
+      ssa('kubectl-edit', { 'f:strategy': {} }, 'Update'),
+    ]);
+    expect(edited).toMatchObject({ stored: 'unknown' });
+    expect(edited?.why).toContain('kubectl-edit holds it now, and helm (');
+    expect(edited?.why).toContain("merges against its last release's manifest");
+  });
+});
+
 describe('a manifest that sets the strategy and its rollingUpdate without maxUnavailable', () => {
   /** The manifest: strategy RollingUpdate with maxSurge 1 and no maxUnavailable (25% at 4 replicas: 1). */
   const partial = (): WorkloadObject => {
