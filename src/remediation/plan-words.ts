@@ -135,7 +135,7 @@ const PLAN_WORDS = registerCatalogue(
       ko: (p: PlanParams['rollingOldFirst']) =>
         `${LEAD_KO(p)} ${
           p.down >= p.replicas
-            ? `잠깐 중단됩니다: 새 파드가 Ready가 될 때까지 레플리카 ${p.replicas}개 중 ${p.down}개가 내려갑니다`
+            ? `서비스가 잠깐 중단됩니다: 새 파드가 Ready가 될 때까지 레플리카 ${p.replicas}개 중 ${p.down}개가 내려갑니다`
             : `용량이 줄어듭니다: 교체한 파드가 Ready가 될 때까지 한 번에 레플리카 ${p.replicas}개 중 ${p.down}개가 내려가고, 나머지 ${p.replicas - p.down}개는 계속 서비스합니다`
         }. 추가 파드는 만들지 않습니다(maxSurge 0).`,
     },
@@ -151,7 +151,7 @@ const PLAN_WORDS = registerCatalogue(
       en: (p: PlanParams['scaleOldOnly']) =>
         `brief outage: the only replica (old ReplicaSet ${p.replicaSet}) goes down before the new pod is Ready, as with maxSurge 0. The Deployment spec and generation are not touched.`,
       ko: (p: PlanParams['scaleOldOnly']) =>
-        `잠깐 중단됩니다: 하나뿐인 레플리카(기존 ReplicaSet ${p.replicaSet})가 새 파드가 Ready가 되기 전에 내려갑니다. maxSurge 0과 같습니다. Deployment 스펙은 바꾸지 않습니다.`,
+        `서비스가 잠깐 중단됩니다: 하나뿐인 레플리카(기존 ReplicaSet ${p.replicaSet})가 새 파드가 Ready가 되기 전에 내려갑니다. maxSurge 0과 같습니다. Deployment 스펙은 바꾸지 않습니다.`,
     },
     /** scale-old-replicaset at once: every old pod goes; `newReady` new pods serve meanwhile. */
     scaleOldAll: {
@@ -276,7 +276,7 @@ const PLAN_WORDS = registerCatalogue(
       en: (p: PlanParams['canaryOldFirst']) =>
         `${p.restart ? 'Now and in every later update' : 'In every later update'}: ${p.down >= p.replicas ? `brief outage, ${p.down} of ${p.replicas} replicas down until the canary pod is Ready` : `reduced capacity, ${p.down} of ${p.replicas} replicas down at a time until each canary pod is Ready`}. No extra pod is created (maxSurge 0).`,
       ko: (p: PlanParams['canaryOldFirst']) =>
-        `${p.restart ? '지금과 이후의 모든 업데이트에서' : '이후의 모든 업데이트에서'} ${p.down >= p.replicas ? `잠깐 중단됩니다: 카나리 파드가 Ready가 될 때까지 레플리카 ${p.replicas}개 중 ${p.down}개가 내려갑니다` : `용량이 줄어듭니다: 카나리 파드가 하나씩 Ready가 될 때까지 한 번에 레플리카 ${p.replicas}개 중 ${p.down}개가 내려갑니다`}. 추가 파드는 만들지 않습니다(maxSurge 0).`,
+        `${p.restart ? '지금과 이후의 모든 업데이트에서' : '이후의 모든 업데이트에서'} ${p.down >= p.replicas ? `서비스가 잠깐 중단됩니다: 카나리 파드가 Ready가 될 때까지 레플리카 ${p.replicas}개 중 ${p.down}개가 내려갑니다` : `용량이 줄어듭니다: 카나리 파드가 하나씩 Ready가 될 때까지 한 번에 레플리카 ${p.replicas}개 중 ${p.down}개가 내려갑니다`}. 추가 파드는 만들지 않습니다(maxSurge 0).`,
     },
     canaryUndo: {
       en: (p: PlanParams['canaryUndo']) =>

@@ -26,16 +26,25 @@ export const PROOF_WORDS = registerCatalogue(
   'proof',
   defineMessages({
     run: {
+      // None left serving is said as the outage it is, never as a floor ("no lower than 0").
       en: (p: Serving) =>
-        `Run forward${resumedEn(p)}: serving replicas go no lower than ${p.lowest} of ${p.wanted} (${p.now} now)`,
+        p.lowest === 0
+          ? `Run forward${resumedEn(p)}: for a while no replica serves (0 of ${p.wanted} at the lowest, ${p.now} now)`
+          : `Run forward${resumedEn(p)}: serving replicas go no lower than ${p.lowest} of ${p.wanted} (${p.now} now)`,
       ko: (p: Serving) =>
-        `미리 실행해 본 결과${resumedKo(p)}: 서비스 중인 레플리카는 ${p.wanted}개 중 ${p.lowest}개 아래로 내려가지 않습니다(지금 ${p.now}개)`,
+        p.lowest === 0
+          ? `미리 실행해 본 결과${resumedKo(p)}: 한동안 서비스하는 레플리카가 하나도 없습니다(가장 적을 때 전체 ${p.wanted}개 중 0개, 지금 ${p.now}개)`
+          : `미리 실행해 본 결과${resumedKo(p)}: 서비스 중인 레플리카는 가장 적을 때 ${p.lowest}개입니다(전체 ${p.wanted}개, 지금 ${p.now}개)`,
     },
     checked: {
       en: (p: Serving & { why: string }) =>
-        `Checked, not run (${p.why})${resumedEn(p)}: ${p.lowest} of ${p.wanted} replicas keep serving while it acts (${p.now} now)`,
+        p.lowest === 0
+          ? `Checked, not run (${p.why})${resumedEn(p)}: while it acts no replica serves (0 of ${p.wanted}, ${p.now} now)`
+          : `Checked, not run (${p.why})${resumedEn(p)}: ${p.lowest} of ${p.wanted} replicas keep serving while it acts (${p.now} now)`,
       ko: (p: Serving & { why: string }) =>
-        `실행해 보지 않고 계산으로 확인했습니다(${p.why})${resumedKo(p)}: 조치하는 동안 레플리카 ${p.wanted}개 중 ${p.lowest}개가 계속 서비스합니다(지금 ${p.now}개)`,
+        p.lowest === 0
+          ? `실행해 보지 않고 계산으로 확인했습니다(${p.why})${resumedKo(p)}: 조치하는 동안 서비스하는 레플리카가 하나도 없습니다(전체 ${p.wanted}개 중 0개, 지금 ${p.now}개)`
+          : `실행해 보지 않고 계산으로 확인했습니다(${p.why})${resumedKo(p)}: 조치하는 동안 서비스 중인 레플리카는 가장 적을 때 ${p.lowest}개입니다(전체 ${p.wanted}개, 지금 ${p.now}개)`,
     },
     noBudget: {
       en: () => '; no PodDisruptionBudget covers its pods',
@@ -160,7 +169,10 @@ export const PROOF_WORDS = registerCatalogue(
       { lowest: 2, wanted: 3, now: 3, resumed: false },
       { lowest: 0, wanted: 1, now: 1, resumed: true },
     ],
-    checked: [{ why: 'the forward model does not follow it', lowest: 0, wanted: 1, now: 1, resumed: false }],
+    checked: [
+      { why: 'the forward model does not follow it', lowest: 0, wanted: 1, now: 1, resumed: false },
+      { why: 'the forward model does not follow it', lowest: 1, wanted: 2, now: 2, resumed: true },
+    ],
     noBudget: [{}],
     budgetsUnread: [{}],
     budgetNeeds: [{ budget: 'web-pdb', rule: 'minAvailable 2', minServing: 2 }],

@@ -25,9 +25,28 @@ const run: PlanProof = {
 };
 
 describe('a proof in Korean and in English', () => {
+  it('none left serving is said as the outage it is, never as a floor of 0, in both languages', () => {
+    const outage: PlanProof = { ...run, serving: { now: 1, lowest: 0, wanted: 1 }, floor: undefined };
+    expect(proofSentence(outage, 'en')).toContain(
+      'Run forward: for a while no replica serves (0 of 1 at the lowest, 1 now)',
+    );
+    expect(proofSentence(outage, 'ko')).toContain(
+      '한동안 서비스하는 레플리카가 하나도 없습니다(가장 적을 때 전체 1개 중 0개, 지금 1개)',
+    );
+    const checked: PlanProof = {
+      ...outage,
+      method: 'checked',
+      why: 'the forward model does not follow it',
+    } as PlanProof;
+    expect(proofSentence(checked, 'en')).toContain('while it acts no replica serves (0 of 1, 1 now)');
+    expect(proofSentence(checked, 'ko')).toContain('조치하는 동안 서비스하는 레플리카가 하나도 없습니다');
+    for (const lang of ['en', 'ko'] as const)
+      expect(proofSentence(outage, lang)).not.toMatch(/no lower than 0|0개 아래로/);
+  });
+
   it('says the run, the floor and the steps in Korean', () => {
     expect(proofSentence(run, 'ko')).toBe(
-      '미리 실행해 본 결과: 서비스 중인 레플리카는 3개 중 2개 아래로 내려가지 않습니다(지금 3개). PodDisruptionBudget web-pdb(minAvailable 2) 기준으로 2개가 서비스 중이어야 합니다.',
+      '미리 실행해 본 결과: 서비스 중인 레플리카는 가장 적을 때 2개입니다(전체 3개, 지금 3개). PodDisruptionBudget web-pdb(minAvailable 2) 기준으로 2개가 서비스 중이어야 합니다.',
     );
     expect(proofSteps(run, 'ko')).toBe(
       '진행 순서: 기존 파드 web-7f-a 삭제; 새 파드 3개 Ready; 스케줄러가 gpu-node-1 노드에서 파드 2개 선점; … 그 밖에 4단계; 롤아웃 완료.',
@@ -64,7 +83,7 @@ describe('a proof in Korean and in English', () => {
       dependsOnOrder: { rivals: 'batch/etl (2 pods)', otherwise: 'the rollout stays stuck' },
     };
     expect(proofSentence(checked, 'ko')).toBe(
-      '실행해 보지 않고 계산으로 확인했습니다(the forward model does not follow it)(재개한 뒤 기준이며, 이 조치는 재개하지 않습니다): 조치하는 동안 레플리카 2개 중 1개가 계속 서비스합니다(지금 2개). PodDisruptionBudget db(maxUnavailable 0) 기준인 2개보다 1개 적습니다. 스케줄러가 대기 중인 파드를 처리하는 순서에 달려 있습니다: batch/etl (2 pods)도 같은 우선순위로 자리를 기다리며, 그쪽이 먼저 배치되면 다음과 같습니다: the rollout stays stuck.',
+      '실행해 보지 않고 계산으로 확인했습니다(the forward model does not follow it)(재개한 뒤 기준이며, 이 조치는 재개하지 않습니다): 조치하는 동안 서비스 중인 레플리카는 가장 적을 때 1개입니다(전체 2개, 지금 2개). PodDisruptionBudget db(maxUnavailable 0) 기준인 2개보다 1개 적습니다. 스케줄러가 대기 중인 파드를 처리하는 순서에 달려 있습니다: batch/etl (2 pods)도 같은 우선순위로 자리를 기다리며, 그쪽이 먼저 배치되면 다음과 같습니다: the rollout stays stuck.',
     );
     expect(proofSentence(checked)).toBe(
       'Checked, not run (the forward model does not follow it) once it is resumed (the plan does not resume it): 1 of 2 replicas keep serving while it acts (2 now), 1 below PodDisruptionBudget db (maxUnavailable 0) needs 2 of them serving. It depends on the order the scheduler takes pending pods in: batch/etl (2 pods) wait for room at the same priority, and if theirs are placed first the rollout stays stuck.',

@@ -36,17 +36,17 @@ describe('the text report in Korean: seed incident A (GPU surge deadlock)', () =
     );
     // Each plan's proof in Korean, why it was not run included (the model's catalogued reasons).
     expect(out).toContain(
-      '    실행해 보지 않고 계산으로 확인했습니다(모든 노드의 파드를 읽지 못했습니다): 조치하는 동안\n    레플리카 1개 중 0개가 계속 서비스합니다(지금 1개). PodDisruptionBudget을 읽지 못해서 지켜야 할\n    최소 개수를 모릅니다.',
+      '    실행해 보지 않고 계산으로 확인했습니다(모든 노드의 파드를 읽지 못했습니다): 조치하는 동안\n    서비스하는 레플리카가 하나도 없습니다(전체 1개 중 0개, 지금 1개). PodDisruptionBudget을 읽지\n    못해서 지켜야 할 최소 개수를 모릅니다.',
     );
     // Each fix's impact in Korean.
     expect(out).toContain(
-      '    영향: 지금과 이후의 모든 롤아웃에서 잠깐 중단됩니다: 새 파드가 Ready가 될 때까지 레플리카 1개 중\n    1개가 내려갑니다. 추가 파드는 만들지 않습니다(maxSurge 0).',
+      '    영향: 지금과 이후의 모든 롤아웃에서 서비스가 잠깐 중단됩니다: 새 파드가 Ready가 될 때까지\n    레플리카 1개 중 1개가 내려갑니다. 추가 파드는 만들지 않습니다(maxSurge 0).',
     );
     expect(out).toContain(
       '    영향: 지금과 이후의 모든 롤아웃에서 서비스가 중단됩니다: 기존 파드가 멈춘 순간부터 새 파드가\n    Ready가 될 때까지 레플리카 1개가 모두 내려갑니다.',
     );
     expect(out).toContain(
-      '    영향: 잠깐 중단됩니다: 하나뿐인 레플리카(기존 ReplicaSet vision-object-tracker-5c6b7d8f9)가 새\n    파드가 Ready가 되기 전에 내려갑니다. maxSurge 0과 같습니다. Deployment 스펙은 바꾸지 않습니다.',
+      '    영향: 서비스가 잠깐 중단됩니다: 하나뿐인 레플리카(기존 ReplicaSet\n    vision-object-tracker-5c6b7d8f9)가 새 파드가 Ready가 되기 전에 내려갑니다. maxSurge 0과\n    같습니다. Deployment 스펙은 바꾸지 않습니다.',
     );
     expect(out).toContain(
       '    주의: 되돌리면 이전 전략(RollingUpdate maxSurge 25%, maxUnavailable 25%)으로 돌아가서 다음\n    롤아웃이 다시 교착 상태(deadlock)가 됩니다.',
