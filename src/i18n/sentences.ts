@@ -30,6 +30,8 @@ interface Compiled {
   readonly sentence: Sentence<Params>;
   /** Its English without the parameters: where two entries match, the longer says more. */
   readonly literal: number;
+  /** Its English has a clause list of its own (`; `): a parameter may then hold one too. */
+  readonly clauses: boolean;
   /**
    * Its English is punctuation around parameters (`${fields}: ${reason}`): it matches
    * only where a parameter is itself a sentence it translates, never cluster text.
@@ -63,6 +65,7 @@ function compile(sentence: Sentence<Params>): Compiled {
     sentence,
     literal: bare.length,
     frame: !/[A-Za-z]/.test(bare),
+    clauses: bare.includes(CLAUSE_END),
   };
 }
 
@@ -87,22 +90,44 @@ export function defineSentences<C extends Record<string, Sentence<never>>>(
   return catalogue;
 }
 
-/** A whole registered sentence in `lang`, or undefined where no entry writes it. */
+/**
+ * A whole registered sentence in `lang`, or undefined where no entry writes it. An entry
+ * whose parameter swallows a clause list its own words do not have (`${owner}'s pending
+ * pod …` over "What happens next, in order: a; b's pending pod …") gives way to one that
+ * reads the text without; where every match swallows, the one that leaves the least
+ * English wins (the most specific first among equals).
+ */
 function whole(text: string, lang: Lang, depth: number): string | undefined {
-  for (const { pattern, sentence, frame } of COMPILED) {
-    const match = pattern.exec(text);
-    if (!match) continue;
-    const params: Params = {};
-    let translated = false;
-    for (const [key, value] of Object.entries(match.groups ?? {})) {
-      const said = depth > 0 ? paramIn(value, lang, depth - 1) : undefined;
-      translated ||= said !== undefined;
-      params[key] = said ?? value;
-    }
-    if (frame && !translated) continue;
-    return sentence[lang](params);
+  let best: string | undefined;
+  for (const entry of COMPILED) {
+    const said = byEntry(entry, text, lang, depth);
+    if (said === undefined) continue;
+    if (!said.swallows) return said.text;
+    if (best === undefined || english(said.text) < english(best)) best = said.text;
   }
-  return undefined;
+  return best;
+}
+
+/** `text` by one entry, and whether a parameter took clauses (`; `) the entry's words lack. */
+function byEntry(
+  entry: Compiled,
+  text: string,
+  lang: Lang,
+  depth: number,
+): { text: string; swallows: boolean } | undefined {
+  const match = entry.pattern.exec(text);
+  if (!match) return undefined;
+  const params: Params = {};
+  let translated = false;
+  const values = Object.entries(match.groups ?? {});
+  for (const [key, value] of values) {
+    const said = depth > 0 ? paramIn(value, lang, depth - 1) : undefined;
+    translated ||= said !== undefined;
+    params[key] = said ?? value;
+  }
+  if (entry.frame && !translated) return undefined;
+  const swallows = !entry.clauses && values.some(([, v]) => v.includes(CLAUSE_END));
+  return { text: entry.sentence[lang](params), swallows };
 }
 
 /**

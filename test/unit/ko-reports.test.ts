@@ -195,13 +195,26 @@ describe('the engine sentences in Korean', () => {
       'the file applied with kubectl apply',
     );
   });
+
+  it('an entry whose parameter swallows a clause list of the text loses to one that reads it whole', () => {
+    // `${owner}'s pending pod ${pod} takes the room on ${node}` matches the whole note, its
+    // owner taking "What happens next, in order: …; deployment/web"; the list's own entry reads it.
+    expect(
+      sentenceIn(
+        "What happens next, in order: terminating pod batch-c1-z1 is gone (until then it holds its node's room and its quota); deployment/web's pending pod web-h2-y1 takes the room on gpu-4.",
+        'ko',
+      ),
+    ).toBe(
+      '이어서 일어날 일(순서대로): 종료 중인 파드 batch-c1-z1 사라짐(그때까지 노드의 자리와 쿼터를 점유); 다른 워크로드의 Pending 파드(deployment/web, web-h2-y1)가 gpu-4 노드의 자리를 차지.',
+    );
+  });
 });
 
 /**
  * English left in the Korean text reports of every fixture dump (distinct runs). It may
  * only fall: lower it when a catalogue takes a sentence over.
  */
-const LEFT_AT_MOST = 154;
+const LEFT_AT_MOST = 153;
 
 describe('Korean reports of every fixture dump', () => {
   it('leave no more English than before', async () => {

@@ -9,6 +9,7 @@ import { code, icon, say, strong } from '../../message/rich.js';
 import { defineMessages, registerCatalogue, phrase } from '../../i18n/catalogue.js';
 import type { StepProgress } from '../../queue/schemas.js';
 import type { Lang } from '../../i18n/lang.js';
+import { roAfter } from '../../i18n/ko.js';
 
 type Stopped = Extract<StepProgress, { phase: 'stopped' }>;
 type Reason = Stopped['reason'];
@@ -110,7 +111,7 @@ export const STEP_WORDS = registerCatalogue(
       en: (p: { of: number; released: Rich } & Walk) =>
         say`${icon('waiting')} ${strong(`step 1 of ${p.of} started`)}: ${p.released}, ReplicaSet ${code(p.replicaSet)} scaled to ${p.left}; waiting for the new pod to be Ready. Each later step replies here when its new pod is Ready.`,
       ko: (p: { of: number; released: Rich } & Walk) =>
-        say`${icon('waiting')} ${strong(`${p.of}단계 중 1단계 시작`)}: ${p.released}. ReplicaSet(${code(p.replicaSet)}) 레플리카를 ${p.left}(으)로 줄였고, 새 파드가 Ready가 되기를 기다립니다. 이후 단계도 새 파드가 Ready가 되면 여기에 답글을 답니다.`,
+        say`${icon('waiting')} ${strong(`${p.of}단계 중 1단계 시작`)}: ${p.released}. ReplicaSet(${code(p.replicaSet)}) 레플리카를 ${p.left}${roAfter(p.left)} 줄였고, 새 파드가 Ready가 되기를 기다립니다. 이후 단계도 새 파드가 Ready가 되면 여기에 답글을 답니다.`,
     },
     readySummary: {
       en: (p: Steps & { pod: string } & Walk) =>
@@ -122,7 +123,7 @@ export const STEP_WORDS = registerCatalogue(
       en: (p: Steps & { released: Rich } & Walk) =>
         say`${icon('more')} ${strong(`step ${p.step} of ${p.of}`)}: ${p.released}, ReplicaSet ${code(p.replicaSet)} scaled to ${p.left}; the next new pod is Ready.`,
       ko: (p: Steps & { released: Rich } & Walk) =>
-        say`${icon('more')} ${strong(`${p.of}단계 중 ${p.step}단계`)}: ${p.released}. ReplicaSet(${code(p.replicaSet)}) 레플리카를 ${p.left}(으)로 줄였고, 다음 새 파드가 Ready입니다.`,
+        say`${icon('more')} ${strong(`${p.of}단계 중 ${p.step}단계`)}: ${p.released}. ReplicaSet(${code(p.replicaSet)}) 레플리카를 ${p.left}${roAfter(p.left)} 줄였고, 다음 새 파드가 Ready입니다.`,
     },
     marksLeftSummary: {
       en: (p: { pods: string }) =>

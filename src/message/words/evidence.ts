@@ -283,7 +283,7 @@ export const EVIDENCE_WORDS = registerCatalogue(
       en: (p: { fields: string; bad: string }) =>
         `separated by ${p.fields}: ${p.bad} on every failing node, never on a healthy one`,
       ko: (p: { fields: string; bad: string }) =>
-        `${p.fields}(으)로 나뉩니다: 실패하는 모든 노드는 ${p.bad}이고, 정상 노드 중에는 하나도 없습니다`,
+        `${p.fields} 값으로 나뉩니다: 실패하는 모든 노드는 ${p.bad}이고, 정상 노드 중에는 하나도 없습니다`,
     },
     clueFromLog: {
       en: (p: { pod: string; container: string; text: string }) =>

@@ -6,6 +6,7 @@
  * before the catalogue.
  */
 import { defineMessages, registerCatalogue, phrase } from '../../i18n/catalogue.js';
+import { roAfter } from '../../i18n/ko.js';
 
 type Bounds = { surge: string; unavailable: string };
 
@@ -43,7 +44,7 @@ export const UNDO_WORDS = registerCatalogue(
       en: (p: { replicaSet: string; to: number }) =>
         `old ReplicaSet ${p.replicaSet} to ${p.to} replica(s), the count it had (pods of the old template)`,
       ko: (p: { replicaSet: string; to: number }) =>
-        `이전 ReplicaSet(${p.replicaSet}) 레플리카를 원래 수인 ${p.to}(으)로 되돌림(이전 템플릿의 파드)`,
+        `이전 ReplicaSet(${p.replicaSet}) 레플리카를 원래 수인 ${p.to}${roAfter(p.to)} 되돌림(이전 템플릿의 파드)`,
     },
     scaledBackRollout: phrase(
       'It starts no rollout: the Deployment is not changed; the old pods run beside the new ones until the Deployment controller scales them down as new pods become available. To get the old version back, roll the Deployment back.',
