@@ -195,7 +195,7 @@ defineSentences(
       en: () =>
         'Run forward, the controllers finish it: terminating pods give back their node and quota when they are gone, starting pods become Ready, the controller then replaces the next old pods, and the scheduler places what fits.',
       ko: () =>
-        '앞으로 실행해 보면 컨트롤러가 롤아웃을 끝냅니다: 종료 중인 파드는 사라지면서 노드 자리와 쿼터를 돌려주고, 시작 중인 파드는 Ready가 되고, 컨트롤러가 다음 기존 파드를 교체하고, 스케줄러가 들어갈 자리가 있는 파드를 배치합니다.',
+        '끝까지 따라가 보면 컨트롤러가 롤아웃을 끝냅니다: 종료 중인 파드는 사라지면서 노드 자리와 쿼터를 돌려주고, 시작 중인 파드는 Ready가 되고, 컨트롤러가 다음 기존 파드를 교체하고, 스케줄러가 들어갈 자리가 있는 파드를 배치합니다.',
     },
     // src/diagnosis/forward/reconcile.ts:244-245 (first sentence, the next step only)
     movingNextWhy: {
@@ -207,7 +207,7 @@ defineSentences(
     // src/diagnosis/forward/reconcile.ts:245 (second sentence)
     watchIt: {
       en: () => 'Watch it with kubectl rollout status; diagnose again if it stops moving.',
-      ko: () => '롤아웃이 계속 진행되는지 지켜보고, 멈추면 다시 진단하세요.',
+      ko: () => '`kubectl rollout status`로 지켜보고, 멈추면 다시 진단하세요.',
     },
     // src/diagnosis/forward/reconcile.ts:366
     deadlineNotPassed: {
@@ -219,7 +219,7 @@ defineSentences(
       en: (p: { kind: string }) =>
         `A ${p.kind} has no progress deadline, so kubectl rollout status waits with no end and nothing marks the rollout failed.`,
       ko: (p: { kind: string }) =>
-        `${p.kind}에는 진행 기한이 없어서 kubectl로 롤아웃 상태를 지켜보면 끝없이 기다리게 되고, 롤아웃을 실패로 표시하는 것도 없습니다.`,
+        `${p.kind}에는 진행 기한이 없습니다. \`kubectl rollout status\`는 끝없이 기다리고, 롤아웃을 실패로 표시하는 것도 없습니다.`,
     },
     // src/diagnosis/analyzers/unschedulable.ts:74 (lead, one pod) + :454-458 (cause, one node) + :124
     pendingOneNode: {

@@ -36,7 +36,8 @@ function strayEnglish(r: Pick<Rendered, 'text' | 'sample'>, kept: readonly strin
   // Longest first: spec.template.metadata.labels before spec.template.
   const paths = kept.filter((k) => k.includes('.')).sort((a, b) => b.length - a.length);
   for (const term of paths) rest = rest.split(term).join(' ');
-  // A command-line flag (--from-file, -o) is typed as it is.
+  // A command in a code span (`kubectl rollout status`) and a flag (--from-file, -o) are typed as they are.
+  rest = rest.replace(/`[^`\n]*`/g, ' ');
   rest = rest.replace(/(^|[\s(`"'])--?[a-z][a-z-]*/g, '$1 ');
   const words = rest.match(/[A-Za-z][A-Za-z-]*[A-Za-z]|[A-Za-z]/g) ?? [];
   return words.filter((w) => !kept.includes(w) && !/^[A-Za-z]$/.test(w));
@@ -78,6 +79,10 @@ describe('the Korean catalogues and the glossary', () => {
       strayEnglish({ text: '새 파드(web-1)가 Pending 상태입니다', sample: { pod: 'web-1' } }, kept),
     ).toEqual([]);
     expect(forbiddenSpellings(glossary).some((s) => '새 포드'.includes(s))).toBe(true);
+    // A command in a code span is typed as it is; English beside it is still English.
+    expect(strayEnglish({ text: '`kubectl rollout status`로 watch하세요', sample: {} }, kept)).toEqual([
+      'watch',
+    ]);
     expect(strayEnglish({ text: '일시 중지되어 있습니다(spec.paused)', sample: {} }, kept)).toEqual([]);
     expect(strayEnglish({ text: '--from-file 옵션과 -o 값(--help 참고)', sample: {} }, kept)).toEqual([]);
     expect(strayEnglish({ text: 'from-file 옵션', sample: {} }, kept)).toEqual(['from-file']);
