@@ -197,6 +197,8 @@ interface SurgeDeadlockParams {
 interface WaitParams {
   readonly waitNames: string;
   readonly rollouts: boolean;
+  /** A neighbour Deployment scaling down to its replicas, not Jobs or a rollout. */
+  readonly scaleDown: boolean;
   readonly one: boolean;
   readonly some: boolean;
   readonly bound: boolean;

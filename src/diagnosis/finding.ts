@@ -182,14 +182,15 @@ export interface Finding {
   /**
    * What the blocked rollout waits for where it goes on by itself once they go
    * (forward/job-wait.ts): running Jobs, or neighbour Deployments' rollouts under way
-   * ("ml/beta"); `some`: enough of them, not each; `unread`: a neighbour's Deployment was
+   * ("ml/beta"), or a neighbour Deployment scaling down to its replicas (`scale-downs`,
+   * forward/scale-down-wait.ts); `some`: enough of them, not each; `unread`: a neighbour's Deployment was
    * not read (whether it is paused is not known); `bound`: judged by a bound on room (an
    * Argo canary's steps, an end state), not a run, so it "can" go on; `starting`: a
    * neighbour's newest pods are not Ready yet (they are starting). Every plan for it
    * then says waiting may be enough.
    */
   waitsFor?: {
-    holders: 'jobs' | 'rollouts';
+    holders: 'jobs' | 'rollouts' | 'scale-downs';
     names: string[];
     some: boolean;
     unread?: true;

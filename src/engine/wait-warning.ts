@@ -16,22 +16,29 @@ export function withWaitWarning(
 ): RemediationPlan {
   const one = waitsFor.names.length === 1;
   const said: PlanSaid =
-    waitsFor.holders === 'jobs'
-      ? {
-          key: 'waitJobs',
-          params: { names: named(waitsFor.names), one, some: waitsFor.some, bound: waitsFor.bound === true },
-        }
-      : {
-          key: 'waitRollouts',
-          params: {
-            names: `deployment${one ? '' : 's'} ${named(waitsFor.names)}`,
-            one,
-            some: waitsFor.some,
-            unread: waitsFor.unread === true,
-            bound: waitsFor.bound === true,
-            starting: waitsFor.starting === true,
-          },
-        };
+    waitsFor.holders === 'scale-downs'
+      ? { key: 'waitScaleDown', params: { names: `deployment ${named(waitsFor.names)}` } }
+      : waitsFor.holders === 'jobs'
+        ? {
+            key: 'waitJobs',
+            params: {
+              names: named(waitsFor.names),
+              one,
+              some: waitsFor.some,
+              bound: waitsFor.bound === true,
+            },
+          }
+        : {
+            key: 'waitRollouts',
+            params: {
+              names: `deployment${one ? '' : 's'} ${named(waitsFor.names)}`,
+              one,
+              some: waitsFor.some,
+              unread: waitsFor.unread === true,
+              bound: waitsFor.bound === true,
+              starting: waitsFor.starting === true,
+            },
+          };
   const { warnings, warningsSaid } = warningsFrom([said]);
   return {
     ...plan,

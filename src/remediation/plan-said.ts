@@ -111,6 +111,8 @@ export interface PlanParams {
    * known; `starting`: its newest pods are not Ready yet.
    */
   waitRollouts: PlanParams['waitJobs'] & { unread: boolean; starting: boolean };
+  /** …or once a neighbour Deployment scaling down removes its pods above its replicas (`names`: "deployment ml/beta"). */
+  waitScaleDown: { names: string };
   /** rollout-restart of a paused Deployment; `resume` the command. */
   restartPaused: { recreate: boolean; replicas: number; resume: string };
   restartRecreate: { replicas: number };

@@ -364,6 +364,12 @@ const PLAN_WORDS = registerCatalogue(
       ko: (p: PlanParams['waitRollouts']) =>
         `기다리는 것으로 충분할 수 있습니다: ${p.names}의 롤아웃이 기존 파드를 내리면 이 롤아웃이 스스로 이어${p.bound ? '질 수 있습니다' : '집니다'}. 그 롤아웃이 진행되면서${p.starting ? ' 아직 시작 중인 새 파드가 Ready가 되면' : ''} Deployment 컨트롤러가 기존 파드를 내립니다(${p.bound ? '그 파드가 없으면 노드에 자리가 있습니다' : '그 파드가 없다고 보고 따라가 확인했습니다'}). 다만 그 롤아웃의 새 파드가 먼저 자리를 차지하면 이어지지 않습니다.${p.unread ? ' 그 Deployment는 읽지 않아서 일시 중지되어 있는지 알 수 없습니다. 일시 중지되어 있으면 기존 파드를 내리지 않습니다.' : ''} 이 조치는 지금 적용되고, 영향에 적힌 대가가 따릅니다.`,
     },
+    waitScaleDown: {
+      en: (p: PlanParams['waitScaleDown']) =>
+        `Waiting may be enough: the rollout goes on by itself once ${p.names}, which runs more pods than its replicas, scales down: its ReplicaSet removes the pods above them, and run forward with any of them gone the rollout finishes. This plan acts now, at the cost its impact says.`,
+      ko: (p: PlanParams['waitScaleDown']) =>
+        `기다리는 것으로 충분할 수 있습니다: ${p.names}는 레플리카 수보다 파드가 많아 줄어드는 중이며, 그 ReplicaSet이 넘는 파드를 내리면 이 롤아웃이 스스로 이어집니다(어느 파드가 내려가든 끝까지 따라가 확인했습니다). 이 조치는 지금 적용되고, 영향에 적힌 대가가 따릅니다.`,
+    },
     deleteCrashing: deleteCrashing('replicaSet'),
     deleteCrashingRollout: deleteCrashing('rolloutReplicaSet'),
     deleteCrashingOrdered: deleteCrashing('orderedReady'),
@@ -499,6 +505,7 @@ const PLAN_WORDS = registerCatalogue(
       { names: 'batch/a, batch/b', one: false, some: true, bound: false },
       { names: 'batch/nightly-report', one: true, some: false, bound: true },
     ],
+    waitScaleDown: [{ names: 'deployment ml/beta' }],
     waitRollouts: [
       { names: 'deployment ml/beta', one: true, some: false, unread: false, bound: false, starting: false },
       { names: 'deployment ml/beta', one: true, some: false, unread: true, bound: false, starting: false },

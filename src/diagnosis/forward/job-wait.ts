@@ -35,6 +35,7 @@ import { neighbourReplicaSets } from '../base/neighbour-deployments.js';
 import { kubeletReports, startingNow } from './pod-phase.js';
 import { runWithChange, type Outcome } from './run.js';
 import { rivalsOf, type QueueOrder } from './rivals.js';
+import { choices, scalingDown } from './scale-down-wait.js';
 import { forwardVerdict } from './verdict.js';
 import { finalStateShortfall } from './final-state.js';
 import { stepsInPlainWords } from './step-words.js';
@@ -58,8 +59,11 @@ const NAMED = 5;
 const CRONJOB_RUN = /-\d{8,}$/;
 
 interface JobWait {
-  /** What holds the room: running Jobs, or neighbour Deployments' rollouts under way (their old pods). */
-  holders: 'jobs' | 'rollouts';
+  /**
+   * What holds the room: running Jobs, neighbour Deployments' rollouts under way (their
+   * old pods), or a neighbour Deployment scaling down (scale-down-wait.ts).
+   */
+  holders: 'jobs' | 'rollouts' | 'scale-downs';
   /** "research/embed-backfill-4", each Job (or Deployment) the rollout waits for. */
   jobs: string[];
   /** Their running pods. */
@@ -147,7 +151,8 @@ function jobWait(ctx: AnalysisContext): JobWait | undefined {
   const run = (othersGone: readonly Pod[], order: QueueOrder): Outcome =>
     bound ? boundWithout(ctx, othersGone, asIs) : runWithChange(ctx, { othersGone }, order).outcome;
   const rolling = rollingNeighbourPods(ctx);
-  const found = jobWaitFor(ctx, run) ?? holdersWait(ctx, rolling.old, 'rollouts', run);
+  const found =
+    jobWaitFor(ctx, run) ?? holdersWait(ctx, rolling.old, 'rollouts', run) ?? scaleDownWait(ctx, run);
   if (!found) return undefined;
   const read = new Set((snapshot.neighbourDeployments ?? []).map((d) => d.name));
   const unread = found.holders === 'rollouts' && found.jobs.some((d) => !read.has(d));
@@ -240,6 +245,27 @@ export function jobWaitFor(
   return holdersWait(ctx, runningJobPods(ctx), 'jobs', runWithout);
 }
 
+/**
+ * A neighbour Deployment scaling down (scale-down-wait.ts) that a blocked run waits for:
+ * the run finishes whichever of its bound pods its ReplicaSet deletes, in either order of
+ * the scheduler's queue; the first such Deployment, or nothing is said.
+ */
+function scaleDownWait(
+  ctx: AnalysisContext,
+  runWithout: (othersGone: readonly Pod[], order: QueueOrder) => Outcome,
+): JobWait | undefined {
+  const orders: QueueOrder[] = rivalsOf(ctx).length > 0 ? ['ours-first', 'theirs-first'] : ['ours-first'];
+  for (const down of scalingDown(ctx, new Set(holdingPods(ctx)))) {
+    const picks = choices(down.bound, down.goes);
+    if (!picks) continue;
+    const runs = picks.flatMap((gone) => orders.map((order) => runWithout(gone, order)));
+    const [outcome] = runs;
+    if (!outcome || runs.some((o) => o.result !== 'completes')) continue;
+    return { holders: 'scale-downs', jobs: [down.deployment], pods: down.bound, outcome, needs: 'all' };
+  }
+  return undefined;
+}
+
 /** The holders (Jobs, or rollouts under way) a blocked run waits for, by their pods `byJob`. */
 function holdersWait(
   ctx: AnalysisContext,
@@ -305,6 +331,13 @@ const NEVER = /can never finish/;
 /** How `said` words the wait: for Jobs, or for neighbour rollouts under way. */
 function waitWords(wait: JobWait): { whileRuns: string; once: string; added: string; holdsNote: string } {
   const { jobs, names, one, some } = jobWaitWords(wait);
+  if (wait.holders === 'scale-downs')
+    return {
+      whileRuns: `until deployment ${names} scales down`,
+      once: `It goes on by itself once that Deployment's ReplicaSet removes the pods above its replicas, whichever it removes.`,
+      added: `It goes on by itself once deployment ${names} scales down to its replicas, whichever pods its ReplicaSet removes.`,
+      holdsNote: `Pods of deployment ${names}, which runs more pods than its replicas and is scaling down, hold room or quota the new pods need: `,
+    };
   if (wait.holders === 'rollouts') {
     // New pods still starting: the wait holds once they become Ready, which is not yet seen.
     const ready = wait.starting ? `, after ${one ? 'its' : 'their'} new pods are Ready` : '';
@@ -349,7 +382,7 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
   // A bound was not run step by step: it says the nodes have the room, no more.
   const proof = wait.bound
     ? 'With them gone, the nodes have room for every step ahead and for the end state (a bound on room: the steps are not run one by one).'
-    : `Run forward with them gone, the controllers finish the rollout, whichever pending pod the scheduler takes first: ${steps.slice(0, 6).join('; ')}.`;
+    : `Run forward with ${wait.holders === 'scale-downs' ? 'those it removes' : 'them'} gone, the controllers finish the rollout, whichever pending pod the scheduler takes first: ${steps.slice(0, 6).join('; ')}.`;
   const cron =
     wait.holders === 'jobs' && wait.jobs.some((j) => CRONJOB_RUN.test(j))
       ? " A Job named like a CronJob's run may be followed by the next run, which can take the room again."
@@ -365,6 +398,7 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
             ...headline.params,
             waitNames: jobWaitWords(wait).names,
             rollouts: wait.holders === 'rollouts',
+            scaleDown: wait.holders === 'scale-downs',
             one,
             some,
             bound: wait.bound === true,
@@ -399,13 +433,15 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
             {
               type: 'note' as const,
               text: `${holdsNote}${where}. ${
-                wait.holders === 'rollouts'
-                  ? `${
-                      wait.starting
-                        ? `${one ? 'Its' : 'Their'} newest pods are starting (bound, nothing failing, not Ready yet; or nominated to a node their preemption is emptying); once they are available`
-                        : `${one ? 'Its' : 'Their'} newest pods are Ready, so`
-                    } ${one ? 'its' : 'each'} Deployment controller removes the old ones as the rollout goes on (once the new ones are available, within maxUnavailable), and they give the room back.`
-                  : "A Job's pods go once it ends (it completes, or fails for good), and give them back."
+                wait.holders === 'scale-downs'
+                  ? 'Its Deployment controller scales its ReplicaSet to the spec, and the ReplicaSet controller deletes the pods above it (those not bound to a node first; among bound ones which is not known), and they give the room back; each choice of them was run.'
+                  : wait.holders === 'rollouts'
+                    ? `${
+                        wait.starting
+                          ? `${one ? 'Its' : 'Their'} newest pods are starting (bound, nothing failing, not Ready yet; or nominated to a node their preemption is emptying); once they are available`
+                          : `${one ? 'Its' : 'Their'} newest pods are Ready, so`
+                      } ${one ? 'its' : 'each'} Deployment controller removes the old ones as the rollout goes on (once the new ones are available, within maxUnavailable), and they give the room back.`
+                    : "A Job's pods go once it ends (it completes, or fails for good), and give them back."
               }${some ? ' Not each of them must end: the pods of some could free the room the others hold.' : ''}${cron} ${proof}`,
             },
           ]

@@ -20,7 +20,10 @@ import { argoPausedWords, deploymentPausedWords } from './paused.js';
 type Surge = Extract<FindingWords, { key: 'surge-deadlock' }>['params'];
 type SurgeWaits = Extract<FindingWords, { key: 'surge-deadlock-waits' }>['params'];
 type SurgeRace = Extract<FindingWords, { key: 'surge-deadlock-race' }>['params'];
-type Waits = Pick<SurgeWaits, 'waitNames' | 'rollouts' | 'one' | 'some' | 'bound' | 'unread' | 'starting'>;
+type Waits = Pick<
+  SurgeWaits,
+  'waitNames' | 'rollouts' | 'scaleDown' | 'one' | 'some' | 'bound' | 'unread' | 'starting'
+>;
 type CrashOnNode = Extract<FindingWords, { key: 'crash-loop-on-node' }>['params'];
 /** What the explanations say: fewer facts than the headlines. */
 type SurgeWhy = Pick<
@@ -42,6 +45,7 @@ const waitsAtKo = (p: QuotaWaitsHead): string =>
 
 /** "while Job batch/etl runs", "while the rollout of deployment ml/beta holds its old pods". */
 const whileEn = (p: Waits): string => {
+  if (p.scaleDown) return `until deployment ${p.waitNames} scales down`;
   if (p.rollouts) {
     const of = `the rollout${p.one ? '' : 's'} of deployment${p.one ? '' : 's'} ${p.waitNames}`;
     return p.some
@@ -52,17 +56,23 @@ const whileEn = (p: Waits): string => {
   return p.some ? `while ${jobs} hold the room` : `while ${jobs} ${p.one ? 'runs' : 'run'}`;
 };
 const whileKo = (p: Waits): string =>
-  p.rollouts
-    ? `Deployment ${p.waitNames}의 롤아웃이 ${p.some ? '자리를' : '기존 파드를'} 점유하는 동안`
-    : `${p.waitNames} Job이 ${p.some ? '자리를 점유하는' : '실행되는'} 동안`;
+  p.scaleDown
+    ? `Deployment ${p.waitNames}가 레플리카 수까지 줄어들기 전`
+    : p.rollouts
+      ? `Deployment ${p.waitNames}의 롤아웃이 ${p.some ? '자리를' : '기존 파드를'} 점유하는 동안`
+      : `${p.waitNames} Job이 ${p.some ? '자리를 점유하는' : '실행되는'} 동안`;
 const onceEn = (p: Waits): string =>
-  p.rollouts
-    ? `It can go on by itself once ${p.one ? 'that rollout removes its' : 'those rollouts remove their'} old pods${p.starting ? `, after ${p.one ? 'its' : 'their'} new pods are Ready` : ''}, unless new pods of ${p.one ? 'that rollout' : 'theirs'} take the room first${p.unread ? ` or ${p.one ? 'it is' : 'they are'} paused (not read)` : ''}.`
-    : `It ${p.bound ? 'can go' : 'goes'} on by itself once ${p.one ? 'that Job ends' : p.some ? 'enough of them end' : 'those Jobs end'}.`;
+  p.scaleDown
+    ? "It goes on by itself once that Deployment's ReplicaSet removes the pods above its replicas, whichever it removes."
+    : p.rollouts
+      ? `It can go on by itself once ${p.one ? 'that rollout removes its' : 'those rollouts remove their'} old pods${p.starting ? `, after ${p.one ? 'its' : 'their'} new pods are Ready` : ''}, unless new pods of ${p.one ? 'that rollout' : 'theirs'} take the room first${p.unread ? ` or ${p.one ? 'it is' : 'they are'} paused (not read)` : ''}.`
+      : `It ${p.bound ? 'can go' : 'goes'} on by itself once ${p.one ? 'that Job ends' : p.some ? 'enough of them end' : 'those Jobs end'}.`;
 const onceKo = (p: Waits): string =>
-  p.rollouts
-    ? `그 롤아웃이${p.starting ? ' 새 파드가 Ready가 된 뒤' : ''} 기존 파드를 내리면 스스로 이어질 수 있습니다. 다만 그 롤아웃의 새 파드가 먼저 자리를 차지하면 이어지지 않습니다.${p.unread ? ' 그 Deployment는 읽지 않아서 일시 중지되어 있는지 알 수 없습니다.' : ''}`
-    : `${p.some ? '그중 충분한 수의 Job이' : 'Job이'} 끝나면 스스로 이어${p.bound ? '질 수 있습니다' : '집니다'}.`;
+  p.scaleDown
+    ? '그 Deployment의 ReplicaSet이 레플리카 수를 넘는 파드를 내리면, 어느 파드를 내리든 롤아웃이 스스로 이어집니다.'
+    : p.rollouts
+      ? `그 롤아웃이${p.starting ? ' 새 파드가 Ready가 된 뒤' : ''} 기존 파드를 내리면 스스로 이어질 수 있습니다. 다만 그 롤아웃의 새 파드가 먼저 자리를 차지하면 이어지지 않습니다.${p.unread ? ' 그 Deployment는 읽지 않아서 일시 중지되어 있는지 알 수 없습니다.' : ''}`
+      : `${p.some ? '그중 충분한 수의 Job이' : 'Job이'} 끝나면 스스로 이어${p.bound ? '질 수 있습니다' : '집니다'}.`;
 
 const exitEn = (p: CrashOnNode): string =>
   p.exitCode === undefined ? '' : `, last exit code ${p.exitCode}${p.reason ? ` (${p.reason})` : ''}`;
@@ -213,6 +223,7 @@ const FINDING_WORDS = registerCatalogue(
         ...SURGE_SAMPLE,
         waitNames: 'batch/train',
         rollouts: false,
+        scaleDown: false,
         one: true,
         some: false,
         bound: false,
@@ -224,11 +235,23 @@ const FINDING_WORDS = registerCatalogue(
         kind: 'Rollout',
         waitNames: 'ml/beta',
         rollouts: true,
+        scaleDown: false,
         one: true,
         some: false,
         bound: true,
         unread: true,
         starting: true,
+      },
+      {
+        ...SURGE_SAMPLE,
+        waitNames: 'ml/beta',
+        rollouts: false,
+        scaleDown: true,
+        one: true,
+        some: false,
+        bound: false,
+        unread: false,
+        starting: false,
       },
     ],
     'surge-deadlock-race': [{ ...SURGE_SAMPLE, rivals: 'deployment ml/beta' }],
@@ -237,6 +260,7 @@ const FINDING_WORDS = registerCatalogue(
       {
         waitNames: 'batch/train',
         rollouts: false,
+        scaleDown: false,
         one: true,
         some: false,
         bound: false,
@@ -246,6 +270,7 @@ const FINDING_WORDS = registerCatalogue(
       {
         waitNames: 'batch/a, batch/b',
         rollouts: false,
+        scaleDown: false,
         one: false,
         some: true,
         bound: true,
@@ -255,11 +280,22 @@ const FINDING_WORDS = registerCatalogue(
       {
         waitNames: 'ml/beta, ml/gamma',
         rollouts: true,
+        scaleDown: false,
         one: false,
         some: false,
         bound: false,
         unread: true,
         starting: true,
+      },
+      {
+        waitNames: 'ml/beta',
+        rollouts: false,
+        scaleDown: true,
+        one: true,
+        some: false,
+        bound: false,
+        unread: false,
+        starting: false,
       },
     ],
     'surge-deadlock-why': [

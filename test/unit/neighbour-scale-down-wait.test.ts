@@ -1,0 +1,127 @@
+/**
+ * A neighbour Deployment scaling down gives room back (forward/scale-down-wait.ts): beta
+ * runs 2 pods (gpu-2, gpu-3) where its spec asks for 1, so its ReplicaSet deletes one of
+ * them, whichever it ranks first; alpha's new pod then takes that GPU and alpha finishes.
+ * "cannot finish until deployment ml/beta scales down", never "can never finish", and each
+ * plan says waiting may be enough. Where beta does not scale down, or its excess falls on
+ * a pod that holds nothing, or some choice of pod leaves alpha blocked, the verdict stays.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { fakeIo } from '../support/cli-io.js';
+
+const DUMP = join(import.meta.dirname, '../fixtures/dumps/neighbour-scaling-down.json');
+const dir = mkdtempSync(join(tmpdir(), 'rd-neighbour-scale-down-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Item = {
+  kind: string;
+  metadata: Record<string, unknown> & { name?: string };
+  spec: Record<string, unknown>;
+  status?: Record<string, unknown>;
+};
+type Report = {
+  findings: { severity: string; summary: string; waitsFor?: { holders: string; names: string[] } }[];
+  remediations: { warnings: string[] }[];
+};
+
+async function alpha(edit?: (items: Item[]) => void, lang = 'en'): Promise<{ report: Report; text: string }> {
+  const dump = JSON.parse(readFileSync(DUMP, 'utf8')) as { items: Item[] };
+  edit?.(dump.items);
+  const file = join(dir, `dump-${String(Math.random()).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(dump));
+  const args = ['diagnose', 'deployment/alpha', '-n', 'ml', '--from-file', file];
+  const json = fakeIo();
+  await runCli([...args, '-o', 'json'], json.io);
+  const text = fakeIo();
+  await runCli([...args, '--lang', lang], text.io);
+  return { report: JSON.parse(json.stdout()) as Report, text: text.stdout() };
+}
+
+const named = (items: Item[], name: string): Item => {
+  const item = items.find((i) => i.metadata.name === name);
+  if (!item) throw new Error(`fixture changed: ${name} is gone`);
+  return item;
+};
+
+describe('a neighbour Deployment scaling down', () => {
+  it('running 2 pods where its spec asks 1: alpha waits for it, and every plan says waiting may be enough', async () => {
+    const { report, text } = await alpha();
+    const stuck = report.findings.find((f) => f.severity === 'critical');
+    expect(stuck?.summary).toContain('Rollout of alpha cannot finish until deployment ml/beta scales down');
+    expect(stuck?.summary).not.toContain('can never finish');
+    expect(stuck?.waitsFor).toMatchObject({ holders: 'scale-downs', names: ['ml/beta'] });
+    expect(report.remediations.length).toBeGreaterThan(0);
+    for (const plan of report.remediations)
+      expect(plan.warnings[0]).toMatch(/^Waiting may be enough: .*scales down/);
+    expect(text).toContain('each choice of them was run');
+    const ko = await alpha(undefined, 'ko');
+    expect(ko.text).toContain('Deployment ml/beta가 레플리카 수까지 줄어들기 전에는 끝나지 않습니다');
+  });
+
+  it('its spec asks for both pods: nothing goes, alpha can never finish', async () => {
+    const { report } = await alpha((items) => (named(items, 'beta').spec['replicas'] = 2));
+    expect(report.findings.find((f) => f.severity === 'critical')?.summary).toContain('can never finish');
+    expect(JSON.stringify(report)).not.toContain('scales down');
+  });
+
+  it('its excess is a pod bound to no node (deleted first): the GPUs stay held, alpha can never finish', async () => {
+    const { report } = await alpha((items) => {
+      // Three pods for 2 replicas: the third waits for a node no GPU node is, and goes first.
+      const pod = structuredClone(named(items, 'beta-b1-x2'));
+      pod.metadata = { ...pod.metadata, name: 'beta-b1-x3', uid: 'p-beta-b1-x3' };
+      delete pod.spec['nodeName'];
+      pod.spec['nodeSelector'] = { pool: 'nowhere' };
+      pod.status = {
+        phase: 'Pending',
+        conditions: [
+          {
+            type: 'PodScheduled',
+            status: 'False',
+            reason: 'Unschedulable',
+            message: "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.",
+          },
+        ],
+      };
+      items.push(pod);
+      named(items, 'beta').spec['replicas'] = 2;
+    });
+    expect(report.findings.find((f) => f.severity === 'critical')?.summary).toContain('can never finish');
+    expect(report.findings.some((f) => f.waitsFor?.holders === 'scale-downs')).toBe(false);
+  });
+
+  it('a third pod on a node without GPUs: deleting it alone frees nothing, so one to go claims nothing; two to go free a GPU in every choice', async () => {
+    const third = (replicas: number) => (items: Item[]) => {
+      const gpuNode = named(items, 'gpu-1');
+      const node = structuredClone(gpuNode);
+      node.metadata = {
+        ...node.metadata,
+        name: 'cpu-1',
+        uid: 'n-cpu-1',
+        labels: { 'kubernetes.io/hostname': 'cpu-1' },
+      };
+      for (const field of ['allocatable', 'capacity'] as const) {
+        const amounts = { ...((node.status?.[field] as Record<string, string> | undefined) ?? {}) };
+        delete amounts['nvidia.com/gpu'];
+        node.status = { ...node.status, [field]: amounts };
+      }
+      const pod = structuredClone(named(items, 'beta-b1-x2'));
+      pod.metadata = { ...pod.metadata, name: 'beta-b1-x3', uid: 'p-beta-b1-x3' };
+      pod.spec = { ...pod.spec, nodeName: 'cpu-1', nodeSelector: {} };
+      const [container] = pod.spec['containers'] as { resources?: unknown }[];
+      if (container) container.resources = { requests: { cpu: '100m' } };
+      items.push(node, pod);
+      named(items, 'beta').spec['replicas'] = replicas;
+    };
+    const one = await alpha(third(2));
+    expect(one.report.findings.find((f) => f.severity === 'critical')?.summary).toContain('can never finish');
+    expect(one.report.findings.some((f) => f.waitsFor?.holders === 'scale-downs')).toBe(false);
+    const two = await alpha(third(1));
+    expect(two.report.findings.find((f) => f.severity === 'critical')?.waitsFor).toMatchObject({
+      holders: 'scale-downs',
+    });
+  });
+});
