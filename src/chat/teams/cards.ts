@@ -276,8 +276,31 @@ export interface CardOptions {
   refreshData?: Json;
 }
 
-/** The most a card's body may take before its message's brief form is sent instead (Teams: ~28 KB a message). */
-export const CARD_BODY_MAX_CHARS = 24_000;
+/**
+ * The most a card's body may take, in UTF-8 bytes (Teams refuses a message over about
+ * 28 KB; Korean or CJK text takes three bytes a character), before its message's brief
+ * form is sent instead, or, for a message without one, its last blocks are cut.
+ */
+export const CARD_BODY_MAX_BYTES = 24_000;
+
+const bytesOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(value), 'utf8');
+
+/** Where a body was cut to fit: no words, as the card does not know its reader's language. */
+const CUT_MARK: Json = { type: 'TextBlock', text: '✂ …', isSubtle: true, wrap: true };
+
+/** `body` within CARD_BODY_MAX_BYTES: its blocks in order while they fit, then the cut mark. */
+function fitted(body: Json[]): Json[] {
+  if (bytesOf(body) <= CARD_BODY_MAX_BYTES) return body;
+  const kept: Json[] = [];
+  let size = bytesOf([CUT_MARK]);
+  for (const block of body) {
+    const cost = bytesOf(block) + 1;
+    if (size + cost > CARD_BODY_MAX_BYTES) break;
+    kept.push(block);
+    size += cost;
+  }
+  return [...kept, CUT_MARK];
+}
 
 function cardBody(parts: readonly Part[], viewer: CardViewer | undefined): Json[] {
   const body: Json[] = [];
@@ -307,9 +330,10 @@ export function renderCard(message: ChatMessage, options: CardOptions = {}): Jso
     message.parts.length > 0 ? message.parts : [{ kind: 'paragraph', text: message.summary } as const];
   let body = cardBody(parts, options.viewer);
   // Teams refuses a message over about 28 KB: a message that says what must stay
-  // (the port's `brief`) is sent in that form.
-  if (message.brief && JSON.stringify(body).length > CARD_BODY_MAX_CHARS)
-    body = cardBody(message.brief, options.viewer);
+  // (the port's `brief`) is sent in that form; anything else is cut at a block.
+  if (message.brief && bytesOf(body) > CARD_BODY_MAX_BYTES) body = cardBody(message.brief, options.viewer);
+  // A message without a brief form (a thread report's part), or a brief still too big: cut.
+  body = fitted(body);
   const userIds = (options.refreshUserIds ?? []).slice(0, MAX_REFRESH_USERS);
   return {
     type: 'AdaptiveCard',
