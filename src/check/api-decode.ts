@@ -7,9 +7,11 @@
  * Either way the object check would judge is not the one the cluster gets, so the
  * manifest is bad input at its line (exit 2), as a malformed quantity is.
  *
- * The API's shape comes from @kubernetes/client-node's generated models (Kubernetes 1.34
- * with client-node 2.0; a field newer than that reads as unknown), loaded only when a
- * Deployment, DaemonSet or StatefulSet is judged. An Argo Rollout is a custom resource
+ * The API's shape comes from @kubernetes/client-node's generated models (client-node 2.0
+ * is generated from the release-1.36 OpenAPI; a field a release had and 1.36 dropped is
+ * listed in FORMER_FIELDS, and a field newer than a cluster passes: this check refuses
+ * only what no release has), loaded only when a Deployment, DaemonSet or StatefulSet is
+ * judged. An Argo Rollout is a custom resource
  * whose schema the cluster holds: not judged here.
  */
 import { closestNames } from '../text/closest-names.js';
@@ -49,8 +51,14 @@ const ROOTS: Partial<Record<WorkloadKind, string>> = {
 
 /** Maps of resource amounts: a Quantity takes a number as well as a string. */
 const QUANTITY_MAPS = new Set(['limits', 'requests', 'overhead', 'capacity', 'allocatable', 'hard', 'used']);
-/** Single Quantity fields the models type as string. */
-const QUANTITY_FIELDS = new Set(['sizeLimit', 'storage']);
+/** Single Quantity fields the models type as string (a resourceFieldRef's `divisor: 1`). */
+const QUANTITY_FIELDS = new Set(['sizeLimit', 'storage', 'divisor']);
+
+/**
+ * Fields a released Kubernetes has that the models' release dropped, by model: 1.35's
+ * PodSpec.workloadRef (alpha, gate GenericWorkload), replaced in 1.36 by schedulingGroup.
+ */
+const FORMER_FIELDS: Readonly<Record<string, readonly string[]>> = { V1PodSpec: ['workloadRef'] };
 
 type Path = readonly (string | number)[];
 interface DecodeProblem {
@@ -135,9 +143,10 @@ function walk(value: unknown, type: string, format: string, path: Path, w: Walk)
   const model = w.shape.get(type);
   if (!model || typeof value !== 'object') return undefined;
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-    const field = model.get(key);
+    const field =
+      model.get(key) ?? (FORMER_FIELDS[type]?.includes(key) ? { type: 'any', format: '' } : undefined);
     if (!field) {
-      w.unknown.push({ path: [...path, key], known: [...model.keys()] });
+      w.unknown.push({ path: [...path, key], known: [...model.keys(), ...(FORMER_FIELDS[type] ?? [])] });
       continue;
     }
     const found = walk(item, field.type, field.format, [...path, key], w);

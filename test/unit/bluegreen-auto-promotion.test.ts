@@ -58,4 +58,18 @@ describe('a blue-green pause under autoPromotionSeconds', () => {
     expect(en).toContain('(BlueGreenPause): it waits for a person, not for the cluster.');
     expect(en).not.toContain('goes on by itself');
   });
+
+  it('beside an inconclusive analysis the seconds do not end it: the controller only syncs replicas, a person decides', async () => {
+    const inconclusive = (items: DumpItem[]): DumpItem[] =>
+      items.map((i) => {
+        if (i.kind !== 'Rollout') return i;
+        const status = i['status'] as { pauseConditions: { reason: string; startTime: string }[] };
+        const [first] = status.pauseConditions;
+        const added = { reason: 'InconclusiveAnalysisRun', startTime: first?.startTime ?? '' };
+        return { ...i, status: { ...status, pauseConditions: [...status.pauseConditions, added] } };
+      });
+    const en = await run('en', inconclusive);
+    expect(en).toContain('Paused: the rollout waits for a person');
+    expect(en).not.toContain('goes on by itself');
+  });
 });

@@ -79,6 +79,18 @@ describe('values the API cannot decode', () => {
     ).toBeUndefined();
   });
 
+  it("a resourceFieldRef's divisor is a Quantity: a number passes (divisor: 1), a boolean does not", () => {
+    const divisor =
+      (value: unknown): Edit =>
+      (o) =>
+        (o['spec'].template.spec.containers[0].env = [
+          { name: 'GOMAXPROCS', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: value } } },
+        ]);
+    expect(problem(divisor(1))).toBeUndefined();
+    expect(problem(divisor('1m'))).toBeUndefined();
+    expect(problem(divisor(true))?.problem).toContain('resourceFieldRef.divisor is a boolean (true)');
+  });
+
   it('nulls and empty mappings, as kubectl create --dry-run writes them, pass', () => {
     expect(
       problem((o) => {
@@ -100,6 +112,13 @@ describe('fields the API does not have', () => {
       problem:
         'Deployment spec.template.spec.containers[0].resource is not a field of the API (did you mean resources?): kubectl apply refuses it with its default strict validation, and without it the field is dropped',
     });
+    // A field a released Kubernetes has that the models' release dropped (1.35's workloadRef) passes.
+    expect(
+      problem((o) => (o['spec'].template.spec.workloadRef = { name: 'training', podGroup: 'workers' })),
+    ).toBeUndefined();
+    expect(problem((o) => (o['spec'].template.spec.workloadRefs = {}))?.problem).toContain(
+      'did you mean workloadRef?',
+    );
     // The decoder is case-sensitive.
     expect(problem((o) => (o['spec'].Replicas = 2))?.problem).toContain(
       'spec.Replicas is not a field of the API (did you mean replicas?)',

@@ -286,13 +286,16 @@ export function rolloutHalt(rollout: ArgoRollout): RolloutHalt | undefined {
  * `startTime` plus those seconds has passed, and the preview is promoted, unless
  * `autoPromotionEnabled` is false (pause.go CompletedBlueGreenPause reads the seconds
  * only while auto-promotion is on; off, a person promotes).
- * Not a pause by hand (spec.paused) or of another reason, which wait for a person.
+ * Not a pause by hand (spec.paused) or of another reason, which wait for a person; nor a
+ * timed one beside a pause of another reason (an inconclusive analysis): the controller
+ * only syncs replicas while that one stands (controller.go syncReplicasOnly).
  */
 function timedPause(
   rollout: ArgoRollout,
   pause: { reason: string; startTime?: string } | undefined,
 ): Pick<RolloutHalt, 'endsAt' | 'lasts'> {
   if (rollout.spec.paused || !pause?.startTime) return {};
+  if ((rollout.status?.pauseConditions ?? []).some((c) => c.reason !== pause.reason)) return {};
   const index = rollout.status?.currentStepIndex;
   const seconds =
     pause.reason === 'CanaryPauseStep'
