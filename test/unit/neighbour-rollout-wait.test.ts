@@ -157,6 +157,16 @@ describe('a neighbour Deployment whose rollout is under way', () => {
     // Read and not paused: no such clause.
     const { report: read } = await diagnose(DUMP);
     expect(read.findings.find((f) => f.code === 'RolloutSurgeDeadlock')?.summary).not.toContain('not read');
+    // Being deleted, its controller only syncs status: its rollout goes no further.
+    const deleting = edited('beta-deleting', (items) =>
+      items.map((i) =>
+        isBeta(i) ? { ...i, metadata: { ...i.metadata, deletionTimestamp: '2026-11-22T02:59:00Z' } } : i,
+      ),
+    );
+    const { report: gone } = await diagnose(deleting);
+    const stays = gone.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(stays?.summary).toContain('can never finish');
+    expect(stays?.waitsFor).toBeUndefined();
   });
 
   it('every plan for it says first that waiting may be enough, in English and in Korean', async () => {

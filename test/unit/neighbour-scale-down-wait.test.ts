@@ -53,6 +53,7 @@ describe('a neighbour Deployment scaling down', () => {
     const stuck = report.findings.find((f) => f.severity === 'critical');
     expect(stuck?.summary).toContain('Rollout of alpha cannot finish until deployment ml/beta scales down');
     expect(stuck?.summary).not.toContain('can never finish');
+    expect(stuck?.summary).toContain('unless an autoscaler raises them back first');
     expect(stuck?.waitsFor).toMatchObject({ holders: 'scale-downs', names: ['ml/beta'] });
     expect(report.remediations.length).toBeGreaterThan(0);
     for (const plan of report.remediations)
@@ -60,6 +61,15 @@ describe('a neighbour Deployment scaling down', () => {
     expect(text).toContain('each choice of them was run');
     const ko = await alpha(undefined, 'ko');
     expect(ko.text).toContain('Deployment ml/beta가 레플리카 수까지 줄어들기 전에는 끝나지 않습니다');
+  });
+
+  it('being deleted (its controller only syncs status; --cascade=orphan keeps the pods): no wait is claimed', async () => {
+    const { report } = await alpha((items) => {
+      named(items, 'beta').metadata['deletionTimestamp'] = '2026-11-22T02:59:00Z';
+      named(items, 'beta').metadata['finalizers'] = ['orphan'];
+    });
+    expect(report.findings.find((f) => f.severity === 'critical')?.summary).toContain('can never finish');
+    expect(report.findings.some((f) => f.waitsFor?.holders === 'scale-downs')).toBe(false);
   });
 
   it('its spec asks for both pods: nothing goes, alpha can never finish', async () => {

@@ -196,10 +196,14 @@ function rollingNeighbourPods(ctx: AnalysisContext): { old: Map<string, Pod[]>; 
   const paused = new Map(
     (snapshot.neighbourDeployments ?? []).filter((d) => d.paused).map((d) => [d.name, d.replicas]),
   );
+  // One being deleted goes on with nothing: its controller only syncs its status.
+  const deleting = new Set(
+    (snapshot.neighbourDeployments ?? []).filter((d) => d.deleting).map((d) => d.name),
+  );
   const now = Date.parse(snapshot.capturedAt);
   const starting = new Set<string>();
   for (const [deployment, sets] of byDeployment) {
-    if (sets.size < 2) continue;
+    if (sets.size < 2 || deleting.has(deployment)) continue;
     const [newest] = [...sets].sort(([, a], [, b]) => firstMade(b) - firstMade(a));
     // Ready, or starting by the rule our own pods are judged by (pod-phase.ts): its
     // controller goes on once they are available; a failing or waiting one may never be.
@@ -334,8 +338,8 @@ function waitWords(wait: JobWait): { whileRuns: string; once: string; added: str
   if (wait.holders === 'scale-downs')
     return {
       whileRuns: `until deployment ${names} scales down`,
-      once: `It goes on by itself once that Deployment's ReplicaSet removes the pods above its replicas, whichever it removes.`,
-      added: `It goes on by itself once deployment ${names} scales down to its replicas, whichever pods its ReplicaSet removes.`,
+      once: `It goes on by itself once that Deployment's ReplicaSet removes the pods above its replicas, whichever it removes, unless an autoscaler raises them back first.`,
+      added: `It goes on by itself once deployment ${names} scales down to its replicas, whichever pods its ReplicaSet removes, unless an autoscaler raises them back first.`,
       holdsNote: `Pods of deployment ${names}, which runs more pods than its replicas and is scaling down, hold room or quota the new pods need: `,
     };
   if (wait.holders === 'rollouts') {

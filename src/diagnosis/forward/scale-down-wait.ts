@@ -11,6 +11,8 @@
  *
  * Only a Deployment with pods of one ReplicaSet: one mid-rollout is job-wait.ts's
  * (`rollingNeighbourPods`). Only where its object was read: the spec's count is its own.
+ * Its HorizontalPodAutoscaler is not read: one whose minimum is above the spec raises it
+ * back at its next sync, so the words say "unless an autoscaler raises them back first".
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Pod } from '../k8s.js';
@@ -31,7 +33,11 @@ interface ScaleDown {
 /** The neighbour Deployments scaling down that will free bound pods, each with its pods. */
 export function scalingDown(ctx: AnalysisContext, holding: ReadonlySet<Pod>): ScaleDown[] {
   const { snapshot } = ctx;
-  const specs = new Map((snapshot.neighbourDeployments ?? []).map((d) => [d.name, d.replicas]));
+  // One being deleted scales nothing (syncDeployment only syncs its status; with
+  // --cascade=orphan its ReplicaSet keeps every pod).
+  const specs = new Map(
+    (snapshot.neighbourDeployments ?? []).filter((d) => !d.deleting).map((d) => [d.name, d.replicas]),
+  );
   const out: ScaleDown[] = [];
   for (const [deployment, sets] of neighbourReplicaSets(snapshot)) {
     const replicas = specs.get(deployment);

@@ -149,7 +149,7 @@ export interface SnapshotCommon {
    * neighbours mid-rollout (kube/read/neighbour-deployments-read.ts). Absent: none read;
    * a Deployment missing from the list was not read.
    */
-  neighbourDeployments?: { name: string; paused: boolean; replicas: number }[];
+  neighbourDeployments?: { name: string; paused: boolean; replicas: number; deleting?: true }[];
   /** Previous-container log tails of crashing containers, keyed `pod/container`. */
   logs: Record<string, string>;
   /** Reads that failed for lack of permission; empty when everything was readable. */

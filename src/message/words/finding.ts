@@ -63,13 +63,13 @@ const whileKo = (p: Waits): string =>
       : `${p.waitNames} Job이 ${p.some ? '자리를 점유하는' : '실행되는'} 동안`;
 const onceEn = (p: Waits): string =>
   p.scaleDown
-    ? "It goes on by itself once that Deployment's ReplicaSet removes the pods above its replicas, whichever it removes."
+    ? "It goes on by itself once that Deployment's ReplicaSet removes the pods above its replicas, whichever it removes, unless an autoscaler raises them back first."
     : p.rollouts
       ? `It can go on by itself once ${p.one ? 'that rollout removes its' : 'those rollouts remove their'} old pods${p.starting ? `, after ${p.one ? 'its' : 'their'} new pods are Ready` : ''}, unless new pods of ${p.one ? 'that rollout' : 'theirs'} take the room first${p.unread ? ` or ${p.one ? 'it is' : 'they are'} paused (not read)` : ''}.`
       : `It ${p.bound ? 'can go' : 'goes'} on by itself once ${p.one ? 'that Job ends' : p.some ? 'enough of them end' : 'those Jobs end'}.`;
 const onceKo = (p: Waits): string =>
   p.scaleDown
-    ? '그 Deployment의 ReplicaSet이 레플리카 수를 넘는 파드를 내리면, 어느 파드를 내리든 롤아웃이 스스로 이어집니다.'
+    ? '그 Deployment의 ReplicaSet이 레플리카 수를 넘는 파드를 내리면, 어느 파드를 내리든 롤아웃이 스스로 이어집니다. 다만 오토스케일러가 먼저 레플리카 수를 다시 올리면 이어지지 않습니다.'
     : p.rollouts
       ? `그 롤아웃이${p.starting ? ' 새 파드가 Ready가 된 뒤' : ''} 기존 파드를 내리면 스스로 이어질 수 있습니다. 다만 그 롤아웃의 새 파드가 먼저 자리를 차지하면 이어지지 않습니다.${p.unread ? ' 그 Deployment는 읽지 않아서 일시 중지되어 있는지 알 수 없습니다.' : ''}`
       : `${p.some ? '그중 충분한 수의 Job이' : 'Job이'} 끝나면 스스로 이어${p.bound ? '질 수 있습니다' : '집니다'}.`;

@@ -1,6 +1,7 @@
 /**
  * What the engine keeps of another Deployment, a neighbour of the workload diagnosed
- * (snapshot `neighbourDeployments`; forward/job-wait.ts): paused, and its replicas.
+ * (snapshot `neighbourDeployments`; forward/job-wait.ts): paused, its replicas, and
+ * whether it is being deleted (its controller then only syncs status: it scales nothing).
  */
 import type { Deployment } from '../../k8s-workloads.js';
 import type { NeighbourDeployment } from '../../base/neighbour-deployments.js';
@@ -11,5 +12,6 @@ export function neighbourEntry(deployment: Deployment, namespace: string): Neigh
     name: `${deployment.metadata.namespace ?? namespace}/${deployment.metadata.name ?? ''}`,
     paused: deployment.spec.paused === true,
     replicas: deployment.spec.replicas ?? 1,
+    ...(deployment.metadata.deletionTimestamp ? { deleting: true as const } : {}),
   };
 }
