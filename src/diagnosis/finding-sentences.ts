@@ -209,6 +209,70 @@ defineSentences(
         `The rollout is moving and will finish by itself once ${p.first}; nothing needs changing.`,
       ko: (p: { first: string }) => `롤아웃이 진행 중이며 스스로 끝납니다: ${p.first}. 바꿀 것은 없습니다.`,
     },
+    // src/diagnosis/forward/reconcile.ts stuckForGood: the frame, then its parts (Korean review)
+    neverFinish: {
+      en: (p: { what: string; why: string }) => `The rollout can never finish: ${p.what}, and ${p.why}.`,
+      ko: (p: { what: string; why: string }) => `롤아웃이 끝날 수 없습니다: ${p.what}. ${p.why}.`,
+    },
+    newPodsWaitForRoom: {
+      en: (p: { names: string }) => `new pods (${p.names}) wait for room the old pods hold`,
+      ko: (p: { names: string }) => `새 파드(${p.names})가 기존 파드가 점유한 자리를 기다립니다`,
+    },
+    oldPodsWait: {
+      en: () => 'old pods wait to be replaced',
+      ko: () => '기존 파드가 교체되기를 기다립니다',
+    },
+    noMoreOldRemoved: {
+      en: () => 'the controller removes no more old pods (its maxUnavailable is used up)',
+      ko: () => '컨트롤러는 기존 파드를 더 내리지 않습니다(maxUnavailable을 모두 썼습니다)',
+    },
+    blueGreenHoldsAll: {
+      en: (p: { replicas: string }) =>
+        `blue-green keeps every active pod until the preview has all ${p.replicas} of its pods and is promoted, and the nodes cannot hold both revisions at once`,
+      ko: (p: { replicas: string }) =>
+        `BlueGreen 전략은 프리뷰 파드 ${p.replicas}개가 모두 뜨고 승격될 때까지 활성 파드를 하나도 내리지 않는데, 노드에는 두 리비전을 동시에 올릴 자리가 없습니다`,
+    },
+    trafficRoutedHoldsAll: {
+      en: (p: { replicas: string }) =>
+        `a traffic-routed canary keeps every stable pod until the canary has all ${p.replicas} of its pods, and the nodes cannot hold both revisions at once`,
+      ko: (p: { replicas: string }) =>
+        `트래픽 라우팅 카나리는 카나리 파드 ${p.replicas}개가 모두 뜰 때까지 안정 버전 파드를 하나도 내리지 않는데, 노드에는 두 리비전을 동시에 올릴 자리가 없습니다`,
+    },
+    quotaWillRefuseNext: {
+      en: (p: { quota: string }) =>
+        `ResourceQuota ${p.quota}, as its status counts it, will refuse the next new pod`,
+      ko: (p: { quota: string }) => `ResourceQuota(${p.quota})의 현재 사용량으로는 다음 새 파드가 거부됩니다`,
+    },
+    quotaRefusesNext: {
+      en: (p: { quota: string }) => `ResourceQuota ${p.quota} refuses the next new pod`,
+      ko: (p: { quota: string }) => `ResourceQuota(${p.quota})가 다음 새 파드를 거부합니다`,
+    },
+    // src/diagnosis/analyzers/progress-deadline.ts (summary and explanation; deadline-passed.ts)
+    stalled: {
+      en: (p: { name: string; rs: string; deadline: string; ready: string; desired: string }) =>
+        `Rollout of ${p.name} stalled: ReplicaSet ${p.rs} made no progress for ${p.deadline}s (${p.ready} of ${p.desired} new pods ready).`,
+      ko: (p: { name: string; rs: string; deadline: string; ready: string; desired: string }) =>
+        `${p.name} 롤아웃이 멈췄습니다: ReplicaSet(${p.rs})이 ${p.deadline}초 동안 진행하지 못했습니다(새 파드 ${p.desired}개 중 ${p.ready}개 Ready).`,
+    },
+    deadlineMarksFailed: {
+      en: (p: { deadline: string }) =>
+        `The Deployment controller marks the rollout as failed (Progressing=False, ProgressDeadlineExceeded) when no new pod became available for progressDeadlineSeconds (${p.deadline}s).`,
+      ko: (p: { deadline: string }) =>
+        `새 파드가 progressDeadlineSeconds(${p.deadline}초) 동안 하나도 사용 가능해지지 않으면 Deployment 컨트롤러는 롤아웃을 실패로 표시합니다(Progressing=False, ProgressDeadlineExceeded).`,
+    },
+    deadlineNoRollback: {
+      en: () =>
+        'It does not roll back or stop anything: the old pods keep serving and the stuck new ones stay as they are.',
+      ko: () => '롤백하거나 멈추지는 않습니다. 기존 파드는 계속 서비스하고, 멈춘 새 파드도 그대로 남습니다.',
+    },
+    undoGoesBack: {
+      en: () => '`kubectl rollout undo` goes back to the previous revision.',
+      ko: () => '`kubectl rollout undo`로 이전 리비전으로 되돌릴 수 있습니다.',
+    },
+    otherFindingsSayWhy: {
+      en: () => 'The other findings say why the new pods do not become available.',
+      ko: () => '새 파드가 사용 가능해지지 않는 이유는 다른 판정에 있습니다.',
+    },
     // src/diagnosis/forward/reconcile.ts:243-245 (first sentence, the rollout completes)
     movingWhy: {
       en: () =>
@@ -359,6 +423,24 @@ defineSentences(
     ],
     movingOneStep: [{ first: 'new pod web-n1-0 becomes Ready' }],
     movingWhy: [{}],
+    neverFinish: [
+      {
+        what: 'old pods wait to be replaced',
+        why: 'the controller removes no more old pods (its maxUnavailable is used up)',
+      },
+    ],
+    newPodsWaitForRoom: [{ names: 'web-2, web-3' }],
+    oldPodsWait: [{}],
+    noMoreOldRemoved: [{}],
+    blueGreenHoldsAll: [{ replicas: '3' }],
+    trafficRoutedHoldsAll: [{ replicas: '3' }],
+    quotaWillRefuseNext: [{ quota: 'team-quota' }],
+    quotaRefusesNext: [{ quota: 'team-quota' }],
+    stalled: [{ name: 'web', rs: 'web-7d9f', deadline: '600', ready: '0', desired: '1' }],
+    deadlineMarksFailed: [{ deadline: '600' }],
+    deadlineNoRollback: [{}],
+    undoGoesBack: [{}],
+    otherFindingsSayWhy: [{}],
     movingNextWhy: [{}],
     watchIt: [{}],
     deadlineNotPassed: [{}],

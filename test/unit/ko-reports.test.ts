@@ -214,7 +214,7 @@ describe('the engine sentences in Korean', () => {
  * English left in the Korean text reports of every fixture dump (distinct runs). It may
  * only fall: lower it when a catalogue takes a sentence over.
  */
-const LEFT_AT_MOST = 153;
+const LEFT_AT_MOST = 143;
 
 describe('Korean reports of every fixture dump', () => {
   it('leave no more English than before', async () => {
