@@ -135,3 +135,39 @@ describe('a neighbour Deployment scaling down', () => {
     });
   });
 });
+
+describe('a quota another controller is refused by too', () => {
+  // ResourceQuota compute is full (pods 3 of 3); beta runs 2 pods for 1 replica; gamma's
+  // ReplicaSet is refused by the same quota (FailedCreate, exceeded quota) and has no pod.
+  const RIVAL = join(import.meta.dirname, '../fixtures/dumps/quota-rival-refused.json');
+  const run = async (edit?: (items: Item[]) => Item[]): Promise<Report> => {
+    const dump = JSON.parse(readFileSync(RIVAL, 'utf8')) as { items: Item[] };
+    const file = join(dir, `rival-${String(Math.random()).slice(2)}.json`);
+    writeFileSync(file, JSON.stringify({ ...dump, items: edit ? edit(dump.items) : dump.items }));
+    const io = fakeIo();
+    await runCli(['diagnose', 'deployment/alpha', '-n', 'ml', '--from-file', file, '-o', 'json'], io.io);
+    return JSON.parse(io.stdout()) as Report;
+  };
+  const waits = (report: Report): boolean => report.findings.some((f) => f.waitsFor !== undefined);
+
+  it('the quota beta frees is raced for: no wait is claimed', async () => {
+    expect(waits(await run())).toBe(false);
+  });
+
+  it('without gamma refused, or with a pod made since its refusal, the wait is claimed', async () => {
+    expect(waits(await run((items) => items.filter((i) => i.metadata.name !== 'e2')))).toBe(true);
+    const madeSince = (items: Item[]): Item[] => {
+      const refused = named(items, 'e2') as Item & Record<string, unknown>;
+      const created = {
+        ...structuredClone(refused),
+        metadata: { ...refused.metadata, name: 'e3' },
+        reason: 'SuccessfulCreate',
+        message: 'Created pod: gamma-g1-ab',
+        firstTimestamp: '2026-11-22T02:59:59Z',
+        lastTimestamp: '2026-11-22T02:59:59Z',
+      };
+      return [...items, created as Item];
+    };
+    expect(waits(await run(madeSince))).toBe(true);
+  });
+});

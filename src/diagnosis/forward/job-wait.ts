@@ -36,6 +36,7 @@ import { kubeletReports, startingNow } from './pod-phase.js';
 import { runWithChange, type Outcome } from './run.js';
 import { rivalsOf, type QueueOrder } from './rivals.js';
 import { choices, scalingDown } from './scale-down-wait.js';
+import { refusedByQuotaToo } from './quota-race.js';
 import { forwardVerdict } from './verdict.js';
 import { finalStateShortfall } from './final-state.js';
 import { stepsInPlainWords } from './step-words.js';
@@ -142,6 +143,8 @@ function jobWait(ctx: AnalysisContext): JobWait | undefined {
   if (workloadKind(snapshot).underWay(snapshot) === undefined) return undefined;
   const { asIs, paused } = forwardVerdict(ctx);
   if (paused || asIs.result !== 'blocked') return undefined;
+  // Blocked by a quota another controller is refused by too: the room it frees is raced for.
+  if (asIs.refused && refusedByQuotaToo(ctx, asIs.quota?.name).length > 0) return undefined;
   // A bound (no step run: an end state or an Argo canary's step no node can hold,
   // final-state.ts) is tried again with the pods gone; a run that followed the
   // controllers is run again with them gone.

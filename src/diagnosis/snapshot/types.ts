@@ -150,6 +150,12 @@ export interface SnapshotCommon {
    * a Deployment missing from the list was not read.
    */
   neighbourDeployments?: { name: string; paused: boolean; replicas: number; deleting?: true }[];
+  /**
+   * Other controllers of the namespace a ResourceQuota refuses now (their latest
+   * FailedCreate, none made since; base/quota-refusals.ts): they race ours for quota that
+   * frees (forward/quota-race.ts). Absent: none.
+   */
+  quotaRefusals?: { object: string; quota: string }[];
   /** Previous-container log tails of crashing containers, keyed `pod/container`. */
   logs: Record<string, string>;
   /** Reads that failed for lack of permission; empty when everything was readable. */

@@ -22,6 +22,7 @@ import type {
 import type { WorkloadKind } from '../workload-ref.js';
 import { isTerminal, isUnscheduled } from '../base/pods.js';
 import { workloadKind } from './index.js';
+import { quotaRefusals, type QuotaRefusal } from '../base/quota-refusals.js';
 
 /** Objects as read: candidates, possibly of other workloads, namespaces and nodes. */
 interface ReadObjects {
@@ -88,6 +89,9 @@ export function selectWorkload(
     ...objects,
     pods,
     events: eventsAbout(read.events, involved, target.namespace),
+    ...withQuotaRefusals(
+      quotaRefusals(read.events, target.namespace, (kind, name) => isInvolved(involved, kind, name)),
+    ),
     nodes,
     nodesComplete: options.coverage.nodes === 'complete',
     pvcs,
@@ -110,6 +114,16 @@ export function selectWorkload(
       : {}),
   };
 }
+
+const withQuotaRefusals = (found: QuotaRefusal[]): { quotaRefusals?: QuotaRefusal[] } =>
+  found.length > 0 ? { quotaRefusals: found } : {};
+
+/** One of `involved` by kind and name. */
+const isInvolved = (
+  involved: readonly { kind: string; meta: ObjectMeta }[],
+  kind: string,
+  name: string,
+): boolean => involved.some((o) => o.kind === kind && o.meta.name === name);
 
 /** Events whose involved object is one of `involved` (by uid, else by kind and name). */
 function eventsAbout(
