@@ -247,6 +247,37 @@ defineSentences(
       en: (p: { quota: string }) => `ResourceQuota ${p.quota} refuses the next new pod`,
       ko: (p: { quota: string }) => `ResourceQuota(${p.quota})가 다음 새 파드를 거부합니다`,
     },
+    // src/diagnosis/analyzers/create-refused.ts: a surge deadlock on a ResourceQuota
+    quotaSurgeDeadlock: {
+      en: (p: { name: string; quota: string; row: string; strategy: string }) =>
+        `Rollout of ${p.name} can never finish: ResourceQuota ${p.quota} refuses its new pods (${p.row}), and ${p.strategy} keeps old pods until new ones are Ready.`,
+      ko: (p: { name: string; quota: string; row: string; strategy: string }) =>
+        `${p.name} 롤아웃이 끝나지 않습니다: ResourceQuota(${p.quota})가 새 파드를 거부하고(${p.row}), ${p.strategy} 설정에서는 새 파드가 Ready가 되기 전에 기존 파드가 삭제되지 않습니다.`,
+    },
+    quotaNothingCreated: {
+      en: (p: { controller: string; what: string; label: string }) =>
+        `No new pod is created, so none is Pending, scheduled or crashing: the ${p.controller} controller records ${p.what} on ${p.label}, and \`kubectl rollout status\` only waits.`,
+      ko: (p: { controller: string; what: string; label: string }) =>
+        `새 파드가 만들어지지 않으므로 Pending이거나 배치되거나 크래시하는 파드도 없습니다: ${p.controller} 컨트롤러는 ${p.label}에 대해 ${p.what} 기록을 남기고, \`kubectl rollout status\`는 기다리기만 합니다.`,
+    },
+    quotaOneOldFirst: {
+      en: (p: { share: string; kind: string }) =>
+        `${p.share}: the whole ${p.kind} fits it on the new template beside what others use, and letting one old pod go first makes room for a new one.`,
+      ko: (p: { share: string; kind: string }) =>
+        `${p.share}: 다른 워크로드가 쓰는 양과 함께여도 ${p.kind} 전체가 새 템플릿으로 쿼터 안에 들어가며, 기존 파드 하나를 먼저 내보내면 새 파드 하나가 들어갈 자리가 생깁니다.`,
+    },
+    quotaEachWaits: {
+      en: () =>
+        'The controller removes an old pod only once a new one is available, which cannot be created: each side waits for the other.',
+      ko: () =>
+        '컨트롤러는 새 파드가 사용 가능해져야 기존 파드를 내리는데, 새 파드는 만들어질 수 없습니다: 서로가 서로를 기다립니다.',
+    },
+    quotaWayOut: {
+      en: () =>
+        'The way out: RollingUpdate with maxSurge 0 (or Recreate), with a restart so the refused ReplicaSet is replaced; or raise the quota by what one new pod asks.',
+      ko: () =>
+        '해결 방법: RollingUpdate에서 maxSurge 0(또는 Recreate)으로 바꾸고 재시작해서 거부된 ReplicaSet을 교체하거나, 새 파드 하나가 요청하는 만큼 쿼터를 늘립니다.',
+    },
     // src/diagnosis/analyzers/progress-deadline.ts (summary and explanation; deadline-passed.ts)
     stalled: {
       en: (p: { name: string; rs: string; deadline: string; ready: string; desired: string }) =>
@@ -423,6 +454,20 @@ defineSentences(
     ],
     movingOneStep: [{ first: 'new pod web-n1-0 becomes Ready' }],
     movingWhy: [{}],
+    quotaSurgeDeadlock: [
+      {
+        name: 'web',
+        quota: 'compute',
+        row: "pods: 3 of 3 used, 1 by this workload's pods; a new pod asks 1",
+        strategy: 'maxSurge 1, maxUnavailable 0 at 1 replica',
+      },
+    ],
+    quotaNothingCreated: [
+      { controller: 'ReplicaSet', what: 'FailedCreate events', label: 'ReplicaSet web-7d9f' },
+    ],
+    quotaOneOldFirst: [{ share: 'Of pods 3 the old pods hold 1', kind: 'Deployment' }],
+    quotaEachWaits: [{}],
+    quotaWayOut: [{}],
     neverFinish: [
       {
         what: 'old pods wait to be replaced',
