@@ -9,6 +9,8 @@ import { defineSentences } from '../i18n/sentences.js';
 
 type Pod = { pod: string };
 type Steps = { steps: string };
+/** A preemption: the pod, its priority, the node and the victims (one entry per verb: holds/hold, is/are). */
+type Preempts = { pod: string; priority: string; node: string; victims: string };
 
 defineSentences(
   'finding-sentences',
@@ -247,6 +249,77 @@ defineSentences(
       en: (p: { quota: string }) => `ResourceQuota ${p.quota} refuses the next new pod`,
       ko: (p: { quota: string }) => `ResourceQuota(${p.quota})가 다음 새 파드를 거부합니다`,
     },
+    // src/diagnosis/analyzers/preemption-under-way.ts (Korean review)
+    willPreemptOwnOne: {
+      en: (p: Preempts & { kind: string }) =>
+        `The scheduler will make room for ${p.pod} (priority ${p.priority}) on ${p.node} by preempting ${p.victims} of this ${p.kind}, which holds what it needs at a lower priority: the rollout goes on by itself.`,
+      ko: (p: Preempts & { kind: string }) =>
+        `스케줄러가 ${p.node} 노드에서 우선순위가 더 낮은 이 ${p.kind}의 기존 파드(${p.victims})를 선점해 새 파드(${p.pod}, 우선순위 ${p.priority})의 자리를 만듭니다. 롤아웃은 스스로 이어집니다.`,
+    },
+    willPreemptOwnMany: {
+      en: (p: Preempts & { kind: string }) =>
+        `The scheduler will make room for ${p.pod} (priority ${p.priority}) on ${p.node} by preempting ${p.victims} of this ${p.kind}, which hold what it needs at a lower priority: the rollout goes on by itself.`,
+      ko: (p: Preempts & { kind: string }) =>
+        `스케줄러가 ${p.node} 노드에서 우선순위가 더 낮은 이 ${p.kind}의 기존 파드(${p.victims})를 선점해 새 파드(${p.pod}, 우선순위 ${p.priority})의 자리를 만듭니다. 롤아웃은 스스로 이어집니다.`,
+    },
+    willPreemptOtherOne: {
+      en: (p: Preempts) =>
+        `The scheduler will make room for ${p.pod} (priority ${p.priority}) on ${p.node} by preempting ${p.victims}, which holds what it needs at a lower priority: the rollout goes on by itself.`,
+      ko: (p: Preempts) =>
+        `스케줄러가 ${p.node} 노드에서 우선순위가 더 낮은 파드(${p.victims})를 선점해 새 파드(${p.pod}, 우선순위 ${p.priority})의 자리를 만듭니다. 롤아웃은 스스로 이어집니다.`,
+    },
+    willPreemptOtherMany: {
+      en: (p: Preempts) =>
+        `The scheduler will make room for ${p.pod} (priority ${p.priority}) on ${p.node} by preempting ${p.victims}, which hold what it needs at a lower priority: the rollout goes on by itself.`,
+      ko: (p: Preempts) =>
+        `스케줄러가 ${p.node} 노드에서 우선순위가 더 낮은 파드(${p.victims})를 선점해 새 파드(${p.pod}, 우선순위 ${p.priority})의 자리를 만듭니다. 롤아웃은 스스로 이어집니다.`,
+    },
+    makingRoomOne: {
+      en: (p: Preempts) =>
+        `The scheduler is making room for ${p.pod} (priority ${p.priority}) on ${p.node}: it preempted ${p.victims}, which is terminating.`,
+      ko: (p: Preempts) =>
+        `스케줄러가 ${p.node} 노드에 새 파드(${p.pod}, 우선순위 ${p.priority})의 자리를 만드는 중입니다: 선점한 파드(${p.victims})가 종료 중입니다.`,
+    },
+    makingRoomMany: {
+      en: (p: Preempts) =>
+        `The scheduler is making room for ${p.pod} (priority ${p.priority}) on ${p.node}: it preempted ${p.victims}, which are terminating.`,
+      ko: (p: Preempts) =>
+        `스케줄러가 ${p.node} 노드에 새 파드(${p.pod}, 우선순위 ${p.priority})의 자리를 만드는 중입니다: 선점한 파드(${p.victims})가 종료 중입니다.`,
+    },
+    pendingOnPurposeOne: {
+      en: (p: { node: string }) =>
+        `The pod is Pending on purpose: it is nominated to ${p.node} and schedules there once the lower-priority pod is gone (within its termination grace period).`,
+      ko: (p: { node: string }) =>
+        `이 파드는 일부러 Pending 상태입니다: ${p.node} 노드에 지정되어 있고, 우선순위가 낮은 파드가 사라지면(종료 유예 기간 안에) 그 노드에 배치됩니다.`,
+    },
+    pendingOnPurposeMany: {
+      en: (p: { node: string }) =>
+        `The pod is Pending on purpose: it is nominated to ${p.node} and schedules there once the lower-priority pods are gone (within their termination grace period).`,
+      ko: (p: { node: string }) =>
+        `이 파드는 일부러 Pending 상태입니다: ${p.node} 노드에 지정되어 있고, 우선순위가 낮은 파드가 사라지면(종료 유예 기간 안에) 그 노드에 배치됩니다.`,
+    },
+    markedVictims: {
+      en: () => 'The scheduler marked the victims DisruptionTarget (PreemptionByScheduler).',
+      ko: () => '스케줄러가 선점된 파드에 DisruptionTarget 컨디션을 표시했습니다(PreemptionByScheduler).',
+    },
+    nothingToChange: {
+      en: () => 'Nothing to change: a strategy change or a restart would only take serving pods away.',
+      ko: () => '바꿀 것은 없습니다. 전략을 바꾸거나 재시작하면 서비스 중인 파드만 줄어듭니다.',
+    },
+    nothingToChangeMore: {
+      en: () => 'Nothing to change: a strategy change or a restart would only take more serving pods away.',
+      ko: () => '바꿀 것은 없습니다. 전략을 바꾸거나 재시작하면 서비스 중인 파드가 더 줄어들 뿐입니다.',
+    },
+    watchVictims: {
+      en: (p: { command: string }) =>
+        `Watch ${p.command}; if it is still Pending after the victims are gone, diagnose again.`,
+      ko: (p: { command: string }) =>
+        `${p.command}로 지켜보고, 선점된 파드가 사라진 뒤에도 Pending이면 다시 진단하세요.`,
+    },
+    raisedPriority: {
+      en: () => "The new template raised the pods' priority above the old ones'.",
+      ko: () => '새 템플릿이 파드의 우선순위를 기존 파드보다 높였습니다.',
+    },
     // src/diagnosis/analyzers/create-refused.ts: a surge deadlock on a ResourceQuota
     quotaSurgeDeadlock: {
       en: (p: { name: string; quota: string; row: string; strategy: string }) =>
@@ -454,6 +527,23 @@ defineSentences(
     ],
     movingOneStep: [{ first: 'new pod web-n1-0 becomes Ready' }],
     movingWhy: [{}],
+    willPreemptOwnOne: [
+      { pod: 'web-2', priority: '1000', node: 'gpu-1', victims: 'web-1', kind: 'Deployment' },
+    ],
+    willPreemptOwnMany: [
+      { pod: 'web-2', priority: '1000', node: 'gpu-1', victims: 'web-1, web-3', kind: 'Deployment' },
+    ],
+    willPreemptOtherOne: [{ pod: 'web-2', priority: '1000', node: 'gpu-1', victims: 'batch-1' }],
+    willPreemptOtherMany: [{ pod: 'web-2', priority: '1000', node: 'gpu-1', victims: 'batch-1, batch-2' }],
+    makingRoomOne: [{ pod: 'web-2', priority: '1000', node: 'gpu-1', victims: 'batch-1' }],
+    makingRoomMany: [{ pod: 'web-2', priority: '1000', node: 'gpu-1', victims: 'batch-1, batch-2' }],
+    pendingOnPurposeOne: [{ node: 'gpu-1' }],
+    pendingOnPurposeMany: [{ node: 'gpu-1' }],
+    markedVictims: [{}],
+    nothingToChange: [{}],
+    nothingToChangeMore: [{}],
+    watchVictims: [{ command: '`kubectl get pod web-2 -n ml -w`' }],
+    raisedPriority: [{}],
     quotaSurgeDeadlock: [
       {
         name: 'web',
