@@ -211,9 +211,17 @@ interface WaitParams {
  * A pause its controller ends by itself: an Argo timed pause step (or autoPromotionSeconds)
  * whose end is still ahead. Nobody needs to act; every other pause waits for a person.
  */
-export function pauseEndsByItself(finding: { readonly code: string; readonly says?: FindingWords }): boolean {
+function pauseEndsByItself(finding: { readonly code: string; readonly says?: FindingWords }): boolean {
   const says = finding.says;
   return (
     finding.code === 'RolloutPaused' && says?.key === 'argo-paused' && says.params.timed?.ended === false
   );
+}
+
+/** Paused, and by pauses that all end by themselves: no person needs to act (report and scan). */
+export function pausesEndByThemselves(
+  findings: readonly { readonly code: string; readonly says?: FindingWords }[],
+): boolean {
+  const pauses = findings.filter((f) => f.code === 'RolloutPaused');
+  return pauses.length > 0 && pauses.every(pauseEndsByItself);
 }

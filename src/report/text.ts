@@ -9,7 +9,7 @@ import { cleanDeep } from '../text/clean.js';
 import { clip } from '../text/sentences.js';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Evidence, Finding, Severity } from '../diagnosis/finding.js';
-import { pauseEndsByItself } from '../diagnosis/finding-words.js';
+import { pausesEndByThemselves } from '../diagnosis/finding-words.js';
 import type { Patch, PlanDrift, RemediationPlan } from '../remediation/plan.js';
 import { indent, makeStyle, oneLine, wrap, type Style } from './format.js';
 import { renderEvidence } from './terminal.js';
@@ -108,8 +108,7 @@ export function renderText(raw: Diagnosis, options: TextOptions = {}): string {
 
 /** A pause alone: one that waits for a person, or timed pauses that all end by themselves. */
 function pausedHead(findings: readonly Finding[], w: Words): string {
-  const pauses = findings.filter((f) => f.code === 'RolloutPaused');
-  return pauses.every(pauseEndsByItself) ? w.pausedTimedNotes({}) : w.pausedNotes({});
+  return pausesEndByThemselves(findings) ? w.pausedTimedNotes({}) : w.pausedNotes({});
 }
 
 function verdict(diagnosis: Diagnosis, style: Style, w: Words, lang: Lang): string[] {

@@ -32,7 +32,7 @@ import { translate, wordsIn } from '../../i18n/catalogue.js';
 import { exclusionWords, spanWords } from '../../remediation/exclusion-words.js';
 import { findingSummary } from '../../message/words/finding.js';
 import { SCAN_WORDS } from '../scan-words.js';
-import { pauseEndsByItself } from '../../diagnosis/finding-words.js';
+import { pausesEndByThemselves } from '../../diagnosis/finding-words.js';
 
 const USAGE = `rollout-doctor scan [-n NAMESPACE | -A] [--context C] [--kubeconfig F] [--from-file DUMP] [-o text|json]
                            [--lang en|ko]`;
@@ -194,17 +194,13 @@ function pausedLines(
   paused: readonly ScanEntry[],
   w: ReturnType<typeof wordsIn<typeof SCAN_WORDS>>,
 ): string[] {
-  const timed = paused.filter((e) => e.findings.some(pauseEndsByItself) && !waitsForPerson(e)).length;
+  const timed = paused.filter((e) => pausesEndByThemselves(e.findings)).length;
   const person = paused.length - timed;
   return [
     ...(person > 0 ? [w.pausedWaiting({ count: person })] : []),
     ...(timed > 0 ? [w.pausedTimed({ count: timed })] : []),
   ];
 }
-
-/** A paused entry with a pause nobody but a person ends. */
-const waitsForPerson = (e: ScanEntry): boolean =>
-  e.findings.some((f) => f.code === 'RolloutPaused' && !pauseEndsByItself(f));
 
 function exclusionLines(exclusions: readonly ScanExclusion[], lang: Lang): string[] {
   if (exclusions.length === 0) return [];

@@ -3,8 +3,7 @@
  * FailedCreate says "exceeded quota" and no pod was made since (a SuccessfulCreate
  * newer than it). They have no Pending pod, yet when the quota frees they retry their
  * creates with backoff (ReplicaSet manageReplicas) and race ours for it
- * (forward/quota-race.ts). Read from the namespace's events before they are narrowed
- * to the workload's own. Pure.
+ * (forward/quota-race.ts). Pure.
  */
 import type { KubeEvent } from '../k8s.js';
 import type { WorkloadSnapshot } from '../snapshot/types.js';
@@ -14,16 +13,16 @@ import { eventTime } from './pod-events.js';
 /** "ReplicaSet ml/gamma-g1" and the quota that refuses it. */
 export type QuotaRefusal = NonNullable<WorkloadSnapshot['quotaRefusals']>[number];
 
+/** From the namespace's core/v1 events; `ours` tells the workload's own (its objects, its pods). */
 export function quotaRefusals(
   events: readonly KubeEvent[],
   namespace: string,
-  ours: (kind: string, name: string) => boolean,
+  ours: (event: KubeEvent) => boolean,
 ): QuotaRefusal[] {
   const latest = new Map<string, { failed?: string; quota?: string; created?: string }>();
   for (const event of events) {
     const { kind, name } = event.involvedObject;
-    const at = (event.involvedObject.namespace ?? event.metadata.namespace ?? namespace) === namespace;
-    if (!kind || !name || !at || ours(kind, name)) continue;
+    if (!kind || !name || ours(event)) continue;
     const key = `${kind} ${namespace}/${name}`;
     const seen = latest.get(key) ?? {};
     const when = eventTime(event);

@@ -261,16 +261,28 @@ function scaleDownWait(
   ctx: AnalysisContext,
   runWithout: (othersGone: readonly Pod[], order: QueueOrder) => Outcome,
 ): JobWait | undefined {
-  const orders: QueueOrder[] = rivalsOf(ctx).length > 0 ? ['ours-first', 'theirs-first'] : ['ours-first'];
+  const orders = queueOrders(ctx);
   for (const down of scalingDown(ctx, new Set(holdingPods(ctx)))) {
     const picks = choices(down.bound, down.goes);
     if (!picks) continue;
-    const runs = picks.flatMap((gone) => orders.map((order) => runWithout(gone, order)));
-    const [outcome] = runs;
-    if (!outcome || runs.some((o) => o.result !== 'completes')) continue;
-    return { holders: 'scale-downs', jobs: [down.deployment], pods: down.bound, outcome, needs: 'all' };
+    // Each run is a whole forward run: stop at the first choice or order that does not finish.
+    let outcome: Outcome | undefined;
+    const finishes = picks.every((gone) =>
+      orders.every((order) => {
+        const run = runWithout(gone, order);
+        outcome ??= run;
+        return run.result === 'completes';
+      }),
+    );
+    if (finishes && outcome)
+      return { holders: 'scale-downs', jobs: [down.deployment], pods: down.bound, outcome, needs: 'all' };
   }
   return undefined;
+}
+
+/** The queue orders a wait must finish in: they differ only where other workloads' pods wait for a node (rivals.ts). */
+function queueOrders(ctx: AnalysisContext): QueueOrder[] {
+  return rivalsOf(ctx).length > 0 ? ['ours-first', 'theirs-first'] : ['ours-first'];
 }
 
 /** The holders (Jobs, or rollouts under way) a blocked run waits for, by their pods `byJob`. */
@@ -281,8 +293,7 @@ function holdersWait(
   runWithout: (othersGone: readonly Pod[], order: QueueOrder) => Outcome,
 ): JobWait | undefined {
   if (byJob.size === 0) return undefined;
-  // The orders differ only where other workloads' pods wait for a node (rivals.ts).
-  const orders: QueueOrder[] = rivalsOf(ctx).length > 0 ? ['ours-first', 'theirs-first'] : ['ours-first'];
+  const orders = queueOrders(ctx);
   const finishesWithout = (jobs: readonly string[]): Outcome | undefined => {
     const gone = jobs.flatMap((j) => byJob.get(j) ?? []);
     const [outcome, ...others] = orders.map((order) => runWithout(gone, order));

@@ -82,16 +82,17 @@ export function selectWorkload(
   // is known, and the forward model places pods on those nodes (a quota-refused rollout
   // has no Pending pod, yet what fits once admitted turns on them).
   const others = otherPods(read.neighbours, pods, nodes);
+  const events = namespaceEvents(read.events, target.namespace);
+  const about = isAbout(involved);
 
   return {
     target,
     capturedAt: options.capturedAt,
     ...objects,
     pods,
-    events: eventsAbout(read.events, involved, target.namespace),
-    ...withQuotaRefusals(
-      quotaRefusals(read.events, target.namespace, (kind, name) => isInvolved(involved, kind, name)),
-    ),
+    events: events.filter(about),
+    // Read from the namespace's events before they are narrowed to the workload's own.
+    ...withQuotaRefusals(quotaRefusals(events, target.namespace, about)),
     nodes,
     nodesComplete: options.coverage.nodes === 'complete',
     pvcs,
@@ -118,28 +119,20 @@ export function selectWorkload(
 const withQuotaRefusals = (found: QuotaRefusal[]): { quotaRefusals?: QuotaRefusal[] } =>
   found.length > 0 ? { quotaRefusals: found } : {};
 
-/** One of `involved` by kind and name. */
-const isInvolved = (
-  involved: readonly { kind: string; meta: ObjectMeta }[],
-  kind: string,
-  name: string,
-): boolean => involved.some((o) => o.kind === kind && o.meta.name === name);
-
-/** Events whose involved object is one of `involved` (by uid, else by kind and name). */
-function eventsAbout(
-  read: readonly KubeEvent[],
-  involved: readonly { kind: string; meta: ObjectMeta }[],
-  namespace: string,
-): KubeEvent[] {
+/** The namespace's events, as core/v1 events. */
+function namespaceEvents(read: readonly KubeEvent[], namespace: string): KubeEvent[] {
   return read
     .map(asCoreEvent)
-    .filter((e) => (e.involvedObject.namespace ?? e.metadata.namespace ?? namespace) === namespace)
-    .filter((e) =>
-      involved.some((o) =>
-        e.involvedObject.uid && o.meta.uid
-          ? e.involvedObject.uid === o.meta.uid
-          : e.involvedObject.kind === o.kind && e.involvedObject.name === o.meta.name,
-      ),
+    .filter((e) => (e.involvedObject.namespace ?? e.metadata.namespace ?? namespace) === namespace);
+}
+
+/** Whether an event is about one of `involved` (by uid, else by kind and name). */
+function isAbout(involved: readonly { kind: string; meta: ObjectMeta }[]): (e: KubeEvent) => boolean {
+  return (e) =>
+    involved.some((o) =>
+      e.involvedObject.uid && o.meta.uid
+        ? e.involvedObject.uid === o.meta.uid
+        : e.involvedObject.kind === o.kind && e.involvedObject.name === o.meta.name,
     );
 }
 
