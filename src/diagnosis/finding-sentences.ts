@@ -81,6 +81,32 @@ defineSentences(
       ko: () =>
         'Deployment 컨트롤러가 ReplicaSet을 스펙의 수로 줄이고, ReplicaSet 컨트롤러가 그보다 많은 파드를 삭제하면서 자리를 돌려줍니다(노드에 배치되지 않은 파드가 먼저이고, 배치된 파드 중 어느 것이 먼저인지는 알 수 없습니다). 삭제될 수 있는 파드의 조합마다 따라가 확인했습니다.',
     },
+    // src/diagnosis/forward/job-wait.ts (said: neighbours' rollouts under way, the note;
+    // `holders` names each with its kind: "deployment ml/beta", "Rollout ml/beta")
+    rolloutHoldsOne: {
+      en: (p: { holders: string; where: string }) =>
+        `Old pods of the rollout of ${p.holders} hold room or quota the new pods need: ${p.where}.`,
+      ko: (p: { holders: string; where: string }) =>
+        `${p.holders}의 롤아웃에 속한 기존 파드가 새 파드에 필요한 자리나 쿼터를 점유하고 있습니다: ${p.where}.`,
+    },
+    rolloutHoldsMany: {
+      en: (p: { holders: string; where: string }) =>
+        `Old pods of the rollouts of ${p.holders} hold room or quota the new pods need: ${p.where}.`,
+      ko: (p: { holders: string; where: string }) =>
+        `${p.holders}의 롤아웃에 속한 기존 파드가 새 파드에 필요한 자리나 쿼터를 점유하고 있습니다: ${p.where}.`,
+    },
+    rolloutDeploymentGoesOn: {
+      en: () =>
+        'Its newest pods are Ready, so its Deployment controller removes the old ones as the rollout goes on (once the new ones are available, within maxUnavailable), and they give the room back.',
+      ko: () =>
+        '새 파드가 모두 Ready이므로, 롤아웃이 진행되면서 Deployment 컨트롤러가 기존 파드를 내리고(새 파드가 사용 가능해지면 maxUnavailable 안에서) 자리를 돌려줍니다.',
+    },
+    rolloutArgoEnds: {
+      en: () =>
+        'Its newest pods are Ready, so the Argo Rollouts controller scales its older ReplicaSets to 0 at the end of the update (no step ahead waits for a person or an analysis; after scaleDownDelaySeconds where it applies), and they give the room back.',
+      ko: () =>
+        '새 파드가 모두 Ready이므로, 업데이트가 끝나면 Argo Rollouts 컨트롤러가 이전 ReplicaSet을 0으로 줄이고 자리를 돌려줍니다(남은 단계 중 사람이나 분석을 기다리는 단계가 없고, scaleDownDelaySeconds가 있으면 그만큼 지난 뒤입니다).',
+    },
     runForwardRemovedGone: {
       en: (p: Steps) =>
         `Run forward with those it removes gone, the controllers finish the rollout, whichever pending pod the scheduler takes first: ${p.steps}.`,
@@ -564,6 +590,12 @@ defineSentences(
         why: 'the controller removes no more old pods (its maxUnavailable is used up)',
       },
     ],
+    rolloutHoldsOne: [{ holders: 'Rollout ml/beta', where: 'beta-b1-x1 on gpu-2' }],
+    rolloutHoldsMany: [
+      { holders: 'deployment ml/beta, Rollout ml/gamma', where: 'beta-b1-x1 on gpu-2, gamma-g1-x1 on gpu-3' },
+    ],
+    rolloutDeploymentGoesOn: [{}],
+    rolloutArgoEnds: [{}],
     newPodsWaitForRoom: [{ names: 'web-2, web-3' }],
     oldPodsWait: [{}],
     noMoreOldRemoved: [{}],

@@ -196,6 +196,8 @@ interface SurgeDeadlockParams {
  */
 interface WaitParams {
   readonly waitNames: string;
+  /** `waitNames` carry each holder's kind ("Rollout ml/beta"): some are Argo Rollouts. */
+  readonly kinds: boolean;
   readonly rollouts: boolean;
   /** A neighbour Deployment scaling down to its replicas, not Jobs or a rollout. */
   readonly scaleDown: boolean;

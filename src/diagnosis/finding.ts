@@ -194,6 +194,8 @@ export interface Finding {
     names: string[];
     some: boolean;
     unread?: true;
+    /** The rollout holders (of `names`) that are Argo Rollouts; the others are Deployments. */
+    argo?: string[];
     bound?: true;
     starting?: true;
   };

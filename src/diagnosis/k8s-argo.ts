@@ -55,6 +55,8 @@ export interface ArgoRollout {
         /** Traffic-routed only: how long an abort leaves the canary up (30 s by default; 0: until a person acts). */
         abortScaleDownDelaySeconds?: number;
         dynamicStableScale?: boolean;
+        /** A background analysis run through the steps: a failure aborts the update. */
+        analysis?: unknown;
         antiAffinity?: RolloutAntiAffinity;
         canaryService?: string;
         stableService?: string;
@@ -71,6 +73,7 @@ export interface ArgoRollout {
         abortScaleDownDelaySeconds?: number;
         /** How long a ReplicaSet no longer referenced stays up (30 s by default). */
         scaleDownDelaySeconds?: number;
+        prePromotionAnalysis?: unknown;
         postPromotionAnalysis?: unknown;
         antiAffinity?: RolloutAntiAffinity;
       };

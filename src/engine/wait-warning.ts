@@ -5,7 +5,7 @@
  * an outage against a wait. Pure.
  */
 import type { Finding } from '../diagnosis/finding.js';
-import { named } from '../diagnosis/forward/job-wait.js';
+import { named, rolloutHolders } from '../diagnosis/forward/job-wait.js';
 import { warningsFrom, type PlanSaid } from '../remediation/plan-words.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 
@@ -31,7 +31,8 @@ export function withWaitWarning(
         : {
             key: 'waitRollouts',
             params: {
-              names: `deployment${one ? '' : 's'} ${named(waitsFor.names)}`,
+              names: rolloutHolders(waitsFor.names, waitsFor.argo),
+              argo: (waitsFor.argo ?? []).length > 0,
               one,
               some: waitsFor.some,
               unread: waitsFor.unread === true,

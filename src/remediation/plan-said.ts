@@ -110,7 +110,8 @@ export interface PlanParams {
    * …`unread`: a neighbour's Deployment was not read, so whether it is paused is not
    * known; `starting`: its newest pods are not Ready yet.
    */
-  waitRollouts: PlanParams['waitJobs'] & { unread: boolean; starting: boolean };
+  /** `argo`: some of them are Argo Rollouts, whose controller removes the old pods at the end of the update. */
+  waitRollouts: PlanParams['waitJobs'] & { unread: boolean; starting: boolean; argo: boolean };
   /** …or once a neighbour Deployment scaling down removes its pods above its replicas (`names`: "deployment ml/beta"). */
   waitScaleDown: { names: string };
   /** rollout-restart of a paused Deployment; `resume` the command. */

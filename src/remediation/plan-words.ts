@@ -360,9 +360,9 @@ const PLAN_WORDS = registerCatalogue(
     },
     waitRollouts: {
       en: (p: PlanParams['waitRollouts']) =>
-        `Waiting may be enough: the rollout ${p.bound ? 'can go' : 'goes'} on by itself once the rollout${p.one ? '' : 's'} of ${p.names} ${p.one ? 'removes its' : 'remove their'} old pods, as ${p.one ? 'its' : 'their'} Deployment controller does while ${p.one ? 'it goes' : 'they go'} on${p.starting ? ` once ${p.one ? 'its' : 'their'} new pods, still starting, are Ready` : ''} (${p.bound ? 'with those pods gone, the nodes have room for it' : 'run forward with those pods gone'}), unless ${p.one ? 'its' : 'their'} new pods take the room first${p.unread ? `, and unless ${p.one ? 'it is' : 'they are'} paused (${p.one ? 'its Deployment was' : 'their Deployments were'} not read)` : ''}. This plan acts now, at the cost its impact says.`,
+        `Waiting may be enough: the rollout ${p.bound ? 'can go' : 'goes'} on by itself once the rollout${p.one ? '' : 's'} of ${p.names} ${p.one ? 'removes its' : 'remove their'} old pods, as ${p.argo ? `${p.one ? 'its controller does at the end of its update' : 'their controllers do as they go on or at the end of their updates'}, which ${p.one ? 'waits' : 'wait'} for nobody` : `${p.one ? 'its' : 'their'} Deployment controller does while ${p.one ? 'it goes' : 'they go'} on`}${p.starting ? ` once ${p.one ? 'its' : 'their'} new pods, still starting, are Ready` : ''} (${p.bound ? 'with those pods gone, the nodes have room for it' : 'run forward with those pods gone'}), unless ${p.one ? 'its' : 'their'} new pods take the room first${p.unread ? `, and unless ${p.one ? 'it is' : 'they are'} paused (${p.one ? 'its Deployment was' : 'their Deployments were'} not read)` : ''}. This plan acts now, at the cost its impact says.`,
       ko: (p: PlanParams['waitRollouts']) =>
-        `기다리는 것으로 충분할 수 있습니다: ${p.names}의 롤아웃이 기존 파드를 내리면 이 롤아웃이 스스로 이어${p.bound ? '질 수 있습니다' : '집니다'}. 그 롤아웃이 진행되면서${p.starting ? ' 아직 시작 중인 새 파드가 Ready가 되면' : ''} Deployment 컨트롤러가 기존 파드를 내립니다(${p.bound ? '그 파드가 없으면 노드에 자리가 있습니다' : '그 파드가 없다고 보고 따라가 확인했습니다'}). 다만 그 롤아웃의 새 파드가 먼저 자리를 차지하면 이어지지 않습니다.${p.unread ? ' 그 Deployment는 읽지 않아서 일시 중지되어 있는지 알 수 없습니다. 일시 중지되어 있으면 기존 파드를 내리지 않습니다.' : ''} 이 조치는 지금 적용되고, 영향에 적힌 대가가 따릅니다.`,
+        `기다리는 것으로 충분할 수 있습니다: ${p.names}의 롤아웃이 기존 파드를 내리면 이 롤아웃이 스스로 이어${p.bound ? '질 수 있습니다' : '집니다'}. ${p.argo ? '그 업데이트가 사람이나 분석을 기다리지 않고 끝나면' : '그 롤아웃이 진행되면서'}${p.starting ? ' 아직 시작 중인 새 파드가 Ready가 되면' : ''} ${p.argo ? '' : 'Deployment '}컨트롤러가 기존 파드를 내립니다(${p.bound ? '그 파드가 없으면 노드에 자리가 있습니다' : '그 파드가 없다고 보고 따라가 확인했습니다'}). 다만 그 롤아웃의 새 파드가 먼저 자리를 차지하면 이어지지 않습니다.${p.unread ? ' 그 Deployment는 읽지 않아서 일시 중지되어 있는지 알 수 없습니다. 일시 중지되어 있으면 기존 파드를 내리지 않습니다.' : ''} 이 조치는 지금 적용되고, 영향에 적힌 대가가 따릅니다.`,
     },
     waitScaleDown: {
       en: (p: PlanParams['waitScaleDown']) =>
@@ -507,8 +507,33 @@ const PLAN_WORDS = registerCatalogue(
     ],
     waitScaleDown: [{ names: 'deployment ml/beta' }],
     waitRollouts: [
-      { names: 'deployment ml/beta', one: true, some: false, unread: false, bound: false, starting: false },
-      { names: 'deployment ml/beta', one: true, some: false, unread: true, bound: false, starting: false },
+      {
+        names: 'deployment ml/beta',
+        one: true,
+        some: false,
+        unread: false,
+        bound: false,
+        starting: false,
+        argo: false,
+      },
+      {
+        names: 'deployment ml/beta',
+        one: true,
+        some: false,
+        unread: true,
+        bound: false,
+        starting: false,
+        argo: false,
+      },
+      {
+        names: 'Rollout ml/beta',
+        one: true,
+        some: false,
+        unread: false,
+        bound: false,
+        starting: false,
+        argo: true,
+      },
       {
         names: 'deployments ml/beta, ml/gamma',
         one: false,
@@ -516,8 +541,17 @@ const PLAN_WORDS = registerCatalogue(
         unread: true,
         bound: false,
         starting: true,
+        argo: false,
       },
-      { names: 'deployment ml/beta', one: true, some: false, unread: false, bound: true, starting: true },
+      {
+        names: 'deployment ml/beta',
+        one: true,
+        some: false,
+        unread: false,
+        bound: true,
+        starting: true,
+        argo: false,
+      },
     ],
     deleteCrashing: [
       { count: 1, nodes: 'node-07' },

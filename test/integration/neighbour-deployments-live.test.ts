@@ -81,3 +81,48 @@ describe('a neighbour Deployment mid-rollout, diagnosed live', () => {
     expect(snapshot.neighbourDeployments).toBeUndefined();
   });
 });
+
+describe('a neighbour Argo Rollout mid-update, diagnosed live', () => {
+  const ARGO = join(import.meta.dirname, '../fixtures/dumps/neighbour-argo-rollout-under-way.json');
+  const argoItems = (): object[] => (JSON.parse(readFileSync(ARGO, 'utf8')) as { items: object[] }).items;
+
+  /** Collects alpha from a simulator holding the Argo dump; `refuse` answers beta's GET with 403. */
+  async function liveArgo(refuse: boolean) {
+    const sim = await startSimulator({ scenario: argoItems(), controllers: false });
+    try {
+      const file = join(dir, `kubeconfig-${String(Math.random()).slice(2)}`);
+      writeFileSync(file, sim.kubeconfig);
+      const client = createKubeClient({ kubeconfig: file, retry: { attempts: 1, baseMs: 5, maxMs: 5 } });
+      if (refuse) sim.addFault({ match: { verb: 'get', resource: 'rollouts', name: 'beta' }, status: 403 });
+      sim.clearRequests();
+      const snapshot = await collectSnapshot(client, ALPHA);
+      const gets = sim.requests
+        .filter((r) => r.verb === 'get' && r.resource === 'rollouts')
+        .map((r) => `${r.namespace ?? ''}/${r.name ?? ''}`);
+      const lead = diagnose(snapshot).findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+      return { snapshot, gets, lead };
+    } finally {
+      await sim.close();
+    }
+  }
+
+  it('is read with one GET, and its update, which waits for nobody, is waited for', async () => {
+    const { snapshot, gets, lead } = await liveArgo(false);
+    expect(gets).toEqual(['ml/beta']);
+    expect(snapshot.neighbourRollouts).toEqual([{ name: 'ml/beta', endsByItself: true }]);
+    expect(lead?.waitsFor).toEqual({
+      holders: 'rollouts',
+      names: ['ml/beta'],
+      some: false,
+      argo: ['ml/beta'],
+    });
+  });
+
+  it('refused: an access problem, and a Rollout not read frees nothing', async () => {
+    const { snapshot, lead } = await liveArgo(true);
+    expect(snapshot.neighbourRollouts).toEqual([]);
+    expect(snapshot.accessProblems).toMatchObject([{ verb: 'get', resource: 'rollouts', status: 403 }]);
+    expect(lead?.waitsFor).toBeUndefined();
+    expect(lead?.summary).toContain('can never finish');
+  });
+});

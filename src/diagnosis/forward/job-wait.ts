@@ -78,6 +78,8 @@ interface JobWait {
   needs: 'all' | 'some';
   /** A rollout holder whose Deployment was not read: whether it is paused is not known. */
   unread?: true;
+  /** The rollout holders that are Argo Rollouts (the others are Deployments). */
+  argo?: string[];
   /** A rollout holder whose newest pods are still starting (bound, nothing failing, not Ready yet; or nominated to a node their preemption is emptying). */
   starting?: true;
   /**
@@ -158,10 +160,14 @@ function jobWait(ctx: AnalysisContext): JobWait | undefined {
     jobWaitFor(ctx, run) ?? holdersWait(ctx, rolling.old, 'rollouts', run) ?? scaleDownWait(ctx, run);
   if (!found) return undefined;
   const read = new Set((snapshot.neighbourDeployments ?? []).map((d) => d.name));
-  const unread = found.holders === 'rollouts' && found.jobs.some((d) => !read.has(d));
-  const starting = found.holders === 'rollouts' && found.jobs.some((d) => rolling.starting.has(d));
+  const rollouts = found.holders === 'rollouts';
+  // An Argo Rollout holder was read (one not read frees nothing): only a Deployment may be unread.
+  const argo = rollouts ? found.jobs.filter((d) => rolling.argo.has(d)) : [];
+  const unread = rollouts && found.jobs.some((d) => !read.has(d) && !rolling.argo.has(d));
+  const starting = rollouts && found.jobs.some((d) => rolling.starting.has(d));
   return {
     ...found,
+    ...(argo.length > 0 ? { argo } : {}),
     ...(bound ? { bound: true as const } : {}),
     ...(unread ? { unread: true as const } : {}),
     ...(starting ? { starting: true as const } : {}),
@@ -186,14 +192,8 @@ function boundWithout(ctx: AnalysisContext, othersGone: readonly Pod[], asIs: Ou
  * eviction does not make it the newest). Only the old pods that can hold what the new
  * pods need, on a node whose kubelet reports. By Deployment.
  */
-function rollingNeighbourPods(ctx: AnalysisContext): { old: Map<string, Pod[]>; starting: Set<string> } {
+function rollingNeighbourPods(ctx: AnalysisContext): RollingNeighbours {
   const { snapshot } = ctx;
-  // Every neighbour pod read, bound or not, to judge each ReplicaSet whole.
-  const byDeployment = neighbourReplicaSets(snapshot);
-  const firstMade = (pods: readonly Pod[]): number =>
-    Math.min(...pods.map((p) => Date.parse(p.metadata.creationTimestamp ?? '') || 0));
-  const holding = new Set(holdingPods(ctx));
-  const old = new Map<string, Pod[]>();
   // A paused Deployment's controller only scales (sync.go scale): it removes the old pods
   // only once its newest ReplicaSet is saturated, every replica there and available.
   const paused = new Map(
@@ -203,10 +203,49 @@ function rollingNeighbourPods(ctx: AnalysisContext): { old: Map<string, Pod[]>; 
   const deleting = new Set(
     (snapshot.neighbourDeployments ?? []).filter((d) => d.deleting).map((d) => d.name),
   );
+  const deployments = rollingOf(ctx, neighbourReplicaSets(snapshot), (d) => !deleting.has(d), paused);
+  // An Argo Rollout's old ReplicaSets go only at the end of its update, and only where
+  // that end comes with nobody acting (workloads/rollout/neighbours.ts); one not read
+  // frees nothing.
+  const ends = new Set(
+    (snapshot.neighbourRollouts ?? []).filter((r) => r.endsByItself && !r.deleting).map((r) => r.name),
+  );
+  const rollouts = rollingOf(ctx, neighbourReplicaSets(snapshot, 'Rollout'), (r) => ends.has(r), new Map());
+  const argo = new Set([...rollouts.old.keys()].filter((r) => !deployments.old.has(r)));
+  return {
+    old: new Map([...deployments.old, ...[...rollouts.old].filter(([r]) => argo.has(r))]),
+    starting: new Set([...deployments.starting, ...[...rollouts.starting].filter((r) => argo.has(r))]),
+    argo,
+  };
+}
+
+/** Neighbours mid-rollout whose old pods go: by name, those still starting, and which are Argo Rollouts. */
+interface RollingNeighbours {
+  old: Map<string, Pod[]>;
+  starting: Set<string>;
+  argo: Set<string>;
+}
+
+/**
+ * `byOwner`'s neighbours (every neighbour pod read, bound or not, to judge each
+ * ReplicaSet whole) whose rollout `goesOn` and whose newest pods go on: their old pods
+ * that hold what the new pods need. `paused`: Deployments whose controller only scales.
+ */
+function rollingOf(
+  ctx: AnalysisContext,
+  byOwner: ReadonlyMap<string, Map<string, Pod[]>>,
+  goesOnAt: (owner: string) => boolean,
+  paused: ReadonlyMap<string, number>,
+): Omit<RollingNeighbours, 'argo'> {
+  const { snapshot } = ctx;
+  const firstMade = (pods: readonly Pod[]): number =>
+    Math.min(...pods.map((p) => Date.parse(p.metadata.creationTimestamp ?? '') || 0));
+  const holding = new Set(holdingPods(ctx));
+  const old = new Map<string, Pod[]>();
   const now = Date.parse(snapshot.capturedAt);
   const starting = new Set<string>();
-  for (const [deployment, sets] of byDeployment) {
-    if (sets.size < 2 || deleting.has(deployment)) continue;
+  for (const [deployment, sets] of byOwner) {
+    if (sets.size < 2 || !goesOnAt(deployment)) continue;
     const [newest] = [...sets].sort(([, a], [, b]) => firstMade(b) - firstMade(a));
     // Ready, or starting by the rule our own pods are judged by (pod-phase.ts): its
     // controller goes on once they are available; a failing or waiting one may never be.
@@ -338,6 +377,18 @@ export function jobWaitWords(wait: JobWait): {
   };
 }
 
+/**
+ * "deployment ml/beta", "Rollouts ml/a, ml/b", "deployment ml/a, Rollout ml/b": the
+ * neighbours whose rollouts hold the room, each with its kind where they differ.
+ */
+export function rolloutHolders(names: readonly string[], argo: readonly string[] = []): string {
+  const one = names.length === 1;
+  if (argo.length === 0) return `deployment${one ? '' : 's'} ${named(names)}`;
+  if (argo.length === names.length) return `Rollout${one ? '' : 's'} ${named(names)}`;
+  const isArgo = new Set(argo);
+  return named(names.map((n) => `${isArgo.has(n) ? 'Rollout' : 'deployment'} ${n}`));
+}
+
 /** "a, b, c, d, e and 3 more". */
 export function named(items: readonly string[]): string {
   const shown = items.slice(0, NAMED).join(', ');
@@ -362,7 +413,7 @@ function waitWords(wait: JobWait): { whileRuns: string; once: string; added: str
     const unread = wait.unread
       ? ` or ${one ? 'it is' : 'they are'} paused (${one ? 'its Deployment was' : 'their Deployments were'} not read: a paused one removes no old pod)`
       : '';
-    const rollouts = `the rollout${one ? '' : 's'} of deployment${one ? '' : 's'} ${names}`;
+    const rollouts = `the rollout${one ? '' : 's'} of ${rolloutHolders(wait.jobs, wait.argo)}`;
     return {
       whileRuns: some
         ? `while ${rollouts} hold the room`
@@ -380,6 +431,18 @@ function waitWords(wait: JobWait): { whileRuns: string; once: string; added: str
     added: `It ${goes} by itself once ${some ? `enough of ${jobs} end` : `${jobs} ${one ? 'ends' : 'end'}`}.`,
     holdsNote: `Pods of ${jobs} hold room or quota the new pods need: `,
   };
+}
+
+/** How the holders' controllers remove the old pods: a Deployment's as it goes on, an Argo Rollout's at the end of its update. */
+function rolloutsGoOn(wait: JobWait): string {
+  const one = wait.jobs.length === 1;
+  const argo = wait.argo?.length ?? 0;
+  if (argo === 0)
+    return `${one ? 'its' : 'each'} Deployment controller removes the old ones as the rollout goes on (once the new ones are available, within maxUnavailable)`;
+  const end = `the Argo Rollouts controller scales ${one ? 'its' : 'their'} older ReplicaSets to 0 at the end of the update (no step ahead waits for a person or an analysis; after scaleDownDelaySeconds where it applies)`;
+  return argo === wait.jobs.length
+    ? end
+    : `each Deployment controller removes the old ones as its rollout goes on, and ${end}`;
 }
 
 function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
@@ -414,7 +477,8 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
           key: 'surge-deadlock-waits',
           params: {
             ...headline.params,
-            waitNames: jobWaitWords(wait).names,
+            waitNames: wait.argo ? rolloutHolders(wait.jobs, wait.argo) : jobWaitWords(wait).names,
+            kinds: wait.argo !== undefined,
             rollouts: wait.holders === 'rollouts',
             scaleDown: wait.holders === 'scale-downs',
             one,
@@ -434,6 +498,7 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
       names: wait.jobs,
       some: wait.needs === 'some' && wait.jobs.length > 1,
       ...(wait.unread ? { unread: true as const } : {}),
+      ...(wait.argo ? { argo: wait.argo } : {}),
       ...(wait.bound ? { bound: true as const } : {}),
       ...(wait.starting ? { starting: true as const } : {}),
     },
@@ -458,7 +523,7 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
                         wait.starting
                           ? `${one ? 'Its' : 'Their'} newest pods are starting (bound, nothing failing, not Ready yet; or nominated to a node their preemption is emptying); once they are available`
                           : `${one ? 'Its' : 'Their'} newest pods are Ready, so`
-                      } ${one ? 'its' : 'each'} Deployment controller removes the old ones as the rollout goes on (once the new ones are available, within maxUnavailable), and they give the room back.`
+                      } ${rolloutsGoOn(wait)}, and they give the room back.`
                     : "A Job's pods go once it ends (it completes, or fails for good), and give them back."
               }${some ? ' Not each of them must end: the pods of some could free the room the others hold.' : ''}${cron} ${proof}`,
             },

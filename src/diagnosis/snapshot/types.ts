@@ -151,6 +151,13 @@ export interface SnapshotCommon {
    */
   neighbourDeployments?: { name: string; paused: boolean; replicas: number; deleting?: true }[];
   /**
+   * Argo Rollouts of the neighbour pods, as a dump holds them or as read for those
+   * mid-rollout (kube/read/neighbour-deployments-read.ts): whether each one's update goes
+   * on to its end by itself (workloads/rollout/neighbours.ts), so that its old ReplicaSets
+   * are scaled down. Absent: none read; a Rollout missing from the list was not read.
+   */
+  neighbourRollouts?: { name: string; endsByItself: boolean; deleting?: true }[];
+  /**
    * Other controllers of the namespace a ResourceQuota refuses now (their latest
    * FailedCreate, none made since; base/quota-refusals.ts): they race ours for quota that
    * frees (forward/quota-race.ts). Absent: none.

@@ -126,12 +126,13 @@ export async function collectSnapshot(
     { capturedAt, coverage, logs: around.logs, accessProblems: reads.problems },
   );
   // A neighbour mid-rollout: whether it is paused decides whether its old pods go.
-  const neighbourDeployments = await readNeighbourDeployments(reads, snapshot);
+  const neighbours = await readNeighbourDeployments(reads, snapshot);
+  const neighboursRead = Object.keys(neighbours).length > 0;
   progress('snapshot complete');
   return {
     ...snapshot,
     target: ref,
-    ...(neighbourDeployments ? { neighbourDeployments, accessProblems: [...reads.problems] } : {}),
+    ...(neighboursRead ? { ...neighbours, accessProblems: [...reads.problems] } : {}),
     ...(around.deviceTaintRules ? { deviceTaintRules: around.deviceTaintRules } : {}),
     ...(second.ownerSettings ? { ownerSettings: second.ownerSettings } : {}),
     ...(second.serverVersion ? { serverVersion: second.serverVersion } : {}),

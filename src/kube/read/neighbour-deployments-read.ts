@@ -1,40 +1,63 @@
 /**
- * The Deployments of neighbour pods that are mid-rollout (pods of two or more of their
- * ReplicaSets were read: diagnosis/base/neighbour-deployments.ts), one GET each, in
- * parallel, at most MAX_READ: whether each is paused and its replicas decide whether its
- * rollout gives back the room its old pods hold (forward/job-wait.ts). Read after the
- * neighbours, only where one is mid-rollout, so most diagnoses make no extra request.
- * A Deployment refused (an access problem) or gone is left out: not read, and the
- * verdict says it does not know whether it is paused.
+ * The Deployments and Argo Rollouts of neighbour pods that are mid-rollout (pods of two or
+ * more of their ReplicaSets were read: diagnosis/base/neighbour-deployments.ts), one GET
+ * each, in parallel, at most MAX_READ of each kind: whether a Deployment is paused, and its
+ * replicas, and whether a Rollout's steps go on by themselves, decide whether its rollout
+ * gives back the room its old pods hold (forward/job-wait.ts). Read after the neighbours,
+ * only where one is mid-rollout, so most diagnoses make no extra request. One refused (an
+ * access problem), gone, or whose kind is not served is left out: not read, and the
+ * verdict says it does not know (a Rollout not read frees nothing).
  */
 import type { Deployment } from '../../diagnosis/k8s-workloads.js';
-import {
-  neighboursMidRollout,
-  type NeighbourDeployment,
-} from '../../diagnosis/base/neighbour-deployments.js';
+import type { ArgoRollout } from '../../diagnosis/k8s-argo.js';
+import { neighboursMidRollout, type NeighbourKind } from '../../diagnosis/base/neighbour-deployments.js';
 import { neighbourEntry } from '../../diagnosis/workloads/deployment/neighbours.js';
+import { neighbourRolloutEntry } from '../../diagnosis/workloads/rollout/neighbours.js';
+import { rolloutApi } from '../../diagnosis/workloads/rollout/api.js';
 import type { WorkloadSnapshot } from '../../diagnosis/snapshot/types.js';
 import { getObjectIfExists } from '../list.js';
 import type { Reads } from './collect-reads.js';
 
-/** Neighbour Deployments read at most; the rest stay not read. */
+/** Neighbours of each kind read at most; the rest stay not read. */
 const MAX_READ = 8;
 
-/** Undefined where no neighbour is mid-rollout (nothing read, nothing to say). */
+type Neighbours = Pick<WorkloadSnapshot, 'neighbourDeployments' | 'neighbourRollouts'>;
+type Snapshot = Pick<WorkloadSnapshot, 'otherPods' | 'namespacePods' | 'pendingPods'>;
+
+/** Empty where no neighbour is mid-rollout (nothing read, nothing to say). */
 export async function readNeighbourDeployments(
   reads: Pick<Reads, 'client' | 'optional'>,
-  snapshot: Pick<WorkloadSnapshot, 'otherPods' | 'namespacePods' | 'pendingPods'>,
-): Promise<NeighbourDeployment[] | undefined> {
-  const names = neighboursMidRollout(snapshot).slice(0, MAX_READ);
+  snapshot: Snapshot,
+): Promise<Neighbours> {
+  const [deployments, rollouts] = await Promise.all([
+    readEach(reads, snapshot, 'Deployment', (namespace, name) =>
+      getObjectIfExists<Deployment>(reads.client, { resource: 'deployments', namespace, name }),
+    ),
+    readEach(reads, snapshot, 'Rollout', (namespace, name) =>
+      getObjectIfExists<ArgoRollout>(reads.client, { resource: rolloutApi.resource, namespace, name }),
+    ),
+  ]);
+  return {
+    ...(deployments ? { neighbourDeployments: deployments.map(([d, ns]) => neighbourEntry(d, ns)) } : {}),
+    ...(rollouts ? { neighbourRollouts: rollouts.map(([r, ns]) => neighbourRolloutEntry(r, ns)) } : {}),
+  };
+}
+
+/** The objects of `kind` mid-rollout, each with its namespace; undefined where none is. */
+async function readEach<T>(
+  reads: Pick<Reads, 'optional'>,
+  snapshot: Snapshot,
+  kind: NeighbourKind,
+  get: (namespace: string, name: string) => Promise<T | undefined>,
+): Promise<[T, string][] | undefined> {
+  const names = neighboursMidRollout(snapshot, kind).slice(0, MAX_READ);
   if (names.length === 0) return undefined;
   const read = await Promise.all(
-    names.map(async (key) => {
+    names.map(async (key): Promise<[T, string] | undefined> => {
       const [namespace = '', name = ''] = key.split('/');
-      const deployment = await reads.optional(() =>
-        getObjectIfExists<Deployment>(reads.client, { resource: 'deployments', namespace, name }),
-      );
-      return deployment ? neighbourEntry(deployment, namespace) : undefined;
+      const object = await reads.optional(() => get(namespace, name));
+      return object ? [object, namespace] : undefined;
     }),
   );
-  return read.filter((d): d is NeighbourDeployment => d !== undefined);
+  return read.filter((r): r is [T, string] => r !== undefined);
 }

@@ -287,8 +287,7 @@ async function scanNamespace(
     });
     const optional = <T>(read: () => Promise<T>): Promise<T | undefined> =>
       secondaryRead(accessProblems, undefined as T | undefined, read);
-    const neighbourDeployments = await readNeighbourDeployments({ client, optional }, cut);
-    const snapshot = neighbourDeployments ? { ...cut, neighbourDeployments } : cut;
+    const snapshot = { ...cut, ...(await readNeighbourDeployments({ client, optional }, cut)) };
     // Findings only: a scan lists verdicts and builds no plans it would throw away.
     const diagnosis = analyze(snapshot);
     scan.diagnosed += 1;

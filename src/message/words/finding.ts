@@ -22,7 +22,7 @@ type SurgeWaits = Extract<FindingWords, { key: 'surge-deadlock-waits' }>['params
 type SurgeRace = Extract<FindingWords, { key: 'surge-deadlock-race' }>['params'];
 type Waits = Pick<
   SurgeWaits,
-  'waitNames' | 'rollouts' | 'scaleDown' | 'one' | 'some' | 'bound' | 'unread' | 'starting'
+  'waitNames' | 'kinds' | 'rollouts' | 'scaleDown' | 'one' | 'some' | 'bound' | 'unread' | 'starting'
 >;
 type CrashOnNode = Extract<FindingWords, { key: 'crash-loop-on-node' }>['params'];
 /** What the explanations say: fewer facts than the headlines. */
@@ -47,7 +47,8 @@ const waitsAtKo = (p: QuotaWaitsHead): string =>
 const whileEn = (p: Waits): string => {
   if (p.scaleDown) return `until deployment ${p.waitNames} scales down`;
   if (p.rollouts) {
-    const of = `the rollout${p.one ? '' : 's'} of deployment${p.one ? '' : 's'} ${p.waitNames}`;
+    const kind = p.kinds ? '' : `deployment${p.one ? '' : 's'} `;
+    const of = `the rollout${p.one ? '' : 's'} of ${kind}${p.waitNames}`;
     return p.some
       ? `while ${of} hold the room`
       : `while ${of} ${p.one ? 'holds its' : 'hold their'} old pods`;
@@ -59,7 +60,7 @@ const whileKo = (p: Waits): string =>
   p.scaleDown
     ? `Deployment ${p.waitNames}가 레플리카 수까지 줄어들기 전`
     : p.rollouts
-      ? `Deployment ${p.waitNames}의 롤아웃이 ${p.some ? '자리를' : '기존 파드를'} 점유하는 동안`
+      ? `${p.kinds ? '' : 'Deployment '}${p.waitNames}의 롤아웃이 ${p.some ? '자리를' : '기존 파드를'} 점유하는 동안`
       : `${p.waitNames} Job이 ${p.some ? '자리를 점유하는' : '실행되는'} 동안`;
 const onceEn = (p: Waits): string =>
   p.scaleDown
@@ -222,6 +223,7 @@ const FINDING_WORDS = registerCatalogue(
       {
         ...SURGE_SAMPLE,
         waitNames: 'batch/train',
+        kinds: false,
         rollouts: false,
         scaleDown: false,
         one: true,
@@ -234,6 +236,7 @@ const FINDING_WORDS = registerCatalogue(
         ...SURGE_SAMPLE,
         kind: 'Rollout',
         waitNames: 'ml/beta',
+        kinds: false,
         rollouts: true,
         scaleDown: false,
         one: true,
@@ -245,8 +248,21 @@ const FINDING_WORDS = registerCatalogue(
       {
         ...SURGE_SAMPLE,
         waitNames: 'ml/beta',
+        kinds: false,
         rollouts: false,
         scaleDown: true,
+        one: true,
+        some: false,
+        bound: false,
+        unread: false,
+        starting: false,
+      },
+      {
+        ...SURGE_SAMPLE,
+        waitNames: 'Rollout ml/beta',
+        kinds: true,
+        rollouts: true,
+        scaleDown: false,
         one: true,
         some: false,
         bound: false,
@@ -259,6 +275,7 @@ const FINDING_WORDS = registerCatalogue(
     'waits-why': [
       {
         waitNames: 'batch/train',
+        kinds: false,
         rollouts: false,
         scaleDown: false,
         one: true,
@@ -269,6 +286,7 @@ const FINDING_WORDS = registerCatalogue(
       },
       {
         waitNames: 'batch/a, batch/b',
+        kinds: false,
         rollouts: false,
         scaleDown: false,
         one: false,
@@ -279,6 +297,7 @@ const FINDING_WORDS = registerCatalogue(
       },
       {
         waitNames: 'ml/beta, ml/gamma',
+        kinds: false,
         rollouts: true,
         scaleDown: false,
         one: false,
@@ -289,10 +308,22 @@ const FINDING_WORDS = registerCatalogue(
       },
       {
         waitNames: 'ml/beta',
+        kinds: false,
         rollouts: false,
         scaleDown: true,
         one: true,
         some: false,
+        bound: false,
+        unread: false,
+        starting: false,
+      },
+      {
+        waitNames: 'deployment ml/beta, Rollout ml/gamma',
+        kinds: true,
+        rollouts: true,
+        scaleDown: false,
+        one: false,
+        some: true,
         bound: false,
         unread: false,
         starting: false,

@@ -12,8 +12,9 @@ import type { PriorityClass, ResourceQuota } from '../../k8s-policy.js';
 import { claimNames } from '../../base/pod-constraints.js';
 import { claimsNamedBy } from '../../dra/pod-claims.js';
 import { isTerminal } from '../../base/pods.js';
-import type { NeighbourDeployment } from '../../base/neighbour-deployments.js';
 import { neighbourEntry } from '../../workloads/deployment/neighbours.js';
+import { neighbourRolloutEntry } from '../../workloads/rollout/neighbours.js';
+import type { ArgoRollout } from '../../k8s-argo.js';
 import { selectWorkload } from '../../workloads/select-workload.js';
 import { asCoreEvent } from '../../base/event-shape.js';
 import type {
@@ -79,6 +80,7 @@ export function assembleSnapshot(
     (d) => d.metadata.name === ref.name && (d.metadata.namespace ?? ref.namespace) === ref.namespace,
   );
   if (!found) throw notFound(ref, candidates);
+  const others = <T>(k: string): T[] => ofKind<T>(k).filter((o) => o !== found);
   // A hand-written dump may omit the namespace: the workload is the requested one.
   const named = found.metadata.namespace
     ? found
@@ -145,20 +147,21 @@ export function assembleSnapshot(
     ...(quotas ? { resourceQuotas: quotas } : {}),
     // Read when the dump holds any (a cluster always has the system classes).
     ...(byKind.has('PriorityClass') ? { priorityClasses: ofKind<PriorityClass>('PriorityClass') } : {}),
+    // The dump's other Deployments and Rollouts (the object found, when it is one, is not a neighbour).
     ...(byKind.has('Deployment')
-      ? { neighbourDeployments: neighbourDeployments(ref, ofKind('Deployment'), found) }
+      ? {
+          neighbourDeployments: others<Deployment>('Deployment').map((d) => neighbourEntry(d, ref.namespace)),
+        }
+      : {}),
+    ...(byKind.has('Rollout')
+      ? {
+          neighbourRollouts: others<ArgoRollout>('Rollout').map((r) =>
+            neighbourRolloutEntry(r, ref.namespace),
+          ),
+        }
       : {}),
     guards: guarded.guards,
   };
-}
-
-/** The dump's Deployments other than the workload (the object found, when it is one). */
-function neighbourDeployments(
-  ref: WorkloadRef,
-  deployments: readonly Deployment[],
-  workload: unknown,
-): NeighbourDeployment[] {
-  return deployments.filter((d) => d !== workload).map((d) => neighbourEntry(d, ref.namespace));
 }
 
 /** The owner's settings object when the dump holds it (kind, API group, namespace and name), else not in the dump. */
