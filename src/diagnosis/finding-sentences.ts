@@ -61,58 +61,6 @@ defineSentences(
       en: (p: Steps) => `Once resumed, in order: ${p.steps}.`,
       ko: (p: Steps) => `재개하면 순서대로: ${p.steps}.`,
     },
-    // src/diagnosis/forward/job-wait.ts:334
-    runForwardThemGone: {
-      en: (p: Steps) =>
-        `Run forward with them gone, the controllers finish the rollout, whichever pending pod the scheduler takes first: ${p.steps}.`,
-      ko: (p: Steps) =>
-        `이 파드들이 빠진 상태로 실행해 보면, 스케줄러가 어느 Pending 파드를 먼저 배치하든 컨트롤러가 롤아웃을 끝냅니다: ${p.steps}.`,
-    },
-    // src/diagnosis/forward/job-wait.ts (said: a neighbour scaling down, the note)
-    scaleDownHolds: {
-      en: (p: { names: string; where: string }) =>
-        `Pods of deployment ${p.names}, which runs more pods than its replicas and is scaling down, hold room or quota the new pods need: ${p.where}.`,
-      ko: (p: { names: string; where: string }) =>
-        `Deployment ${p.names}는 레플리카 수보다 파드가 많아 줄어드는 중이며, 그 파드가 새 파드에 필요한 자리나 쿼터를 점유하고 있습니다: ${p.where}.`,
-    },
-    scaleDownGoes: {
-      en: () =>
-        'Its Deployment controller scales its ReplicaSet to the spec, and the ReplicaSet controller deletes the pods above it (those not bound to a node first; among bound ones which is not known), and they give the room back; each choice of them was run.',
-      ko: () =>
-        'Deployment 컨트롤러가 ReplicaSet을 스펙의 수로 줄이고, ReplicaSet 컨트롤러가 그보다 많은 파드를 삭제하면서 자리를 돌려줍니다(노드에 배치되지 않은 파드가 먼저이고, 배치된 파드 중 어느 것이 먼저인지는 알 수 없습니다). 삭제될 수 있는 파드의 조합마다 따라가 확인했습니다.',
-    },
-    // src/diagnosis/forward/job-wait.ts (said: neighbours' rollouts under way, the note;
-    // `holders` names each with its kind: "deployment ml/beta", "Rollout ml/beta")
-    rolloutHoldsOne: {
-      en: (p: { holders: string; where: string }) =>
-        `Old pods of the rollout of ${p.holders} hold room or quota the new pods need: ${p.where}.`,
-      ko: (p: { holders: string; where: string }) =>
-        `${p.holders}의 롤아웃에 속한 기존 파드가 새 파드에 필요한 자리나 쿼터를 점유하고 있습니다: ${p.where}.`,
-    },
-    rolloutHoldsMany: {
-      en: (p: { holders: string; where: string }) =>
-        `Old pods of the rollouts of ${p.holders} hold room or quota the new pods need: ${p.where}.`,
-      ko: (p: { holders: string; where: string }) =>
-        `${p.holders}의 롤아웃에 속한 기존 파드가 새 파드에 필요한 자리나 쿼터를 점유하고 있습니다: ${p.where}.`,
-    },
-    rolloutDeploymentGoesOn: {
-      en: () =>
-        'Its newest pods are Ready, so its Deployment controller removes the old ones as the rollout goes on (once the new ones are available, within maxUnavailable), and they give the room back.',
-      ko: () =>
-        '새 파드가 모두 Ready이므로, 롤아웃이 진행되면서 Deployment 컨트롤러가 기존 파드를 내리고(새 파드가 사용 가능해지면 maxUnavailable 안에서) 자리를 돌려줍니다.',
-    },
-    rolloutArgoEnds: {
-      en: () =>
-        'Its newest pods are Ready, so the Argo Rollouts controller scales its older ReplicaSets to 0 at the end of the update (no step ahead waits for a person or an analysis; after scaleDownDelaySeconds where it applies), and they give the room back.',
-      ko: () =>
-        '새 파드가 모두 Ready이므로, 업데이트가 끝나면 Argo Rollouts 컨트롤러가 이전 ReplicaSet을 0으로 줄이고 자리를 돌려줍니다(남은 단계 중 사람이나 분석을 기다리는 단계가 없고, scaleDownDelaySeconds가 있으면 그만큼 지난 뒤입니다).',
-    },
-    runForwardRemovedGone: {
-      en: (p: Steps) =>
-        `Run forward with those it removes gone, the controllers finish the rollout, whichever pending pod the scheduler takes first: ${p.steps}.`,
-      ko: (p: Steps) =>
-        `ReplicaSet이 내리는 파드가 빠진 상태로 따라가 보면, 스케줄러가 어느 Pending 파드를 먼저 배치하든 컨트롤러가 롤아웃을 끝냅니다: ${p.steps}.`,
-    },
     // The steps (src/diagnosis/forward/step-words.ts), in the noun-phrase style of the
     // plans' "진행 순서" (remediation/proof-text.ts: "기존 파드 web-1 삭제; 새 파드 1개 Ready").
     // step-words.ts:15
@@ -505,10 +453,6 @@ defineSentences(
     podsNotAvailable: [{}],
     whatHappensNext: [{ steps: 'the controller removes old pod web-1' }],
     onceResumed: [{ steps: 'new pod web-2 becomes Ready' }],
-    runForwardThemGone: [{ steps: 'new pod web-2 becomes Ready' }],
-    scaleDownHolds: [{ names: 'ml/beta', where: 'beta-b1-x1 on gpu-2' }],
-    scaleDownGoes: [{}],
-    runForwardRemovedGone: [{ steps: 'new pod web-2 becomes Ready' }],
     stepGone: [{ pod: 'web-o1-0' }],
     stepAvailable: [{ pod: 'web-n1-0' }],
     stepReady: [{ pod: 'web-n1-0' }],
@@ -590,12 +534,6 @@ defineSentences(
         why: 'the controller removes no more old pods (its maxUnavailable is used up)',
       },
     ],
-    rolloutHoldsOne: [{ holders: 'Rollout ml/beta', where: 'beta-b1-x1 on gpu-2' }],
-    rolloutHoldsMany: [
-      { holders: 'deployment ml/beta, Rollout ml/gamma', where: 'beta-b1-x1 on gpu-2, gamma-g1-x1 on gpu-3' },
-    ],
-    rolloutDeploymentGoesOn: [{}],
-    rolloutArgoEnds: [{}],
     newPodsWaitForRoom: [{ names: 'web-2, web-3' }],
     oldPodsWait: [{}],
     noMoreOldRemoved: [{}],

@@ -109,7 +109,9 @@ describe('a neighbour Argo Rollout mid-update, diagnosed live', () => {
   it('is read with one GET, and its update, which waits for nobody, is waited for', async () => {
     const { snapshot, gets, lead } = await liveArgo(false);
     expect(gets).toEqual(['ml/beta']);
-    expect(snapshot.neighbourRollouts).toEqual([{ name: 'ml/beta', endsByItself: true }]);
+    expect(snapshot.neighbourRollouts).toEqual([
+      { name: 'ml/beta', endsByItself: true, replicas: 1, currentPodHash: 'b2' },
+    ]);
     expect(lead?.waitsFor).toEqual({
       holders: 'rollouts',
       names: ['ml/beta'],

@@ -169,6 +169,14 @@ describe('a neighbour Argo Rollout whose update is under way', () => {
         spec: { ...b.spec, strategy: { blueGreen: { activeService: 'beta', autoPromotionEnabled: false } } },
         status: { ...b.status, currentStepIndex: undefined, blueGreen: { activeSelector: 'b1' } },
       })),
+      // Its newest ReplicaSet short of its replicas: the end (a canary's promotion) needs
+      // another new pod first, which may never find room.
+      'newest-short-of-replicas': withBeta('short', (b) => ({ ...b, spec: { ...b.spec, replicas: 2 } })),
+      // Rolled back to the stable one: the controller keeps b1 and scales the newest, b2, down.
+      'rollback-to-stable': withBeta('rollback', (b) => ({
+        ...b,
+        status: { ...b.status, currentPodHash: 'b1', currentStepIndex: 2 },
+      })),
       deleting: withBeta('deleting', (b) => ({
         ...b,
         metadata: { ...b.metadata, deletionTimestamp: '2026-11-22T02:59:00Z' },
@@ -183,5 +191,26 @@ describe('a neighbour Argo Rollout whose update is under way', () => {
       for (const plan of r.remediations)
         expect(plan.warnings.join(' ')).not.toContain('Waiting may be enough');
     }
+  });
+
+  it('beside a neighbour Deployment, each is said with its kind, in English and Korean', async () => {
+    const MIXED = join(import.meta.dirname, '../fixtures/dumps/neighbour-rollouts-mixed.json');
+    const found = (await report(MIXED)).findings.find((f) => f.waitsFor);
+    expect(found?.waitsFor).toMatchObject({ names: ['ml/beta', 'ml/gamma'], argo: ['ml/beta'] });
+    expect(found?.summary).toContain(
+      'It can go on by itself once the rollouts of Rollout ml/beta, deployment ml/gamma remove their old pods',
+    );
+    const note = found?.evidence.map((e) => e.text ?? '').find((t) => t.startsWith('Old pods of'));
+    expect(note).toContain(
+      "a Deployment's controller removes its old pods as its rollout goes on, and the Argo Rollouts controller scales a Rollout's older ReplicaSets to 0 at the end of its update",
+    );
+    const ko = (await diagnose(MIXED, 'ko')).out.replace(/\n\s*/g, ' ');
+    expect(ko).toContain(
+      'Rollout ml/beta, deployment ml/gamma의 롤아웃이 기존 파드를 내리면 스스로 이어질 수 있습니다.',
+    );
+    expect(ko).toContain(
+      'Deployment는 롤아웃이 진행되면서 컨트롤러가 기존 파드를 내리고, Rollout은 업데이트가 끝나면',
+    );
+    expect(ko).not.toMatch(/It can go on|Their newest pods/);
   });
 });

@@ -206,11 +206,20 @@ function rollingNeighbourPods(ctx: AnalysisContext): RollingNeighbours {
   const deployments = rollingOf(ctx, neighbourReplicaSets(snapshot), (d) => !deleting.has(d), paused);
   // An Argo Rollout's old ReplicaSets go only at the end of its update, and only where
   // that end comes with nobody acting (workloads/rollout/neighbours.ts); one not read
-  // frees nothing.
-  const ends = new Set(
-    (snapshot.neighbourRollouts ?? []).filter((r) => r.endsByItself && !r.deleting).map((r) => r.name),
+  // frees nothing. The end needs its newest ReplicaSet at every replica first (a canary's
+  // promotion, AtDesiredReplicaCountsForCanary; a blue-green preview scaled up before the
+  // switch), and the ReplicaSet it keeps is the one of status.currentPodHash: after a
+  // rollback to the stable one, the newest pods are those that go.
+  const ends = new Map(
+    (snapshot.neighbourRollouts ?? []).filter((r) => r.endsByItself && !r.deleting).map((r) => [r.name, r]),
   );
-  const rollouts = rollingOf(ctx, neighbourReplicaSets(snapshot, 'Rollout'), (r) => ends.has(r), new Map());
+  const keeps = (owner: string, newest: string): boolean => {
+    const rollout = ends.get(owner);
+    const name = owner.slice(owner.indexOf('/') + 1);
+    return rollout?.currentPodHash !== undefined && newest === `${name}-${rollout.currentPodHash}`;
+  };
+  const whole = new Map([...ends].map(([name, r]) => [name, r.replicas]));
+  const rollouts = rollingOf(ctx, neighbourReplicaSets(snapshot, 'Rollout'), keeps, whole);
   const argo = new Set([...rollouts.old.keys()].filter((r) => !deployments.old.has(r)));
   return {
     old: new Map([...deployments.old, ...[...rollouts.old].filter(([r]) => argo.has(r))]),
@@ -228,14 +237,16 @@ interface RollingNeighbours {
 
 /**
  * `byOwner`'s neighbours (every neighbour pod read, bound or not, to judge each
- * ReplicaSet whole) whose rollout `goesOn` and whose newest pods go on: their old pods
- * that hold what the new pods need. `paused`: Deployments whose controller only scales.
+ * ReplicaSet whole) whose rollout goes on keeping its newest ReplicaSet (`goesOnAt`) and
+ * whose newest pods go on: their old pods that hold what the new pods need. `whole`: those
+ * that remove old pods only once the newest ReplicaSet holds every replica, all Ready (a
+ * paused Deployment, whose controller only scales; an Argo Rollout, at its end).
  */
 function rollingOf(
   ctx: AnalysisContext,
   byOwner: ReadonlyMap<string, Map<string, Pod[]>>,
-  goesOnAt: (owner: string) => boolean,
-  paused: ReadonlyMap<string, number>,
+  goesOnAt: (owner: string, newest: string) => boolean,
+  whole: ReadonlyMap<string, number>,
 ): Omit<RollingNeighbours, 'argo'> {
   const { snapshot } = ctx;
   const firstMade = (pods: readonly Pod[]): number =>
@@ -245,14 +256,15 @@ function rollingOf(
   const now = Date.parse(snapshot.capturedAt);
   const starting = new Set<string>();
   for (const [deployment, sets] of byOwner) {
-    if (sets.size < 2 || !goesOnAt(deployment)) continue;
+    if (sets.size < 2) continue;
     const [newest] = [...sets].sort(([, a], [, b]) => firstMade(b) - firstMade(a));
+    if (!newest || !goesOnAt(deployment, newest[0])) continue;
     // Ready, or starting by the rule our own pods are judged by (pod-phase.ts): its
     // controller goes on once they are available; a failing or waiting one may never be.
     const goesOn = (p: Pod): boolean =>
       p.spec.nodeName ? isReady(p) || startingNow(p, now) : bindsOnceVictimsGo(snapshot, p);
-    if (!newest || !newest[1].every(goesOn)) continue;
-    const replicas = paused.get(deployment);
+    if (!newest[1].every(goesOn)) continue;
+    const replicas = whole.get(deployment);
     if (replicas !== undefined && (newest[1].length < replicas || !newest[1].every(isReady))) continue;
     const going = [...sets].filter(([name]) => name !== newest[0]).flatMap(([, pods]) => pods);
     const held = going.filter((p) => holding.has(p));
@@ -439,10 +451,11 @@ function rolloutsGoOn(wait: JobWait): string {
   const argo = wait.argo?.length ?? 0;
   if (argo === 0)
     return `${one ? 'its' : 'each'} Deployment controller removes the old ones as the rollout goes on (once the new ones are available, within maxUnavailable)`;
-  const end = `the Argo Rollouts controller scales ${one ? 'its' : 'their'} older ReplicaSets to 0 at the end of the update (no step ahead waits for a person or an analysis; after scaleDownDelaySeconds where it applies)`;
-  return argo === wait.jobs.length
-    ? end
-    : `each Deployment controller removes the old ones as its rollout goes on, and ${end}`;
+  const why = 'no step ahead waits for a person or an analysis; after scaleDownDelaySeconds where it applies';
+  if (argo === wait.jobs.length)
+    return `the Argo Rollouts controller scales ${one ? 'its older ReplicaSets to 0 at the end of the update' : 'their older ReplicaSets to 0 at the end of each update'} (${why})`;
+  // Some of each kind: said of one of them, whichever it is.
+  return `a Deployment's controller removes its old pods as its rollout goes on, and the Argo Rollouts controller scales a Rollout's older ReplicaSets to 0 at the end of its update (${why})`;
 }
 
 function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {

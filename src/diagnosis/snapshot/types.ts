@@ -154,9 +154,17 @@ export interface SnapshotCommon {
    * Argo Rollouts of the neighbour pods, as a dump holds them or as read for those
    * mid-rollout (kube/read/neighbour-deployments-read.ts): whether each one's update goes
    * on to its end by itself (workloads/rollout/neighbours.ts), so that its old ReplicaSets
-   * are scaled down. Absent: none read; a Rollout missing from the list was not read.
+   * are scaled down; its replicas, which its newest ReplicaSet must hold before that end;
+   * and the ReplicaSet it keeps (status.currentPodHash: after a rollback to the stable one,
+   * not the newest). Absent: none read; a Rollout missing from the list was not read.
    */
-  neighbourRollouts?: { name: string; endsByItself: boolean; deleting?: true }[];
+  neighbourRollouts?: {
+    name: string;
+    endsByItself: boolean;
+    replicas: number;
+    currentPodHash?: string;
+    deleting?: true;
+  }[];
   /**
    * Other controllers of the namespace a ResourceQuota refuses now (their latest
    * FailedCreate, none made since; base/quota-refusals.ts): they race ours for quota that

@@ -11,12 +11,15 @@ import type { ArgoRollout } from '../../k8s-argo.js';
 import type { NeighbourRollout } from '../../base/neighbour-deployments.js';
 import { pauseSeconds } from './pause-duration.js';
 import { rolloutAborted, rolloutHalt } from './rollout-phase.js';
+import { desiredReplicas } from './rollout-strategy.js';
 
-/** "namespace/name", whether its update ends by itself, and whether it is being deleted. */
+/** "namespace/name", whether its update ends by itself, its replicas and kept hash, and whether it is being deleted. */
 export function neighbourRolloutEntry(rollout: ArgoRollout, namespace: string): NeighbourRollout {
   return {
     name: `${rollout.metadata.namespace ?? namespace}/${rollout.metadata.name ?? ''}`,
     endsByItself: endsByItself(rollout),
+    replicas: desiredReplicas(rollout),
+    ...(rollout.status?.currentPodHash ? { currentPodHash: rollout.status.currentPodHash } : {}),
     ...(rollout.metadata.deletionTimestamp ? { deleting: true as const } : {}),
   };
 }
