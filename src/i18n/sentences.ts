@@ -152,7 +152,7 @@ function clauses(text: string, lang: Lang, depth: number): string | undefined {
 }
 
 /** Where a new sentence starts (". The"), and where a clause list goes on ("; the"). */
-const SENTENCE_END = /(?<=[.!?]) (?=[A-Z(])/;
+const SENTENCE_END = /(?<=[.!?]) (?=[A-Z(`\uE000])/;
 const CLAUSE_END = '; ';
 
 /** `text` in `lang` whole, else each of its pieces at `separator` that an entry writes. */

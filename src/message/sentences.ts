@@ -6,6 +6,7 @@
 import '../diagnosis/sentences.js';
 import '../diagnosis/finding-sentences.js';
 import '../diagnosis/wait-sentences.js';
+import '../diagnosis/report-sentences.js';
 import '../remediation/sentences.js';
 import '../remediation/plan-sentences.js';
 

@@ -189,7 +189,13 @@ export const REMEDIATION_SENTENCES = defineSentences(
     noteCanaryUnread: [{}],
     noteMatchLabelKeysVersion: [{}],
     noteMatchLabelKeysLater: [{}],
-    fieldsReason: [{ fields: 'spec.strategy.type', reason: 'kept by x' }],
+    // A frame matches only around a sentence it translates (i18n/sentences.ts `frame`).
+    fieldsReason: [
+      {
+        fields: 'spec.strategy.type',
+        reason: 'not in the applied manifest: nothing reverts it, and a later kubectl apply leaves it',
+      },
+    ],
     fieldsReasonLastApplied: [{ fields: 'spec.strategy.type', reason: 'kept by x' }],
     fieldsReasonManaged: [{ fields: 'spec.strategy.type', reason: 'kept by x', manager: 'kubectl' }],
     notInApplied: [{}],
