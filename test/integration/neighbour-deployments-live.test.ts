@@ -71,14 +71,20 @@ describe('a neighbour Deployment mid-rollout, diagnosed live', () => {
     expect(lead?.summary).toContain('its Deployment was not read');
   });
 
-  it('a neighbour with pods of one ReplicaSet only costs no request', async () => {
-    // beta's old ReplicaSet and pod gone: its rollout is over.
+  it('a neighbour with pods of one ReplicaSet is read too (it may be scaling down); none read costs no request', async () => {
+    // beta's old ReplicaSet and pod gone: its rollout is over, its spec asks for its one pod.
     const done = items((all) =>
       all.filter((i) => !['beta-b1', 'beta-b1-x1'].includes(i.metadata.name ?? '')),
     );
-    const { snapshot, gets } = await live(done);
-    expect(gets).toEqual(['ml/alpha']);
-    expect(snapshot.neighbourDeployments).toBeUndefined();
+    const { snapshot, gets, lead } = await live(done);
+    expect(gets).toEqual(['ml/alpha', 'ml/beta']);
+    expect(snapshot.neighbourDeployments).toEqual([{ name: 'ml/beta', paused: false, replicas: 1 }]);
+    expect(lead?.waitsFor).toBeUndefined();
+    // No neighbour pod at all: nothing to read.
+    const alone = items((all) => all.filter((i) => !(i.metadata.name ?? '').startsWith('beta')));
+    const quiet = await live(alone);
+    expect(quiet.gets).toEqual(['ml/alpha']);
+    expect(quiet.snapshot.neighbourDeployments).toBeUndefined();
   });
 });
 
@@ -126,5 +132,45 @@ describe('a neighbour Argo Rollout mid-update, diagnosed live', () => {
     expect(snapshot.accessProblems).toMatchObject([{ verb: 'get', resource: 'rollouts', status: 403 }]);
     expect(lead?.waitsFor).toBeUndefined();
     expect(lead?.summary).toContain('can never finish');
+  });
+});
+
+describe('a neighbour Deployment scaling down, diagnosed live', () => {
+  const DOWN = join(import.meta.dirname, '../fixtures/dumps/neighbour-scaling-down.json');
+  const downItems = (): Item[] => (JSON.parse(readFileSync(DOWN, 'utf8')) as { items: Item[] }).items;
+  const hpa = (min: number, max: number): object => ({
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'beta', namespace: 'ml', uid: 'hpa-beta' },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'beta' },
+      minReplicas: min,
+      maxReplicas: max,
+    },
+  });
+
+  it('its Deployment is read with one GET and the scale-down is waited for, as from a dump', async () => {
+    const { snapshot, lead } = await live(downItems());
+    expect(snapshot.neighbourDeployments).toEqual([{ name: 'ml/beta', paused: false, replicas: 1 }]);
+    expect(snapshot.neighbourAutoscalers).toEqual([]);
+    expect(lead?.waitsFor).toMatchObject({ holders: 'scale-downs', names: ['ml/beta'] });
+  });
+
+  it('its autoscaler, read from the namespace, bounds what stays: up to its max, whatever the spec says', async () => {
+    // maxReplicas 2: it may raise the spec back to both pods at any sync, so nothing is promised.
+    const raised = await live([...downItems(), hpa(1, 2)]);
+    expect(raised.snapshot.neighbourAutoscalers).toEqual([{ target: 'ml/beta', min: 1, max: 2 }]);
+    expect(raised.lead?.waitsFor).toBeUndefined();
+    expect(raised.lead?.summary).toContain('can never finish');
+    // maxReplicas 1 with the spec at both pods: the autoscaler lowers it at its next sync.
+    const lowered = await live([
+      ...downItems().map((i) =>
+        i.kind === 'Deployment' && i.metadata.name === 'beta'
+          ? { ...i, spec: { ...i.spec, replicas: 2 } }
+          : i,
+      ),
+      hpa(1, 1),
+    ]);
+    expect(lowered.lead?.waitsFor).toMatchObject({ holders: 'scale-downs', names: ['ml/beta'] });
   });
 });

@@ -18,6 +18,7 @@ const dir = mkdtempSync(join(tmpdir(), 'rd-neighbour-scale-down-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 type Item = {
+  apiVersion?: string;
   kind: string;
   metadata: Record<string, unknown> & { name?: string };
   spec: Record<string, unknown>;
@@ -70,6 +71,33 @@ describe('a neighbour Deployment scaling down', () => {
     });
     expect(report.findings.find((f) => f.severity === 'critical')?.summary).toContain('can never finish');
     expect(report.findings.some((f) => f.waitsFor?.holders === 'scale-downs')).toBe(false);
+  });
+
+  it('its autoscaler in the dump bounds what stays: a max of both pods promises nothing, a max of one lowers a spec of two', async () => {
+    const hpa = (max: number): Item => ({
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'beta', namespace: 'ml' },
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'beta' }, maxReplicas: max },
+    });
+    const { report: raised } = await alpha((items) => void items.push(hpa(2)));
+    expect(raised.findings.find((f) => f.severity === 'critical')?.summary).toContain('can never finish');
+    expect(raised.findings.some((f) => f.waitsFor?.holders === 'scale-downs')).toBe(false);
+    const { report: lowered } = await alpha((items) => {
+      named(items, 'beta').spec['replicas'] = 2;
+      items.push(hpa(1));
+    });
+    expect(lowered.findings.find((f) => f.severity === 'critical')?.waitsFor).toMatchObject({
+      holders: 'scale-downs',
+      names: ['ml/beta'],
+    });
+    // Another Deployment's autoscaler says nothing of beta.
+    const { report: other } = await alpha((items) => {
+      const elsewhere = hpa(2);
+      elsewhere.spec['scaleTargetRef'] = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'gamma' };
+      items.push(elsewhere);
+    });
+    expect(other.findings.find((f) => f.severity === 'critical')?.waitsFor?.holders).toBe('scale-downs');
   });
 
   it('its spec asks for both pods: nothing goes, alpha can never finish', async () => {

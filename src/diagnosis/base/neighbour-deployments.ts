@@ -15,7 +15,7 @@ export type NeighbourDeployment = NonNullable<WorkloadSnapshot['neighbourDeploym
 export type NeighbourRollout = NonNullable<WorkloadSnapshot['neighbourRollouts']>[number];
 
 /** Whose ReplicaSets: a Deployment's pods carry `pod-template-hash`, an Argo Rollout's `rollouts-pod-template-hash`. */
-export type NeighbourKind = 'Deployment' | 'Rollout';
+type NeighbourKind = 'Deployment' | 'Rollout';
 
 const HASH_LABELS: Record<NeighbourKind, string> = {
   Deployment: 'pod-template-hash',
@@ -60,6 +60,17 @@ export function neighbourReplicaSets(
     byDeployment.set(owner.deployment, sets);
   }
   return byDeployment;
+}
+
+/**
+ * Every neighbour Deployment whose pods were read, those mid-rollout first (a Deployment
+ * with pods of one ReplicaSet may be scaling down: forward/scale-down-wait.ts).
+ */
+export function neighbourDeploymentsRead(
+  snapshot: Pick<WorkloadSnapshot, 'otherPods' | 'namespacePods' | 'pendingPods'>,
+): string[] {
+  const mid = neighboursMidRollout(snapshot);
+  return [...new Set([...mid, ...neighbourReplicaSets(snapshot).keys()])];
 }
 
 /** The neighbour Deployments (or Rollouts) whose pods run under two or more ReplicaSets: mid-rollout. */

@@ -11,8 +11,12 @@
  *
  * Only a Deployment with pods of one ReplicaSet: one mid-rollout is job-wait.ts's
  * (`rollingNeighbourPods`). Only where its object was read: the spec's count is its own.
- * Its HorizontalPodAutoscaler is not read: one whose minimum is above the spec raises it
- * back at its next sync, so the words say "unless an autoscaler raises them back first".
+ * Where its HorizontalPodAutoscaler was read (`neighbourAutoscalers`), what stays is its
+ * maxReplicas instead: it may raise the spec up to it at any sync (so a spec below its max
+ * promises nothing the autoscaler cannot take back), and it lowers a spec above it at the
+ * next (podautoscaler horizontal.go reconcileAutoscaler: "Current number of replicas above
+ * Spec.MaxReplicas", before any metric is read); one that is off (spec 0) keeps the spec.
+ * Not read, the words say "unless an autoscaler raises them back first".
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Pod } from '../k8s.js';
@@ -38,10 +42,14 @@ export function scalingDown(ctx: AnalysisContext, holding: ReadonlySet<Pod>): Sc
   const specs = new Map(
     (snapshot.neighbourDeployments ?? []).filter((d) => !d.deleting).map((d) => [d.name, d.replicas]),
   );
+  const autoscaled = new Map((snapshot.neighbourAutoscalers ?? []).map((a) => [a.target, a.max]));
   const out: ScaleDown[] = [];
   for (const [deployment, sets] of neighbourReplicaSets(snapshot)) {
-    const replicas = specs.get(deployment);
-    if (sets.size !== 1 || replicas === undefined) continue;
+    const spec = specs.get(deployment);
+    if (sets.size !== 1 || spec === undefined) continue;
+    // At most this many of its pods stay: its autoscaler's max where it has one on.
+    const max = autoscaled.get(deployment);
+    const replicas = max !== undefined && spec > 0 ? max : spec;
     const pods = [...sets.values()].flat();
     const bound = pods.filter((p) => Boolean(p.spec.nodeName));
     // Unassigned pods are deleted first: what is left of the excess falls on bound ones.

@@ -151,6 +151,14 @@ export interface SnapshotCommon {
    */
   neighbourDeployments?: { name: string; paused: boolean; replicas: number; deleting?: true }[];
   /**
+   * The HorizontalPodAutoscalers of other Deployments ("namespace/name" of the target),
+   * their minReplicas and maxReplicas: a neighbour's autoscaler may raise its replicas up
+   * to its max at any sync and lowers a count above it at the next
+   * (forward/scale-down-wait.ts). A dump's; live, those of the workload's namespace (the
+   * guards' read). Absent: not read, and a neighbour's autoscaler is not known.
+   */
+  neighbourAutoscalers?: { target: string; min: number; max: number }[];
+  /**
    * Argo Rollouts of the neighbour pods, as a dump holds them or as read for those
    * mid-rollout (kube/read/neighbour-deployments-read.ts): whether each one's update goes
    * on to its end by itself (workloads/rollout/neighbours.ts), so that its old ReplicaSets

@@ -100,7 +100,10 @@ export async function collectSnapshot(
   const second = await readOurObjects(reads, ref, object, plan, options, claims);
   const ours = ourSideOf(ref, object, plan, second, capturedAt);
   progress('reading nodes, neighbouring pods and crash logs');
-  const [around, guards] = await Promise.all([readAround(reads, plan, second, ours, options), guardsRead]);
+  const [around, { guards, neighbours: neighbourAutoscalers }] = await Promise.all([
+    readAround(reads, plan, second, ours, options),
+    guardsRead,
+  ]);
   reads.gaps.push(...guardGaps);
   const coverage = coverageOf(reads, ref, plan, second, ours, around);
   const snapshot = selectWorkload(
@@ -139,5 +142,6 @@ export async function collectSnapshot(
     ...(second.resourceQuotas ? { resourceQuotas: second.resourceQuotas } : {}),
     ...(second.priorityClasses ? { priorityClasses: second.priorityClasses } : {}),
     guards,
+    ...(neighbourAutoscalers ? { neighbourAutoscalers } : {}),
   };
 }

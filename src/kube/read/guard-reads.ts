@@ -15,7 +15,14 @@
 import type { AnalysisRun } from '../../diagnosis/k8s-argo.js';
 import type { HorizontalPodAutoscaler, PodDisruptionBudget } from '../../diagnosis/k8s-policy.js';
 import type { PersistentVolume, StorageClass } from '../../diagnosis/k8s-storage.js';
-import type { CoverageGap, GuardKind, Guards, WorkloadObject } from '../../diagnosis/snapshot/types.js';
+import type {
+  CoverageGap,
+  GuardKind,
+  Guards,
+  WorkloadObject,
+  WorkloadSnapshot,
+} from '../../diagnosis/snapshot/types.js';
+import { neighbourAutoscalers } from '../../diagnosis/workloads/deployment/neighbours.js';
 import type { WorkloadRef } from '../../diagnosis/workload-ref.js';
 import { guardGap } from '../../diagnosis/guards/guard-gaps.js';
 import { workloadKind } from '../../diagnosis/workloads/index.js';
@@ -31,6 +38,8 @@ import type { KubeClient } from '../client.js';
 import { KubeApiError } from '../errors.js';
 import { getObjectIfExists, listObjects } from '../list.js';
 import type { ClaimsRead } from './claim-reads.js';
+
+type NeighbourAutoscalers = NonNullable<WorkloadSnapshot['neighbourAutoscalers']>;
 
 /** Objects per guard list (one page): a namespace's budgets and autoscalers, the cluster's classes. */
 const GUARD_PAGE = 200;
@@ -89,7 +98,9 @@ const RUNS: GuardList = {
 };
 
 /**
- * Starts every guard read at once (round 2); the volumes wait for `claims`. Resolves
+ * Starts every guard read at once (round 2); the volumes wait for `claims`. Besides the
+ * guards, the namespace's autoscalers of other Deployments (`neighbours`: whether a
+ * neighbour scaling down may be raised back; undefined where the list was not read). Resolves
  * once all are in; never rejects on an API error (each becomes a gap, pushed in a fixed
  * order whatever order the answers come in).
  */
@@ -100,7 +111,7 @@ export async function readGuards(
   mountsClaims: boolean,
   claims: Promise<ClaimsRead>,
   gaps: CoverageGap[],
-): Promise<Guards> {
+): Promise<{ guards: Guards; neighbours?: NeighbourAutoscalers }> {
   const { namespace } = ref;
   const found: CoverageGap[][] = [[], [], [], [], []];
   const into = (i: number): CoverageGap[] => found[i] ?? [];
@@ -116,13 +127,14 @@ export async function readGuards(
   gaps.push(...found.flat());
   const read = await claims;
   const templates = claimTemplatesOf(object);
-  return {
+  const guards: Guards = {
     ...(pdbs ? { podDisruptionBudgets: pdbs } : {}),
     ...(hpas ? { horizontalPodAutoscalers: autoscalersOf(ref, hpas) } : {}),
     ...(volumes ? { persistentVolumes: volumes } : {}),
     ...(classes ? { storageClasses: classesOf(classes, classNamesOf(read.claims, templates.classes)) } : {}),
     ...(runs ? { analysisRuns: analysisRunsOf(object, runs, ref.kind) } : {}),
   };
+  return { guards, ...(hpas ? { neighbours: neighbourAutoscalers(hpas, namespace) } : {}) };
 }
 
 /**

@@ -1,16 +1,22 @@
 /**
- * The Deployments and Argo Rollouts of neighbour pods that are mid-rollout (pods of two or
- * more of their ReplicaSets were read: diagnosis/base/neighbour-deployments.ts), one GET
- * each, in parallel, at most MAX_READ of each kind: whether a Deployment is paused, and its
- * replicas, and whether a Rollout's steps go on by themselves, decide whether its rollout
- * gives back the room its old pods hold (forward/job-wait.ts). Read after the neighbours,
- * only where one is mid-rollout, so most diagnoses make no extra request. One refused (an
- * access problem), gone, or whose kind is not served is left out: not read, and the
- * verdict says it does not know (a Rollout not read frees nothing).
+ * The Deployments of neighbour pods (those mid-rollout first) and the Argo Rollouts of
+ * those mid-rollout (pods of two or more of their ReplicaSets were read:
+ * diagnosis/base/neighbour-deployments.ts), one GET each, in parallel, at most MAX_READ of
+ * each kind: whether a Deployment is paused, and its replicas (below its pods: it is
+ * scaling down, forward/scale-down-wait.ts), and whether a Rollout's steps go on by
+ * themselves, decide whether it gives back the room its pods hold (forward/job-wait.ts).
+ * Read after the neighbours, only where neighbour pods were read (on the nodes a scarce
+ * template or a crash makes matter), so most diagnoses make no extra request. One refused
+ * (an access problem), gone, or whose kind is not served is left out: not read, and the
+ * verdict says it does not know (a Rollout not read frees nothing, nor does a Deployment
+ * with pods of one ReplicaSet).
  */
 import type { Deployment } from '../../diagnosis/k8s-workloads.js';
 import type { ArgoRollout } from '../../diagnosis/k8s-argo.js';
-import { neighboursMidRollout, type NeighbourKind } from '../../diagnosis/base/neighbour-deployments.js';
+import {
+  neighbourDeploymentsRead,
+  neighboursMidRollout,
+} from '../../diagnosis/base/neighbour-deployments.js';
 import { neighbourEntry } from '../../diagnosis/workloads/deployment/neighbours.js';
 import { neighbourRolloutEntry } from '../../diagnosis/workloads/rollout/neighbours.js';
 import { rolloutApi } from '../../diagnosis/workloads/rollout/api.js';
@@ -30,10 +36,10 @@ export async function readNeighbourDeployments(
   snapshot: Snapshot,
 ): Promise<Neighbours> {
   const [deployments, rollouts] = await Promise.all([
-    readEach(reads, snapshot, 'Deployment', (namespace, name) =>
+    readEach(reads, neighbourDeploymentsRead(snapshot), (namespace, name) =>
       getObjectIfExists<Deployment>(reads.client, { resource: 'deployments', namespace, name }),
     ),
-    readEach(reads, snapshot, 'Rollout', (namespace, name) =>
+    readEach(reads, neighboursMidRollout(snapshot, 'Rollout'), (namespace, name) =>
       getObjectIfExists<ArgoRollout>(reads.client, { resource: rolloutApi.resource, namespace, name }),
     ),
   ]);
@@ -43,14 +49,13 @@ export async function readNeighbourDeployments(
   };
 }
 
-/** The objects of `kind` mid-rollout, each with its namespace; undefined where none is. */
+/** The objects `keys` ("namespace/name") name, the first MAX_READ, each with its namespace; undefined where none is named. */
 async function readEach<T>(
   reads: Pick<Reads, 'optional'>,
-  snapshot: Snapshot,
-  kind: NeighbourKind,
+  keys: readonly string[],
   get: (namespace: string, name: string) => Promise<T | undefined>,
 ): Promise<[T, string][] | undefined> {
-  const names = neighboursMidRollout(snapshot, kind).slice(0, MAX_READ);
+  const names = keys.slice(0, MAX_READ);
   if (names.length === 0) return undefined;
   const read = await Promise.all(
     names.map(async (key): Promise<[T, string] | undefined> => {

@@ -12,7 +12,7 @@ import type { PriorityClass, ResourceQuota } from '../../k8s-policy.js';
 import { claimNames } from '../../base/pod-constraints.js';
 import { claimsNamedBy } from '../../dra/pod-claims.js';
 import { isTerminal } from '../../base/pods.js';
-import { neighbourEntry } from '../../workloads/deployment/neighbours.js';
+import { neighbourAutoscalers, neighbourEntry } from '../../workloads/deployment/neighbours.js';
 import { neighbourRolloutEntry } from '../../workloads/rollout/neighbours.js';
 import type { ArgoRollout } from '../../k8s-argo.js';
 import { selectWorkload } from '../../workloads/select-workload.js';
@@ -152,6 +152,9 @@ export function assembleSnapshot(
       ? {
           neighbourDeployments: others<Deployment>('Deployment').map((d) => neighbourEntry(d, ref.namespace)),
         }
+      : {}),
+    ...(byKind.has('HorizontalPodAutoscaler')
+      ? { neighbourAutoscalers: neighbourAutoscalers(ofKind('HorizontalPodAutoscaler'), ref.namespace) }
       : {}),
     ...(byKind.has('Rollout')
       ? {

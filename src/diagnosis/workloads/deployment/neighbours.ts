@@ -4,7 +4,30 @@
  * whether it is being deleted (its controller then only syncs status: it scales nothing).
  */
 import type { Deployment } from '../../k8s-workloads.js';
+import type { HorizontalPodAutoscaler } from '../../k8s-policy.js';
 import type { NeighbourDeployment } from '../../base/neighbour-deployments.js';
+import type { WorkloadSnapshot } from '../../snapshot/types.js';
+
+type NeighbourAutoscaler = NonNullable<WorkloadSnapshot['neighbourAutoscalers']>[number];
+
+/**
+ * The autoscalers of Deployments among `hpas` (scaleTargetRef kind Deployment, group apps
+ * or none), by their target's "namespace/name"; minReplicas 1 where unset, as the API
+ * server defaults it. One without maxReplicas (not valid) is left out.
+ */
+export function neighbourAutoscalers(
+  hpas: readonly HorizontalPodAutoscaler[],
+  namespace: string,
+): NeighbourAutoscaler[] {
+  return hpas.flatMap((hpa) => {
+    const target = hpa.spec?.scaleTargetRef;
+    const group = target?.apiVersion?.includes('/') ? target.apiVersion.split('/')[0] : 'apps';
+    const max = hpa.spec?.maxReplicas;
+    if (target?.kind !== 'Deployment' || group !== 'apps' || !target.name || max === undefined) return [];
+    const ns = hpa.metadata.namespace ?? namespace;
+    return [{ target: `${ns}/${target.name}`, min: hpa.spec?.minReplicas ?? 1, max }];
+  });
+}
 
 /** "namespace/name", paused or not, and spec.replicas (1 where unset, as the API server defaults it). */
 export function neighbourEntry(deployment: Deployment, namespace: string): NeighbourDeployment {
