@@ -196,6 +196,8 @@ export interface Finding {
     unread?: true;
     /** The rollout holders (of `names`) that are Argo Rollouts; the others are Deployments. */
     argo?: string[];
+    /** A scale-down its autoscaler bounds: the maxReplicas that stay at most. */
+    autoscalerMax?: number;
     bound?: true;
     starting?: true;
   };

@@ -24,6 +24,18 @@ defineSentences(
       ko: (p: { names: string; where: string }) =>
         `Deployment ${p.names}는 레플리카 수보다 파드가 많아 줄어드는 중이며, 그 파드가 새 파드에 필요한 자리나 쿼터를 점유하고 있습니다: ${p.where}.`,
     },
+    scaleDownHoldsCapped: {
+      en: (p: { names: string; max: string; where: string }) =>
+        `Pods of deployment ${p.names}, which runs more pods than its autoscaler allows at most (maxReplicas ${p.max}), hold room or quota the new pods need: ${p.where}.`,
+      ko: (p: { names: string; max: string; where: string }) =>
+        `Deployment ${p.names}는 오토스케일러가 허용하는 최대 레플리카 수(maxReplicas ${p.max}개)보다 파드가 많으며, 그 파드가 새 파드에 필요한 자리나 쿼터를 점유하고 있습니다: ${p.where}.`,
+    },
+    scaleDownGoesCapped: {
+      en: () =>
+        'Its autoscaler lowers a spec above maxReplicas at its next sync and raises none past it, its Deployment controller scales its ReplicaSet to the spec, and the ReplicaSet controller deletes the pods above it (those not bound to a node first; among bound ones which is not known), and they give the room back; each choice of them was run.',
+      ko: () =>
+        '오토스케일러는 maxReplicas를 넘는 스펙을 다음 동기화 때 낮추고 그 이상으로는 올리지 않습니다. Deployment 컨트롤러가 ReplicaSet을 스펙의 수로 줄이고, ReplicaSet 컨트롤러가 그보다 많은 파드를 삭제하면서 자리를 돌려줍니다(노드에 배치되지 않은 파드가 먼저이고, 배치된 파드 중 어느 것이 먼저인지는 알 수 없습니다). 삭제될 수 있는 파드의 조합마다 따라가 확인했습니다.',
+    },
     scaleDownGoes: {
       en: () =>
         'Its Deployment controller scales its ReplicaSet to the spec, and the ReplicaSet controller deletes the pods above it (those not bound to a node first; among bound ones which is not known), and they give the room back; each choice of them was run.',
@@ -110,6 +122,8 @@ defineSentences(
   {
     runForwardThemGone: [{ steps: 'new pod web-2 becomes Ready' }],
     scaleDownHolds: [{ names: 'ml/beta', where: 'beta-b1-x1 on gpu-2' }],
+    scaleDownHoldsCapped: [{ names: 'ml/beta', max: '1', where: 'beta-x on gpu-2' }],
+    scaleDownGoesCapped: [{}],
     scaleDownGoes: [{}],
     rolloutHoldsOne: [{ holders: 'Rollout ml/beta', where: 'beta-b1-x1 on gpu-2' }],
     rolloutHoldsMany: [

@@ -17,7 +17,12 @@ export function withWaitWarning(
   const one = waitsFor.names.length === 1;
   const said: PlanSaid =
     waitsFor.holders === 'scale-downs'
-      ? { key: 'waitScaleDown', params: { names: `deployment ${named(waitsFor.names)}` } }
+      ? waitsFor.autoscalerMax !== undefined
+        ? {
+            key: 'waitScaleDownCapped',
+            params: { names: `deployment ${named(waitsFor.names)}`, max: String(waitsFor.autoscalerMax) },
+          }
+        : { key: 'waitScaleDown', params: { names: `deployment ${named(waitsFor.names)}` } }
       : waitsFor.holders === 'jobs'
         ? {
             key: 'waitJobs',

@@ -114,6 +114,8 @@ export interface PlanParams {
   waitRollouts: PlanParams['waitJobs'] & { unread: boolean; starting: boolean; argo: boolean };
   /** …or once a neighbour Deployment scaling down removes its pods above its replicas (`names`: "deployment ml/beta"). */
   waitScaleDown: { names: string };
+  /** The same, bounded by its autoscaler: `max`, its maxReplicas. */
+  waitScaleDownCapped: { names: string; max: string };
   /** rollout-restart of a paused Deployment; `resume` the command. */
   restartPaused: { recreate: boolean; replicas: number; resume: string };
   restartRecreate: { replicas: number };

@@ -370,6 +370,12 @@ const PLAN_WORDS = registerCatalogue(
       ko: (p: PlanParams['waitScaleDown']) =>
         `기다리는 것으로 충분할 수 있습니다: ${p.names}는 레플리카 수보다 파드가 많아 줄어드는 중이며, 그 ReplicaSet이 넘는 파드를 내리면 이 롤아웃이 스스로 이어집니다(어느 파드가 내려가든 끝까지 따라가 확인했습니다). 다만 오토스케일러가 먼저 레플리카 수를 다시 올리면 이어지지 않습니다. 이 조치는 지금 적용되고, 영향에 적힌 대가가 따릅니다.`,
     },
+    waitScaleDownCapped: {
+      en: (p: PlanParams['waitScaleDownCapped']) =>
+        `Waiting may be enough: the rollout goes on by itself once ${p.names} scales down to what its autoscaler allows at most (maxReplicas ${p.max}): its ReplicaSet removes the pods above them, and run forward with any of them gone the rollout finishes. This plan acts now, at the cost its impact says.`,
+      ko: (p: PlanParams['waitScaleDownCapped']) =>
+        `기다리는 것으로 충분할 수 있습니다: ${p.names}는 오토스케일러가 허용하는 최대 레플리카 수(${p.max}개)까지 줄어들며, 그 ReplicaSet이 넘는 파드를 내리면 이 롤아웃이 스스로 이어집니다(어느 파드가 내려가든 끝까지 따라가 확인했습니다). 이 조치는 지금 적용되고, 영향에 적힌 대가가 따릅니다.`,
+    },
     deleteCrashing: deleteCrashing('replicaSet'),
     deleteCrashingRollout: deleteCrashing('rolloutReplicaSet'),
     deleteCrashingOrdered: deleteCrashing('orderedReady'),
@@ -506,6 +512,7 @@ const PLAN_WORDS = registerCatalogue(
       { names: 'batch/nightly-report', one: true, some: false, bound: true },
     ],
     waitScaleDown: [{ names: 'deployment ml/beta' }],
+    waitScaleDownCapped: [{ names: 'deployment ml/beta', max: '1' }],
     waitRollouts: [
       {
         names: 'deployment ml/beta',

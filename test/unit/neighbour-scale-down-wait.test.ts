@@ -90,7 +90,44 @@ describe('a neighbour Deployment scaling down', () => {
     expect(lowered.findings.find((f) => f.severity === 'critical')?.waitsFor).toMatchObject({
       holders: 'scale-downs',
       names: ['ml/beta'],
+      autoscalerMax: 1,
     });
+    // Its words name the autoscaler's bound, not a spec below its pods (the spec is 2).
+    for (const plan of lowered.remediations)
+      expect(plan.warnings[0]).toContain(
+        'once deployment ml/beta scales down to what its autoscaler allows at most (maxReplicas 1)',
+      );
+    expect(JSON.stringify(lowered)).not.toContain('which runs more pods than its replicas');
+    // An autoscaler whose target names no apps group fails to get its scale (the core
+    // group serves no Deployment); two on beta fight; a spec of 0 with minReplicas 0 stays
+    // autoscaled: none of them promises the scale-down.
+    const lowers = (edit: (items: Item[]) => void) =>
+      alpha((items) => {
+        named(items, 'beta').spec['replicas'] = 2;
+        edit(items);
+      });
+    const noGroup = hpa(1);
+    noGroup.spec['scaleTargetRef'] = { apiVersion: 'v1', kind: 'Deployment', name: 'beta' };
+    const twoOfThem = { ...hpa(5), metadata: { name: 'beta-2', namespace: 'ml' } };
+    const cases: Record<string, (items: Item[]) => void> = {
+      'no apps group': (items) => void items.push(noGroup),
+      'two autoscalers': (items) => void items.push(twoOfThem, hpa(1)),
+      'spec 0, minReplicas 0': (items) => {
+        named(items, 'beta').spec['replicas'] = 0;
+        items.push({ ...hpa(1), spec: { ...hpa(1).spec, minReplicas: 0, maxReplicas: 2 } });
+      },
+    };
+    for (const [why, edit] of Object.entries(cases)) {
+      const { report } = await lowers(edit);
+      expect({ why, waits: report.findings.some((f) => f.waitsFor?.holders === 'scale-downs') }).toEqual({
+        why,
+        waits: false,
+      });
+    }
+    const { text } = await lowers((items) => void items.push(hpa(1)));
+    expect(text.replace(/\n\s*/g, ' ')).toContain(
+      'Its autoscaler lowers a spec above maxReplicas at its next sync',
+    );
     // Another Deployment's autoscaler says nothing of beta.
     const { report: other } = await alpha((items) => {
       const elsewhere = hpa(2);

@@ -78,6 +78,8 @@ interface JobWait {
   needs: 'all' | 'some';
   /** A rollout holder whose Deployment was not read: whether it is paused is not known. */
   unread?: true;
+  /** A scale-down bounded by the neighbour's autoscaler: its maxReplicas, what stays at most. */
+  capped?: number;
   /** The rollout holders that are Argo Rollouts (the others are Deployments). */
   argo?: string[];
   /** A rollout holder whose newest pods are still starting (bound, nothing failing, not Ready yet; or nominated to a node their preemption is emptying). */
@@ -326,7 +328,14 @@ function scaleDownWait(
       }),
     );
     if (finishes && outcome)
-      return { holders: 'scale-downs', jobs: [down.deployment], pods: down.bound, outcome, needs: 'all' };
+      return {
+        holders: 'scale-downs',
+        jobs: [down.deployment],
+        pods: down.bound,
+        outcome,
+        needs: 'all',
+        ...(down.capped !== undefined ? { capped: down.capped } : {}),
+      };
   }
   return undefined;
 }
@@ -417,7 +426,10 @@ function waitWords(wait: JobWait): { whileRuns: string; once: string; added: str
       whileRuns: `until deployment ${names} scales down`,
       once: `It goes on by itself once that Deployment's ReplicaSet removes the pods above its replicas, whichever it removes, unless an autoscaler raises them back first.`,
       added: `It goes on by itself once deployment ${names} scales down to its replicas, whichever pods its ReplicaSet removes, unless an autoscaler raises them back first.`,
-      holdsNote: `Pods of deployment ${names}, which runs more pods than its replicas and is scaling down, hold room or quota the new pods need: `,
+      holdsNote:
+        wait.capped === undefined
+          ? `Pods of deployment ${names}, which runs more pods than its replicas and is scaling down, hold room or quota the new pods need: `
+          : `Pods of deployment ${names}, which runs more pods than its autoscaler allows at most (maxReplicas ${wait.capped}), hold room or quota the new pods need: `,
     };
   if (wait.holders === 'rollouts') {
     // New pods still starting: the wait holds once they become Ready, which is not yet seen.
@@ -512,6 +524,7 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
       some: wait.needs === 'some' && wait.jobs.length > 1,
       ...(wait.unread ? { unread: true as const } : {}),
       ...(wait.argo ? { argo: wait.argo } : {}),
+      ...(wait.capped !== undefined ? { autoscalerMax: wait.capped } : {}),
       ...(wait.bound ? { bound: true as const } : {}),
       ...(wait.starting ? { starting: true as const } : {}),
     },
@@ -530,7 +543,9 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
               type: 'note' as const,
               text: `${holdsNote}${where}. ${
                 wait.holders === 'scale-downs'
-                  ? 'Its Deployment controller scales its ReplicaSet to the spec, and the ReplicaSet controller deletes the pods above it (those not bound to a node first; among bound ones which is not known), and they give the room back; each choice of them was run.'
+                  ? wait.capped === undefined
+                    ? 'Its Deployment controller scales its ReplicaSet to the spec, and the ReplicaSet controller deletes the pods above it (those not bound to a node first; among bound ones which is not known), and they give the room back; each choice of them was run.'
+                    : 'Its autoscaler lowers a spec above maxReplicas at its next sync and raises none past it, its Deployment controller scales its ReplicaSet to the spec, and the ReplicaSet controller deletes the pods above it (those not bound to a node first; among bound ones which is not known), and they give the room back; each choice of them was run.'
                   : wait.holders === 'rollouts'
                     ? `${
                         wait.starting

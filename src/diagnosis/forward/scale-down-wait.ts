@@ -32,6 +32,8 @@ interface ScaleDown {
   bound: Pod[];
   /** How many of `bound` go at the least. */
   goes: number;
+  /** Its autoscaler's maxReplicas, where one was read and bounds what stays. */
+  capped?: number;
 }
 
 /** The neighbour Deployments scaling down that will free bound pods, each with its pods. */
@@ -42,21 +44,31 @@ export function scalingDown(ctx: AnalysisContext, holding: ReadonlySet<Pod>): Sc
   const specs = new Map(
     (snapshot.neighbourDeployments ?? []).filter((d) => !d.deleting).map((d) => [d.name, d.replicas]),
   );
-  const autoscaled = new Map((snapshot.neighbourAutoscalers ?? []).map((a) => [a.target, a.max]));
+  // Two autoscalers of one Deployment fight (the min/max clamps run before the
+  // AmbiguousSelector check): nothing is promised of it.
+  const autoscalers = snapshot.neighbourAutoscalers ?? [];
+  const fought = new Set(
+    autoscalers
+      .filter((a, i) => autoscalers.findIndex((b) => b.target === a.target) !== i)
+      .map((a) => a.target),
+  );
+  const autoscaled = new Map(autoscalers.map((a) => [a.target, a]));
   const out: ScaleDown[] = [];
   for (const [deployment, sets] of neighbourReplicaSets(snapshot)) {
     const spec = specs.get(deployment);
-    if (sets.size !== 1 || spec === undefined) continue;
-    // At most this many of its pods stay: its autoscaler's max where it has one on.
-    const max = autoscaled.get(deployment);
-    const replicas = max !== undefined && spec > 0 ? max : spec;
+    if (sets.size !== 1 || spec === undefined || fought.has(deployment)) continue;
+    // At most this many of its pods stay: its autoscaler's max where it has one on (a
+    // spec of 0 turns it off, unless its minReplicas is 0 too: horizontal.go reconcileAutoscaler).
+    const hpa = autoscaled.get(deployment);
+    const max = hpa && (spec > 0 || hpa.min === 0) ? hpa.max : undefined;
+    const replicas = max ?? spec;
     const pods = [...sets.values()].flat();
     const bound = pods.filter((p) => Boolean(p.spec.nodeName));
     // Unassigned pods are deleted first: what is left of the excess falls on bound ones.
     const goes = pods.length - replicas - (pods.length - bound.length);
     const held = bound.filter((p) => holding.has(p));
     if (goes <= 0 || held.length === 0) continue;
-    out.push({ deployment, bound, goes });
+    out.push({ deployment, bound, goes, ...(replicas === max ? { capped: max } : {}) });
   }
   return out;
 }

@@ -11,8 +11,8 @@ import type { WorkloadSnapshot } from '../../snapshot/types.js';
 type NeighbourAutoscaler = NonNullable<WorkloadSnapshot['neighbourAutoscalers']>[number];
 
 /**
- * The autoscalers of Deployments among `hpas` (scaleTargetRef kind Deployment, group apps
- * or none), by their target's "namespace/name"; minReplicas 1 where unset, as the API
+ * The autoscalers of Deployments among `hpas` (scaleTargetRef kind Deployment in the apps
+ * group), by their target's "namespace/name"; minReplicas 1 where unset, as the API
  * server defaults it. One without maxReplicas (not valid) is left out.
  */
 export function neighbourAutoscalers(
@@ -21,7 +21,9 @@ export function neighbourAutoscalers(
 ): NeighbourAutoscaler[] {
   return hpas.flatMap((hpa) => {
     const target = hpa.spec?.scaleTargetRef;
-    const group = target?.apiVersion?.includes('/') ? target.apiVersion.split('/')[0] : 'apps';
+    // ParseGroupVersion: the group is what comes before "/"; none ("v1", "apps", unset) is
+    // the core group, where no Deployment is served and the autoscaler fails to get its scale.
+    const group = target?.apiVersion?.includes('/') ? target.apiVersion.split('/')[0] : '';
     const max = hpa.spec?.maxReplicas;
     if (target?.kind !== 'Deployment' || group !== 'apps' || !target.name || max === undefined) return [];
     const ns = hpa.metadata.namespace ?? namespace;
