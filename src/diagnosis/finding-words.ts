@@ -201,6 +201,8 @@ interface WaitParams {
   readonly rollouts: boolean;
   /** A neighbour Deployment scaling down to its replicas, not Jobs or a rollout. */
   readonly scaleDown: boolean;
+  /** That scale-down is bounded by the neighbour's autoscaler (its maxReplicas stay at most). */
+  readonly capped: boolean;
   readonly one: boolean;
   readonly some: boolean;
   readonly bound: boolean;

@@ -98,6 +98,16 @@ describe('a neighbour Deployment scaling down', () => {
         'once deployment ml/beta scales down to what its autoscaler allows at most (maxReplicas 1)',
       );
     expect(JSON.stringify(lowered)).not.toContain('which runs more pods than its replicas');
+    const headline = lowered.findings.find((f) => f.severity === 'critical')?.summary ?? '';
+    expect(headline).toContain('removes the pods above what its autoscaler allows at most (maxReplicas)');
+    expect(headline).not.toContain('unless an autoscaler raises them back first');
+    const ko = await alpha((items) => {
+      named(items, 'beta').spec['replicas'] = 2;
+      items.push(hpa(1));
+    }, 'ko');
+    expect(ko.text).toContain(
+      'Deployment ml/beta가 오토스케일러가 허용하는 최대 레플리카 수까지 줄어들기 전에는',
+    );
     // An autoscaler whose target names no apps group fails to get its scale (the core
     // group serves no Deployment); two on beta fight; a spec of 0 with minReplicas 0 stays
     // autoscaled: none of them promises the scale-down.

@@ -424,8 +424,14 @@ function waitWords(wait: JobWait): { whileRuns: string; once: string; added: str
   if (wait.holders === 'scale-downs')
     return {
       whileRuns: `until deployment ${names} scales down`,
-      once: `It goes on by itself once that Deployment's ReplicaSet removes the pods above its replicas, whichever it removes, unless an autoscaler raises them back first.`,
-      added: `It goes on by itself once deployment ${names} scales down to its replicas, whichever pods its ReplicaSet removes, unless an autoscaler raises them back first.`,
+      once:
+        wait.capped === undefined
+          ? `It goes on by itself once that Deployment's ReplicaSet removes the pods above its replicas, whichever it removes, unless an autoscaler raises them back first.`
+          : `It goes on by itself once that Deployment's ReplicaSet removes the pods above what its autoscaler allows at most (maxReplicas), whichever it removes.`,
+      added:
+        wait.capped === undefined
+          ? `It goes on by itself once deployment ${names} scales down to its replicas, whichever pods its ReplicaSet removes, unless an autoscaler raises them back first.`
+          : `It goes on by itself once deployment ${names} scales down to what its autoscaler allows at most (maxReplicas ${wait.capped}), whichever pods its ReplicaSet removes.`,
       holdsNote:
         wait.capped === undefined
           ? `Pods of deployment ${names}, which runs more pods than its replicas and is scaling down, hold room or quota the new pods need: `
@@ -506,6 +512,7 @@ function said(finding: Draft, wait: JobWait, withNote: boolean): Draft {
             kinds: wait.argo !== undefined,
             rollouts: wait.holders === 'rollouts',
             scaleDown: wait.holders === 'scale-downs',
+            capped: wait.capped !== undefined,
             one,
             some,
             bound: wait.bound === true,

@@ -22,7 +22,16 @@ type SurgeWaits = Extract<FindingWords, { key: 'surge-deadlock-waits' }>['params
 type SurgeRace = Extract<FindingWords, { key: 'surge-deadlock-race' }>['params'];
 type Waits = Pick<
   SurgeWaits,
-  'waitNames' | 'kinds' | 'rollouts' | 'scaleDown' | 'one' | 'some' | 'bound' | 'unread' | 'starting'
+  | 'waitNames'
+  | 'kinds'
+  | 'rollouts'
+  | 'scaleDown'
+  | 'capped'
+  | 'one'
+  | 'some'
+  | 'bound'
+  | 'unread'
+  | 'starting'
 >;
 type CrashOnNode = Extract<FindingWords, { key: 'crash-loop-on-node' }>['params'];
 /** What the explanations say: fewer facts than the headlines. */
@@ -58,19 +67,23 @@ const whileEn = (p: Waits): string => {
 };
 const whileKo = (p: Waits): string =>
   p.scaleDown
-    ? `Deployment ${p.waitNames}가 레플리카 수까지 줄어들기 전`
+    ? `Deployment ${p.waitNames}가 ${p.capped ? '오토스케일러가 허용하는 최대 레플리카 수' : '레플리카 수'}까지 줄어들기 전`
     : p.rollouts
       ? `${p.kinds ? '' : 'Deployment '}${p.waitNames}의 롤아웃이 ${p.some ? '자리를' : '기존 파드를'} 점유하는 동안`
       : `${p.waitNames} Job이 ${p.some ? '자리를 점유하는' : '실행되는'} 동안`;
 const onceEn = (p: Waits): string =>
   p.scaleDown
-    ? "It goes on by itself once that Deployment's ReplicaSet removes the pods above its replicas, whichever it removes, unless an autoscaler raises them back first."
+    ? p.capped
+      ? "It goes on by itself once that Deployment's ReplicaSet removes the pods above what its autoscaler allows at most (maxReplicas), whichever it removes."
+      : "It goes on by itself once that Deployment's ReplicaSet removes the pods above its replicas, whichever it removes, unless an autoscaler raises them back first."
     : p.rollouts
       ? `It can go on by itself once ${p.one ? 'that rollout removes its' : 'those rollouts remove their'} old pods${p.starting ? `, after ${p.one ? 'its' : 'their'} new pods are Ready` : ''}, unless new pods of ${p.one ? 'that rollout' : 'theirs'} take the room first${p.unread ? ` or ${p.one ? 'it is' : 'they are'} paused (not read)` : ''}.`
       : `It ${p.bound ? 'can go' : 'goes'} on by itself once ${p.one ? 'that Job ends' : p.some ? 'enough of them end' : 'those Jobs end'}.`;
 const onceKo = (p: Waits): string =>
   p.scaleDown
-    ? '그 Deployment의 ReplicaSet이 레플리카 수를 넘는 파드를 내리면, 어느 파드를 내리든 롤아웃이 스스로 이어집니다. 다만 오토스케일러가 먼저 레플리카 수를 다시 올리면 이어지지 않습니다.'
+    ? p.capped
+      ? '그 Deployment의 ReplicaSet이 오토스케일러가 허용하는 최대 레플리카 수(maxReplicas)를 넘는 파드를 내리면, 어느 파드를 내리든 롤아웃이 스스로 이어집니다.'
+      : '그 Deployment의 ReplicaSet이 레플리카 수를 넘는 파드를 내리면, 어느 파드를 내리든 롤아웃이 스스로 이어집니다. 다만 오토스케일러가 먼저 레플리카 수를 다시 올리면 이어지지 않습니다.'
     : p.rollouts
       ? `그 롤아웃이${p.starting ? ' 새 파드가 Ready가 된 뒤' : ''} 기존 파드를 내리면 스스로 이어질 수 있습니다. 다만 그 롤아웃의 새 파드가 먼저 자리를 차지하면 이어지지 않습니다.${p.unread ? ' 그 Deployment는 읽지 않아서 일시 중지되어 있는지 알 수 없습니다.' : ''}`
       : `${p.some ? '그중 충분한 수의 Job이' : 'Job이'} 끝나면 스스로 이어${p.bound ? '질 수 있습니다' : '집니다'}.`;
@@ -226,6 +239,7 @@ const FINDING_WORDS = registerCatalogue(
         kinds: false,
         rollouts: false,
         scaleDown: false,
+        capped: false,
         one: true,
         some: false,
         bound: false,
@@ -239,6 +253,7 @@ const FINDING_WORDS = registerCatalogue(
         kinds: false,
         rollouts: true,
         scaleDown: false,
+        capped: false,
         one: true,
         some: false,
         bound: true,
@@ -251,6 +266,20 @@ const FINDING_WORDS = registerCatalogue(
         kinds: false,
         rollouts: false,
         scaleDown: true,
+        capped: false,
+        one: true,
+        some: false,
+        bound: false,
+        unread: false,
+        starting: false,
+      },
+      {
+        ...SURGE_SAMPLE,
+        waitNames: 'ml/beta',
+        kinds: false,
+        rollouts: false,
+        scaleDown: true,
+        capped: true,
         one: true,
         some: false,
         bound: false,
@@ -263,6 +292,7 @@ const FINDING_WORDS = registerCatalogue(
         kinds: true,
         rollouts: true,
         scaleDown: false,
+        capped: false,
         one: true,
         some: false,
         bound: false,
@@ -278,6 +308,7 @@ const FINDING_WORDS = registerCatalogue(
         kinds: false,
         rollouts: false,
         scaleDown: false,
+        capped: false,
         one: true,
         some: false,
         bound: false,
@@ -289,6 +320,7 @@ const FINDING_WORDS = registerCatalogue(
         kinds: false,
         rollouts: false,
         scaleDown: false,
+        capped: false,
         one: false,
         some: true,
         bound: true,
@@ -300,6 +332,7 @@ const FINDING_WORDS = registerCatalogue(
         kinds: false,
         rollouts: true,
         scaleDown: false,
+        capped: false,
         one: false,
         some: false,
         bound: false,
@@ -311,6 +344,7 @@ const FINDING_WORDS = registerCatalogue(
         kinds: false,
         rollouts: false,
         scaleDown: true,
+        capped: false,
         one: true,
         some: false,
         bound: false,
@@ -322,6 +356,7 @@ const FINDING_WORDS = registerCatalogue(
         kinds: true,
         rollouts: true,
         scaleDown: false,
+        capped: false,
         one: false,
         some: true,
         bound: false,
