@@ -3,7 +3,7 @@
  * the stuck one mid-deadlock, pages through Deployments, and reads per namespace
  * rather than per Deployment.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -155,6 +155,22 @@ describe('scanCluster', () => {
         'list deviceclasses *',
       ].sort(),
     );
+  });
+
+  it("reads each neighbour's Deployment or Rollout once per scan, whichever workload asks first", async () => {
+    // alpha and gamma (Deployments) and beta (an Argo Rollout) each hold GPUs beside the
+    // others: every one of them is the others' neighbour.
+    const dump = join(import.meta.dirname, '../fixtures/dumps/neighbour-rollouts-mixed.json');
+    const items = (JSON.parse(readFileSync(dump, 'utf8')) as { items: object[] }).items;
+    const { s, client } = await start(items, false);
+    s.clearRequests();
+    const report = await scanCluster(client, { namespace: 'ml' });
+    expect(report.diagnosed).toBeGreaterThanOrEqual(2);
+    const gets = s.requests
+      .filter((r) => r.verb === 'get' && (r.resource === 'deployments' || r.resource === 'rollouts'))
+      .map((r) => `${r.resource ?? ''} ${r.name ?? ''}`);
+    expect(gets.length).toBeGreaterThan(0);
+    expect(gets.filter((g, i) => gets.indexOf(g) !== i)).toEqual([]);
   });
 
   it('a refused DeviceClass list is noted only when a verdict could depend on it', async () => {

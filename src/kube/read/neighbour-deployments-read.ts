@@ -28,19 +28,41 @@ import type { Reads } from './collect-reads.js';
 const MAX_READ = 8;
 
 type Neighbours = Pick<WorkloadSnapshot, 'neighbourDeployments' | 'neighbourRollouts'>;
+/**
+ * The reads made, by kind and "namespace/name", for a caller that reads for many
+ * workloads (a scan): each object is asked for once.
+ */
+export type NeighbourReads = Map<string, Promise<unknown>>;
 type Snapshot = Pick<WorkloadSnapshot, 'otherPods' | 'namespacePods' | 'pendingPods'>;
 
 /** Empty where no neighbour is mid-rollout (nothing read, nothing to say). */
 export async function readNeighbourDeployments(
   reads: Pick<Reads, 'client' | 'optional'>,
   snapshot: Snapshot,
+  made: NeighbourReads = new Map(),
 ): Promise<Neighbours> {
+  // The first ask for an object is the read; later asks share its answer.
+  const once =
+    <T>(kind: string, get: (namespace: string, name: string) => Promise<T | undefined>) =>
+    (namespace: string, name: string): Promise<T | undefined> => {
+      const key = `${kind}:${namespace}/${name}`;
+      const read =
+        (made.get(key) as Promise<T | undefined> | undefined) ?? reads.optional(() => get(namespace, name));
+      made.set(key, read);
+      return read;
+    };
   const [deployments, rollouts] = await Promise.all([
-    readEach(reads, neighbourDeploymentsRead(snapshot), (namespace, name) =>
-      getObjectIfExists<Deployment>(reads.client, { resource: 'deployments', namespace, name }),
+    readEach(
+      neighbourDeploymentsRead(snapshot),
+      once('Deployment', (namespace, name) =>
+        getObjectIfExists<Deployment>(reads.client, { resource: 'deployments', namespace, name }),
+      ),
     ),
-    readEach(reads, neighboursMidRollout(snapshot, 'Rollout'), (namespace, name) =>
-      getObjectIfExists<ArgoRollout>(reads.client, { resource: rolloutApi.resource, namespace, name }),
+    readEach(
+      neighboursMidRollout(snapshot, 'Rollout'),
+      once('Rollout', (namespace, name) =>
+        getObjectIfExists<ArgoRollout>(reads.client, { resource: rolloutApi.resource, namespace, name }),
+      ),
     ),
   ]);
   return {
@@ -49,9 +71,11 @@ export async function readNeighbourDeployments(
   };
 }
 
-/** The objects `keys` ("namespace/name") name, the first MAX_READ, each with its namespace; undefined where none is named. */
+/**
+ * The objects `keys` ("namespace/name") name, the first MAX_READ, each with its namespace
+ * (`get` answers undefined for one not read); undefined where none is named.
+ */
 async function readEach<T>(
-  reads: Pick<Reads, 'optional'>,
   keys: readonly string[],
   get: (namespace: string, name: string) => Promise<T | undefined>,
 ): Promise<[T, string][] | undefined> {
@@ -60,7 +84,7 @@ async function readEach<T>(
   const read = await Promise.all(
     names.map(async (key): Promise<[T, string] | undefined> => {
       const [namespace = '', name = ''] = key.split('/');
-      const object = await reads.optional(() => get(namespace, name));
+      const object = await get(namespace, name);
       return object ? [object, namespace] : undefined;
     }),
   );

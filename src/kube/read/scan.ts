@@ -39,7 +39,7 @@ import { readPodsOnNodes } from './node-reads.js';
 import { namespacedListState, neighboursGap, nodeListState } from './read-coverage.js';
 import { buildScanSnapshot, type NamespaceObjects, type NodeObjects } from './scan-snapshot.js';
 import { secondaryRead } from './secondary-read.js';
-import { readNeighbourDeployments } from './neighbour-deployments-read.js';
+import { readNeighbourDeployments, type NeighbourReads } from './neighbour-deployments-read.js';
 import { liveExclusionOf, scanExclusion, type ScanExclusion } from './exclusion-reads.js';
 
 export interface ScanEntry {
@@ -94,6 +94,8 @@ interface ScanState {
   entries: ScanEntry[];
   nodes?: Promise<NodeObjects>;
   podsOnNode: Map<string, Promise<Pod[] | undefined>>;
+  /** Neighbour Deployments and Rollouts read once per scan, whichever workload asks first. */
+  neighbourObjects: NeighbourReads;
   scanned: number;
   diagnosed: number;
   /** A refused DeviceClass list is news only when some workload's verdict could depend on it. */
@@ -114,6 +116,7 @@ export async function scanCluster(client: KubeClient, options: ScanOptions): Pro
     accessProblems: [],
     entries: [],
     podsOnNode: new Map(),
+    neighbourObjects: new Map(),
     scanned: 0,
     diagnosed: 0,
     classesMattered: false,
@@ -287,7 +290,10 @@ async function scanNamespace(
     });
     const optional = <T>(read: () => Promise<T>): Promise<T | undefined> =>
       secondaryRead(accessProblems, undefined as T | undefined, read);
-    const snapshot = { ...cut, ...(await readNeighbourDeployments({ client, optional }, cut)) };
+    const snapshot = {
+      ...cut,
+      ...(await readNeighbourDeployments({ client, optional }, cut, scan.neighbourObjects)),
+    };
     // Findings only: a scan lists verdicts and builds no plans it would throw away.
     const diagnosis = analyze(snapshot);
     scan.diagnosed += 1;
