@@ -26,18 +26,25 @@ const items = (edit: (items: Item[]) => Item[] = (i) => i): object[] =>
   edit((JSON.parse(readFileSync(DUMP, 'utf8')) as { items: Item[] }).items);
 const isBeta = (i: Item): boolean => i.kind === 'Deployment' && i.metadata.name === 'beta';
 
-/** Collects alpha live from a simulator holding `scenario`; `refuse` answers beta's GET with 403. */
-async function live(scenario: object[], refuse = false) {
+/**
+ * Collects alpha live from a simulator holding `scenario`; `refuse` answers beta's GET with
+ * 403. `gets`: the GETs of `resource` (the kind of neighbour read).
+ */
+async function live(
+  scenario: object[],
+  refuse = false,
+  resource: 'deployments' | 'rollouts' = 'deployments',
+) {
   const sim = await startSimulator({ scenario, controllers: false });
   try {
     const file = join(dir, `kubeconfig-${String(Math.random()).slice(2)}`);
     writeFileSync(file, sim.kubeconfig);
     const client = createKubeClient({ kubeconfig: file, retry: { attempts: 1, baseMs: 5, maxMs: 5 } });
-    if (refuse) sim.addFault({ match: { verb: 'get', resource: 'deployments', name: 'beta' }, status: 403 });
+    if (refuse) sim.addFault({ match: { verb: 'get', resource, name: 'beta' }, status: 403 });
     sim.clearRequests();
     const snapshot = await collectSnapshot(client, ALPHA);
     const gets = sim.requests
-      .filter((r) => r.verb === 'get' && r.resource === 'deployments')
+      .filter((r) => r.verb === 'get' && r.resource === resource)
       .map((r) => `${r.namespace ?? ''}/${r.name ?? ''}`);
     const lead = diagnose(snapshot).findings.find((f) => f.code === 'RolloutSurgeDeadlock');
     return { snapshot, gets, lead };
@@ -91,26 +98,7 @@ describe('a neighbour Deployment mid-rollout, diagnosed live', () => {
 describe('a neighbour Argo Rollout mid-update, diagnosed live', () => {
   const ARGO = join(import.meta.dirname, '../fixtures/dumps/neighbour-argo-rollout-under-way.json');
   const argoItems = (): object[] => (JSON.parse(readFileSync(ARGO, 'utf8')) as { items: object[] }).items;
-
-  /** Collects alpha from a simulator holding the Argo dump; `refuse` answers beta's GET with 403. */
-  async function liveArgo(refuse: boolean) {
-    const sim = await startSimulator({ scenario: argoItems(), controllers: false });
-    try {
-      const file = join(dir, `kubeconfig-${String(Math.random()).slice(2)}`);
-      writeFileSync(file, sim.kubeconfig);
-      const client = createKubeClient({ kubeconfig: file, retry: { attempts: 1, baseMs: 5, maxMs: 5 } });
-      if (refuse) sim.addFault({ match: { verb: 'get', resource: 'rollouts', name: 'beta' }, status: 403 });
-      sim.clearRequests();
-      const snapshot = await collectSnapshot(client, ALPHA);
-      const gets = sim.requests
-        .filter((r) => r.verb === 'get' && r.resource === 'rollouts')
-        .map((r) => `${r.namespace ?? ''}/${r.name ?? ''}`);
-      const lead = diagnose(snapshot).findings.find((f) => f.code === 'RolloutSurgeDeadlock');
-      return { snapshot, gets, lead };
-    } finally {
-      await sim.close();
-    }
-  }
+  const liveArgo = (refuse: boolean) => live(argoItems(), refuse, 'rollouts');
 
   it('is read with one GET, and its update, which waits for nobody, is waited for', async () => {
     const { snapshot, gets, lead } = await liveArgo(false);

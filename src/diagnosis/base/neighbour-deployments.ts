@@ -69,8 +69,11 @@ export function neighbourReplicaSets(
 export function neighbourDeploymentsRead(
   snapshot: Pick<WorkloadSnapshot, 'otherPods' | 'namespacePods' | 'pendingPods'>,
 ): string[] {
-  const mid = neighboursMidRollout(snapshot);
-  return [...new Set([...mid, ...neighbourReplicaSets(snapshot).keys()])];
+  const byDeployment = [...neighbourReplicaSets(snapshot)];
+  const mid = (sets: ReadonlyMap<string, Pod[]>): boolean => sets.size >= 2;
+  return [...byDeployment.filter(([, s]) => mid(s)), ...byDeployment.filter(([, s]) => !mid(s))].map(
+    ([name]) => name,
+  );
 }
 
 /** The neighbour Deployments (or Rollouts) whose pods run under two or more ReplicaSets: mid-rollout. */
